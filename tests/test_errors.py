@@ -1,0 +1,117 @@
+"""Bad input gets a ValueError/TypeError naming the value and the limit, in the student's language."""
+
+import pytest
+import torch
+
+import course_lib
+from course_lib import PositionalEncoding, TokenEmbedding, TransformerEmbedding, Vocab, sinusoidal_table
+
+
+@pytest.fixture
+def russian():
+    course_lib.set_language("ru")
+    yield
+    course_lib.set_language("en")
+
+
+def test_token_id_too_large():
+    with pytest.raises(ValueError, match=r"token id 100 is out of range.*100 tokens.*\[0, 100\)"):
+        TokenEmbedding(100, 8)(torch.tensor([[1, 100]]))
+
+
+def test_token_id_negative():
+    with pytest.raises(ValueError, match=r"token id -1 is negative.*\[0, 100\)"):
+        TransformerEmbedding(100, 8)(torch.tensor([[-1, 2]]))
+
+
+def test_float_token_ids():
+    with pytest.raises(TypeError, match=r"token ids must be integers.*torch.float32"):
+        TokenEmbedding(100, 8)(torch.tensor([[1.0, 2.0]]))
+
+
+def test_token_ids_not_a_tensor():
+    with pytest.raises(TypeError, match=r"torch.Tensor of integers, got list"):
+        TokenEmbedding(100, 8)([1, 2])
+
+
+def test_sequence_longer_than_max_len():
+    with pytest.raises(ValueError, match=r"sequence length 20 exceeds max_len=16"):
+        TransformerEmbedding(100, 8, max_len=16)(torch.zeros(2, 20, dtype=torch.long))
+    with pytest.raises(ValueError, match=r"sequence length 20 exceeds max_len=16"):
+        PositionalEncoding(8, max_len=16)(torch.zeros(2, 20, 8))
+
+
+def test_last_dimension_not_d_model():
+    with pytest.raises(ValueError, match=r"last dimension of x is 6.*d_model=8"):
+        PositionalEncoding(8, max_len=16)(torch.zeros(2, 5, 6))
+
+
+def test_x_must_be_batch_seq_d_model():
+    with pytest.raises(ValueError, match=r"\(batch, seq, d_model\), got shape \(5, 8\)"):
+        PositionalEncoding(8)(torch.zeros(5, 8))
+    with pytest.raises(TypeError, match=r"floating-point vectors, got dtype torch.int64"):
+        PositionalEncoding(8)(torch.zeros(1, 5, 8, dtype=torch.long))
+
+
+def test_ids_must_be_batch_seq_for_the_whole_layer():
+    with pytest.raises(ValueError, match=r"\(batch, seq\), got shape \(5,\)"):
+        TransformerEmbedding(10, 8)(torch.zeros(5, dtype=torch.long))
+
+
+@pytest.mark.parametrize("name", ["vocab_size", "d_model"])
+@pytest.mark.parametrize("value", [0, -3, 2.5, "512", True, None])
+def test_sizes_must_be_positive_integers(name, value):
+    kwargs = {"vocab_size": 10, "d_model": 8, name: value}
+    with pytest.raises(ValueError, match=rf"{name} must be a positive integer, got {value!r}"):
+        TokenEmbedding(**kwargs)
+
+
+@pytest.mark.parametrize("value", [0, -1, 10.0])
+def test_max_len_must_be_a_positive_integer(value):
+    with pytest.raises(ValueError, match=rf"max_len must be a positive integer, got {value!r}"):
+        PositionalEncoding(8, max_len=value)
+
+
+@pytest.mark.parametrize("value", [0, -10000.0, float("nan"), float("inf")])
+def test_base_must_be_positive(value):
+    with pytest.raises(ValueError, match=r"base must be a positive number, got"):
+        sinusoidal_table(10, 8, base=value)
+    with pytest.raises(ValueError, match=r"base must be a positive number"):
+        TransformerEmbedding(10, 8, base=value)
+
+
+@pytest.mark.parametrize("value", [10, -1, 99])
+def test_padding_idx_outside_vocabulary(value):
+    with pytest.raises(ValueError, match=rf"padding_idx={value} is outside the vocabulary.*\[0, 10\)"):
+        TokenEmbedding(10, 8, padding_idx=value)
+
+
+def test_dropout_must_be_a_probability():
+    with pytest.raises(ValueError, match=r"dropout must be a probability between 0 and 1, got 1.5"):
+        TransformerEmbedding(10, 8, dropout=1.5)
+
+
+def test_vocab_errors():
+    vocab = Vocab.build(["a b c"])
+    with pytest.raises(TypeError, match=r"list of strings, got str"):
+        Vocab.build("a b c")
+    with pytest.raises(ValueError, match=r"at least one text"):
+        vocab.encode_batch([])
+    with pytest.raises(TypeError, match=r"each text must be a str, got int"):
+        vocab.encode(5)
+    with pytest.raises(ValueError, match=r"id 42 is not in the vocabulary.*\[0, 7\)"):
+        vocab.decode([42])
+    with pytest.raises(ValueError, match=r"min_freq must be a positive integer, got 0"):
+        Vocab.build(["a"], min_freq=0)
+
+
+def test_messages_follow_the_language(russian):
+    with pytest.raises(ValueError, match=r"индекс токена 100 вне диапазона: в словаре 100 токенов"):
+        TokenEmbedding(100, 8)(torch.tensor([100]))
+    with pytest.raises(ValueError, match=r"длина последовательности 20 больше max_len=16"):
+        PositionalEncoding(8, max_len=16)(torch.zeros(1, 20, 8))
+
+
+def test_set_language_rejects_unknown():
+    with pytest.raises(ValueError, match=r"language must be one of \('en', 'ru'\), got 'de'"):
+        course_lib.set_language("de")
