@@ -142,4 +142,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # --- plots and widgets (plots.py, widgets.py) ---
     "positions": {"en": "position", "ru": "позиция"},
     "dimension": {"en": "dimension", "ru": "размерность"},
+    # --- end of plots and widgets ---
+    #
+    #
+    # --- exercises (exercises.py) ---
+    # --- end of exercises ---
+    #
+    #
+    # --- notebooks, workspace and slides tooling ---
+    # --- end of tooling ---
 }
