@@ -7,26 +7,48 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab test lint unit notebooks nbval slides browser bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval notebooks bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (course)" >/dev/null
 	touch $@
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=.
+# Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
+LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace
 
-test: lint unit
+lab: $(STAMP)
+	$(BIN)/python notebooks/workspace.py --lang en
+	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
+
+# the same, with JupyterLab's Russian interface and the Russian lessons
+lab-ru: $(STAMP)
+	$(BIN)/python notebooks/workspace.py --lang ru
+	mkdir -p workspace/.settings-ru/@jupyterlab/translation-extension
+	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
+
+test: lint unit freshness nbval
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser"
+
+# committed notebooks match their sources, every translation present and current
+freshness: $(STAMP)
+	$(BIN)/python notebooks/build.py --check
+
+# re-run every lesson in both languages and compare every output
+nbval: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
+
+# regenerate and execute the lessons after editing a source (L=04 for one lesson)
+notebooks: $(STAMP)
+	$(BIN)/python notebooks/build.py $(L)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py

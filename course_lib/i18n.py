@@ -141,7 +141,157 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # --- plots and widgets (plots.py, widgets.py) ---
     "positions": {"en": "position", "ru": "позиция"},
-    "dimension": {"en": "dimension", "ru": "размерность"},
+    # "размерность" is the size of a vector (d_model); one of its coordinates is an "измерение"
+    "dimension": {"en": "dimension", "ru": "измерение"},
+    "value": {"en": "value", "ru": "значение"},
+    "token": {"en": "token", "ru": "токен"},
+    "offset": {"en": "offset k", "ru": "сдвиг k"},
+    "dot_product": {"en": "dot product", "ru": "скалярное произведение"},
+    "wavelength": {"en": "wavelength", "ru": "длина волны"},
+    "table_title": {
+        "en": "Positional encoding table: {num_positions} × {d_model} (positions × dimensions)",
+        "ru": "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × измерения)",
+    },
+    "waves_title": {
+        "en": "Columns of the table (d_model = {d_model}): each is a wave, longer as i grows",
+        "ru": "Столбцы таблицы (d_model = {d_model}): каждый -- волна, и чем больше i, тем она длиннее",
+    },
+    "wave_label": {
+        "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
+        "ru": "измерение {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
+    },
+    "similarity_title": {
+        "en": "PE[p] · PE[q]: constant along each diagonal",
+        "ru": "PE[p] · PE[q]: постоянно вдоль каждой диагонали",
+    },
+    "similarity_offset_title": {
+        "en": "PE[p] · PE[p + k]: the same curve for every p",
+        "ru": "PE[p] · PE[p + k]: одна и та же кривая при любом p",
+    },
+    "embeddings_title": {
+        "en": "Vectors of the sentence: {seq} × {d_model} (tokens × dimensions)",
+        "ru": "Векторы предложения: {seq} × {d_model} (токены × измерения)",
+    },
+    "magnitude_default": {
+        "en": "nn.Embedding, default init\nN(0, 1), × √d_model",
+        "ru": "nn.Embedding, инициализация\nпо умолчанию N(0, 1), × √d_model",
+    },
+    "magnitude_course_lib": {
+        "en": "course_lib TokenEmbedding\nN(0, 1/d_model), × √d_model",
+        "ru": "TokenEmbedding из course_lib\nN(0, 1/d_model), × √d_model",
+    },
+    "magnitude_positions": {
+        "en": "positional encoding\n(sinusoidal table)",
+        "ru": "позиционное кодирование\n(синусоидальная таблица)",
+    },
+    "rms": {"en": "RMS of the entries", "ru": "среднеквадратичное значение (RMS)"},
+    "magnitudes_title": {
+        "en": "Token vectors and the positional encoding added to them\n(d_model = {d_model}, vocab_size = {vocab_size})",
+        "ru": "Векторы токенов и прибавляемое к ним позиционное кодирование\n(d_model = {d_model}, vocab_size = {vocab_size})",
+    },
+    "precision_float32": {
+        "en": "computed in float32 throughout (common tutorial code)",
+        "ru": "всё вычислено во float32 (как во многих туториалах)",
+    },
+    "precision_course_lib": {
+        "en": "course_lib.sinusoidal_table: float64, cast to float32 at the end",
+        "ru": "course_lib.sinusoidal_table: float64, приведение к float32 в конце",
+    },
+    "max_error": {
+        "en": "largest |error| in the row",
+        "ru": "наибольшая |погрешность| в строке",
+    },
+    "precision_title": {
+        "en": "float32 table against exact values (d_model = {d_model})",
+        "ru": "Таблица во float32 против точных значений (d_model = {d_model})",
+    },
+    "rotation_at_pos": {"en": "position pos = {pos}", "ru": "позиция pos = {pos}"},
+    "rotation_at_pos_k": {"en": "position pos + k = {pos}", "ru": "позиция pos + k = {pos}"},
+    "rotation_title": {
+        "en": "Pair i = {i}: the offset k = {k} turns the point by k·ω = {angle:.3f} rad",
+        "ru": "Пара i = {i}: сдвиг k = {k} поворачивает точку на k·ω = {angle:.3f} рад",
+    },
+    "rotation_matrix": {
+        "en": "the same rotation\nfor every pos:",
+        "ru": "один и тот же поворот\nпри любом pos:",
+    },
+    "plot_not_array": {
+        "en": "{name} must be a torch.Tensor or a numpy array, got {type_name}",
+        "ru": "{name} должен быть тензором torch.Tensor или массивом numpy, а получен {type_name}",
+    },
+    "plot_not_numeric": {
+        "en": "{name} must hold numbers, got dtype {dtype}",
+        "ru": "{name} должен содержать числа, а получен dtype {dtype}",
+    },
+    "plot_bad_ndim": {
+        "en": "{name} must have {ndim} dimensions (rows, columns), got shape {shape}",
+        "ru": "{name} должен быть {ndim}-мерным (строки, столбцы), а получена форма {shape}",
+    },
+    "plot_empty": {
+        "en": "{name} is empty (shape {shape}): there is nothing to draw",
+        "ru": "{name} пуст (форма {shape}): рисовать нечего",
+    },
+    "plot_no_dims": {
+        "en": "dims is empty: give at least one column of the table to draw",
+        "ru": "dims пуст: укажите хотя бы один столбец таблицы",
+    },
+    "plot_dim_range": {
+        "en": "dimension {dim!r} is out of range: with d_model={d_model} the columns are 0 .. {last}",
+        "ru": "измерение {dim!r} вне диапазона: при d_model={d_model} столбцы нумеруются от 0 до {last}",
+    },
+    "plot_positions": {
+        "en": "positions must be non-negative integers, got {value!r}",
+        "ru": "позиции должны быть целыми неотрицательными числами, а получено {value!r}",
+    },
+    "plot_tokens_count": {
+        "en": "got {n_tokens} tokens for {n_rows} vectors: give one token per row",
+        "ru": "токенов передано {n_tokens}, а векторов {n_rows}: нужен ровно один токен на строку",
+    },
+    "plot_pair_range": {
+        "en": "pair i={i!r} is out of range: with d_model={d_model} there are {pairs} sine/cosine pairs, "
+        "i = 0 .. {pairs} - 1",
+        "ru": "пара i={i!r} вне диапазона: при d_model={d_model} пар синус/косинус {pairs}, "
+        "i = 0 .. {pairs} - 1",
+    },
+    "plot_non_negative": {
+        "en": "{name} must be a non-negative integer, got {value!r}",
+        "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
+    },
+    # widgets.py
+    "slider_positions": {"en": "positions", "ru": "позиции"},
+    "slider_base": {"en": "base", "ru": "основание"},
+    "slider_pos": {"en": "position pos", "ru": "позиция pos"},
+    "slider_pair": {"en": "pair i", "ru": "пара i"},
+    "table_readout": {
+        "en": "d_model = {d_model}, {num_positions} positions, base = {base}. "
+        "Wavelength, in positions: from {shortest} (i = 0) to {longest} (i = {last_i}).",
+        "ru": "d_model = {d_model}, позиций: {num_positions}, base = {base}. "
+        "Длина волны в позициях: от {shortest} (i = 0) до {longest} (i = {last_i}).",
+    },
+    "sentence": {"en": "sentence", "ru": "предложение"},
+    "show": {"en": "show", "ru": "показать"},
+    "show_tokens": {"en": "token embeddings", "ru": "эмбеддинги токенов"},
+    "show_sum": {"en": "+ positional encoding", "ru": "+ позиционное кодирование"},
+    "explorer_tokens_title": {
+        "en": "Token embeddings × √d_model",
+        "ru": "Эмбеддинги токенов × √d_model",
+    },
+    "explorer_sum_title": {
+        "en": "Token embeddings × √d_model + positional encoding",
+        "ru": "Эмбеддинги токенов × √d_model + позиционное кодирование",
+    },
+    "rotation_readout": {
+        "en": "ω = base^(-2i/d_model) = {omega:.4g}, angle k·ω = {angle:.4f} rad. "
+        "Turning the pair of PE[{pos}] by it gives the pair of PE[{pos_k}] "
+        "(largest difference {err:.1e}).",
+        "ru": "ω = base^(-2i/d_model) = {omega:.4g}, угол k·ω = {angle:.4f} рад. "
+        "Поворот пары из PE[{pos}] на этот угол даёт пару из PE[{pos_k}] "
+        "(наибольшее расхождение {err:.1e}).",
+    },
+    "sentences_invalid": {
+        "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
+        "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
+    },
     # --- end of plots and widgets ---
     #
     #
@@ -150,5 +300,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
     #
     #
     # --- notebooks, workspace and slides tooling ---
+    "ws_new": {"en": "new lesson: {path}", "ru": "новый урок: {path}"},
+    "ws_updated": {"en": "updated: {path}", "ru": "обновлён: {path}"},
+    "ws_kept": {
+        "en": "a newer version of {path} exists; your edited copy is kept, the new one is {new}",
+        "ru": "вышла новая версия {path}; ваша изменённая копия сохранена, новая лежит рядом: {new}",
+    },
+    "ws_ready": {"en": "your workspace: {root}", "ru": "ваша рабочая папка: {root}"},
     # --- end of tooling ---
 }
