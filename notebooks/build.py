@@ -9,7 +9,7 @@ is reviewed and re-stamped (``--stamp``).
 Cell tags understood here (besides nbval's own ``nbval-ignore-output`` and friends):
 ``notebook-only`` and ``slides-only`` keep a cell out of the slides or the notebook;
 cell metadata ``slideshow.slide_type`` (slide, subslide, fragment, skip, notes) is passed
-to the slides untouched. The line ``course_lib.set_language("en")`` in a code cell
+to the slides untouched, and speaker notes (``notes``) appear in the slides only. The line ``course_lib.set_language("en")`` in a code cell
 becomes ``course_lib.set_language("ru")`` in the Russian notebook.
 
     python notebooks/build.py              # render and execute every lesson, both languages
@@ -141,6 +141,8 @@ def render(nb, lang: str, target: str = "notebook", name: str = "") -> nbformat.
         tags = list(cell.metadata.get("tags", ()))
         if skip_tag in tags:
             continue
+        if target == "notebook" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
+            continue  # speaker notes are for the instructor's deck only
         if cell.cell_type == "markdown" and cell_lang(cell) != lang:
             continue
         meta = copy.deepcopy(dict(cell.metadata))

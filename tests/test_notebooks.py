@@ -72,6 +72,7 @@ def test_render_keeps_one_language_and_switches_set_language():
         ("code", 'course_lib.set_language("en")', {}),
         ("code", "slides_only()", {"tags": ["slides-only"]}),
         ("code", "notebook_only()", {"tags": ["notebook-only", "nbval-ignore-output"]}),
+        *pair("Ask the class.", "Спросите аудиторию.", slideshow={"slide_type": "notes"}),
     )
     ru = build.render(nb, "ru", name="99_test")
     assert [c.source for c in ru.cells] == [
