@@ -9,8 +9,8 @@ is reviewed and re-stamped (``--stamp``).
 Cell tags understood here (besides nbval's own ``nbval-ignore-output`` and friends):
 ``notebook-only`` and ``slides-only`` keep a cell out of the slides or the notebook;
 cell metadata ``slideshow.slide_type`` (slide, subslide, fragment, skip, notes) is passed
-to the slides untouched, and speaker notes (``notes``) appear in the slides only. The line ``course_lib.set_language("en")`` in a code cell
-becomes ``course_lib.set_language("ru")`` in the Russian notebook.
+to the slides untouched, and speaker notes (``notes``) appear in the slides only.
+The line ``course_lib.set_language("en")`` in a code cell becomes ``course_lib.set_language("ru")`` in the Russian notebook.
 
     python notebooks/build.py              # render and execute every lesson, both languages
     python notebooks/build.py 04 05        # only the lessons whose names start so

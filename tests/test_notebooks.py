@@ -87,6 +87,7 @@ def test_render_keeps_one_language_and_switches_set_language():
         "Hello $x^2$",
         'course_lib.set_language("en")',
         "slides_only()",
+        "Ask the class.",
     ]
 
 
