@@ -153,20 +153,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ru": "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × измерения)",
     },
     "waves_title": {
-        "en": "Columns of the table (d_model = {d_model}): each is a wave, longer as i grows",
-        "ru": "Столбцы таблицы (d_model = {d_model}): каждый -- волна, и чем больше i, тем она длиннее",
+        "en": "Columns of the table (d_model = {d_model}): each is a wave of length {formula}",
+        "ru": "Столбцы таблицы (d_model = {d_model}): каждый — волна длины {formula}",
     },
     "wave_label": {
         "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
         "ru": "измерение {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
     },
     "similarity_title": {
-        "en": "PE[p] · PE[q]: constant along each diagonal",
-        "ru": "PE[p] · PE[q]: постоянно вдоль каждой диагонали",
-    },
-    "similarity_offset_title": {
-        "en": "PE[p] · PE[p + k]: the same curve for every p",
-        "ru": "PE[p] · PE[p + k]: одна и та же кривая при любом p",
+        "en": "The dot product of two positions depends only on the offset k = q − p:\n"
+        "constant along each diagonal, the same curve for every p",
+        "ru": "Скалярное произведение двух позиций зависит только от сдвига k = q − p:\n"
+        "оно постоянно вдоль каждой диагонали, и кривая одна и та же при любом p",
     },
     "embeddings_title": {
         "en": "Vectors of the sentence: {seq} × {d_model} (tokens × dimensions)",

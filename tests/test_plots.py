@@ -1,0 +1,294 @@
+"""course_lib.plots: what is drawn is the data asked for, labelled in the asked language."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+from IPython.core.formatters import DisplayFormatter
+from matplotlib.figure import Figure
+
+from course_lib import TokenEmbedding, plots, set_language, sinusoidal_table
+from course_lib.i18n import tr
+
+LANGS = ("en", "ru")
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    set_language("en")
+    yield
+    set_language("en")
+
+
+def legend_texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+# ----------------------------------------------------------------------------- plot_table
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_draws_the_table_with_axes_in_the_language(lang):
+    table = sinusoidal_table(40, 24)
+    fig = plots.plot_table(table, lang=lang)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    image = ax.images[0]
+    np.testing.assert_array_equal(image.get_array(), table.numpy())
+    assert image.get_clim() == (-1.0, 1.0)
+    assert image.get_cmap().name.startswith("RdBu")
+    assert ax.get_xlabel() == tr("dimension", lang)
+    assert ax.get_ylabel() == tr("positions", lang)
+    assert "40 × 24" in ax.get_title()
+    assert len(fig.axes) == 2  # the heatmap and its colourbar
+
+
+def test_table_labels_are_russian_words_in_russian():
+    ax = plots.plot_table(sinusoidal_table(8, 8), lang="ru").axes[0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("измерение", "позиция")
+    assert ax.get_title().startswith("Таблица позиционного кодирования")
+
+
+def test_table_follows_the_course_language_when_lang_is_none():
+    set_language("ru")
+    assert plots.plot_table(sinusoidal_table(8, 8)).axes[0].get_ylabel() == "позиция"
+
+
+def test_table_takes_numpy_and_a_title():
+    table = np.linspace(-1, 1, 12).reshape(3, 4)
+    fig = plots.plot_table(table, title="my table")
+    np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), table)
+    assert fig.axes[0].get_title() == "my table"
+
+
+def test_table_rejects_what_is_not_a_table():
+    with pytest.raises(TypeError, match=r"torch.Tensor or a numpy array, got list"):
+        plots.plot_table([[0.0, 1.0]])
+    with pytest.raises(ValueError, match=r"must have 2 dimensions .* got shape \(5,\)"):
+        plots.plot_table(torch.zeros(5))
+    with pytest.raises(ValueError, match=r"empty \(shape \(0, 4\)\)"):
+        plots.plot_table(torch.zeros(0, 4))
+    set_language("ru")
+    with pytest.raises(ValueError, match=r"должен быть 2-мерным"):
+        plots.plot_table(torch.zeros(2, 3, 4))
+
+
+# ----------------------------------------------------------------------------- figures in Jupyter
+
+
+def test_figure_shows_as_png_in_jupyter_without_pyplot():
+    fig = plots.plot_table(sinusoidal_table(8, 8))
+    data, _ = DisplayFormatter().format(fig)
+    assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_is_deterministic_and_palette_png_is_smaller():
+    table = sinusoidal_table(64, 64)
+    first = plots.to_png(plots.plot_table(table))
+    assert first == plots.to_png(plots.plot_table(table))
+    assert len(plots.to_png(plots.plot_table(table), palette=True)) < len(first)
+
+
+def test_plots_and_widgets_never_load_pyplot():
+    # pyplot keeps a global list of figures that the inline backend shows a second time
+    code = (
+        "import sys, course_lib.plots, course_lib.widgets; "
+        "course_lib.widgets.table_explorer(d_model=8, num_positions=8); "
+        "print('matplotlib.pyplot' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# ----------------------------------------------------------------------------- plot_waves
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
+    dims = (0, 1, 4, 7)
+    fig = plots.plot_waves(dims=dims, num_positions=50, d_model=16, base=100.0, lang=lang)
+    table = sinusoidal_table(50, 16, base=100.0, dtype=torch.float64).numpy()
+    assert len(fig.axes) == len(dims)
+    for ax, dim in zip(fig.axes, dims, strict=True):
+        line = ax.get_lines()[0]
+        np.testing.assert_array_equal(line.get_xdata(), np.arange(50))
+        np.testing.assert_array_equal(line.get_ydata(), table[:, dim])
+    labels = [legend_texts(ax)[0] for ax in fig.axes]
+    # dimension 7 is the cosine of pair i = 3, wavelength 2π · 100^(6/16)
+    assert labels[3] == tr(
+        "wave_label", lang, dim=7, func="cos", i=3, wavelength=2 * math.pi * 100 ** (6 / 16)
+    )
+    assert labels[0].endswith("sin, i = 0, λ = 6.3")
+    assert fig.axes[-1].get_xlabel() == tr("positions", lang)
+    assert fig.get_suptitle().startswith(tr("waves_title", lang, d_model=16, formula="")[:20])
+
+
+def test_waves_legend_is_russian_in_russian():
+    fig = plots.plot_waves(dims=(5,), lang="ru")
+    assert legend_texts(fig.axes[0]) == ["измерение 5: cos, i = 2, λ = 11.2"]
+
+
+def test_waves_reject_a_column_outside_the_table():
+    with pytest.raises(
+        ValueError, match=r"dimension 64 is out of range: with d_model=64 the columns are 0 \.\. 63"
+    ):
+        plots.plot_waves(dims=(0, 64))
+    with pytest.raises(ValueError, match=r"dims is empty"):
+        plots.plot_waves(dims=())
+    with pytest.raises(ValueError, match=r"d_model must be a positive integer, got 0"):
+        plots.plot_waves(d_model=0)
+
+
+# ----------------------------------------------------------------------------- plot_similarity
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_similarity_draws_the_dot_products_and_they_depend_on_the_offset_only(lang):
+    table = sinusoidal_table(30, 16)
+    fig = plots.plot_similarity(table, lang=lang)
+    heatmap, curves = fig.axes[0], fig.axes[1]  # then the colourbar
+    expected = table.double().numpy() @ table.double().numpy().T
+    np.testing.assert_allclose(heatmap.images[0].get_array(), expected, rtol=0, atol=1e-12)
+    lines = curves.get_lines()
+    assert len(lines) >= 3
+    for line in lines[1:]:
+        np.testing.assert_allclose(line.get_ydata(), lines[0].get_ydata(), atol=1e-5)
+    assert curves.get_xlabel() == tr("offset", lang)
+    assert heatmap.get_xlabel().startswith(tr("positions", lang))
+
+
+def test_similarity_of_a_one_row_table():
+    fig = plots.plot_similarity(torch.ones(1, 4))
+    np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), [[4.0]])
+
+
+# ----------------------------------------------------------------------------- plot_embeddings
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_embeddings_label_each_row_with_its_token(lang):
+    vectors = torch.randn(3, 10, generator=torch.Generator().manual_seed(0))
+    fig = plots.plot_embeddings(vectors, ["the", "cat", "sat"], lang=lang)
+    ax = fig.axes[0]
+    np.testing.assert_array_equal(ax.images[0].get_array(), vectors.numpy())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["the", "cat", "sat"]
+    assert ax.get_ylabel() == tr("token", lang)
+    vmax = vectors.abs().max().item()
+    assert ax.images[0].get_clim() == pytest.approx((-vmax, vmax))
+
+
+def test_embeddings_with_a_fixed_scale_and_gradients():
+    vectors = torch.zeros(2, 4, requires_grad=True)
+    fig = plots.plot_embeddings(vectors * 2, ["a", "b"], vmax=3.0, title="t")
+    assert fig.axes[0].images[0].get_clim() == (-3.0, 3.0)
+    assert fig.axes[0].get_title() == "t"
+
+
+def test_embeddings_need_one_token_per_row():
+    with pytest.raises(ValueError, match=r"got 2 tokens for 3 vectors"):
+        plots.plot_embeddings(torch.zeros(3, 4), ["a", "b"])
+
+
+# ----------------------------------------------------------------------------- plot_magnitudes
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_magnitudes_bars_are_the_measured_rms(lang):
+    state = torch.random.get_rng_state()
+    fig = plots.plot_magnitudes(d_model=64, vocab_size=500, num_positions=32, seed=1, lang=lang)
+    assert torch.equal(torch.random.get_rng_state(), state), "the caller's random state must stay"
+    ax = fig.axes[0]
+    widths = [bar.get_width() for bar in ax.patches]
+    m = plots.magnitudes(d_model=64, vocab_size=500, num_positions=32, seed=1)
+    assert widths == [m["default"], m["course_lib"], m["positions"]]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        tr("magnitude_default", lang),
+        tr("magnitude_course_lib", lang),
+        tr("magnitude_positions", lang),
+    ]
+    assert ax.get_xlabel() == tr("rms", lang)
+
+
+def test_magnitudes_match_the_modules_and_the_theory():
+    m = plots.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        default = torch.nn.Embedding(2000, 256).weight.detach()
+        torch.manual_seed(0)
+        ours = TokenEmbedding(2000, 256)(torch.arange(2000)).detach()
+    assert m["default"] == pytest.approx((default * 16).pow(2).mean().sqrt().item())
+    assert m["course_lib"] == pytest.approx(ours.pow(2).mean().sqrt().item())
+    assert m["default"] == pytest.approx(16, rel=0.02)  # √d_model
+    assert m["course_lib"] == pytest.approx(1, rel=0.02)
+    assert m["positions"] == pytest.approx(1 / math.sqrt(2), rel=1e-6)
+    assert plots.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0) == m
+
+
+# ----------------------------------------------------------------------------- plot_precision
+
+
+def test_precision_course_lib_line_is_the_error_of_sinusoidal_table():
+    positions = [1, 10, 100, 999]
+    fig = plots.plot_precision(positions, d_model=32)
+    ax = fig.axes[0]
+    exact = sinusoidal_table(1000, 32, dtype=torch.float64)[positions]
+    ours = sinusoidal_table(1000, 32)[positions].double()
+    float32_line, ours_line = ax.get_lines()
+    np.testing.assert_array_equal(ours_line.get_xdata(), positions)
+    np.testing.assert_array_equal(ours_line.get_ydata(), (ours - exact).abs().amax(dim=1).numpy())
+    assert ax.get_yscale() == "log"
+
+
+def test_precision_float32_drifts_at_large_positions_and_course_lib_does_not():
+    e = plots.precision_errors([100_000], d_model=512)
+    assert 1e-3 < e["float32"][0] < 5e-2
+    assert e["course_lib"][0] < 1e-7
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_precision_labels(lang):
+    ax = plots.plot_precision([1, 1000], d_model=8, lang=lang).axes[0]
+    assert ax.get_xlabel() == tr("positions", lang)
+    assert legend_texts(ax) == [tr("precision_float32", lang), tr("precision_course_lib", lang)]
+    assert ax.get_xscale() == "log"
+
+
+def test_precision_default_positions_reach_100_000():
+    assert plots.DEFAULT_PRECISION_POSITIONS[0] == 1
+    assert plots.DEFAULT_PRECISION_POSITIONS[-1] == 100_000
+
+
+def test_precision_rejects_negative_positions():
+    with pytest.raises(ValueError, match=r"positions must be non-negative integers, got -1"):
+        plots.plot_precision([3, -1])
+    with pytest.raises(ValueError, match=r"got 2\.5"):
+        plots.plot_precision([2.5])
+
+
+# ----------------------------------------------------------------------------- plot_rotation
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rotation_draws_the_pair_at_pos_and_pos_plus_k(lang):
+    fig = plots.plot_rotation(pos=5, k=3, i=1, d_model=8, base=10.0, lang=lang)
+    ax = fig.axes[0]
+    table = sinusoidal_table(9, 8, base=10.0, dtype=torch.float64)
+    points = [line for line in ax.get_lines() if line.get_label() and not line.get_label().startswith("_")]
+    assert [p.get_label() for p in points] == [
+        tr("rotation_at_pos", lang, pos=5),
+        tr("rotation_at_pos_k", lang, pos=8),
+    ]
+    for line, row in zip(points, (5, 8), strict=True):
+        assert (line.get_xdata()[0], line.get_ydata()[0]) == pytest.approx(tuple(table[row, 2:4].tolist()))
+    angle = 3 * 10.0 ** (-2 / 8)
+    assert ax.get_title() == tr("rotation_title", lang, i=1, k=3, angle=angle)
+
+
+def test_rotation_rejects_a_pair_outside_the_table():
+    with pytest.raises(ValueError, match=r"pair i=4 is out of range: with d_model=9 there are 4"):
+        plots.plot_rotation(i=4, d_model=9)
+    with pytest.raises(ValueError, match=r"k must be a non-negative integer, got -1"):
+        plots.plot_rotation(k=-1)
