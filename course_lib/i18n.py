@@ -294,6 +294,591 @@ CATALOGUE: dict[str, dict[str, str]] = {
     #
     #
     # --- exercises (exercises.py) ---
+    "ex.status.correct": {
+        "en": "Correct",
+        "ru": "Верно",
+    },
+    "ex.status.incorrect": {
+        "en": "Not yet",
+        "ru": "Пока не так",
+    },
+    "ex.status.not_attempted": {
+        "en": "Not attempted yet",
+        "ru": "Ещё не решено",
+    },
+    "ex.hint_title": {
+        "en": "Hint {n} of {count}.",
+        "ru": "Подсказка {n} из {count}.",
+    },
+    "ex.hint_range": {
+        "en": "the hint number must be an integer from 1 to {count}, got {value!r}",
+        "ru": "номер подсказки должен быть целым числом от 1 до {count}, а получено {value!r}",
+    },
+    "ex.solution_title": {
+        "en": "Solution.",
+        "ru": "Решение.",
+    },
+    "ex.error_line": {
+        "en": "The line: `{line}`",
+        "ru": "Строка: `{line}`",
+    },
+    "ex.not_attempted": {
+        "en": "`{where}` still raises `NotImplementedError`: replace that line with your code and run "
+        "this cell again.",
+        "ru": "`{where}` всё ещё выбрасывает `NotImplementedError`: замените эту строку своим кодом и "
+        "снова запустите ячейку.",
+    },
+    "ex.not_a_class": {
+        "en": "`check` expects your class itself, e.g. `check(MyPositionalEncoding)`; it got a value of "
+        "type `{type_name}`.",
+        "ru": "`check` ждёт сам класс, например `check(MyPositionalEncoding)`, а получил значение типа "
+        "`{type_name}`.",
+    },
+    "ex.instance_not_class": {
+        "en": "Pass the class, not an object built from it: `check({name})`, without parentheses after "
+        "`{name}`.",
+        "ru": "Передайте сам класс, а не созданный из него объект: `check({name})`, без скобок после "
+        "`{name}`.",
+    },
+    "ex.not_a_function": {
+        "en": "`check` expects your function itself, e.g. `check(my_pad)`, without calling it; it got a "
+        "value of type `{type_name}`.",
+        "ru": "`check` ждёт саму функцию, например `check(my_pad)`, без вызова, а получил значение типа "
+        "`{type_name}`.",
+    },
+    "ex.not_module": {
+        "en": "`{name}` must be a PyTorch module: `class {name}(nn.Module):`.",
+        "ru": "`{name}` должен быть модулем PyTorch: `class {name}(nn.Module):`.",
+    },
+    "ex.missing_super_init": {
+        "en": "The first line of `__init__` must be `super().__init__()`: it prepares the module to "
+        "hold layers, parameters and buffers. PyTorch says: `{detail}`.",
+        "ru": "Первой строкой `__init__` должен идти вызов `super().__init__()`: он готовит модуль к "
+        "тому, чтобы хранить слои, параметры и буферы. PyTorch сообщает: `{detail}`.",
+    },
+    "ex.error_init": {
+        "en": "Your `__init__` raised `{error}`: `{detail}`.",
+        "ru": "Ваш `__init__` упал с ошибкой `{error}`: `{detail}`.",
+    },
+    "ex.error_forward": {
+        "en": "Your `forward` raised `{error}` on an input of shape {shape}: `{detail}`.",
+        "ru": "Ваш `forward` упал с ошибкой `{error}` на входе формы {shape}: `{detail}`.",
+    },
+    "ex.error_call": {
+        "en": "Your function `{name}` raised `{error}`: `{detail}`.",
+        "ru": "Ваша функция `{name}` упала с ошибкой `{error}`: `{detail}`.",
+    },
+    "ex.not_tensor": {
+        "en": "`forward` returned {got} instead of a tensor. Is a `return` missing?",
+        "ru": "`forward` вернул {got}, а не тензор. Может быть, забыт `return`?",
+    },
+    "ex.check_failed": {
+        "en": "The check itself failed on your code with `{error}`: `{detail}`. That is a bug in the "
+        "course, not in your code: please tell your instructor.",
+        "ru": "Сама проверка упала на вашем коде с ошибкой `{error}`: `{detail}`. Это ошибка курса, а "
+        "не ваша: пожалуйста, сообщите о ней преподавателю.",
+    },
+    "ex.pad.correct": {
+        "en": "Right: `ids` is padded on the right with `pad_id` up to the longest sequence, and `mask` "
+        "marks the real tokens.",
+        "ru": "Верно: `ids` дополнен справа значением `pad_id` до самой длинной последовательности, а "
+        "`mask` отмечает настоящие токены.",
+    },
+    "ex.pad.not_pair": {
+        "en": "`{name}` must return a pair of tensors, `ids, mask`; it returned {got}.",
+        "ru": "`{name}` должна возвращать пару тензоров, `ids, mask`, а вернула {got}.",
+    },
+    "ex.pad.not_tensor": {
+        "en": "`ids` and `mask` must be tensors; yours are `{ids_type}` and `{mask_type}`. "
+        "`torch.tensor(...)` turns a list of lists into a tensor.",
+        "ru": "`ids` и `mask` должны быть тензорами, а у вас `{ids_type}` и `{mask_type}`. Список "
+        "списков превращается в тензор вызовом `torch.tensor(...)`.",
+    },
+    "ex.pad.ids_shape": {
+        "en": "A batch of {batch} sequences, the longest of length {longest}, gives `ids` of shape "
+        "({batch}, {longest}): one row per sequence, as long as the longest one. Yours has shape "
+        "{got}.",
+        "ru": "Батч из {batch} последовательностей, самая длинная из которых имеет длину {longest}, "
+        "даёт `ids` формы ({batch}, {longest}): по строке на последовательность, длиной с самую "
+        "длинную. А у вас форма {got}.",
+    },
+    "ex.pad.ids_dtype": {
+        "en": "`ids` has dtype {got}, but token ids are row numbers of the embedding table: integers, "
+        "torch.long. `torch.zeros(...)` makes floats unless you pass `dtype=torch.long`.",
+        "ru": "`ids` имеет тип {got}, а индексы токенов — это номера строк таблицы эмбеддингов, то есть "
+        "целые числа, torch.long. `torch.zeros(...)` без `dtype=torch.long` создаёт вещественный "
+        "тензор.",
+    },
+    "ex.pad.left_padded": {
+        "en": "The padding is on the left. Here we pad on the right, like `Vocab.encode_batch`: every "
+        "sequence starts at position 0, and `pad_id` fills the end of its row.",
+        "ru": "Паддинг стоит слева, а мы дополняем справа, как `Vocab.encode_batch`: каждая "
+        "последовательность начинается с позиции 0, а `pad_id` заполняет конец её строки.",
+    },
+    "ex.pad.ignores_pad_id": {
+        "en": "With pad_id = {pad_id} the padding is still {got}: fill with the `pad_id` argument, not "
+        "a fixed number.",
+        "ru": "При pad_id = {pad_id} паддинг всё равно равен {got}: заполняйте значением аргумента "
+        "`pad_id`, а не фиксированным числом.",
+    },
+    "ex.pad.ids_mismatch": {
+        "en": "`ids[{row}, {pos}]` is {got}, but it should be {expected}. That is the first value that "
+        "differs.",
+        "ru": "`ids[{row}, {pos}]` равно {got}, а должно быть {expected}. Это первое расхождение.",
+    },
+    "ex.pad.mask_shape": {
+        "en": "`mask` must have the same shape as `ids`, {expected}; yours has shape {got}.",
+        "ru": "`mask` должна иметь ту же форму, что и `ids`, {expected}, а у вас форма {got}.",
+    },
+    "ex.pad.mask_dtype": {
+        "en": "`mask` has dtype {got}; a mask is boolean, torch.bool: True on real tokens, False on "
+        "padding. A comparison such as `<` or `!=` gives a boolean tensor.",
+        "ru": "`mask` имеет тип {got}, а маска должна быть булевой, torch.bool: True на настоящих "
+        "токенах, False на паддинге. Булев тензор получается из сравнения, например `<` или `!=`.",
+    },
+    "ex.pad.mask_inverted": {
+        "en": "The mask is inverted: it must be True on real tokens and False on padding.",
+        "ru": "Маска перевёрнута: True должно стоять на настоящих токенах, а False — на паддинге.",
+    },
+    "ex.pad.mask_mismatch": {
+        "en": "`mask[{row}, {pos}]` is {got}, but sequence {row} has length {length}, so it should be "
+        "{expected}.",
+        "ru": "`mask[{row}, {pos}]` равно {got}, но длина последовательности {row} равна {length}, "
+        "поэтому там должно быть {expected}.",
+    },
+    "ex.pad.modifies_input": {
+        "en": "The result is right, but `{name}` changed the lists it was given: `s.extend(...)` or `s "
+        "+= ...` pads the caller's own lists, and the rest of the program then sees padded data. "
+        "Leave the input alone and build a new tensor.",
+        "ru": "Результат верный, но `{name}` изменила переданные ей списки: `s.extend(...)` или `s += "
+        "...` дополняют списки вызывающего кода, и дальше вся программа видит уже дополненные "
+        "данные. Не трогайте вход, стройте новый тензор.",
+    },
+    "ex.pad.hint1": {
+        "en": "A batch is as long as its longest sequence: `seq = max(len(s) for s in seqs)`, and `ids` "
+        "has shape `(len(seqs), seq)`.",
+        "ru": "Длина батча равна длине самой длинной последовательности: `seq = max(len(s) for s in "
+        "seqs)`, а `ids` имеет форму `(len(seqs), seq)`.",
+    },
+    "ex.pad.hint2": {
+        "en": "Start from a tensor filled with padding, `torch.full((len(seqs), seq), pad_id, "
+        "dtype=torch.long)`, and copy each sequence into the beginning of its row: `ids[row, : "
+        "len(s)] = torch.tensor(s)`.",
+        "ru": "Начните с тензора, заполненного паддингом, `torch.full((len(seqs), seq), pad_id, "
+        "dtype=torch.long)`, и скопируйте каждую последовательность в начало её строки: `ids[row, "
+        ": len(s)] = torch.tensor(s)`.",
+    },
+    "ex.pad.hint3": {
+        "en": "The mask is True where a real token stands: position t of row b is real if t < "
+        "len(seqs[b]). Comparing the row `torch.arange(seq)` with the column of lengths "
+        "`lengths.unsqueeze(1)` gives the whole mask at once.",
+        "ru": "Маска равна True там, где стоит настоящий токен: позиция t в строке b настоящая, если t "
+        "< len(seqs[b]). Сравнение строки `torch.arange(seq)` со столбцом длин "
+        "`lengths.unsqueeze(1)` сразу даёт всю маску.",
+    },
+    "ex.pad.solution": {
+        "en": "A tensor full of `pad_id`, each sequence copied to the start of its row, and the mask "
+        "from comparing positions with lengths.",
+        "ru": "Тензор, заполненный `pad_id`, каждая последовательность скопирована в начало своей "
+        "строки, а маска получается сравнением позиций с длинами.",
+    },
+    "ex.tok.correct": {
+        "en": "Each token id picks its row of the table, and the row is multiplied by √d_model (here "
+        "{scale:.4f}). Well done!",
+        "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model (здесь "
+        "{scale:.4f}). Отлично!",
+    },
+    "ex.tok.embedding_shape": {
+        "en": "`nn.Embedding` takes the number of rows first: your table has shape ({rows}, {cols}), "
+        "but vocab_size = {vocab_size} and d_model = {d_model}. Write `nn.Embedding(vocab_size, "
+        "d_model)`.",
+        "ru": "У `nn.Embedding` первым аргументом идёт число строк: ваша таблица имеет форму ({rows}, "
+        "{cols}), а vocab_size = {vocab_size} и d_model = {d_model}. Нужно "
+        "`nn.Embedding(vocab_size, d_model)`.",
+    },
+    "ex.tok.wrong_shape": {
+        "en": "For ids of shape {ids_shape} the output must have shape {expected}, one vector of size "
+        "d_model per token; yours has shape {got}.",
+        "ru": "Для индексов формы {ids_shape} выход должен иметь форму {expected} — по вектору длины "
+        "d_model на каждый токен, а у вас форма {got}.",
+    },
+    "ex.tok.table_in_forward": {
+        "en": "Two calls with the same ids gave different vectors, although the module is in eval mode. "
+        "Is the table created inside `forward`? Create `nn.Embedding` once, in `__init__`, so "
+        "that every call reads the same learned table.",
+        "ru": "Два вызова с одними и теми же индексами дали разные векторы, хотя модуль в режиме eval. "
+        "Может быть, таблица создаётся внутри `forward`? Создайте `nn.Embedding` один раз, в "
+        "`__init__`: тогда каждый вызов читает одну и ту же обучаемую таблицу.",
+    },
+    "ex.tok.table_not_parameter": {
+        "en": "The table `{name}` is a plain tensor, not a parameter: the optimizer never sees it, so "
+        "it never learns. Use `nn.Embedding(vocab_size, d_model)`, or wrap the tensor in "
+        "`nn.Parameter`.",
+        "ru": "Таблица `{name}` — обычный тензор, а не параметр: оптимизатор её не видит, и она никогда "
+        "не обучится. Используйте `nn.Embedding(vocab_size, d_model)` или оберните тензор в "
+        "`nn.Parameter`.",
+    },
+    "ex.tok.no_table": {
+        "en": "There is no table of shape ({vocab_size}, {d_model}) among the module's parameters. A "
+        "token embedding is a learned lookup table, created once, in `__init__`: "
+        "`nn.Embedding(vocab_size, d_model)`.",
+        "ru": "Среди параметров модуля нет таблицы формы ({vocab_size}, {d_model}). Эмбеддинг токенов — "
+        "это обучаемая таблица, которую создают один раз, в `__init__`: `nn.Embedding(vocab_size, "
+        "d_model)`.",
+    },
+    "ex.tok.missing_scale": {
+        "en": "The vectors are the rows of the table as they are: multiply them by √d_model = "
+        "{scale:.4f}, as in section 3.4 of the paper.",
+        "ru": "Векторы — это строки таблицы как есть: умножьте их на √d_model = {scale:.4f}, как в "
+        "разделе 3.4 статьи.",
+    },
+    "ex.tok.divided": {
+        "en": "The vectors are divided by √d_model, but the paper multiplies them: `* "
+        "math.sqrt(d_model)`, here × {scale:.4f}.",
+        "ru": "Векторы делятся на √d_model, а в статье их умножают: `* math.sqrt(d_model)`, здесь × "
+        "{scale:.4f}.",
+    },
+    "ex.tok.scaled_by_d_model": {
+        "en": "The vectors are multiplied by d_model = {d_model} itself, not by its square root "
+        "√d_model = {scale:.4f}: use `math.sqrt(d_model)`.",
+        "ru": "Векторы умножаются на сам d_model = {d_model}, а нужно на квадратный корень из него, "
+        "√d_model = {scale:.4f}: используйте `math.sqrt(d_model)`.",
+    },
+    "ex.tok.wrong_scale": {
+        "en": "The vectors are the rows of the table times {got:.4f}; the factor must be √d_model = "
+        "{scale:.4f}.",
+        "ru": "Векторы равны строкам таблицы, умноженным на {got:.4f}, а множитель должен быть √d_model "
+        "= {scale:.4f}.",
+    },
+    "ex.tok.no_gradient": {
+        "en": "The values are right, but no gradient reaches the table, so it would never learn. Look "
+        "for `torch.no_grad()`, `.detach()`, `.data`, or a frozen table (`requires_grad=False`, "
+        "or `nn.Embedding.from_pretrained`, which freezes by default).",
+        "ru": "Значения верные, но градиент не доходит до таблицы, и она никогда не обучится. Поищите в "
+        "коде `torch.no_grad()`, `.detach()`, `.data` или замороженную таблицу "
+        "(`requires_grad=False` или `nn.Embedding.from_pretrained`, который по умолчанию "
+        "замораживает веса).",
+    },
+    "ex.tok.mismatch": {
+        "en": "The first value that differs from the row of the table × √d_model: batch row {row}, "
+        "position {pos}, dimension {dim} (token id {token}): expected {expected:.4f}, got "
+        "{got:.4f}.",
+        "ru": "Первое расхождение со строкой таблицы × √d_model: пример {row} в батче, позиция {pos}, "
+        "координата {dim} (индекс токена {token}): ожидалось {expected:.4f}, получено {got:.4f}.",
+    },
+    "ex.tok.hint1": {
+        "en": "A lookup table of `vocab_size` rows, each a vector of size `d_model`, is "
+        "`nn.Embedding(vocab_size, d_model)`. Create it in `__init__`, after "
+        "`super().__init__()`: its weights then become parameters of your module and are trained "
+        "with it.",
+        "ru": "Таблица из `vocab_size` строк, каждая из которых — вектор длины `d_model`, — это "
+        "`nn.Embedding(vocab_size, d_model)`. Создайте её в `__init__`, после "
+        "`super().__init__()`: тогда её веса станут параметрами вашего модуля и будут обучаться "
+        "вместе с ним.",
+    },
+    "ex.tok.hint2": {
+        "en": "In `forward`, `self.embedding(ids)` replaces every id by its row of the table: ids of "
+        "shape `(batch, seq)` become vectors of shape `(batch, seq, d_model)`. Then scale them: "
+        "the paper multiplies the embeddings by √d_model (section 3.4).",
+        "ru": "В `forward` вызов `self.embedding(ids)` заменяет каждый индекс его строкой таблицы: из "
+        "индексов формы `(batch, seq)` получаются векторы формы `(batch, seq, d_model)`. Осталось "
+        "их масштабировать: в статье эмбеддинги умножают на √d_model (раздел 3.4).",
+    },
+    "ex.tok.hint3": {
+        "en": "The factor is a plain number, so compute it once, in `__init__`: `self.scale = "
+        "math.sqrt(d_model)`. Multiply, don't divide, and take the square root of d_model, not "
+        "d_model itself: `return self.embedding(ids) * self.scale`.",
+        "ru": "Множитель — обычное число, поэтому посчитайте его один раз, в `__init__`: `self.scale = "
+        "math.sqrt(d_model)`. Умножайте, а не делите, и берите корень из d_model, а не сам "
+        "d_model: `return self.embedding(ids) * self.scale`.",
+    },
+    "ex.tok.solution": {
+        "en": "A lookup table made once, in `__init__`; `forward` reads the rows of the ids and "
+        "multiplies them by √d_model.",
+        "ru": "Таблица создаётся один раз, в `__init__`; `forward` берёт строки для индексов и умножает "
+        "их на √d_model.",
+    },
+    "ex.perm.correct": {
+        "en": "Your test gives the right answer for all {count} functions, equivariant or not. "
+        "Self-attention without positions is permutation-equivariant; with positional encodings "
+        "added, it no longer is.",
+        "ru": "Ваша проверка даёт верный ответ для всех {count} функций — и эквивариантных к "
+        "перестановкам, и нет. Self-attention без позиций эквивариантен к перестановкам, а с "
+        "позиционным кодированием — уже нет.",
+    },
+    "ex.perm.not_bool": {
+        "en": "Your function must return True or False; it returned {got}. A tensor of many values, "
+        "like `a == b`, has to be reduced to one answer: `torch.allclose(a, b)`.",
+        "ru": "Ваша функция должна вернуть True или False, а вернула {got}. Тензор из многих значений, "
+        "вроде `a == b`, нужно свести к одному ответу: `torch.allclose(a, b)`.",
+    },
+    "ex.perm.exact_equality": {
+        "en": "Your test says that `{fn}` is not equivariant, but it is: the same numbers summed in "
+        "another order differ in the last bits (float32 rounding), so an exact comparison "
+        "(`torch.equal`, `==`) fails. Compare with a tolerance: `torch.allclose(a, b, "
+        "atol=1e-6)`.",
+        "ru": "По вашей проверке `{fn}` не эквивариантна к перестановкам, хотя на самом деле "
+        "эквивариантна: одни и те же числа, сложенные в другом порядке, различаются в последних "
+        "битах (округление float32), поэтому точное сравнение (`torch.equal`, `==`) не проходит. "
+        "Сравнивайте с допуском: `torch.allclose(a, b, atol=1e-6)`.",
+    },
+    "ex.perm.invariance": {
+        "en": "You compare f(x[:, perm]) with f(x) itself, so `{fn}` fails your test. Equivariance "
+        "means that the output is permuted together with the input: compare with f(x)[:, perm]. "
+        "(An output that does not change at all is invariance, a different property.)",
+        "ru": "Вы сравниваете f(x[:, perm]) с самим f(x), поэтому `{fn}` не проходит вашу проверку. "
+        "Эквивариантность означает, что выход переставляется вместе со входом: сравнивайте с "
+        "f(x)[:, perm]. (Когда выход вообще не меняется, это инвариантность — другое свойство.)",
+    },
+    "ex.perm.wrong_axis": {
+        "en": "Your test calls every function equivariant, even `{fn}`: the permutation goes to the "
+        "wrong axis. Tokens are on axis 1 of x, (batch, seq, d_model): `x[:, perm]`, not "
+        "`x[perm]`.",
+        "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`: перестановка применяется не "
+        "к той оси. Токены идут по оси 1 тензора x формы (batch, seq, d_model): `x[:, perm]`, а "
+        "не `x[perm]`.",
+    },
+    "ex.perm.mismatch": {
+        "en": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",
+        "ru": "Для f = `{fn}` ваша функция вернула {got}, а верный ответ — {expected}.",
+    },
+    "ex.perm.hint1": {
+        "en": "f is permutation-equivariant if permuting the tokens and then applying f gives the same "
+        "as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, perm]. The tokens "
+        "are on axis 1.",
+        "ru": "f эквивариантна к перестановкам, если переставить токены и применить f — то же самое, "
+        "что применить f и переставить её выход: f(x[:, perm]) = f(x)[:, perm]. Токены идут по "
+        "оси 1.",
+    },
+    "ex.perm.hint2": {
+        "en": "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = f(x)[:, "
+        "perm]`, and compare them.",
+        "ru": "Посчитайте обе части, `permute_then_f = f(x[:, perm])` и `f_then_permute = f(x)[:, "
+        "perm]`, и сравните их.",
+    },
+    "ex.perm.hint3": {
+        "en": "Compare with a tolerance, `torch.allclose(a, b, atol=1e-6)`, not with `torch.equal` or "
+        "`==`: the same numbers summed in another order round differently in float32. "
+        "`torch.allclose` already returns a Python bool.",
+        "ru": "Сравнивайте с допуском, `torch.allclose(a, b, atol=1e-6)`, а не через `torch.equal` или "
+        "`==`: одни и те же числа, сложенные в другом порядке, округляются в float32 по-разному. "
+        "`torch.allclose` сразу возвращает bool.",
+    },
+    "ex.perm.solution": {
+        "en": "Apply f before and after permuting the tokens (axis 1) and compare the two with a tolerance.",
+        "ru": "Применяем f до и после перестановки токенов (ось 1) и сравниваем результаты с допуском.",
+    },
+    "ex.pe.correct": {
+        "en": "Your positional encoding adds the paper's sinusoidal table to x, keeps the table in a "
+        "buffer, returns x's dtype and works for an odd d_model too. Well done!",
+        "ru": "Ваше позиционное кодирование прибавляет к x синусоидальную таблицу из статьи, хранит её "
+        "в буфере, сохраняет тип данных x и работает даже с нечётным d_model. Отлично!",
+    },
+    "ex.pe.assigned_before_register_buffer": {
+        "en": "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch refuses "
+        "to register a buffer under a name that is already an attribute (KeyError: attribute "
+        "'{name}' already exists). Keep the table in a local variable and register it once: "
+        "`self.register_buffer('{name}', pe, persistent=False)`.",
+        "ru": "`self.{name} = ...` стоит раньше `self.register_buffer('{name}', ...)`: PyTorch не "
+        "регистрирует буфер под именем, которое уже занято атрибутом (KeyError: attribute "
+        "'{name}' already exists). Держите таблицу в локальной переменной и зарегистрируйте её "
+        "один раз: `self.register_buffer('{name}', pe, persistent=False)`.",
+    },
+    "ex.pe.not_sliced": {
+        "en": "`forward` adds the whole table, so the module works only when a sequence is exactly "
+        "max_len long; on x of shape {shape} it fails. Add only the first seq = x.size(1) rows: "
+        "`self.pe[:x.size(1)]` for a table of shape (max_len, d_model), `self.pe[:, :x.size(1)]` "
+        "for (1, max_len, d_model).",
+        "ru": "`forward` прибавляет всю таблицу, поэтому модуль работает, только когда длина "
+        "последовательности ровно max_len; на x формы {shape} он падает. Прибавляйте только "
+        "первые seq = x.size(1) строк: `self.pe[:x.size(1)]` для таблицы формы (max_len, "
+        "d_model), `self.pe[:, :x.size(1)]` для (1, max_len, d_model).",
+    },
+    "ex.pe.sequence_first": {
+        "en": "The table is cut by x.size(0), the batch size, instead of the sequence length: that is "
+        "the sequence-first layout (seq, batch, d_model) of older PyTorch tutorials. This course "
+        "is batch-first: x has shape (batch, seq, d_model), here {shape}, and position t of every "
+        "sequence gets row t of the table: `self.pe[:x.size(1)]`.",
+        "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
+        "последовательности: это формат sequence-first (seq, batch, d_model) из старых туториалов "
+        "PyTorch. В курсе батч идёт первым: x имеет форму (batch, seq, d_model), здесь {shape}, и "
+        "позиция t каждой последовательности получает строку t таблицы: `self.pe[:x.size(1)]`.",
+    },
+    "ex.pe.table_without_x": {
+        "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the vector of "
+        "each token plus the encoding of its position.",
+        "ru": "`forward` возвращает одну таблицу, а x теряется. Верните сумму `x + pe`: вектор каждого "
+        "токена плюс кодирование его позиции.",
+    },
+    "ex.pe.wrong_shape": {
+        "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
+        "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
+    },
+    "ex.pe.dtype": {
+        "en": "x came in as {expected}, but the output is {got}: adding a table of another dtype "
+        "promotes the sum (float16 + float32 gives float32). Convert the table to x's dtype: "
+        "`self.pe[:x.size(1)].to(x.dtype)`.",
+        "ru": "x пришёл как {expected}, а выход получился {got}: при сложении с таблицей другого типа "
+        "сумма приводится к более широкому типу (float16 + float32 даёт float32). Приведите "
+        "таблицу к типу x: `self.pe[:x.size(1)].to(x.dtype)`.",
+    },
+    "ex.pe.random_output": {
+        "en": "Two calls on the same x gave different outputs, although the module is in eval mode. "
+        "`F.dropout(x, p)` drops values even in eval mode unless you pass "
+        "`training=self.training`; an `nn.Dropout` layer is switched off by `.eval()`.",
+        "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме eval. "
+        "`F.dropout(x, p)` зануляет значения и в режиме eval, если не передать "
+        "`training=self.training`; а слой `nn.Dropout` выключается вызовом `.eval()`.",
+    },
+    "ex.pe.scaled_inside": {
+        "en": "x is multiplied by √d_model inside the positional encoding. That scaling is the token "
+        "embedding's job, done once, there; the positional encoding only adds the table: `x + "
+        "pe`.",
+        "ru": "x умножается на √d_model внутри позиционного кодирования. Это масштабирование — работа "
+        "эмбеддинга токенов, и делается оно один раз, там; позиционное кодирование только "
+        "прибавляет таблицу: `x + pe`.",
+    },
+    "ex.pe.sin_cos_swapped": {
+        "en": "Sine and cosine are swapped. Columns are numbered from 0, so the even ones (0, 2, 4, …) "
+        "hold sines, sin(pos / 10000^(2i/d_model)), and the odd ones (1, 3, 5, …) cosines. The "
+        "row of position 0 must start 0, 1, 0, 1, …",
+        "ru": "Синус и косинус перепутаны местами. Столбцы нумеруются с 0, поэтому в чётных (0, 2, 4, "
+        "…) стоят синусы, sin(pos / 10000^(2i/d_model)), а в нечётных (1, 3, 5, …) — косинусы. "
+        "Строка позиции 0 должна начинаться с 0, 1, 0, 1, …",
+    },
+    "ex.pe.halves": {
+        "en": "All sines are in the first half of the columns and all cosines in the second ([sin … | "
+        "cos …], as in tensor2tensor). A model can learn with that layout too, but the paper's is "
+        "different: the sine and cosine of one frequency sit side by side, sin in column 2i, cos "
+        "in column 2i+1. Fill `pe[:, 0::2]` and `pe[:, 1::2]`.",
+        "ru": "Все синусы стоят в первой половине столбцов, а все косинусы — во второй ([sin … | cos "
+        "…], как в tensor2tensor). Модель справится и с таким порядком, но в статье он другой: "
+        "синус и косинус одной частоты стоят рядом, sin в столбце 2i, cos в столбце 2i+1. "
+        "Заполните `pe[:, 0::2]` и `pe[:, 1::2]`.",
+    },
+    "ex.pe.exponent_i": {
+        "en": "The exponent uses i instead of 2i, so the frequencies fall too slowly. In pos / "
+        "10000^(2i/d_model), 2i is the number of the even column: `torch.arange(0, d_model, 2)` "
+        "already gives 2i, while `torch.arange(d_model // 2)` gives i, which you must double.",
+        "ru": "В показателе степени стоит i вместо 2i, и частоты убывают слишком медленно. В формуле "
+        "pos / 10000^(2i/d_model) 2i — это номер чётного столбца: `torch.arange(0, d_model, 2)` "
+        "уже даёт 2i, а `torch.arange(d_model // 2)` даёт i, и его нужно удвоить.",
+    },
+    "ex.pe.exponent_doubled": {
+        "en": "The exponent is doubled, 2 · 2i instead of 2i, so the frequencies fall too fast. "
+        "`torch.arange(0, d_model, 2)` (or `range(0, d_model, 2)`) already gives 2i: don't "
+        "multiply it by 2 again.",
+        "ru": "Показатель степени удвоен, 2 · 2i вместо 2i, и частоты убывают слишком быстро. "
+        "`torch.arange(0, d_model, 2)` (или `range(0, d_model, 2)`) уже даёт 2i — умножать его на "
+        "2 ещё раз не нужно.",
+    },
+    "ex.pe.exponent_per_column": {
+        "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and its "
+        "cosine share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For an odd column c, "
+        "take c − 1 (in Python, `2 * (c // 2)`).",
+        "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а синус и его косинус должны "
+        "делить одну: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для нечётного столбца "
+        "c берите c − 1 (в Python — `2 * (c // 2)`).",
+    },
+    "ex.pe.same_frequency": {
+        "en": "All sine columns are the same, and so are all cosine columns: every frequency is equal. "
+        "Usually the culprit is integer division: `2 * i // d_model` is 0 for every i < d_model / "
+        "2, and 10000 ** 0 = 1. Use true division, `/`, on floating-point numbers.",
+        "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частоты совпадают. Обычно "
+        "виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < d_model / 2, а "
+        "10000 ** 0 = 1. Делите обычным `/`, в вещественных числах.",
+    },
+    "ex.pe.mismatch": {
+        "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module "
+        "adds {got:.4f}, but PE({pos}, {dim}) = {expected:.4f}. That is the first value that "
+        "differs.",
+        "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) ваш "
+        "модуль прибавляет {got:.4f}, а PE({pos}, {dim}) = {expected:.4f}. Это первое "
+        "расхождение.",
+    },
+    "ex.pe.modifies_input": {
+        "en": "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
+        "embeddings that came in are overwritten, and autograd may fail on them. Return a new "
+        "tensor: `return x + pe`.",
+        "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): входные "
+        "эмбеддинги затёрты, а autograd на таком коде может упасть. Верните новый тензор: `return "
+        "x + pe`.",
+    },
+    "ex.pe.not_buffer": {
+        "en": "The table `{name}` is a plain attribute, not a registered buffer: `model.to(device)` and "
+        "`model.half()` leave it behind, so the model fails on a GPU. Register it: "
+        "`self.register_buffer('pe', pe, persistent=False)`.",
+        "ru": "Таблица `{name}` — обычный атрибут, а не зарегистрированный буфер: `model.to(device)` и "
+        "`model.half()` её не трогают, и на GPU модель упадёт. Зарегистрируйте её: "
+        "`self.register_buffer('pe', pe, persistent=False)`.",
+    },
+    "ex.pe.table_is_parameter": {
+        "en": "The table `{name}` is an `nn.Parameter`, a weight for training to change (and, even "
+        "frozen, a weight saved in every checkpoint). The table is computed from d_model and "
+        "max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, persistent=False)`.",
+        "ru": "Таблица `{name}` — это `nn.Parameter`, то есть вес, который меняется при обучении (и "
+        "даже замороженный сохраняется в каждый чекпоинт). Таблица вычисляется из d_model и "
+        "max_len, поэтому её место в буфере: `self.register_buffer('pe', pe, persistent=False)`.",
+    },
+    "ex.pe.odd_d_model_crash": {
+        "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` "
+        "raised `{error}`: `{detail}`. With an odd d_model there is one cosine column fewer than "
+        "sine columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
+        "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` упал с "
+        "ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один меньше, "
+        "чем синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
+    },
+    "ex.pe.odd_d_model_values": {
+        "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd}, at position {pos}, "
+        "dimension {dim}, your module adds {got:.4f} instead of {expected:.4f}. With an odd "
+        "d_model the last column is a sine, and the exponents are still divided by d_model = "
+        "{odd}.",
+        "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции {pos}, в "
+        "координате {dim} ваш модуль прибавляет {got:.4f} вместо {expected:.4f}. При нечётном "
+        "d_model последний столбец — синус, а показатели степени по-прежнему делятся на d_model = "
+        "{odd}.",
+    },
+    "ex.pe.hint1": {
+        "en": "Build the table once, in `__init__`: `pe` of shape `(max_len, d_model)`, with PE(pos, "
+        "2i) = sin(pos / 10000^(2i/d_model)) and PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). "
+        "`torch.arange(max_len).unsqueeze(1)` is a column of positions and `torch.arange(0, "
+        "d_model, 2)` a row of values 2i: `pos / 10000 ** (two_i / d_model)` broadcasts them into "
+        "all the angles at once.",
+        "ru": "Постройте таблицу один раз, в `__init__`: `pe` формы `(max_len, d_model)`, где PE(pos, "
+        "2i) = sin(pos / 10000^(2i/d_model)) и PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model)). "
+        "`torch.arange(max_len).unsqueeze(1)` — это столбец позиций, а `torch.arange(0, d_model, "
+        "2)` — строка значений 2i: благодаря broadcasting `pos / 10000 ** (two_i / d_model)` "
+        "сразу даёт все углы.",
+    },
+    "ex.pe.hint2": {
+        "en": "Columns are numbered from 0: sines go to the even columns, `pe[:, 0::2] = "
+        "torch.sin(angle)`, cosines to the odd ones, `pe[:, 1::2] = torch.cos(angle)`. With an "
+        "odd d_model there is one cosine column fewer: take `angle[:, : d_model // 2]` for the "
+        "cosines. Compute in float64 and divide with `/`: `//` would make every frequency the "
+        "same.",
+        "ru": "Столбцы нумеруются с 0: синусы идут в чётные столбцы, `pe[:, 0::2] = torch.sin(angle)`, "
+        "косинусы — в нечётные, `pe[:, 1::2] = torch.cos(angle)`. При нечётном d_model столбцов "
+        "косинусов на один меньше: для них берите `angle[:, : d_model // 2]`. Считайте в float64 "
+        "и делите обычным `/`: с `//` все частоты окажутся одинаковыми.",
+    },
+    "ex.pe.hint3": {
+        "en": "Keep the table in a buffer, which follows `.to(device)` but is neither trained nor "
+        "saved: `self.register_buffer('pe', pe, persistent=False)`, without assigning `self.pe` "
+        "before. In `forward`, add only the first `x.size(1)` rows, in x's dtype: `return x + "
+        "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here: that scaling belongs to the token "
+        "embedding.",
+        "ru": "Храните таблицу в буфере: он переезжает вместе с `.to(device)`, но не обучается и не "
+        "сохраняется: `self.register_buffer('pe', pe, persistent=False)`, и не присваивайте перед "
+        "этим `self.pe`. В `forward` прибавляйте только первые `x.size(1)` строк, приведённые к "
+        "типу x: `return x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь умножать не "
+        "нужно: это делает эмбеддинг токенов.",
+    },
+    "ex.pe.solution": {
+        "en": "The table is built once, in float64, and kept in a buffer with `persistent=False`; "
+        "`forward` adds its first seq rows in x's dtype.",
+        "ru": "Таблица строится один раз, в float64, и хранится в буфере с `persistent=False`; "
+        "`forward` прибавляет её первые seq строк, приведённые к типу x.",
+    },
     # --- end of exercises ---
     #
     #
