@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval notebooks bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval browser-lab notebooks bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ freshness: $(STAMP)
 # re-run every lesson in both languages and compare every output
 nbval: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
+
+# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/
+browser-lab: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
 
 # regenerate and execute the lessons after editing a source (L=04 for one lesson)
 notebooks: $(STAMP)

@@ -1,0 +1,281 @@
+"""Fixtures for the browser tests: headless Debian Chromium that may only talk to 127.0.0.1,
+and a JupyterLab started from the course's own environment on a throwaway copy of the notebooks.
+
+``browser`` (one per session) and ``guarded_page`` (one per test) are generic: any browser test
+can use them. ``guarded_page`` blocks and counts every request that leaves 127.0.0.1 and collects
+JavaScript errors; the test asserts on both (``GuardedPage.assert_clean``).
+"""
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+CHROMIUM = "/usr/bin/chromium"
+# Chromium's own background traffic (updates, field trials, safe browsing) would otherwise
+# show up as blocked requests that the page never made.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1"}
+# not network traffic: the page's own objects and inline data
+LOCAL_SCHEMES = {"blob", "data", "about"}
+SERVER_START_TIMEOUT_S = 60
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in LOCAL_SCHEMES or parts.hostname in LOCAL_HOSTS
+
+
+# ----------------------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class GuardedPage:
+    """A page whose outside requests are blocked and whose JavaScript errors are collected."""
+
+    page: object
+    blocked: list[str] = field(default_factory=list)
+    js_errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.blocked == [], f"{len(self.blocked)} requests left 127.0.0.1: {self.blocked}"
+        assert self.js_errors == [], f"the page logged JavaScript errors: {self.js_errors}"
+
+
+@pytest.fixture
+def guarded_page(browser) -> Iterator[GuardedPage]:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 860},
+        device_scale_factor=1,
+        locale="en-US",
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    guarded = GuardedPage(page)
+
+    def route(route):
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            guarded.blocked.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    def route_socket(ws):
+        # a mocked socket that is never connected to its server: blocked
+        guarded.blocked.append(ws.url)
+        ws.close()
+
+    context.route("**/*", route)
+    context.route_web_socket(lambda url: not is_local(url), route_socket)
+    page.on("pageerror", lambda exc: guarded.js_errors.append(f"pageerror: {exc}"))
+    page.on(
+        "console",
+        lambda msg: (
+            guarded.js_errors.append(f"console.error: {msg.text} at {msg.location}")
+            if msg.type == "error"
+            else None
+        ),
+    )
+    try:
+        yield guarded
+    finally:
+        context.close()
+
+
+# ----------------------------------------------------------------------------- JupyterLab
+
+
+def _tree_hashes(root: Path, skip: set[str]) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not skip & set(p.relative_to(root).parts)
+    }
+
+
+@pytest.fixture(scope="session")
+def notebooks_untouched() -> Iterator[None]:
+    """Fails the session if anything under notebooks/ (bar the screenshots the tests save) changed."""
+    skip = {"screenshots", "__pycache__"}
+    before = _tree_hashes(NOTEBOOKS, skip)
+    yield
+    after = _tree_hashes(NOTEBOOKS, skip)
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert not changed, f"the browser tests changed the repository's notebooks: {changed}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _write_settings(settings_dir: Path, locale: str) -> None:
+    settings = {
+        # no news prompt, no update check: nothing asks the internet, nothing pops over screenshots
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+        "@jupyterlab/translation-extension/plugin.jupyterlab-settings": {"locale": locale},
+    }
+    for name, value in settings.items():
+        path = settings_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+
+
+@dataclass
+class Lab:
+    base_url: str
+    token: str
+    root_dir: Path
+    log: Path
+
+    def url(self, path: str = "lab") -> str:
+        return f"{self.base_url}/{path}?token={self.token}"
+
+
+def _wait_until_up(proc: subprocess.Popen, lab: Lab) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"JupyterLab exited with code {proc.returncode}:\n{lab.log.read_text()[-3000:]}"
+            )
+        try:
+            with urllib.request.urlopen(lab.url("api/status"), timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(
+        f"JupyterLab did not answer in {SERVER_START_TIMEOUT_S} s:\n{lab.log.read_text()[-3000:]}"
+    )
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()  # the server shuts its kernels down on SIGTERM
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    # kernels live in the server's own process group: none may outlive it
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture
+def jupyterlab(tmp_path, notebooks_untouched):
+    """``jupyterlab(locale="en")`` starts a fresh JupyterLab and returns a ``Lab``; stopped at teardown.
+
+    The server comes from the course's environment (this interpreter), listens on 127.0.0.1 on a
+    free port with a random token, serves a temporary copy of notebooks/ (autosave writes outputs
+    back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path.
+    """
+    started: list[subprocess.Popen] = []
+
+    def start(locale: str = "en") -> Lab:
+        home = tmp_path / f"lab-{len(started)}"
+        root_dir = home / "notebooks"
+        shutil.copytree(NOTEBOOKS, root_dir, ignore=shutil.ignore_patterns("screenshots", "__pycache__"))
+        settings = home / "settings"
+        _write_settings(settings, locale)
+        env = dict(
+            os.environ,
+            JUPYTERLAB_SETTINGS_DIR=str(settings),
+            JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+            JUPYTER_CONFIG_DIR=str(home / "config"),
+            JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+            IPYTHONDIR=str(home / "ipython"),
+            PYTHONHASHSEED="0",
+        )
+        lab = Lab(f"http://127.0.0.1:{_free_port()}", secrets.token_hex(16), root_dir, home / "server.log")
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={lab.base_url.rsplit(':', 1)[1]}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={lab.token}",
+            f"--ServerApp.root_dir={root_dir}",
+            "--LabApp.expose_app_in_browser=True",
+            # nothing server-side asks PyPI either
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+        ]
+        if os.geteuid() == 0:  # CI containers run as root; JupyterLab refuses without this
+            cmd.append("--allow-root")
+        with lab.log.open("wb") as log:
+            proc = subprocess.Popen(
+                cmd, cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        started.append(proc)
+        _wait_until_up(proc, lab)
+        return lab
+
+    try:
+        yield start
+    finally:
+        for proc in started:
+            _stop(proc)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Show the timings the browser tests record, also when their output is captured."""
+    lines = [
+        f"{report.nodeid}: {value}"
+        for report in terminalreporter.stats.get("passed", [])
+        for name, value in report.user_properties
+        if name == "timings"
+    ]
+    if lines:
+        terminalreporter.section("browser timings")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -1,0 +1,201 @@
+"""Lesson 4 as a student meets it: JupyterLab in a real browser, in English and in Russian.
+
+nbval proves the kernel side; this proves the browser side. For each language a fresh JupyterLab
+(course environment, 127.0.0.1, random port and token, a temporary copy of the notebooks) opens
+lesson 4 in headless Chromium, runs every cell, and checks that no cell shows an error and the page
+logs no JavaScript error. Then it moves the heatmap explorer's sliders with the keyboard and the
+mouse, checks that the heatmap image really changes and the readout follows, and reports how long
+the redraw took (reported, never asserted: speed is for benchmarks/). The Russian lesson is opened
+in JupyterLab's Russian interface, whose menus are checked. Screenshots of both go to
+notebooks/screenshots/, where the README shows them.
+"""
+
+import base64
+import hashlib
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
+
+LESSON = "04_sinusoidal_encoding"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "screenshots"
+LOCALES = {"en": "en", "ru": "ru_RU"}
+# the top-level menus of JupyterLab 4.6 as jupyterlab-language-pack-ru-ru names them
+MENUS = {
+    "en": ["File", "Edit", "View", "Run", "Kernel", "Tabs", "Settings", "Help"],
+    "ru": ["Файл", "Редактировать", "Просмотр", "Выполнить", "Ядро", "Вкладки", "Настройки", "Справка"],
+}
+RUN_MENU = {"en": "Run", "ru": "Выполнить"}
+RUN_ALL = {"en": "Run All Cells", "ru": "Запустить все ячейки"}
+TIMEOUT_MS = 60_000
+SETTLE_TIMEOUT_MS = 20_000
+
+# The notebook panel JupyterLab shows, reached through the app it exposes
+# (--LabApp.expose_app_in_browser).
+PANEL = "window.jupyterapp && window.jupyterapp.shell.currentWidget"
+
+NOTEBOOK_READY = f"""() => {{
+    const panel = {PANEL};
+    if (!panel || !panel.content || !panel.context || !panel.context.isReady) return false;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    return Boolean(kernel) && kernel.status === 'idle' && panel.content.widgets.length > 0;
+}}"""
+
+# Error outputs, except in cells tagged to show one on purpose.
+UNEXPECTED_ERRORS = """panel => panel.content.widgets.flatMap((cell, index) => {
+    if (cell.model.type !== 'code') return [];
+    if ((cell.model.getMetadata('tags') || []).includes('raises-exception')) return [];
+    return cell.model.outputs.toJSON()
+        .filter(output => output.output_type === 'error')
+        .map(output => `cell ${index + 1}: ${output.ename}: ${output.evalue}`);
+})"""
+
+# Run-all is over when the kernel is idle and every code cell has run, or one failed (which
+# stops the run).
+RUN_ALL_OVER = f"""() => {{
+    const panel = {PANEL};
+    const code = panel.content.widgets.filter(cell => cell.model.type === 'code');
+    const failed = ({UNEXPECTED_ERRORS})(panel).length > 0;
+    return panel.sessionContext.session.kernel.status === 'idle'
+        && (failed || code.every(cell => cell.model.executionCount !== null));
+}}"""
+
+# Time stamps of the user's input and of every heatmap redraw, taken in the page itself so the
+# round trip to Python does not count. An ipywidgets Image gets a new blob: URL per new value.
+WATCH = """img => {
+    window.__redraws = [];
+    window.__inputAt = null;
+    new MutationObserver(() => window.__redraws.push(performance.now()))
+        .observe(img, {attributes: true, attributeFilter: ['src']});
+    for (const type of ['keydown', 'pointerdown']) {
+        document.addEventListener(type, () => { window.__inputAt = performance.now(); }, true);
+    }
+}"""
+
+IMAGE_BYTES = """async img => {
+    const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+    let text = '';
+    for (const b of bytes) text += String.fromCharCode(b);
+    return btoa(text);
+}"""
+
+
+def _image_digest(img) -> str:
+    return hashlib.sha256(base64.b64decode(img.evaluate(IMAGE_BYTES))).hexdigest()[:16]
+
+
+# The redraw for the slider's final value is done when the kernel is idle and the readout shows
+# that value (as a whole number: 6 must not match 64).
+FOLLOWS = rf"""([slider, readout]) => {{
+    const value = slider.querySelector('.widget-readout').textContent.trim();
+    const numbers = readout.textContent.match(/\d+(?:\.\d+)?/g) || [];
+    return {PANEL}.sessionContext.session.kernel.status === 'idle' && numbers.includes(value);
+}}"""
+
+
+def _slider_value(slider) -> str:
+    return slider.locator(".widget-readout").inner_text().strip()
+
+
+def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
+    """Move a slider; check the slider moved, the readout follows and the heatmap changed.
+
+    Returns the seconds from the input event to the last redraw, and the number of redraws.
+    """
+    value, image = _slider_value(slider), _image_digest(img)
+    page.evaluate("window.__redraws = []")
+    move()
+    try:
+        page.wait_for_function(
+            FOLLOWS, arg=[slider.element_handle(), readout.element_handle()], timeout=SETTLE_TIMEOUT_MS
+        )
+    except PlaywrightTimeoutError:
+        pytest.fail(
+            f"the readout {readout.inner_text()!r} does not follow the slider's value {_slider_value(slider)}"
+        )
+    assert _slider_value(slider) != value, f"the slider did not move from {value}"
+    assert _image_digest(img) != image, "the heatmap image did not change"
+    input_at, redraws = page.evaluate(
+        "[window.__inputAt, window.__redraws.filter(t => t >= window.__inputAt)]"
+    )
+    assert redraws, "the heatmap was not redrawn after the slider moved"
+    return (redraws[-1] - input_at) / 1000, len(redraws)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
+    page = guarded_page.page
+    timings = {}
+
+    t0 = time.perf_counter()
+    lab = jupyterlab(locale=LOCALES[lang])
+    timings["server start"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    page.goto(lab.url(f"lab/tree/{lang}/{LESSON}.ipynb"))
+    page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
+    timings["page ready"] = time.perf_counter() - t0
+
+    menus = page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts()
+    assert menus == MENUS[lang], f"JupyterLab's menus in the {lang} interface: {menus}"
+
+    # Clear the outputs saved in the notebook first, so that everything checked below was made
+    # by this browser's kernel.
+    page.evaluate("jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    t0 = time.perf_counter()
+    # as a student does it: through the menu, in the interface's language
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(RUN_MENU[lang], exact=True).click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(RUN_ALL[lang], exact=True).click()
+    page.wait_for_function(RUN_ALL_OVER, timeout=TIMEOUT_MS, polling=100)
+    timings["run all"] = time.perf_counter() - t0
+    errors = page.evaluate(f"({UNEXPECTED_ERRORS})({PANEL})")
+    assert errors == [], f"cells show errors: {errors}"
+
+    explorer = (
+        page.locator(".jp-OutputArea-output")
+        .filter(has=page.locator("img.widget-image"))
+        .filter(has=page.locator(".widget-slider"))
+        .first
+    )
+    img = explorer.locator("img.widget-image")
+    img.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    readout = explorer.locator(".widget-html, .widget-label:not(.widget-slider .widget-label)").first
+    sliders = explorer.locator(".widget-slider")
+    assert sliders.count() >= 2, "the heatmap explorer has fewer than two sliders"
+
+    # The file browser shows file ages ("3 min ago"): hide it so that the screenshots only change
+    # when the lesson does.
+    page.evaluate("jupyterapp.shell.collapseLeft()")
+    explorer.evaluate("el => el.closest('.jp-Cell').scrollIntoView({block: 'start'})")
+    # the toolbar's execution indicator settles a moment after the kernel does
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=TIMEOUT_MS)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"lesson04_heatmap_{lang}.png", animations="disabled")
+
+    img.evaluate(WATCH)
+
+    def press():
+        sliders.nth(0).locator(".noUi-handle").focus()
+        page.keyboard.press("ArrowRight")
+
+    def drag():
+        box = sliders.nth(1).locator(".noUi-handle").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 60, y, steps=6)
+        page.mouse.up()
+
+    timings["redraw, keyboard"], _ = _move_and_check(page, sliders.nth(0), press, readout, img)
+    timings["redraw, mouse drag"], drag_redraws = _move_and_check(page, sliders.nth(1), drag, readout, img)
+
+    guarded_page.assert_clean()
+
+    report = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in timings.items())
+    report += f" ({drag_redraws} redraws during the drag)"
+    print(f"\nlesson 4 [{lang}] in JupyterLab: {report}")
+    record_property("timings", report)
