@@ -55,7 +55,15 @@ from torch import nn
 from .embedding import sinusoidal_table
 from .i18n import tr
 
-__all__ = ["Feedback", "Markdown", "Exercise", "pad_batch", "token_embedding", "permutation", "positional_encoding"]
+__all__ = [
+    "Feedback",
+    "Markdown",
+    "Exercise",
+    "pad_batch",
+    "token_embedding",
+    "permutation",
+    "positional_encoding",
+]
 
 STATUSES = ("correct", "incorrect", "not_attempted")
 
@@ -251,7 +259,9 @@ class Exercise:
         prefix: the prefix of this exercise's diagnosis keys, e.g. ``"pe"``.
     """
 
-    def __init__(self, name: str, checker, template: str, solution_code: str, prefix: str, num_hints: int = 3):
+    def __init__(
+        self, name: str, checker, template: str, solution_code: str, prefix: str, num_hints: int = 3
+    ):
         self.name = name
         self.template = template
         self.solution_code = solution_code
@@ -359,7 +369,9 @@ def _check_pad_ids(ids: torch.Tensor, pad_id: int) -> None:
     if real_ids_right and ids[padding].unique().numel() == 1:
         raise _wrong("pad.ignores_pad_id", pad_id=pad_id, got=int(ids[padding][0]))
     row, pos = _first_difference(ids.double(), expected.double())
-    raise _wrong("pad.ids_mismatch", row=row, pos=pos, expected=int(expected[row, pos]), got=int(ids[row, pos]))
+    raise _wrong(
+        "pad.ids_mismatch", row=row, pos=pos, expected=int(expected[row, pos]), got=int(ids[row, pos])
+    )
 
 
 def _check_pad_mask(mask: torch.Tensor, shape: torch.Size) -> None:
@@ -459,7 +471,11 @@ def _check_embedding_args(module: nn.Module) -> None:
     if embeddings and all((e.num_embeddings, e.embedding_dim) != (_TOK_VOCAB, _TOK_D) for e in embeddings):
         e = embeddings[0]
         raise _wrong(
-            "tok.embedding_shape", rows=e.num_embeddings, cols=e.embedding_dim, vocab_size=_TOK_VOCAB, d_model=_TOK_D
+            "tok.embedding_shape",
+            rows=e.num_embeddings,
+            cols=e.embedding_dim,
+            vocab_size=_TOK_VOCAB,
+            d_model=_TOK_D,
         )
 
 
@@ -491,7 +507,9 @@ def _tok_values(out: torch.Tensor, ids: torch.Tensor, tables: list[torch.Tensor]
     expected = tables[0].detach().double()[ids] * math.sqrt(_TOK_D)
     row, pos, dim = _first_difference(got, expected)
     values = dict(row=row, pos=pos, dim=dim, token=int(ids[row, pos]))
-    raise _wrong("tok.mismatch", expected=float(expected[row, pos, dim]), got=float(got[row, pos, dim]), **values)
+    raise _wrong(
+        "tok.mismatch", expected=float(expected[row, pos, dim]), got=float(got[row, pos, dim]), **values
+    )
 
 
 def _check_token_embedding(student) -> Feedback:
@@ -502,7 +520,9 @@ def _check_token_embedding(student) -> Feedback:
     out = _require_tensor(_forward(module, ids)[0])
     expected_shape = (_TOK_BATCH, _TOK_SEQ, _TOK_D)
     if out.shape != expected_shape:
-        raise _wrong("tok.wrong_shape", ids_shape=tuple(ids.shape), expected=expected_shape, got=tuple(out.shape))
+        raise _wrong(
+            "tok.wrong_shape", ids_shape=tuple(ids.shape), expected=expected_shape, got=tuple(out.shape)
+        )
     if not torch.equal(out, _forward(module, ids)[0]):
         raise _wrong("tok.table_in_forward")
     tables = _tok_tables(module)
@@ -518,7 +538,11 @@ def _check_token_embedding(student) -> Feedback:
 
 
 token_embedding = Exercise(
-    "token_embedding", _check_token_embedding, TOKEN_EMBEDDING_TEMPLATE, TOKEN_EMBEDDING_SOLUTION, prefix="tok"
+    "token_embedding",
+    _check_token_embedding,
+    TOKEN_EMBEDDING_TEMPLATE,
+    TOKEN_EMBEDDING_SOLUTION,
+    prefix="tok",
 )
 
 
@@ -627,7 +651,9 @@ def _check_permutation(student) -> Feedback:
     raise _wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
 
 
-permutation = Exercise("permutation", _check_permutation, PERMUTATION_TEMPLATE, PERMUTATION_SOLUTION, prefix="perm")
+permutation = Exercise(
+    "permutation", _check_permutation, PERMUTATION_TEMPLATE, PERMUTATION_SOLUTION, prefix="perm"
+)
 
 
 # ----------------------------------------------------------------------------- lesson 4: positional encoding
@@ -814,7 +840,10 @@ def _pe_odd_width(student: type) -> None:
         if stop.feedback.key != "pe.mismatch":
             raise
         raise _wrong(
-            "pe.odd_d_model_values", even=_PE_D, odd=d, **{k: values[k] for k in ("pos", "dim", "expected", "got")}
+            "pe.odd_d_model_values",
+            even=_PE_D,
+            odd=d,
+            **{k: values[k] for k in ("pos", "dim", "expected", "got")},
         ) from None
 
 
@@ -849,4 +878,3 @@ positional_encoding = Exercise(
     POSITIONAL_ENCODING_SOLUTION,
     prefix="pe",
 )
-

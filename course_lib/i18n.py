@@ -631,12 +631,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "f(x)[:, perm]. (Когда выход вообще не меняется, это инвариантность — другое свойство.)",
     },
     "ex.perm.wrong_axis": {
-        "en": "Your test calls every function equivariant, even `{fn}`: the permutation goes to the "
-        "wrong axis. Tokens are on axis 1 of x, (batch, seq, d_model): `x[:, perm]`, not "
-        "`x[perm]`.",
-        "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`: перестановка применяется не "
-        "к той оси. Токены идут по оси 1 тензора x формы (batch, seq, d_model): `x[:, perm]`, а "
-        "не `x[perm]`.",
+        "en": "Your test calls every function equivariant, even `{fn}`, which is not. Does the "
+        "permutation go to the right axis? Tokens are on axis 1 of x, (batch, seq, d_model): "
+        "`x[:, perm]`, not `x[perm]`, which permutes the batch.",
+        "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`, хотя она не эквивариантна. "
+        "Та ли ось переставляется? Токены идут по оси 1 тензора x формы (batch, seq, d_model): "
+        "`x[:, perm]`, а не `x[perm]` — так переставляется батч.",
     },
     "ex.perm.mismatch": {
         "en": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",

@@ -1,0 +1,1042 @@
+"""The exercise checkers: every diagnosis, provoked by code written the way a student writes it.
+
+Each wrong implementation below is one mistake, checked in English and in Russian. Right
+implementations in several styles must pass; the templates must be "not attempted"; the
+reference solutions that ``solution()`` shows must pass; ``check`` never raises.
+"""
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.utils.rnn import pad_sequence
+
+import course_lib
+from course_lib import exercises
+from course_lib.i18n import CATALOGUE, tr
+
+ROOT = Path(__file__).resolve().parents[1]
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+EXERCISES = (
+    exercises.pad_batch,
+    exercises.token_embedding,
+    exercises.permutation,
+    exercises.positional_encoding,
+)
+
+
+@pytest.fixture(params=["en", "ru"])
+def lang(request):
+    course_lib.set_language(request.param)
+    yield request.param
+    course_lib.set_language("en")
+
+
+def assert_verdict(feedback, status: str, key: str, lang: str) -> None:
+    assert (feedback.status, feedback.key) == (status, key), feedback.message
+    assert feedback.message.startswith(tr(f"ex.{key}", lang, **feedback.values))
+    assert bool(CYRILLIC.search(feedback.message)) == (lang == "ru"), feedback.message
+    assert feedback.title == tr(f"ex.status.{status}", lang)
+
+
+def sines_and_cosines(max_len, d_model):
+    """The table as a student writes it once it is right (float32, even d_model only)."""
+    pos = torch.arange(max_len).unsqueeze(1)
+    div = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+    return torch.sin(pos * div), torch.cos(pos * div)
+
+
+# ----------------------------------------------------------------------------- lesson 4: positional encoding
+# right, in several styles
+
+
+class AnnotatedStyle(nn.Module):
+    """exp/log frequencies in float32, a (1, max_len, d) persistent buffer, dropout 0.1."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.dropout = nn.Dropout(p=0.1)
+        pe = torch.zeros(max_len, d_model)
+        position = torch.arange(0, max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * -(math.log(10000.0) / d_model))
+        pe[:, 0::2] = torch.sin(position * div_term)
+        pe[:, 1::2] = torch.cos(position * div_term[: d_model // 2])
+        self.register_buffer("pe", pe.unsqueeze(0))
+
+    def forward(self, x):
+        x = x + self.pe[:, : x.size(1)].requires_grad_(False).to(x.dtype)
+        return self.dropout(x)
+
+
+class SlowLoop(nn.Module):
+    """A double Python loop, math.sin, another buffer name."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        table = torch.zeros(max_len, d_model)
+        for pos in range(max_len):
+            for i in range(0, d_model, 2):
+                angle = pos / 10000 ** (i / d_model)
+                table[pos, i] = math.sin(angle)
+                if i + 1 < d_model:
+                    table[pos, i + 1] = math.cos(angle)
+        self.register_buffer("positions", table, persistent=False)
+
+    def forward(self, x):
+        seq_len = x.shape[1]
+        return x + self.positions[:seq_len, :].type_as(x)
+
+
+class TableInForward(nn.Module):
+    """Nothing stored: the table is recomputed on every call."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.d_model = d_model
+
+    def forward(self, x):
+        table = course_lib.sinusoidal_table(x.size(1), self.d_model)
+        return x + table.to(x.dtype)
+
+
+# wrong, one mistake each
+
+
+class SinCosSwapped(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        sin, cos = sines_and_cosines(max_len, d_model)
+        pe = torch.zeros(max_len, d_model)
+        pe[:, 0::2] = cos
+        pe[:, 1::2] = sin
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class Halves(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        sin, cos = sines_and_cosines(max_len, d_model)
+        self.register_buffer("pe", torch.cat([sin, cos], dim=1))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class ExponentI(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        pe = torch.zeros(max_len, d_model)
+        for pos in range(max_len):
+            for i in range(d_model // 2):
+                pe[pos, 2 * i] = math.sin(pos / 10000 ** (i / d_model))
+                pe[pos, 2 * i + 1] = math.cos(pos / 10000 ** (i / d_model))
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class ExponentDoubled(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        pe = torch.zeros(max_len, d_model)
+        for pos in range(max_len):
+            for i in range(0, d_model, 2):
+                pe[pos, i] = math.sin(pos / 10000 ** ((2 * i) / d_model))
+                pe[pos, i + 1] = math.cos(pos / 10000 ** ((2 * i) / d_model))
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class ExponentPerColumn(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        pe = torch.zeros(max_len, d_model)
+        for pos in range(max_len):
+            for i in range(d_model):
+                angle = pos / 10000 ** (i / d_model)
+                pe[pos, i] = math.sin(angle) if i % 2 == 0 else math.cos(angle)
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class SameFrequency(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        i = torch.arange(d_model // 2)
+        div_term = 10000 ** (2 * i // d_model)  # integer division: 0 for every i
+        position = torch.arange(max_len).unsqueeze(1)
+        pe = torch.zeros(max_len, d_model)
+        pe[:, 0::2] = torch.sin(position / div_term)
+        pe[:, 1::2] = torch.cos(position / div_term)
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class PlainAttribute(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.pe = course_lib.sinusoidal_table(max_len, d_model)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class AssignedBeforeRegister(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.pe = course_lib.sinusoidal_table(max_len, d_model)
+        self.register_buffer("pe", self.pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class NotSliced(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model).unsqueeze(0))
+
+    def forward(self, x):
+        return x + self.pe
+
+
+class SequenceFirstTutorial(nn.Module):
+    """The layout of PyTorch's old tutorial: pe (max_len, 1, d), sliced by x.size(0)."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        pe = course_lib.sinusoidal_table(max_len, d_model).unsqueeze(0).transpose(0, 1)
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(0), :]
+
+
+class SlicedByBatch(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(0)]
+
+
+class DtypeNotFollowed(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class Float64Table(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model, dtype=torch.float64))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class ScaledInside(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.d_model = d_model
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        x = x * math.sqrt(self.d_model)
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class TableWithoutX(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model).unsqueeze(0))
+
+    def forward(self, x):
+        return self.pe[:, : x.size(1)]
+
+
+class TableIsParameter(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.pe = nn.Parameter(course_lib.sinusoidal_table(max_len, d_model), requires_grad=False)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class FunctionalDropout(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return F.dropout(x + self.pe[: x.size(1)].to(x.dtype), p=0.1)
+
+
+class InPlace(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        x += self.pe[: x.size(1)].to(x.dtype)
+        return x
+
+
+class EvenOnly(nn.Module):
+    """Right, but like most tutorials it crashes on an odd d_model."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        sin, cos = sines_and_cosines(max_len, d_model)
+        pe = torch.zeros(max_len, d_model)
+        pe[:, 0::2] = sin
+        pe[:, 1::2] = cos
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class OddWidthRoundedUp(nn.Module):
+    """Builds an even-width table and drops its last column: the exponents use d_model + 1."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        even = d_model + d_model % 2
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, even)[:, :d_model])
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class PositionsFromOne(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len + 1, d_model)[1:])
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class DropsTheBatch(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return x[0] + self.pe[: x.size(1)]
+
+
+class NoReturn(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        x = x + self.pe[: x.size(1)]
+
+
+class NoSuperInit(nn.Module):
+    def __init__(self, d_model, max_len):
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class NotAModule:
+    def __init__(self, d_model, max_len):
+        self.pe = course_lib.sinusoidal_table(max_len, d_model)
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class MathSinOnTensor(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        position = torch.arange(max_len).unsqueeze(1)
+        self.register_buffer("pe", math.sin(position / 10000))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
+class SlicedColumns(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        return x + self.pe[:, : x.size(1)]
+
+
+class ForwardNotWritten(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model))
+
+    def forward(self, x):
+        raise NotImplementedError
+
+
+class ForwardMissing(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+
+
+# ----------------------------------------------------------------------------- lesson 2: token embedding
+# right, in several styles
+
+
+class OneHotTimesMatrix(nn.Module):
+    """Lesson 2's first picture: one-hot rows times a weight matrix, scale computed in forward."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size, self.d_model = vocab_size, d_model
+        self.weight = nn.Parameter(torch.randn(vocab_size, d_model))
+
+    def forward(self, ids):
+        one_hot = F.one_hot(ids, self.vocab_size).float()
+        return one_hot @ self.weight * self.d_model**0.5
+
+
+class LinearWithoutBias(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size = vocab_size
+        self.proj = nn.Linear(vocab_size, d_model, bias=False)
+        self.scale = torch.sqrt(torch.tensor(float(d_model)))
+
+    def forward(self, ids):
+        return self.proj(F.one_hot(ids, self.vocab_size).float()) * self.scale
+
+
+# wrong, one mistake each
+
+
+class NoScale(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+
+    def forward(self, ids):
+        return self.emb(ids)
+
+
+class Divided(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.d_model = d_model
+
+    def forward(self, ids):
+        return self.emb(ids) / math.sqrt(self.d_model)
+
+
+class ScaledByDModel(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.d_model = d_model
+
+    def forward(self, ids):
+        return self.emb(ids) * self.d_model
+
+
+class ScaledByVocab(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.scale = math.sqrt(vocab_size)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
+class ReturnsWholeTable(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb.weight * self.scale
+
+
+class EmbeddingArgsSwapped(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(d_model, vocab_size)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
+class EmbeddingInForward(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size, self.d_model = vocab_size, d_model
+
+    def forward(self, ids):
+        emb = nn.Embedding(self.vocab_size, self.d_model)
+        return emb(ids) * math.sqrt(self.d_model)
+
+
+class PlainTensorTable(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.table = torch.randn(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.table[ids] * self.scale
+
+
+class BufferTable(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.register_buffer("table", torch.randn(vocab_size, d_model))
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.table[ids] * self.scale
+
+
+class UnderNoGrad(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        with torch.no_grad():
+            return self.emb(ids) * self.scale
+
+
+class FrozenPretrained(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding.from_pretrained(torch.randn(vocab_size, d_model))
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
+class LinearWithBias(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size = vocab_size
+        self.proj = nn.Linear(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.proj(F.one_hot(ids, self.vocab_size).float()) * self.scale
+
+
+class FloatIds(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids.float()) * self.scale
+
+
+# ----------------------------------------------------------------------------- lesson 1: padding
+
+
+def pad_with_pad_sequence(seqs, pad_id):
+    ids = pad_sequence([torch.tensor(s) for s in seqs], batch_first=True, padding_value=pad_id)
+    return ids, ids != pad_id
+
+
+def pad_only_ids(seqs, pad_id):
+    return pad_with_pad_sequence(seqs, pad_id)[0]
+
+
+def pad_as_lists(seqs, pad_id):
+    longest = max(len(s) for s in seqs)
+    ids = [s + [pad_id] * (longest - len(s)) for s in seqs]
+    mask = [[True] * len(s) + [False] * (longest - len(s)) for s in seqs]
+    return ids, mask
+
+
+def pad_sequence_first(seqs, pad_id):
+    ids = pad_sequence([torch.tensor(s) for s in seqs], padding_value=pad_id)
+    return ids, ids != pad_id
+
+
+def pad_float_ids(seqs, pad_id):
+    longest = max(len(s) for s in seqs)
+    ids = torch.zeros(len(seqs), longest) + pad_id
+    for row, s in enumerate(seqs):
+        ids[row, : len(s)] = torch.tensor(s)
+    return ids, ids != pad_id
+
+
+def pad_left(seqs, pad_id):
+    longest = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), longest), pad_id)
+    for row, s in enumerate(seqs):
+        ids[row, longest - len(s) :] = torch.tensor(s)
+    return ids, ids != pad_id
+
+
+def pad_with_zeros(seqs, pad_id):
+    longest = max(len(s) for s in seqs)
+    ids = torch.zeros(len(seqs), longest, dtype=torch.long)
+    mask = torch.zeros(len(seqs), longest, dtype=torch.bool)
+    for row, s in enumerate(seqs):
+        ids[row, : len(s)] = torch.tensor(s)
+        mask[row, : len(s)] = True
+    return ids, mask
+
+
+def pad_sorted_by_length(seqs, pad_id):
+    """Sorted longest first, as pack_padded_sequence wants: the rows no longer match the input."""
+    return pad_with_pad_sequence(sorted(seqs, key=len, reverse=True), pad_id)
+
+
+def pad_mask_of_lengths(seqs, pad_id):
+    ids, _ = pad_with_pad_sequence(seqs, pad_id)
+    return ids, torch.tensor([len(s) for s in seqs])
+
+
+def pad_mask_as_numbers(seqs, pad_id):
+    ids, mask = pad_with_pad_sequence(seqs, pad_id)
+    return ids, mask.long()
+
+
+def pad_mask_inverted(seqs, pad_id):
+    ids, _ = pad_with_pad_sequence(seqs, pad_id)
+    return ids, ids == pad_id
+
+
+def pad_mask_one_short(seqs, pad_id):
+    ids, _ = pad_with_pad_sequence(seqs, pad_id)
+    lengths = torch.tensor([len(s) for s in seqs])
+    return ids, torch.arange(ids.size(1)) < lengths.unsqueeze(1) - 1
+
+
+def pad_in_place(seqs, pad_id):
+    longest = max(len(s) for s in seqs)
+    for s in seqs:
+        s.extend([pad_id] * (longest - len(s)))
+    ids = torch.tensor(seqs)
+    return ids, ids != pad_id
+
+
+def pad_ragged(seqs, pad_id):
+    ids = torch.tensor(seqs)
+    return ids, ids != pad_id
+
+
+# ----------------------------------------------------------------------------- lesson 3: permutations
+
+
+def equivariant_numpy(f, x, perm):
+    return np.allclose(f(x[:, perm]).numpy(), f(x)[:, perm].numpy(), atol=1e-6)
+
+
+def equivariant_max_error(f, x, perm):
+    return (f(x[:, perm]) - f(x)[:, perm]).abs().max() < 1e-5
+
+
+def equivariant_exact(f, x, perm):
+    return torch.equal(f(x[:, perm]), f(x)[:, perm])
+
+
+def equivariant_all_equal(f, x, perm):
+    return (f(x[:, perm]) == f(x)[:, perm]).all()
+
+
+def equivariant_unpermuted(f, x, perm):
+    return torch.allclose(f(x[:, perm]), f(x), atol=1e-6)
+
+
+def equivariant_batch_axis(f, x, perm):
+    return torch.allclose(f(x[perm]), f(x)[perm], atol=1e-6)
+
+
+def equivariant_elementwise(f, x, perm):
+    return torch.isclose(f(x[:, perm]), f(x)[:, perm])
+
+
+def equivariant_never(f, x, perm):
+    return False
+
+
+def equivariant_item(f, x, perm):
+    return torch.allclose(f(x[:, perm]), f(x)[:, perm]).item()
+
+
+# ----------------------------------------------------------------------------- every diagnosis
+
+PE, TOK, PAD, PERM = (
+    exercises.positional_encoding,
+    exercises.token_embedding,
+    exercises.pad_batch,
+    exercises.permutation,
+)
+
+WRONG = [
+    (PE, SinCosSwapped, "pe.sin_cos_swapped"),
+    (PE, Halves, "pe.halves"),
+    (PE, ExponentI, "pe.exponent_i"),
+    (PE, ExponentDoubled, "pe.exponent_doubled"),
+    (PE, ExponentPerColumn, "pe.exponent_per_column"),
+    (PE, SameFrequency, "pe.same_frequency"),
+    (PE, PlainAttribute, "pe.not_buffer"),
+    (PE, AssignedBeforeRegister, "pe.assigned_before_register_buffer"),
+    (PE, NotSliced, "pe.not_sliced"),
+    (PE, SequenceFirstTutorial, "pe.sequence_first"),
+    (PE, SlicedByBatch, "pe.sequence_first"),
+    (PE, DtypeNotFollowed, "pe.dtype"),
+    (PE, Float64Table, "pe.dtype"),
+    (PE, ScaledInside, "pe.scaled_inside"),
+    (PE, TableWithoutX, "pe.table_without_x"),
+    (PE, TableIsParameter, "pe.table_is_parameter"),
+    (PE, FunctionalDropout, "pe.random_output"),
+    (PE, InPlace, "pe.modifies_input"),
+    (PE, EvenOnly, "pe.odd_d_model_crash"),
+    (PE, OddWidthRoundedUp, "pe.odd_d_model_values"),
+    (PE, PositionsFromOne, "pe.mismatch"),
+    (PE, DropsTheBatch, "pe.wrong_shape"),
+    (PE, NoReturn, "not_tensor"),
+    (PE, NoSuperInit, "missing_super_init"),
+    (PE, NotAModule, "not_module"),
+    (PE, MathSinOnTensor, "error_init"),
+    (PE, SlicedColumns, "error_forward"),
+    (TOK, NoScale, "tok.missing_scale"),
+    (TOK, Divided, "tok.divided"),
+    (TOK, ScaledByDModel, "tok.scaled_by_d_model"),
+    (TOK, ScaledByVocab, "tok.wrong_scale"),
+    (TOK, ReturnsWholeTable, "tok.wrong_shape"),
+    (TOK, EmbeddingArgsSwapped, "tok.embedding_shape"),
+    (TOK, EmbeddingInForward, "tok.table_in_forward"),
+    (TOK, PlainTensorTable, "tok.table_not_parameter"),
+    (TOK, BufferTable, "tok.no_table"),
+    (TOK, UnderNoGrad, "tok.no_gradient"),
+    (TOK, FrozenPretrained, "tok.no_gradient"),
+    (TOK, LinearWithBias, "tok.mismatch"),
+    (TOK, FloatIds, "error_forward"),
+    (PAD, pad_only_ids, "pad.not_pair"),
+    (PAD, pad_as_lists, "pad.not_tensor"),
+    (PAD, pad_sequence_first, "pad.ids_shape"),
+    (PAD, pad_float_ids, "pad.ids_dtype"),
+    (PAD, pad_left, "pad.left_padded"),
+    (PAD, pad_with_zeros, "pad.ignores_pad_id"),
+    (PAD, pad_sorted_by_length, "pad.ids_mismatch"),
+    (PAD, pad_mask_of_lengths, "pad.mask_shape"),
+    (PAD, pad_mask_as_numbers, "pad.mask_dtype"),
+    (PAD, pad_mask_inverted, "pad.mask_inverted"),
+    (PAD, pad_mask_one_short, "pad.mask_mismatch"),
+    (PAD, pad_in_place, "pad.modifies_input"),
+    (PAD, pad_ragged, "error_call"),
+    (PERM, equivariant_exact, "perm.exact_equality"),
+    (PERM, equivariant_all_equal, "perm.exact_equality"),
+    (PERM, equivariant_unpermuted, "perm.invariance"),
+    (PERM, equivariant_batch_axis, "perm.wrong_axis"),
+    (PERM, equivariant_elementwise, "perm.not_bool"),
+    (PERM, equivariant_never, "perm.mismatch"),
+    (PERM, equivariant_item, "error_call"),
+]
+
+RIGHT = [
+    (PE, course_lib.PositionalEncoding),
+    (PE, AnnotatedStyle),
+    (PE, SlowLoop),
+    (PE, TableInForward),
+    (TOK, course_lib.TokenEmbedding),
+    (TOK, OneHotTimesMatrix),
+    (TOK, LinearWithoutBias),
+    (PAD, pad_with_pad_sequence),
+    (PERM, equivariant_numpy),
+    (PERM, equivariant_max_error),
+]
+
+
+def _name(value) -> str:
+    return getattr(value, "name", None) or getattr(value, "__name__", str(value))
+
+
+@pytest.mark.parametrize("exercise, student, key", WRONG, ids=[f"{k}-{_name(s)}" for _, s, k in WRONG])
+def test_each_mistake_gets_its_own_diagnosis(exercise, student, key, lang):
+    assert_verdict(exercise.check(student), "incorrect", key, lang)
+
+
+@pytest.mark.parametrize("exercise, student", RIGHT, ids=[f"{e.name}-{_name(s)}" for e, s in RIGHT])
+def test_right_implementations_in_any_style_pass(exercise, student, lang):
+    assert_verdict(exercise.check(student), "correct", f"{exercise.prefix}.correct", lang)
+
+
+def test_every_diagnosis_in_the_catalogue_is_provoked_by_a_test():
+    provoked = {key for _, _, key in WRONG}
+    diagnoses = {
+        key.removeprefix("ex.")
+        for key in CATALOGUE
+        if key.startswith("ex.") and re.fullmatch(r"ex\.(pad|tok|perm|pe)\.\w+", key)
+    }
+    diagnoses -= {
+        f"{e.prefix}.{suffix}"
+        for e in EXERCISES
+        for suffix in ("correct", "solution", "hint1", "hint2", "hint3")
+    }
+    assert diagnoses <= provoked, sorted(diagnoses - provoked)
+
+
+# ----------------------------------------------------------------------------- what the messages say
+
+
+def test_the_mismatch_fallback_names_position_dimension_and_values():
+    feedback = PE.check(PositionsFromOne)
+    values = feedback.values
+    assert (values["row"], values["pos"], values["dim"]) == (0, 0, 0)
+    assert values["expected"] == 0.0 and values["got"] == pytest.approx(math.sin(1), abs=1e-6)
+    assert "position 0, dimension 0" in feedback.message and "0.8415" in feedback.message
+
+
+def test_the_token_mismatch_fallback_names_the_token():
+    values = TOK.check(LinearWithBias).values
+    assert {"row", "pos", "dim", "token", "expected", "got"} <= set(values)
+
+
+def test_a_crash_names_the_exception_its_message_and_the_students_line():
+    feedback = PE.check(MathSinOnTensor)
+    assert feedback.values["error"] == "ValueError"
+    assert feedback.values["detail"] == "only one element tensors can be converted to Python scalars"
+    assert "math.sin(position / 10000)" in feedback.values["line"]
+    assert "`__init__`" in feedback.message and "ValueError" in feedback.message
+    assert feedback.message.endswith(tr("ex.error_line", "en", line=feedback.values["line"]))
+    feedback = PE.check(SlicedColumns)
+    assert feedback.values["error"] == "RuntimeError"
+    assert feedback.values["shape"] == (3, 10, 16)
+    assert "self.pe[:, : x.size(1)]" in feedback.values["line"]
+
+
+def test_odd_width_crash_says_where_and_what():
+    values = PE.check(EvenOnly).values
+    assert (values["even"], values["odd"], values["where"], values["error"]) == (
+        16,
+        15,
+        "__init__",
+        "RuntimeError",
+    )
+
+
+def test_the_wrong_scale_is_measured():
+    assert TOK.check(ScaledByVocab).values["got"] == pytest.approx(math.sqrt(23), rel=1e-4)
+
+
+def test_padding_hard_coded_to_zero_is_caught_with_another_pad_id():
+    values = PAD.check(pad_with_zeros).values
+    assert (values["pad_id"], values["got"]) == (2, 0)
+
+
+def test_exact_equality_is_caught_whatever_the_matmul_rounds():
+    # mean_context sums tokens one after the other, so reordering them changes the float32
+    # result on every machine; attention's matmul may or may not round the same way
+    answers = exercises._perm_mistakes()
+    mean_context = exercises._PERM_SUITE.index(exercises.mean_context)
+    assert answers["correct"][mean_context] and not answers["perm.exact_equality"][mean_context]
+    assert PERM.check(equivariant_exact).values["fn"] in {"attention", "mean_context"}
+
+
+# ----------------------------------------------------------------------------- templates, stubs and solutions
+
+
+def _defined(code: str):
+    namespace = {}
+    exec(code, namespace)
+    return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_")))
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_the_untouched_template_is_not_attempted(exercise, lang):
+    feedback = exercise.check(_defined(exercise.template))
+    assert_verdict(feedback, "not_attempted", "not_attempted", lang)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_the_reference_solution_shown_to_students_is_correct(exercise, lang):
+    assert_verdict(
+        exercise.check(_defined(exercise.solution_code)), "correct", f"{exercise.prefix}.correct", lang
+    )
+    shown = exercise.solution()._repr_markdown_()
+    assert f"```python\n{exercise.solution_code}```" in shown
+    assert shown.startswith(f"**{tr('ex.solution_title', lang)}**")
+
+
+@pytest.mark.parametrize("student, where", [(ForwardNotWritten, "forward"), (ForwardMissing, "forward")])
+def test_an_unwritten_forward_is_not_attempted_either(student, where, lang):
+    feedback = PE.check(student)
+    assert_verdict(feedback, "not_attempted", "not_attempted", lang)
+    assert feedback.values["where"] == where
+
+
+def test_a_stub_with_a_message_is_not_attempted():
+    class TokenEmbedding(nn.Module):  # as lesson 0 shows it
+        def __init__(self, vocab_size, d_model):
+            super().__init__()
+            raise NotImplementedError("your code here")
+
+    assert TOK.check(TokenEmbedding).status == "not_attempted"
+
+
+# ----------------------------------------------------------------------------- check never raises
+
+
+@pytest.mark.parametrize(
+    "exercise, student, key",
+    [
+        (PE, None, "not_a_class"),
+        (PE, 42, "not_a_class"),
+        (PE, pad_with_pad_sequence, "not_a_class"),
+        (PE, course_lib.PositionalEncoding(16, 50), "instance_not_class"),
+        (TOK, course_lib.TokenEmbedding(10, 4), "instance_not_class"),
+        (PAD, None, "not_a_function"),
+        (PAD, SlowLoop, "not_a_function"),
+        (PERM, "is_equivariant", "not_a_function"),
+    ],
+)
+def test_a_wrong_argument_is_a_verdict_not_an_exception(exercise, student, key, lang):
+    assert_verdict(exercise.check(student), "incorrect", key, lang)
+
+
+def test_an_exception_that_is_no_error_subclass_still_becomes_a_verdict():
+    class RaisesKeyError(nn.Module):
+        def __init__(self, d_model, max_len):
+            super().__init__()
+            raise KeyError("d_model")
+
+    feedback = PE.check(RaisesKeyError)
+    assert (feedback.status, feedback.key, feedback.values["error"]) == (
+        "incorrect",
+        "error_init",
+        "KeyError",
+    )
+
+
+def test_check_leaves_the_students_random_stream_alone():
+    torch.manual_seed(0)
+    expected = torch.rand(3)
+    torch.manual_seed(0)
+    TOK.check(course_lib.TokenEmbedding)
+    PE.check(FunctionalDropout)
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_the_same_code_gets_the_same_verdict_every_time():
+    first, second = TOK.check(ScaledByVocab), TOK.check(ScaledByVocab)
+    assert first == second and first.message == second.message
+
+
+# ----------------------------------------------------------------------------- how it looks in a notebook
+
+
+@pytest.mark.parametrize("status", ["correct", "incorrect", "not_attempted"])
+def test_the_verdict_renders_coloured_and_deterministic(status, lang):
+    student = {
+        "correct": course_lib.PositionalEncoding,
+        "incorrect": SinCosSwapped,
+        "not_attempted": _defined(PE.template),
+    }[status]
+    feedback = PE.check(student)
+    markdown, plain = feedback._repr_markdown_(), repr(feedback)
+    assert (markdown, plain) == (PE.check(student)._repr_markdown_(), repr(PE.check(student)))
+    assert re.match(r'<span style="color:#[0-9a-f]{6}"><b>. ', markdown)
+    assert feedback.title in markdown and feedback.message in markdown
+    assert plain.startswith(f"{markdown[markdown.index('<b>') + 3]} {feedback.title} [{feedback.key}]: ")
+    assert not re.search(r"0x[0-9a-fA-F]+|object at", markdown + plain)
+
+
+def test_statuses_have_different_colours():
+    colours = {
+        re.search(r"color:(#\w+)", PE.check(s)._repr_markdown_()).group(1)
+        for s in (course_lib.PositionalEncoding, SinCosSwapped, _defined(PE.template))
+    }
+    assert len(colours) == 3
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_hints_are_progressive_and_in_the_current_language(exercise, lang):
+    hints = [exercise.hint(n) for n in range(1, exercise.num_hints + 1)]
+    assert len({h.text for h in hints}) == exercise.num_hints
+    for n, hint in enumerate(hints, start=1):
+        assert hint._repr_markdown_() == repr(hint) == hint.text
+        assert hint.text.startswith(f"**{tr('ex.hint_title', lang, n=n, count=exercise.num_hints)}**")
+        assert bool(CYRILLIC.search(hint.text)) == (lang == "ru")
+    assert exercise.hint().text == hints[0].text
+
+
+@pytest.mark.parametrize("n", [0, 4, -1, 1.5, True, "1"])
+def test_a_hint_that_does_not_exist_is_a_value_error(n):
+    with pytest.raises(ValueError, match=r"hint number must be an integer from 1 to 3, got"):
+        PE.hint(n)
+
+
+def test_exercises_repr_is_readable():
+    assert repr(PE) == "<exercise positional_encoding: check(...), hint(1..3), solution()>"
+
+
+# ----------------------------------------------------------------------------- the lessons
+
+
+def test_exercise_cells_document_the_templates_and_calls():
+    text = (ROOT / "notebooks" / "exercise_cells.md").read_text()
+    for exercise in EXERCISES:
+        assert f"```python\n{exercise.template}```" in text, exercise.name
+        for n in range(1, exercise.num_hints + 1):
+            assert f"exercises.{exercise.name}.hint({n})" in text
+        assert f"exercises.{exercise.name}.solution()" in text
+        assert re.search(rf"exercises\.{exercise.name}\.check\(\w+\)", text)
+
+
+def _check_cell_outputs():
+    """(notebook, language, text/plain output) of every committed cell that calls an exercise's check."""
+    found = []
+    for lang in ("en", "ru"):
+        for path in sorted((ROOT / "notebooks" / lang).glob("*.ipynb")):
+            for cell in json.loads(path.read_text())["cells"]:
+                source = "".join(cell["source"]) if cell["cell_type"] == "code" else ""
+                if re.search(r"^exercises\.\w+\.check\(", source, re.M):
+                    texts = [
+                        "".join(o.get("data", {}).get("text/plain", "")) for o in cell.get("outputs", [])
+                    ]
+                    found.append((path.name, lang, "\n".join(texts)))
+    return found
+
+
+def test_committed_notebooks_show_the_not_attempted_verdict():
+    for name, lang, text in _check_cell_outputs():
+        assert text.startswith(f"✎ {tr('ex.status.not_attempted', lang)} [not_attempted]: "), (
+            name,
+            lang,
+            text,
+        )
