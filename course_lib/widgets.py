@@ -1,0 +1,356 @@
+"""Interactive heatmaps for the lessons: sliders and buttons that redraw a figure of :mod:`course_lib.plots`.
+
+Each builder returns one ipywidgets box, labelled in the language ``lang`` (None: the
+language set by :func:`course_lib.set_language`). The figure is drawn once by the
+matching function of :mod:`course_lib.plots`; a slider move changes the existing artists
+(``set_data``, ``set_extent``, the title) and sends a new PNG to the ``Image`` widget.
+Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
+re-runs cleanly under nbval.
+
+The boxes keep their parts as attributes (``explorer.d_model``, ``explorer.image``,
+``explorer.table`` ...), so a test -- or a curious student -- can move a slider by
+setting ``.value`` and look at what was drawn:
+
+    >>> from course_lib import sinusoidal_table
+    >>> explorer = table_explorer(d_model=32, num_positions=50, lang="ru")
+    >>> explorer.d_model.value = 16
+    >>> bool((explorer.axes_image.get_array() == sinusoidal_table(50, 16).numpy()).all())
+    True
+    >>> explorer.num_positions.description
+    'позиции'
+"""
+
+import html
+import math
+
+import ipywidgets as widgets
+import numpy as np
+import torch
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+from . import plots
+from .embedding import TransformerEmbedding, _positive_base, _positive_int, sinusoidal_table
+from .i18n import resolve, tr
+from .vocab import Vocab
+
+__all__ = ["table_explorer", "embedding_explorer", "rotation_explorer"]
+
+# small and light: the image is redrawn on every slider move and kept in the notebook
+FIGSIZE = (6.4, 3.6)  # inches, at DPI: 512 x 288 pixels
+DPI = 80
+_SLIDER_STYLE = {"description_width": "initial"}
+_SLIDER_LAYOUT = {"width": "480px"}
+
+
+class _FigureWidget(widgets.VBox):
+    """A box whose ``image`` shows ``figure``; ``redraw`` sends the figure's current state.
+
+    Constrained layout takes more than half the drawing time, and the margins only move
+    when the tick labels change width, so it runs on demand (``redraw(layout=True)``),
+    not on every slider move.
+    """
+
+    def _attach(self, figure) -> None:
+        self.figure = figure
+        self._layout = ConstrainedLayoutEngine()
+        figure.set_layout_engine("none")
+        self.image = widgets.Image(format="png")
+        self.redraw(layout=True)
+
+    def redraw(self, layout: bool = False) -> None:
+        for ax in self.figure.axes:
+            # a long (Russian) title at full size is wider than the small figure
+            ax.title.set_fontsize("medium")
+        if layout:
+            self._layout.execute(self.figure)
+        self.image.value = plots.to_png(self.figure, palette=True)
+
+
+def _format_length(x: float) -> str:
+    # 6.3 and 35333, not 6.283185307179586 and 3.533e+04
+    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+class TableExplorer(_FigureWidget):
+    """Sliders for ``d_model``, the number of positions and ``base`` over a heatmap of the table.
+
+    Attributes: ``d_model``, ``num_positions`` (IntSlider), ``base`` (FloatLogSlider),
+    ``readout`` (HTML), ``image`` (Image, PNG bytes), ``figure``, ``axes_image`` (the
+    heatmap's AxesImage) and ``table``, the tensor drawn now.
+    """
+
+    def __init__(self, d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang=None):
+        self.lang = resolve(lang)
+        d_model = _positive_int("d_model", d_model)
+        num_positions = _positive_int("num_positions", num_positions)
+        base = _positive_base(base)
+        self.d_model = widgets.IntSlider(
+            value=d_model,
+            min=1,
+            max=max(512, d_model),
+            description="d_model",
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.num_positions = widgets.IntSlider(
+            value=num_positions,
+            min=1,
+            max=max(1024, num_positions),
+            description=tr("slider_positions", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        exponent = math.log10(base)
+        self.base = widgets.FloatLogSlider(
+            value=base,
+            base=10,
+            min=min(1.0, math.floor(exponent)),
+            max=max(6.0, math.ceil(exponent)),
+            step=0.05,
+            readout_format=".0f",
+            description=tr("slider_base", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.readout = widgets.HTML()
+        self.table = sinusoidal_table(num_positions, d_model, base)  # (num_positions, d_model)
+        figure = plots.plot_table(self.table, lang=self.lang, figsize=FIGSIZE, dpi=DPI)
+        self.axes_image = figure.axes[0].images[0]
+        self._label_width = len(str(num_positions - 1))
+        self._attach(figure)
+        self._update_readout()
+        for slider in (self.d_model, self.num_positions, self.base):
+            slider.observe(self._on_change, names="value")
+        super().__init__([self.d_model, self.num_positions, self.base, self.readout, self.image])
+
+    def _on_change(self, _change=None) -> None:
+        n, d, base = self.num_positions.value, self.d_model.value, self.base.value
+        self.table = sinusoidal_table(n, d, base)  # (n, d)
+        self.axes_image.set_data(self.table.numpy())
+        # the same pixel-centred extent imshow gives a new image, row 0 on top
+        self.axes_image.set_extent((-0.5, d - 0.5, n - 0.5, -0.5))
+        self.axes_image.set_clim(-1.0, 1.0)
+        self.axes_image.axes.set_title(tr("table_title", self.lang, num_positions=n, d_model=d))
+        self._update_readout()
+        # wider position numbers on the y axis need a wider margin
+        width = len(str(n - 1))
+        self.redraw(layout=width != self._label_width)
+        self._label_width = width
+
+    def _update_readout(self) -> None:
+        d, base = self.d_model.value, self.base.value
+        last_i = (d - 1) // 2  # the last sine/cosine pair, a lone sine when d is odd
+        text = tr(
+            "table_readout",
+            self.lang,
+            d_model=d,
+            num_positions=self.num_positions.value,
+            base=_format_length(base),
+            shortest=_format_length(plots.wavelength(0, d, base)),
+            longest=_format_length(plots.wavelength(last_i, d, base)),
+            last_i=last_i,
+        )
+        self.readout.value = html.escape(text)
+
+
+def table_explorer(
+    d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang: str | None = None
+) -> TableExplorer:
+    """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 4).
+
+    Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
+    log scale, 10 to 10^6). Under them, a line with the wavelengths and the heatmap,
+    drawn by :func:`course_lib.plots.plot_table`. The static figure to show beside it is
+    ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
+    """
+    return TableExplorer(d_model, num_positions, base, lang)
+
+
+class EmbeddingExplorer(_FigureWidget):
+    """A sentence picker and a toggle over the heatmap of the sentence's vectors.
+
+    Attributes: ``sentence`` (Dropdown; its value is the sentence's index), ``show``
+    (ToggleButtons: ``"tokens"`` or ``"sum"``), ``image``, ``figure``, ``axes_image``,
+    ``vocab``, ``model`` (the :class:`~course_lib.TransformerEmbedding`), and the
+    ``tokens`` and ``vectors`` (seq, d_model) drawn now.
+    """
+
+    def __init__(self, sentences, d_model: int = 64, seed: int = 0, lang=None):
+        self.lang = resolve(lang)
+        d_model = _positive_int("d_model", d_model)
+        if isinstance(sentences, str) or not isinstance(sentences, (list, tuple)) or not sentences:
+            raise ValueError(tr("sentences_invalid", value=sentences))
+        for s in sentences:
+            if not isinstance(s, str) or not s.strip():
+                raise ValueError(tr("sentences_invalid", value=s))
+        self.sentences = list(sentences)
+        self.vocab = Vocab.build(self.sentences)
+        encoded = [self.vocab.encode(s) for s in self.sentences]
+        max_len = max(len(e) for e in encoded)
+        # the model's weights come from the seed alone; the caller's random state is untouched
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            self.model = TransformerEmbedding(len(self.vocab), d_model, max_len=max_len, dropout=0.0).eval()
+        with torch.no_grad():
+            self._views = {"tokens": [], "sum": []}
+            for ids in encoded:
+                ids = torch.tensor([ids])  # (1, seq)
+                self._views["tokens"].append(self.model.token_embedding(ids)[0].numpy())  # (seq, d_model)
+                self._views["sum"].append(self.model(ids)[0].numpy())  # (seq, d_model)
+        self._tokens = [[self.vocab.itos[i] for i in ids] for ids in encoded]
+        # one colour scale for every sentence and both views, so they compare by eye
+        self.vmax = max(float(np.abs(v).max()) for views in self._views.values() for v in views)
+
+        self.sentence = widgets.Dropdown(
+            options=[(s, j) for j, s in enumerate(self.sentences)],
+            value=0,
+            description=tr("sentence", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.show = widgets.ToggleButtons(
+            options=[(tr("show_tokens", self.lang), "tokens"), (tr("show_sum", self.lang), "sum")],
+            value="tokens",
+            description=tr("show", self.lang),
+            style=_SLIDER_STYLE,
+        )
+        self.tokens, self.vectors = self._tokens[0], self._views["tokens"][0]
+        figure = plots.plot_embeddings(
+            self.vectors,
+            self.tokens,
+            title=self._title(),
+            lang=self.lang,
+            vmax=self.vmax,
+            figsize=(FIGSIZE[0], 1.2 + 0.25 * max(max_len, 4)),
+            dpi=DPI,
+        )
+        self.axes_image = figure.axes[0].images[0]
+        self._attach(figure)
+        self.sentence.observe(self._on_change, names="value")
+        self.show.observe(self._on_change, names="value")
+        super().__init__([self.sentence, self.show, self.image])
+
+    def _title(self) -> str:
+        return tr("explorer_tokens_title" if self.show.value == "tokens" else "explorer_sum_title", self.lang)
+
+    def _on_change(self, change) -> None:
+        j = self.sentence.value
+        self.tokens, self.vectors = self._tokens[j], self._views[self.show.value][j]
+        seq, d = self.vectors.shape
+        self.axes_image.set_data(self.vectors)
+        self.axes_image.set_extent((-0.5, d - 0.5, seq - 0.5, -0.5))
+        ax = self.axes_image.axes
+        ax.set_yticks(range(seq), labels=self.tokens)
+        ax.set_title(self._title())
+        # other tokens, other label widths: only a new sentence moves the margins
+        self.redraw(layout=change["owner"] is self.sentence)
+
+
+def embedding_explorer(
+    sentences, d_model: int = 64, seed: int = 0, lang: str | None = None
+) -> EmbeddingExplorer:
+    """An interactive heatmap of a sentence's vectors (lesson 2).
+
+    The vocabulary is built from ``sentences`` with :class:`~course_lib.Vocab`, the
+    vectors by a :class:`~course_lib.TransformerEmbedding` with ``dropout=0`` whose
+    weights come from ``seed``. The toggle shows the scaled token embeddings alone or
+    with the positional encoding added: the same word at two positions gets two rows
+    that differ only by the positions. The static figure to show beside it is
+    :func:`course_lib.plots.plot_embeddings`.
+    """
+    return EmbeddingExplorer(sentences, d_model, seed, lang)
+
+
+class RotationExplorer(_FigureWidget):
+    """Sliders for ``pos``, the offset ``k`` and the pair ``i`` over :func:`~course_lib.plots.plot_rotation`.
+
+    Attributes: ``pos``, ``k``, ``i`` (IntSlider), ``readout`` (HTML: the angle and the
+    check that rotating ``PE[pos]`` gives ``PE[pos + k]``), ``image``, ``figure``, and
+    ``error``, the largest difference of that check.
+    """
+
+    def __init__(
+        self, d_model: int = 16, base: float = 10000.0, pos: int = 3, k: int = 2, i: int = 0, lang=None
+    ):
+        self.lang = resolve(lang)
+        self.d_model_value = _positive_int("d_model", d_model)
+        self.base_value = _positive_base(base)
+        figure = plots.plot_rotation(pos, k, i, d_model, base, lang=self.lang, figsize=FIGSIZE, dpi=DPI)
+        self.pos = widgets.IntSlider(
+            value=pos,
+            min=0,
+            max=max(100, pos),
+            description=tr("slider_pos", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.k = widgets.IntSlider(
+            value=k,
+            min=0,
+            max=max(50, k),
+            description=tr("offset", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.i = widgets.IntSlider(
+            value=i,
+            min=0,
+            max=self.d_model_value // 2 - 1,
+            description=tr("slider_pair", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.readout = widgets.HTML()
+        self._attach(figure)
+        self._update_readout()
+        for slider in (self.pos, self.k, self.i):
+            slider.observe(self._on_change, names="value")
+        super().__init__([self.pos, self.k, self.i, self.readout, self.image])
+
+    def _on_change(self, _change=None) -> None:
+        self.figure.clear()
+        plots.draw_rotation(
+            self.figure,
+            self.pos.value,
+            self.k.value,
+            self.i.value,
+            self.d_model_value,
+            self.base_value,
+            self.lang,
+        )
+        self._update_readout()
+        self.redraw(layout=True)
+
+    def _update_readout(self) -> None:
+        pos, k, i, d = self.pos.value, self.k.value, self.i.value, self.d_model_value
+        table = sinusoidal_table(pos + k + 1, d, self.base_value, dtype=torch.float64)  # (pos + k + 1, d)
+        omega = self.base_value ** (-2 * i / d)
+        angle = k * omega
+        c, s = math.cos(angle), math.sin(angle)
+        rotation = torch.tensor([[c, s], [-s, c]], dtype=torch.float64)
+        pair_at = table[pos, 2 * i : 2 * i + 2]  # (sin, cos) at pos
+        pair_later = table[pos + k, 2 * i : 2 * i + 2]  # (sin, cos) at pos + k
+        self.error = (rotation @ pair_at - pair_later).abs().max().item()
+        self.readout.value = html.escape(
+            tr(
+                "rotation_readout",
+                self.lang,
+                omega=omega,
+                angle=angle,
+                pos=pos,
+                pos_k=pos + k,
+                err=self.error,
+            )
+        )
+
+
+def rotation_explorer(
+    d_model: int = 16, base: float = 10000.0, pos: int = 3, k: int = 2, i: int = 0, lang: str | None = None
+) -> RotationExplorer:
+    """The pair of columns ``(2i, 2i + 1)`` turning on the unit circle as the offset ``k`` grows (lesson 4).
+
+    Whatever ``pos`` is, moving ``k`` positions turns the pair by the same angle
+    ``k · base^(-2i/d_model)``: the readout checks it on the table itself. The static
+    figure to show beside it is :func:`course_lib.plots.plot_rotation`.
+    """
+    return RotationExplorer(d_model, base, pos, k, i, lang)

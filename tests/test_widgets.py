@@ -1,0 +1,208 @@
+"""course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
+
+import ipywidgets
+import numpy as np
+import pytest
+import torch
+
+from course_lib import Vocab, set_language, sinusoidal_table, widgets
+from course_lib.i18n import tr
+
+SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    set_language("en")
+    yield
+    set_language("en")
+
+
+def assert_shows_table(explorer, num_positions, d_model, base):
+    table = sinusoidal_table(num_positions, d_model, base).numpy()
+    np.testing.assert_array_equal(explorer.axes_image.get_array(), table)
+    assert explorer.axes_image.get_extent() == [-0.5, d_model - 0.5, num_positions - 0.5, -0.5]
+    assert explorer.axes_image.get_clim() == (-1.0, 1.0)
+
+
+# ----------------------------------------------------------------------------- table_explorer
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return widgets.table_explorer(d_model=32, num_positions=60, base=10000.0)
+
+
+def test_table_explorer_is_a_box_of_sliders_readout_and_image(explorer):
+    assert isinstance(explorer, ipywidgets.VBox)
+    assert explorer.children == (
+        explorer.d_model,
+        explorer.num_positions,
+        explorer.base,
+        explorer.readout,
+        explorer.image,
+    )
+    assert isinstance(explorer.base, ipywidgets.FloatLogSlider)
+    assert explorer.image.format == "png" and explorer.image.value[:4] == b"\x89PNG"
+    assert_shows_table(explorer, 60, 32, 10000.0)
+
+
+@pytest.mark.parametrize(
+    ("slider", "value", "expected"),
+    [
+        ("d_model", 17, (60, 17, 10000.0)),
+        ("num_positions", 200, (200, 32, 10000.0)),
+        ("base", 100.0, (60, 32, 100.0)),
+    ],
+)
+def test_moving_a_slider_redraws_the_same_image_with_the_new_table(slider, value, expected):
+    explorer = widgets.table_explorer(d_model=32, num_positions=60, base=10000.0)
+    figure, axes_image, before, readout = (
+        explorer.figure,
+        explorer.axes_image,
+        explorer.image.value,
+        explorer.readout.value,
+    )
+    getattr(explorer, slider).value = value
+    assert explorer.figure is figure and explorer.axes_image is axes_image  # updated, not rebuilt
+    assert explorer.image.value != before
+    assert explorer.readout.value != readout
+    assert_shows_table(explorer, *expected)
+    torch.testing.assert_close(explorer.table, sinusoidal_table(*expected))
+    n, d, _ = expected
+    assert f"d_model = {d}, {n} positions" in explorer.readout.value
+    assert axes_image.axes.get_title() == tr("table_title", "en", num_positions=n, d_model=d)
+
+
+def test_readout_gives_the_wavelengths(explorer):
+    explorer.base.value = 10000.0
+    explorer.num_positions.value = 60
+    explorer.d_model.value = 32
+    # i = 15 is the last pair: 2π · 10000^(30/32) = 35 333
+    assert (
+        "base = 10000. Wavelength, in positions: from 6.3 (i = 0) to 35333 (i = 15)."
+        in explorer.readout.value
+    )
+    explorer.d_model.value = 5  # odd: the last column is the lone sine of pair 2
+    assert "(i = 2)" in explorer.readout.value
+    assert_shows_table(explorer, 60, 5, 10000.0)
+
+
+def test_table_explorer_in_russian():
+    explorer = widgets.table_explorer(d_model=16, num_positions=20, lang="ru")
+    assert explorer.num_positions.description == "позиции"
+    assert explorer.base.description == "основание"
+    assert "Длина волны в позициях" in explorer.readout.value
+    assert explorer.axes_image.axes.get_xlabel() == "измерение"
+
+
+def test_table_explorer_image_stays_small_for_the_notebook():
+    # the widget state, PNG included, is stored in the notebook
+    explorer = widgets.table_explorer(d_model=512, num_positions=256)
+    assert len(explorer.image.value) < 100_000
+
+
+def test_table_explorer_rejects_bad_settings():
+    with pytest.raises(ValueError, match=r"d_model must be a positive integer, got 0"):
+        widgets.table_explorer(d_model=0)
+    with pytest.raises(ValueError, match=r"base must be a positive number, got -1"):
+        widgets.table_explorer(base=-1)
+
+
+def test_wide_slider_ranges_follow_large_settings():
+    explorer = widgets.table_explorer(d_model=600, num_positions=2000, base=1e7)
+    assert explorer.d_model.max == 600 and explorer.num_positions.max == 2000
+    assert explorer.base.value == pytest.approx(1e7)
+
+
+# ----------------------------------------------------------------------------- embedding_explorer
+
+
+@pytest.fixture(scope="module")
+def sentences_explorer():
+    return widgets.embedding_explorer(SENTENCES, d_model=16, seed=0)
+
+
+def test_embedding_explorer_shows_token_vectors_then_with_positions(sentences_explorer):
+    ex = sentences_explorer
+    assert ex.children == (ex.sentence, ex.show, ex.image)
+    ex.sentence.value, ex.show.value = 0, "tokens"
+    ids = torch.tensor([ex.vocab.encode(SENTENCES[0])])
+    with torch.no_grad():
+        tokens_only = ex.model.token_embedding(ids)[0].numpy()
+    np.testing.assert_array_equal(ex.axes_image.get_array(), tokens_only)
+    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == SENTENCES[0].split()
+    before = ex.image.value
+    ex.show.value = "sum"
+    assert ex.image.value != before
+    # what the toggle adds is exactly the positional table
+    added = ex.axes_image.get_array() - tokens_only
+    np.testing.assert_allclose(added, sinusoidal_table(6, 16).numpy(), atol=1e-6)
+    assert ex.axes_image.axes.get_title() == tr("explorer_sum_title", "en")
+
+
+def test_embedding_explorer_switches_sentence(sentences_explorer):
+    ex = sentences_explorer
+    ex.show.value = "tokens"
+    ex.sentence.value = 1
+    before = ex.image.value
+    ex.sentence.value = 2
+    assert ex.image.value != before
+    assert ex.tokens == SENTENCES[2].split()
+    assert ex.axes_image.get_array().shape == (9, 16)
+    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == ex.tokens
+    assert ex.axes_image.get_extent() == [-0.5, 15.5, 8.5, -0.5]
+    # one colour scale for every sentence, so they compare by eye
+    assert ex.axes_image.get_clim() == (-ex.vmax, ex.vmax)
+
+
+def test_embedding_explorer_is_deterministic_and_leaves_the_random_state():
+    state = torch.random.get_rng_state()
+    a = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    b = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
+    assert a.image.value == b.image.value
+    assert isinstance(a.vocab, Vocab) and a.model.positional_encoding.dropout.p == 0.0
+
+
+def test_embedding_explorer_in_russian():
+    ex = widgets.embedding_explorer(["кот сидел на ковре"], d_model=8, lang="ru")
+    assert ex.sentence.description == "предложение"
+    assert ex.show._options_labels == ("эмбеддинги токенов", "+ позиционное кодирование")
+    assert ex.axes_image.axes.get_ylabel() == "токен"
+
+
+def test_embedding_explorer_rejects_bad_sentences():
+    with pytest.raises(ValueError, match=r"non-empty list of non-empty strings, got 'a dog'"):
+        widgets.embedding_explorer("a dog")
+    with pytest.raises(ValueError, match=r"got \[\]"):
+        widgets.embedding_explorer([])
+    with pytest.raises(ValueError, match=r"got ' '"):
+        widgets.embedding_explorer(["a dog", " "])
+    with pytest.raises(ValueError, match=r"got 3"):
+        widgets.embedding_explorer(["a dog", 3])
+
+
+# ----------------------------------------------------------------------------- rotation_explorer
+
+
+def test_rotation_explorer_checks_the_rotation_and_redraws():
+    ex = widgets.rotation_explorer(d_model=8, base=10.0, pos=2, k=1, i=1)
+    assert ex.children == (ex.pos, ex.k, ex.i, ex.readout, ex.image)
+    assert ex.i.max == 3
+    before, readout = ex.image.value, ex.readout.value
+    ex.k.value = 5
+    assert ex.image.value != before and ex.readout.value != readout
+    assert ex.error < 1e-12
+    assert "PE[7]" in ex.readout.value
+    points = [line for line in ex.figure.axes[0].get_lines() if not line.get_label().startswith("_")]
+    table = sinusoidal_table(8, 8, base=10.0, dtype=torch.float64)
+    assert (points[1].get_xdata()[0], points[1].get_ydata()[0]) == pytest.approx(
+        tuple(table[7, 2:4].tolist())
+    )
+
+
+def test_rotation_explorer_in_russian():
+    ex = widgets.rotation_explorer(lang="ru")
+    assert (ex.pos.description, ex.k.description, ex.i.description) == ("позиция pos", "сдвиг k", "пара i")
+    assert "Поворот пары" in ex.readout.value
