@@ -87,6 +87,7 @@ class Feedback:
         status: ``"correct"``, ``"incorrect"`` or ``"not_attempted"``.
         key: which diagnosis, stable across languages and versions, e.g. ``"pe.sin_cos_swapped"``.
         message: what to do about it, in the language that was current when the check ran.
+        title: the status in words, in the same language ("Correct", "Верно", ...).
         values: the numbers and names filled into the message.
     """
 
@@ -95,6 +96,10 @@ class Feedback:
     message: str
     title: str = field(repr=False)
     values: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
 
     def _repr_markdown_(self) -> str:
         icon, colour = _LOOK[self.status]
@@ -207,7 +212,7 @@ def _build(student: type, *args) -> nn.Module:
 def _forward(module: nn.Module, inputs: torch.Tensor):
     """The module's output for a copy of ``inputs``, and whether it changed that copy in place."""
     given = inputs.clone()
-    out = _call("forward", module, given, shape=tuple(inputs.shape))
+    out = _call("forward", module, given, shape=tuple(inputs.shape), dtype=inputs.dtype)
     return out, not torch.equal(given, inputs)
 
 

@@ -361,8 +361,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ru": "Ваш `__init__` упал с ошибкой `{error}`: `{detail}`.",
     },
     "ex.error_forward": {
-        "en": "Your `forward` raised `{error}` on an input of shape {shape}: `{detail}`.",
-        "ru": "Ваш `forward` упал с ошибкой `{error}` на входе формы {shape}: `{detail}`.",
+        "en": "Your `forward` raised `{error}` on an input of shape {shape} and dtype {dtype}: `{detail}`.",
+        "ru": "Ваш `forward` упал с ошибкой `{error}` на входе формы {shape} с типом {dtype}: `{detail}`.",
     },
     "ex.error_call": {
         "en": "Your function `{name}` raised `{error}`: `{detail}`.",
@@ -783,10 +783,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "ex.pe.same_frequency": {
         "en": "All sine columns are the same, and so are all cosine columns: every frequency is equal. "
         "Usually the culprit is integer division: `2 * i // d_model` is 0 for every i < d_model / "
-        "2, and 10000 ** 0 = 1. Use true division, `/`, on floating-point numbers.",
+        "2, and `10000 ** 0 == 1`. Use true division, `/`, on floating-point numbers.",
         "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частоты совпадают. Обычно "
         "виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < d_model / 2, а "
-        "10000 ** 0 = 1. Делите обычным `/`, в вещественных числах.",
+        "`10000 ** 0 == 1`. Делите обычным `/`, в вещественных числах.",
     },
     "ex.pe.mismatch": {
         "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module "

@@ -836,7 +836,7 @@ def test_a_crash_names_the_exception_its_message_and_the_students_line():
     assert feedback.message.endswith(tr("ex.error_line", "en", line=feedback.values["line"]))
     feedback = PE.check(SlicedColumns)
     assert feedback.values["error"] == "RuntimeError"
-    assert feedback.values["shape"] == (3, 10, 16)
+    assert (feedback.values["shape"], feedback.values["dtype"]) == ((3, 10, 16), torch.float32)
     assert "self.pe[:, : x.size(1)]" in feedback.values["line"]
 
 
