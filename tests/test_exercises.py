@@ -348,6 +348,18 @@ class DropsTheBatch(nn.Module):
         return x[0] + self.pe[: x.size(1)]
 
 
+class DividesByZero(nn.Module):
+    """NaN everywhere: a wrong value, not a random one."""
+
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        i = torch.arange(0, d_model, 2)
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model) * 0 / (i[:1] * 0))
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)]
+
+
 class NoReturn(nn.Module):
     def __init__(self, d_model, max_len):
         super().__init__()
@@ -728,6 +740,7 @@ WRONG = [
     (PE, OddWidthRoundedUp, "pe.odd_d_model_values"),
     (PE, PositionsFromOne, "pe.mismatch"),
     (PE, DropsTheBatch, "pe.wrong_shape"),
+    (PE, DividesByZero, "pe.mismatch"),
     (PE, NoReturn, "not_tensor"),
     (PE, NoSuperInit, "missing_super_init"),
     (PE, NotAModule, "not_module"),
