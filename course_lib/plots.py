@@ -40,6 +40,9 @@ __all__ = [
     "plot_magnitudes",
     "plot_precision",
     "plot_rotation",
+    "wavelength",
+    "magnitudes",
+    "precision_errors",
     "NotebookFigure",
     "to_png",
 ]
@@ -101,11 +104,9 @@ def _as_array(name: str, value, ndim: int) -> np.ndarray:
         # numpy has no bfloat16, and float16 heatmaps gain nothing: draw in float32 at least
         array = value.to(torch.promote_types(value.dtype, torch.float32)).numpy()
     elif isinstance(value, np.ndarray):
-        array = (
-            value.astype(np.promote_types(value.dtype, np.float32)) if value.dtype.kind in "biuf" else None
-        )
-        if array is None:
+        if value.dtype.kind not in "biuf":  # bool, integers, floats: nothing else has a colour
             raise TypeError(tr("plot_not_numeric", name=name, dtype=value.dtype))
+        array = value.astype(np.promote_types(value.dtype, np.float32))
     else:
         raise TypeError(tr("plot_not_array", name=name, type_name=type(value).__name__))
     if array.ndim != ndim:

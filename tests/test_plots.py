@@ -69,6 +69,8 @@ def test_table_rejects_what_is_not_a_table():
         plots.plot_table([[0.0, 1.0]])
     with pytest.raises(ValueError, match=r"must have 2 dimensions .* got shape \(5,\)"):
         plots.plot_table(torch.zeros(5))
+    with pytest.raises(TypeError, match=r"table must hold numbers, got dtype <U1"):
+        plots.plot_table(np.array([["a", "b"]]))
     with pytest.raises(ValueError, match=r"empty \(shape \(0, 4\)\)"):
         plots.plot_table(torch.zeros(0, 4))
     set_language("ru")

@@ -88,6 +88,17 @@ def test_readout_gives_the_wavelengths(explorer):
     assert_shows_table(explorer, 60, 5, 10000.0)
 
 
+def test_margins_follow_wider_position_numbers():
+    # the layout is not redone on every move: only when the y tick labels change width
+    explorer = widgets.table_explorer(d_model=16, num_positions=10)
+    ax = explorer.axes_image.axes
+    left_before = ax.get_position().x0
+    explorer.num_positions.value = 1000
+    renderer = explorer.figure.canvas.get_renderer()
+    assert ax.get_position().x0 > left_before
+    assert ax.get_tightbbox(renderer).x0 >= 0  # "1000" is not cut off at the figure's edge
+
+
 def test_table_explorer_in_russian():
     explorer = widgets.table_explorer(d_model=16, num_positions=20, lang="ru")
     assert explorer.num_positions.description == "позиции"
