@@ -3,9 +3,9 @@
 import re
 
 import pytest
-from conftest import ROOT, load_script
 
 from course_lib.i18n import CATALOGUE
+from tests.support import ROOT, load_script
 
 build = load_script("notebooks/build.py")
 

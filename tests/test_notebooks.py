@@ -3,7 +3,8 @@
 import jupytext
 import nbformat
 import pytest
-from conftest import ROOT, load_script
+
+from tests.support import ROOT, load_script
 
 build = load_script("notebooks/build.py")
 

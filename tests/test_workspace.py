@@ -1,6 +1,6 @@
 """Students keep their work: course updates never overwrite an edited lesson."""
 
-from conftest import load_script
+from tests.support import load_script
 
 workspace = load_script("notebooks/workspace.py")
 
