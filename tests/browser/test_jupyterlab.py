@@ -30,6 +30,7 @@ MENUS = {
 }
 RUN_MENU = {"en": "Run", "ru": "Выполнить"}
 RUN_ALL = {"en": "Run All Cells", "ru": "Запустить все ячейки"}
+VIEWPORT = {"width": 1280, "height": 1000}
 TIMEOUT_MS = 60_000
 SETTLE_TIMEOUT_MS = 20_000
 
@@ -75,6 +76,27 @@ WATCH = """img => {
     }
 }"""
 
+# Bring the explorer's cell to the top of the notebook, as the active cell. JupyterLab scrolls
+# smoothly, and cells above are only laid out when seen (content-visibility), so the cell's place
+# moves while it scrolls: wait for the scrolling to stop, then check, and repeat if needed.
+SCROLL_TO_TOP = f"""async element => {{
+    const notebook = {PANEL}.content;
+    const index = notebook.widgets.findIndex(cell => cell.node.contains(element));
+    const scroller = element.closest('.jp-WindowedPanel-outer');
+    const frame = () => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    notebook.activeCellIndex = index;
+    for (let i = 0; i < 20; i++) {{
+        await notebook.scrollToItem(index, 'start', 0);
+        let last;
+        do {{
+            last = scroller.scrollTop;
+            await frame();
+        }} while (scroller.scrollTop !== last);
+        const cell = notebook.widgets[index].node;
+        if (Math.abs(cell.getBoundingClientRect().top - scroller.getBoundingClientRect().top) < 1) return;
+    }}
+}}"""
+
 IMAGE_BYTES = """async img => {
     const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
     let text = '';
@@ -87,12 +109,14 @@ def _image_digest(img) -> str:
     return hashlib.sha256(base64.b64decode(img.evaluate(IMAGE_BYTES))).hexdigest()[:16]
 
 
-# The redraw for the slider's final value is done when the kernel is idle and the readout shows
-# that value (as a whole number: 6 must not match 64).
-FOLLOWS = rf"""([slider, readout]) => {{
+# The redraw for the slider's final value is done when the kernel is idle and the readout has
+# changed and shows that value (as a whole number: 6 must not match 64).
+FOLLOWS = rf"""([slider, readout, before]) => {{
     const value = slider.querySelector('.widget-readout').textContent.trim();
-    const numbers = readout.textContent.match(/\d+(?:\.\d+)?/g) || [];
-    return {PANEL}.sessionContext.session.kernel.status === 'idle' && numbers.includes(value);
+    const text = readout.textContent;
+    const numbers = text.match(/\d+(?:\.\d+)?/g) || [];
+    return {PANEL}.sessionContext.session.kernel.status === 'idle'
+        && text !== before && numbers.includes(value);
 }}"""
 
 
@@ -105,12 +129,12 @@ def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
 
     Returns the seconds from the input event to the last redraw, and the number of redraws.
     """
-    value, image = _slider_value(slider), _image_digest(img)
+    value, text, image = _slider_value(slider), readout.inner_text(), _image_digest(img)
     page.evaluate("window.__redraws = []")
     move()
     try:
         page.wait_for_function(
-            FOLLOWS, arg=[slider.element_handle(), readout.element_handle()], timeout=SETTLE_TIMEOUT_MS
+            FOLLOWS, arg=[slider.element_handle(), readout.element_handle(), text], timeout=SETTLE_TIMEOUT_MS
         )
     except PlaywrightTimeoutError:
         pytest.fail(
@@ -134,6 +158,8 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     lab = jupyterlab(locale=LOCALES[lang])
     timings["server start"] = time.perf_counter() - t0
 
+    # tall enough for the explorer's sliders, readout and whole heatmap in one screenshot
+    page.set_viewport_size(VIEWPORT)
     t0 = time.perf_counter()
     page.goto(lab.url(f"lab/tree/{lang}/{LESSON}.ipynb"))
     page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
@@ -170,7 +196,7 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     # The file browser shows file ages ("3 min ago"): hide it so that the screenshots only change
     # when the lesson does.
     page.evaluate("jupyterapp.shell.collapseLeft()")
-    explorer.evaluate("el => el.closest('.jp-Cell').scrollIntoView({block: 'start'})")
+    explorer.evaluate(SCROLL_TO_TOP)
     # the toolbar's execution indicator settles a moment after the kernel does
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=TIMEOUT_MS)
     SCREENSHOTS.mkdir(exist_ok=True)
