@@ -154,7 +154,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "waves_title": {
         "en": "Columns of the table (d_model = {d_model}): each is a wave of length {formula}",
-        "ru": "Столбцы таблицы (d_model = {d_model}): каждый — волна длины {formula}",
+        "ru": "Столбцы таблицы (d_model = {d_model}): каждый — волна длиной {formula}",
     },
     "wave_label": {
         "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
@@ -247,9 +247,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "plot_pair_range": {
         "en": "pair i={i!r} is out of range: with d_model={d_model} there are {pairs} sine/cosine pairs, "
-        "i = 0 .. {pairs} - 1",
-        "ru": "пара i={i!r} вне диапазона: при d_model={d_model} пар синус/косинус {pairs}, "
-        "i = 0 .. {pairs} - 1",
+        "so i = 0 .. {last}",
+        "ru": "пара i={i!r} вне диапазона: при d_model={d_model} число пар синус/косинус: {pairs}, "
+        "поэтому i = 0 .. {last}",
     },
     "plot_non_negative": {
         "en": "{name} must be a non-negative integer, got {value!r}",

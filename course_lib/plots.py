@@ -550,7 +550,7 @@ def plot_rotation(
     base = _positive_base(base)
     pairs = d_model // 2  # odd d_model: the last sine has no cosine partner
     if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < pairs:
-        raise ValueError(tr("plot_pair_range", i=i, d_model=d_model, pairs=pairs))
+        raise ValueError(tr("plot_pair_range", i=i, d_model=d_model, pairs=pairs, last=pairs - 1))
     fig = _new_figure(figsize or (7.0, 4.0), dpi)
     draw_rotation(fig, pos, k, int(i), d_model, base, lang)
     return fig
