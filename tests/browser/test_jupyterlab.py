@@ -129,7 +129,7 @@ def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
 
     Returns the seconds from the input event to the last redraw, and the number of redraws.
     """
-    value, text, image = _slider_value(slider), readout.inner_text(), _image_digest(img)
+    value, text, image = _slider_value(slider), readout.evaluate("el => el.textContent"), _image_digest(img)
     page.evaluate("window.__redraws = []")
     move()
     try:
