@@ -81,7 +81,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "token ids must be integers (torch.long), got dtype {dtype}: "
         "ids are row numbers of the embedding table, not values",
         "ru": "индексы токенов должны быть целыми (torch.long), а получен dtype {dtype}: "
-        "индекс -- это номер строки таблицы эмбеддингов, а не значение",
+        "индекс — это номер строки таблицы эмбеддингов, а не значение",
     },
     "id_too_large": {
         "en": "token id {value} is out of range: the vocabulary has {vocab_size} tokens, "
@@ -112,7 +112,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "last_dim": {
         "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
-        "ru": "последняя размерность x равна {got}, а модуль создан с d_model={d_model}",
+        "ru": "последнее измерение x имеет размер {got}, а модуль создан с d_model={d_model}",
     },
     "seq_too_long": {
         "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",
@@ -129,7 +129,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "empty_batch": {
         "en": "encode_batch needs at least one text, got an empty list",
-        "ru": "encode_batch нужен хотя бы один текст, а получен пустой список",
+        "ru": "для encode_batch нужен хотя бы один текст, а получен пустой список",
     },
     "decode_id_range": {
         "en": "id {value} is not in the vocabulary: ids must be in [0, {vocab_size})",
@@ -201,7 +201,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "precision_title": {
         "en": "float32 table against exact values (d_model = {d_model})",
-        "ru": "Таблица во float32 против точных значений (d_model = {d_model})",
+        "ru": "Погрешность таблицы во float32 (d_model = {d_model})",
     },
     "rotation_at_pos": {"en": "position pos = {pos}", "ru": "позиция pos = {pos}"},
     "rotation_at_pos_k": {"en": "position pos + k = {pos}", "ru": "позиция pos + k = {pos}"},
@@ -776,8 +776,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and its "
         "cosine share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For an odd column c, "
         "take c − 1 (in Python, `2 * (c // 2)`).",
-        "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а синус и его косинус должны "
-        "делить одну: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для нечётного столбца "
+        "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его косинуса она "
+        "должна быть общей: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для нечётного столбца "
         "c берите c − 1 (в Python — `2 * (c // 2)`).",
     },
     "ex.pe.same_frequency": {
@@ -867,7 +867,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "before. In `forward`, add only the first `x.size(1)` rows, in x's dtype: `return x + "
         "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here: that scaling belongs to the token "
         "embedding.",
-        "ru": "Храните таблицу в буфере: он переезжает вместе с `.to(device)`, но не обучается и не "
+        "ru": "Храните таблицу в буфере — он переезжает вместе с `.to(device)`, но не обучается и не "
         "сохраняется: `self.register_buffer('pe', pe, persistent=False)`, и не присваивайте перед "
         "этим `self.pe`. В `forward` прибавляйте только первые `x.size(1)` строк, приведённые к "
         "типу x: `return x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь умножать не "
