@@ -1,0 +1,325 @@
+"""The instructor decks in headless Chromium, opened from file:// as an instructor would.
+
+Every deck that ``make slides`` built (``slides/en|ru/NN_name.html``) is checked for: as many
+slides as its lesson source asks for, every formula typeset by MathJax (none left as raw TeX,
+none failed), every plot image decoded, the Russian deck in Russian, and no request leaving
+the machine (every request is routed: anything that is not file:// is blocked and counted, a
+file:// request that fails is a missing asset). Screenshots of lesson 4 (its title slide and
+the positional-encoding heatmap slide, both languages) go to ``slides/screenshots/``, where
+the README shows them.
+
+Run after ``make slides`` (``make browser-slides`` does both).
+"""
+
+import importlib.util
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SLIDES = ROOT / "slides"
+SCREENSHOTS = SLIDES / "screenshots"
+# a 16:9 projector; reveal scales its 960x700 slides into it
+VIEWPORT = {"width": 1280, "height": 720}
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+# the code that draws lesson 4's positional-encoding table as a heatmap (course_lib.plots)
+HEATMAP_CALL = "plot_table("
+# code spans and fenced blocks: a `$` there is code, not mathematics
+CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+
+
+def _load_lessons():
+    spec = importlib.util.spec_from_file_location("course_lessons_build", ROOT / "notebooks" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+lessons = _load_lessons()
+DECKS = [(path.stem, lang) for path in lessons.sources() for lang in lessons.LANGS]
+
+
+def slide_type(cell) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-")
+
+
+@dataclass
+class Expected:
+    slides: int
+    formulas: int
+    notes: int
+
+
+def expected(name: str, lang: str) -> Expected:
+    """What the lesson source asks of its deck, counted the way nbconvert builds reveal sections."""
+    nb = lessons.render(lessons.read_source(lessons.HERE / f"{name}.md"), lang, target="slides", name=name)
+    shown = [c for c in nb.cells if slide_type(c) != "skip"]
+    visible = [c for c in shown if slide_type(c) != "notes"]
+    # the first visible cell always opens a slide; after it, each slide or subslide is one more
+    slides = 1 + sum(slide_type(c) in ("slide", "subslide") for c in visible[1:]) if visible else 0
+    formulas = sum(
+        len(lessons.MATH.findall(CODE.sub("", c.source))) for c in shown if c.cell_type == "markdown"
+    )
+    notes = sum(slide_type(c) == "notes" for c in shown)
+    return Expected(slides, formulas, notes)
+
+
+@dataclass
+class Traffic:
+    outside: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.outside == [], f"{len(self.outside)} requests tried to leave the machine: {self.outside}"
+        assert self.failed == [], f"files the deck loads are missing: {self.failed}"
+        assert self.errors == [], f"the deck raised JavaScript errors: {self.errors}"
+
+
+@pytest.fixture
+def deck_page(browser):
+    """``open(path, lang)`` -> (page, traffic): a fresh browser context per deck, offline."""
+    contexts = []
+
+    def open_deck(path: Path, lang: str):
+        context = browser.new_context(
+            viewport=VIEWPORT,
+            device_scale_factor=1,
+            # MathJax picks its menu language from the browser's: a Russian browser must find it locally too
+            locale="ru-RU" if lang == "ru" else "en-US",
+            reduced_motion="reduce",
+        )
+        contexts.append(context)
+        traffic = Traffic()
+
+        def route(route):
+            url = route.request.url
+            if urlsplit(url).scheme == "file":
+                route.continue_()
+            else:
+                traffic.outside.append(url)
+                route.abort("blockedbyclient")
+
+        context.route("**/*", route)
+        context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
+        context.on(
+            "requestfailed",
+            lambda req: (
+                traffic.failed.append(f"{req.url} ({req.failure})")
+                if urlsplit(req.url).scheme == "file"
+                else None
+            ),
+        )
+        page = context.new_page()
+        page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
+        page.on("console", lambda msg: traffic.errors.append(msg.text) if msg.type == "error" else None)
+        if not path.exists():
+            pytest.fail(f"{path.relative_to(ROOT)} is missing: run `make slides`")
+        page.goto(path.as_uri())
+        return page, traffic
+
+    yield open_deck
+    for context in contexts:
+        context.close()
+
+
+# reveal.js is an AMD module here (require.js is on the page), so it is reached through require;
+# a promise that never settles would hang page.evaluate, which has no timeout of its own
+REVEAL = """Promise.race([
+    new Promise(resolve => {
+        const script = document.querySelector('script[data-requiremodule$="/dist/reveal.js"]');
+        require([script.dataset.requiremodule], Reveal => resolve(Reveal));
+    }),
+    new Promise((_, fail) => setTimeout(() => fail(new Error('reveal.js did not load')), 15000)),
+])"""
+
+
+def wait_until_ready(page) -> None:
+    """reveal.js initialised and MathJax done with every formula on the page."""
+    page.wait_for_function("document.querySelector('.reveal.ready') !== null")
+    page.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.Register")
+    # braces matter: a startup hook that returns MathJax's callback makes startup wait for it: deadlock
+    page.evaluate(
+        """() => { MathJax.Hub.Register.StartupHook('End', () => {
+                       MathJax.Hub.Queue(() => { window.courseMathDone = true; });
+                   }); }"""
+    )
+    page.wait_for_function("window.courseMathDone === true")
+
+
+def go_to(page, selector_js: str) -> None:
+    """Show, with all its fragments, the slide holding the element ``selector_js`` evaluates to."""
+    page.evaluate(
+        f"""async () => {{
+            const Reveal = await {REVEAL};
+            Reveal.configure({{transition: 'none', backgroundTransition: 'none'}});
+            const section = ({selector_js}).closest('section');
+            const at = Reveal.getIndices(section);
+            window.courseMathDone = false;
+            Reveal.slide(at.h, at.v, section.querySelectorAll('.fragment').length - 1);
+            // the deck re-renders the new slide's formulas on 'slidechanged'
+            MathJax.Hub.Queue(() => {{ window.courseMathDone = true; }});
+        }}"""
+    )
+    page.wait_for_function("window.courseMathDone === true")
+    page.wait_for_function("[...document.querySelectorAll('section.present img')].every(img => img.complete)")
+
+
+# ----------------------------------------------------------------------------- every deck
+
+
+@pytest.mark.parametrize(("name", "lang"), DECKS, ids=[f"{lang}-{name}" for name, lang in DECKS])
+def test_deck_offline_complete_and_typeset(deck_page, name, lang):
+    want = expected(name, lang)
+    page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
+    wait_until_ready(page)
+
+    total = page.evaluate(f"async () => (await {REVEAL}).getTotalSlides()")
+    assert total == want.slides, (
+        f"{lang}/{name}.html has {total} slides, the lesson source asks for {want.slides}: run `make slides`"
+    )
+
+    # only the slides: reveal's screen-reader status line copies the current slide's text, and
+    # whether its formulas are typeset too depends on who runs first
+    math = page.evaluate(
+        """() => {
+        const jax = MathJax.Hub.getAllJax().filter(j => j.SourceElement().closest('.slides'));
+        return {
+            count: jax.length,
+            failed: jax.filter(j => j.texError).map(j => j.originalText),
+            // noUndefined draws an unknown macro in red instead of failing
+            undefined: jax.filter(j => /mathcolor="red"/.test(j.root.toMathML(''))).map(j => j.originalText),
+            rendered: document.querySelectorAll('.slides .MathJax_CHTML').length,
+        };
+    }"""
+    )
+    assert math["count"] == want.formulas, (
+        f"MathJax found {math['count']} formulas, the slides have {want.formulas}"
+    )
+    assert math["rendered"] == want.formulas, (
+        f"only {math['rendered']} of {want.formulas} formulas were drawn"
+    )
+    assert math["failed"] == [] and math["undefined"] == [], f"formulas that did not typeset: {math}"
+    # TeX that MathJax never saw would still be on the page as text
+    raw = page.evaluate(
+        """() => {
+        const walker = document.createTreeWalker(document.querySelector('.slides'), NodeFilter.SHOW_TEXT, {
+            acceptNode: n => n.parentElement.closest('script, style, pre, code')
+                ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+        const found = [];
+        while (walker.nextNode()) {
+            if (/\\$\\$|\\\\(frac|sin|cos|sqrt|text)\\b/.test(walker.currentNode.nodeValue))
+                found.push(walker.currentNode.nodeValue.trim());
+        }
+        return found;
+    }"""
+    )
+    assert raw == [], f"raw TeX left on the slides: {raw}"
+
+    images = page.evaluate(
+        "() => [...document.querySelectorAll('.slides img')].map(img => [img.naturalWidth, img.alt])"
+    )
+    assert all(width > 0 for width, _ in images), f"images that did not decode: {images}"
+    widgets = page.evaluate(
+        """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+                  document.querySelectorAll('.jupyter-widgets').length]"""
+    )
+    if widgets[0]:
+        page.wait_for_function("document.querySelectorAll('.jupyter-widgets').length > 0", timeout=15_000)
+
+    notes = page.evaluate("() => document.querySelectorAll('aside.notes').length")
+    assert notes == want.notes, f"{notes} speaker notes in the deck, the source has {want.notes}"
+
+    assert page.evaluate("document.documentElement.lang") == lang
+    title = page.title()
+    assert title, "the deck has no <title>"
+    if lang == "ru":
+        assert CYRILLIC.search(title), f"the Russian deck's title is not Russian: {title!r}"
+        english = page.evaluate(
+            "() => [...document.querySelectorAll('.jp-MarkdownCell')].map(c => c.innerText.trim())"
+        )
+        untranslated = [text for text in english if text and not CYRILLIC.search(text)]
+        assert untranslated == [], f"prose on the Russian slides without Russian: {untranslated}"
+    traffic.assert_clean()
+
+
+def test_speaker_notes_open_on_s(deck_page):
+    """S opens reveal's speaker view, which shows the notes of the slide on screen."""
+    with_notes = [(name, lang) for name, lang in DECKS if expected(name, lang).notes]
+    if not with_notes:
+        pytest.skip("no lesson has speaker notes yet")
+    name, lang = with_notes[0]
+    page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
+    wait_until_ready(page)
+    go_to(page, "document.querySelector('aside.notes')")
+    note = page.evaluate("document.querySelector('section.present aside.notes').innerText.trim()")
+    with page.expect_popup() as popup_info:
+        page.keyboard.press("s")
+    speaker = popup_info.value
+    speaker.wait_for_function(
+        "(note) => document.querySelector('.speaker-controls-notes') && "
+        "document.querySelector('.speaker-controls-notes').innerText.includes(note)",
+        arg=note.splitlines()[0],
+    )
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize("lang", lessons.LANGS)
+def test_index_lists_every_deck_in_its_language(deck_page, lang):
+    page, traffic = deck_page(SLIDES / lang / "index.html", lang)
+    assert page.evaluate("document.documentElement.lang") == lang
+    links = page.evaluate("() => [...document.querySelectorAll('ol a')].map(a => a.getAttribute('href'))")
+    assert links == [f"{path.stem}.html" for path in lessons.sources()]
+    assert all((SLIDES / lang / link).exists() for link in links)
+    if lang == "ru":
+        text = page.evaluate("document.body.innerText")
+        assert CYRILLIC.search(page.title()), page.title()
+        latin_lines = [line for line in text.splitlines() if line.strip() and not CYRILLIC.search(line)]
+        # the link to the English index is the one line in English; keys like "S" and "Esc" are in tables
+        assert [line for line in latin_lines if "\t" not in line] == ["English version"], latin_lines
+    traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- screenshots
+
+
+LESSON4 = [path.stem for path in lessons.sources() if path.stem.startswith("04_")]
+
+
+@pytest.mark.parametrize("lang", lessons.LANGS)
+def test_lesson4_screenshots(deck_page, lang):
+    """The title slide and the positional-encoding heatmap slide of lesson 4, as the README shows them."""
+    if not LESSON4:
+        pytest.skip("lesson 4 (notebooks/04_*.md) has no source yet")
+    name = LESSON4[0]
+    page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
+    wait_until_ready(page)
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+    go_to(page, "document.querySelector('.slides section section')")
+    page.screenshot(path=SCREENSHOTS / f"{lang}_04_title.png")
+
+    heatmap = f"""[...document.querySelectorAll('.jp-CodeCell')]
+        .find(cell => cell.querySelector('.jp-InputArea').innerText.includes({HEATMAP_CALL!r})
+                      && cell.querySelector('.jp-OutputArea img'))"""
+    assert page.evaluate(f"() => !!({heatmap})"), (
+        f"no slide of {lang}/{name}.html shows the heatmap: a code cell calling {HEATMAP_CALL} with an image"
+    )
+    go_to(page, f"({heatmap}).querySelector('.jp-OutputArea img')")
+    shown = page.evaluate(
+        f"""() => {{
+        const img = ({heatmap}).querySelector('.jp-OutputArea img');
+        const box = img.getBoundingClientRect();
+        return [img.naturalWidth, box.width, box.height, box.bottom <= window.innerHeight + 1];
+    }}"""
+    )
+    natural, width, height, fits = shown
+    assert natural > 0 and width > 200 and height > 100, f"the heatmap is not visible: {shown}"
+    assert fits, f"the heatmap runs off the bottom of its slide in {lang}/{name}.html"
+    page.screenshot(path=SCREENSHOTS / f"{lang}_04_heatmap.png")
+    traffic.assert_clean()
