@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval browser-lab notebooks bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval browser-lab slides browser-slides notebooks bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,22 @@ nbval: $(STAMP)
 # lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
+
+# Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
+# lesson). reveal.js, MathJax, require.js, jQuery and the widget renderer come from the npm packages
+# pinned in package-lock.json, copied into slides/assets/.
+NPM_STAMP := node_modules/.installed-stamp
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+slides: $(STAMP) $(NPM_STAMP)
+	$(BIN)/python slides/build.py $(L)
+
+# every deck from file:// in headless Chromium, English and Russian; refreshes slides/screenshots/
+browser-slides: slides
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_slides.py
 
 # regenerate and execute the lessons after editing a source (L=04 for one lesson)
 notebooks: $(STAMP)
