@@ -12,7 +12,7 @@ widget. Measured at the issue's size, 256 positions x 512 dimensions:
 3. floor, render only: ``to_png`` of the explorer's figure with nothing changed -- the
    least any redraw can cost.
 
-Targets: move <= 0.6x rebuild, move <= 1.5x render only, and the issue's absolute target,
+Targets: move <= 0.4x rebuild, move <= 1.3x render only, and the issue's absolute target,
 a median move under 100 ms of wall-clock time. Wall-clock numbers on a shared machine are
 noisy: candidates are taken in turn, medians of medians reported, and the CPU time and
 load average printed beside them. Not part of the unit tests.
@@ -108,13 +108,12 @@ def main():
             f"{sec / rebuild_s:9.2f}x {sec / render_s:8.2f}x"
         )
     checks = [
-        ("move / rebuild the figure", move_s / rebuild_s, 0.6),
-        ("move / render only", move_s / render_s, 1.5),
+        ("move / rebuild the figure", move_s / rebuild_s, 0.4),
+        ("move / render only", move_s / render_s, 1.3),
         ("move wall ms / 100 ms (the issue's target)", move_s * 1e3 / TARGET_MS, 1.0),
     ]
-    print(
-        f"\nmove: {move_s * 1e3:.0f} ms wall, {move_cpu * 1e3:.0f} ms CPU (wall > CPU: other processes ran)"
-    )
+    busy = " (wall > CPU: other processes took the cores)" if move_s > 1.1 * move_cpu else ""
+    print(f"\nmove: {move_s * 1e3:.0f} ms wall, {move_cpu * 1e3:.0f} ms CPU{busy}")
     print("\nratio                                      measured  target")
     ok = True
     for name, ratio, target in checks:

@@ -74,6 +74,12 @@ def test_moving_a_slider_redraws_the_same_image_with_the_new_table(slider, value
     assert axes_image.axes.get_title() == tr("table_title", "en", num_positions=n, d_model=d)
 
 
+def test_a_move_leaves_torch_threads_as_they_were(explorer):
+    threads = torch.get_num_threads()
+    explorer.d_model.value = 31 if explorer.d_model.value != 31 else 30
+    assert torch.get_num_threads() == threads
+
+
 def test_readout_gives_the_wavelengths(explorer):
     explorer.base.value = 10000.0
     explorer.num_positions.value = 60
