@@ -29,7 +29,7 @@ lab-ru: $(STAMP)
 	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval
+test: lint unit freshness nbval browser-lab browser-slides
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
