@@ -245,6 +245,7 @@ def write_index(lang: str, decks: list[tuple[str, str]]) -> Path:
 <title>{html.escape(t["title"])}</title>
 <style>
 body {{ font-family: sans-serif; max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
+ul {{ list-style: none; padding-left: 0; }}  /* the titles carry their numbers */
 li {{ margin: 0.3em 0; font-size: 1.2em; }}
 th {{ text-align: left; padding-right: 1.5em; font-family: monospace; }}
 </style>
@@ -253,9 +254,9 @@ th {{ text-align: left; padding-right: 1.5em; font-family: monospace; }}
 <p><a href="../{other}/index.html" hreflang="{other}">{html.escape(t["other"])}</a></p>
 <h1>{html.escape(t["title"])}</h1>
 <h2>{html.escape(t["lessons"])}</h2>
-<ol start="0">
+<ul>
 {items}
-</ol>
+</ul>
 <h2>{html.escape(t["keys"])}</h2>
 <table>
 {keys}

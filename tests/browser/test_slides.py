@@ -273,7 +273,7 @@ def test_speaker_notes_open_on_s(deck_page):
 def test_index_lists_every_deck_in_its_language(deck_page, lang):
     page, traffic = deck_page(SLIDES / lang / "index.html", lang)
     assert page.evaluate("document.documentElement.lang") == lang
-    links = page.evaluate("() => [...document.querySelectorAll('ol a')].map(a => a.getAttribute('href'))")
+    links = page.evaluate("() => [...document.querySelectorAll('ul a')].map(a => a.getAttribute('href'))")
     assert links == [f"{path.stem}.html" for path in lessons.sources()]
     assert all((SLIDES / lang / link).exists() for link in links)
     if lang == "ru":
