@@ -55,7 +55,14 @@ class _FigureWidget(widgets.VBox):
         self.figure = figure
         self._layout = ConstrainedLayoutEngine()
         figure.set_layout_engine("none")
-        self.image = widgets.Image(format="png")
+        # A box stretches its children to the notebook's width (~1100 px in JupyterLab), which
+        # would show the 512-px PNG blurred: an explicit width in pixels shows it 1:1 and sharp,
+        # and a narrower window still shrinks it without distorting it.
+        width, _ = figure.canvas.get_width_height()
+        self.image = widgets.Image(
+            format="png",
+            layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto", object_fit="contain"),
+        )
         self.redraw(layout=True)
 
     def redraw(self, layout: bool = False) -> None:

@@ -1,7 +1,10 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
+import io
+
 import ipywidgets
 import numpy as np
+import PIL.Image
 import pytest
 import torch
 
@@ -23,6 +26,40 @@ def assert_shows_table(explorer, num_positions, d_model, base):
     np.testing.assert_array_equal(explorer.axes_image.get_array(), table)
     assert explorer.axes_image.get_extent() == [-0.5, d_model - 0.5, num_positions - 0.5, -0.5]
     assert explorer.axes_image.get_clim() == (-1.0, 1.0)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    return PIL.Image.open(io.BytesIO(data)).size
+
+
+# ----------------------------------------------------------------------------- every explorer
+
+
+@pytest.mark.parametrize(
+    ("build", "move"),
+    [
+        (
+            lambda: widgets.table_explorer(d_model=16, num_positions=20),
+            lambda ex: setattr(ex.d_model, "value", 8),
+        ),
+        (
+            lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
+            lambda ex: setattr(ex.sentence, "value", 1),
+        ),
+        (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
+    ],
+    ids=["table", "embedding", "rotation"],
+)
+def test_image_is_shown_at_its_own_pixel_width(build, move):
+    # a box stretches its children to the notebook's width: without a width of its own the
+    # PNG would be scaled up and blurred
+    explorer = build()
+    width, _ = png_size(explorer.image.value)
+    layout = explorer.image.layout
+    assert layout.width == f"{width}px"
+    assert (layout.height, layout.object_fit) == ("auto", "contain")
+    move(explorer)
+    assert png_size(explorer.image.value)[0] == width
 
 
 # ----------------------------------------------------------------------------- table_explorer
