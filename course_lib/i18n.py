@@ -290,6 +290,71 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
         "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
     },
+    # plot_attention, position_strength_explorer (lesson 3)
+    "attention_title": {
+        "en": "Attention weights: row = the token that asks (query), column = the token it looks at (key)",
+        "ru": "Веса внимания: строка — токен, от которого идёт запрос, столбец — токен, на который он смотрит",
+    },
+    "attention_weight": {"en": "attention weight", "ru": "вес внимания"},
+    "attention_query": {"en": "query", "ru": "запрос"},
+    "attention_key": {"en": "key", "ru": "ключ"},
+    "plot_attention_list": {
+        "en": "weights must be a non-empty list of (seq, seq) tensors, one per heatmap, got {value}",
+        "ru": "weights должен быть непустым списком тензоров (seq, seq), по одному на тепловую карту, "
+        "а получено {value}",
+    },
+    "plot_attention_square": {
+        "en": "weights[{j}] must be a square (seq, seq) matrix of attention weights, got shape {shape}",
+        "ru": "weights[{j}] должен быть квадратной матрицей весов внимания (seq, seq), "
+        "а получена форма {shape}",
+    },
+    "plot_attention_count": {
+        "en": "{name} has {got} items for {n} weight matrices: give one per heatmap",
+        "ru": "в {name} элементов: {got}, а матриц весов: {n}; нужно по одному на тепловую карту",
+    },
+    "plot_attention_tokens": {
+        "en": "tokens[{j}] has {n_tokens} tokens for a {seq} × {seq} matrix: give one token per row",
+        "ru": "в tokens[{j}] токенов: {n_tokens}, а матрица {seq} × {seq}: нужен ровно один токен на строку",
+    },
+    "slider_pe_scale": {"en": "PE scale", "ru": "множитель PE"},
+    "strength_title": {
+        "en": "input = token embeddings + {scale:.2f} · PE",
+        "ru": "вход = эмбеддинги токенов + {scale:.2f} · PE",
+    },
+    "strength_readout": {
+        "en": "Positional encoding added × {scale:.2f}. "
+        "Largest difference between the outputs of «{second}» and the reordered outputs of «{first}»: "
+        "{gap:.4f}.",
+        "ru": "Позиционное кодирование прибавлено с множителем {scale:.2f}. "
+        "Наибольшая разность между выходами для «{second}» и переставленными выходами для «{first}»: "
+        "{gap:.4f}.",
+    },
+    "strength_same": {
+        "en": "Without positions the outputs are the same vectors in another order: attention cannot see it.",
+        "ru": "Без позиций выходы — те же векторы в другом порядке: внимание перестановки не видит.",
+    },
+    "strength_differ": {
+        "en": "The outputs are no longer a reordering of each other: the word order reaches the model.",
+        "ru": "Выходы больше не получаются друг из друга перестановкой: порядок слов дошёл до модели.",
+    },
+    "strength_not_permutation": {
+        "en": "the two sentences must have the same tokens in another order, each token once; "
+        "got {first!r} and {second!r}",
+        "ru": "в двух предложениях должны быть одни и те же токены в разном порядке, каждый по одному разу, "
+        "а получено {first!r} и {second!r}",
+    },
+    # vocab_explorer (lesson 1)
+    "vocab_text": {"en": "text", "ru": "текст"},
+    "vocab_id": {"en": "ID", "ru": "индекс"},
+    "vocab_decoded": {"en": "decodes to", "ru": "после декодирования"},
+    "vocab_summary": {
+        "en": "{n} tokens; the vocabulary ({size} tokens) does not know {unknown} of them.",
+        "ru": "Токенов: {n}, из них словарь ({size} токенов) не знает {unknown}.",
+    },
+    "vocab_not_vocab": {
+        "en": "vocab must be a course_lib.Vocab, e.g. Vocab.build(corpus), got {type_name}",
+        "ru": "vocab должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
+    },
     # --- end of plots and widgets ---
     #
     #

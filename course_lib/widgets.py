@@ -1,7 +1,8 @@
 """Interactive heatmaps for the lessons: sliders and buttons that redraw a figure of :mod:`course_lib.plots`.
 
 Each builder returns one ipywidgets box, labelled in the language ``lang`` (None: the
-language set by :func:`course_lib.set_language`). The figure is drawn once by the
+language set by :func:`course_lib.set_language`); :func:`vocab_explorer` shows an HTML
+table, the others a figure. The figure is drawn once by the
 matching function of :mod:`course_lib.plots`; a slider move changes the existing artists
 (``set_data``, ``set_extent``, the title) and sends a new PNG to the ``Image`` widget.
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
@@ -32,9 +33,15 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 from . import plots
 from .embedding import TransformerEmbedding, _positive_base, _positive_int, sinusoidal_table
 from .i18n import resolve, tr
-from .vocab import Vocab
+from .vocab import Vocab, tokenize
 
-__all__ = ["table_explorer", "embedding_explorer", "rotation_explorer"]
+__all__ = [
+    "vocab_explorer",
+    "table_explorer",
+    "embedding_explorer",
+    "rotation_explorer",
+    "position_strength_explorer",
+]
 
 # small and light: the image is redrawn on every slider move and kept in the notebook
 FIGSIZE = (6.4, 3.6)  # inches, at DPI: 512 x 288 pixels
@@ -379,3 +386,154 @@ def rotation_explorer(
     figure to show beside it is :func:`course_lib.plots.plot_rotation`.
     """
     return RotationExplorer(d_model, base, pos, k, i, lang)
+
+
+class VocabExplorer(widgets.VBox):
+    """A text box over a table of its tokens, their IDs and what the IDs decode back to.
+
+    Attributes: ``text`` (Text), ``table`` (HTML), ``vocab``, and ``tokens`` and ``ids``,
+    those of the text shown now.
+    """
+
+    def __init__(self, vocab: Vocab, text: str = "The cat sat on the mat.", lang=None):
+        self.lang = resolve(lang)
+        if not isinstance(vocab, Vocab):
+            raise TypeError(tr("vocab_not_vocab", type_name=type(vocab).__name__))
+        tokenize(text)  # a text that is not a string fails here, in the student's language
+        self.vocab = vocab
+        self.text = widgets.Text(
+            value=text,
+            description=tr("vocab_text", self.lang),
+            continuous_update=True,
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.table = widgets.HTML()
+        self._on_change()
+        self.text.observe(self._on_change, names="value")
+        super().__init__([self.text, self.table])
+
+    def _on_change(self, _change=None) -> None:
+        self.tokens = tokenize(self.text.value)
+        self.ids = [self.vocab.stoi.get(token, self.vocab.unk_id) for token in self.tokens]
+        cell = 'style="padding: 1px 12px; text-align: left"'
+        head = "".join(
+            f"<th {cell}>{html.escape(tr(key, self.lang))}</th>"
+            for key in ("token", "vocab_id", "vocab_decoded")
+        )
+        rows = []
+        for token, i in zip(self.tokens, self.ids, strict=True):
+            unknown = i == self.vocab.unk_id
+            # the word the model will never see, marked where it is lost
+            style = ' style="background: #fde0dc"' if unknown else ""
+            back = html.escape(self.vocab.itos[i])
+            back = f"<b>{back}</b>" if unknown else back
+            rows.append(
+                f"<tr{style}><td {cell}><code>{html.escape(token)}</code></td>"
+                f"<td {cell}>{i}</td><td {cell}>{back}</td></tr>"
+            )
+        summary = tr(
+            "vocab_summary",
+            self.lang,
+            n=len(self.tokens),
+            unknown=self.ids.count(self.vocab.unk_id),
+            size=len(self.vocab),
+        )
+        self.table.value = (
+            f"<p>{html.escape(summary)}</p>"
+            f'<table style="border-collapse: collapse"><tr>{head}</tr>{"".join(rows)}</table>'
+        )
+
+
+def vocab_explorer(
+    vocab: Vocab, text: str = "The cat sat on the mat.", lang: str | None = None
+) -> VocabExplorer:
+    """Type a sentence, see its tokens and token IDs as you type (lesson 1).
+
+    Each row is a token of :func:`~course_lib.tokenize`, its ID in ``vocab`` and the token
+    the ID decodes back to. A word the vocabulary does not know gets ``vocab.unk_id`` and
+    comes back as ``<unk>``; its row is highlighted.
+
+        >>> explorer = vocab_explorer(Vocab.build(["the cat sat"]), text="the dog sat", lang="ru")
+        >>> explorer.ids, explorer.text.description
+        ([6, 1, 5], 'текст')
+    """
+    return VocabExplorer(vocab, text, lang)
+
+
+class PositionStrengthExplorer(_FigureWidget):
+    """A slider for how much positional encoding is added, over two sentences' attention weights.
+
+    Attributes: ``scale`` (FloatSlider), ``readout`` (HTML), ``image``, ``figure``,
+    ``tokens`` (the two token lists), ``perm`` (tensor: ``tokens[1][i] == tokens[0][perm[i]]``),
+    and for the scale shown now ``weights`` (the two ``(seq, seq)`` matrices) and ``gap``,
+    the largest difference between the outputs of the second sentence and the reordered
+    outputs of the first.
+    """
+
+    def __init__(self, attention, embed, first: str, second: str, scale: float = 0.0, lang=None):
+        self.lang = resolve(lang)
+        self.texts = (first, second)
+        self.tokens = [tokenize(first), tokenize(second)]
+        a, b = self.tokens
+        if len(set(a)) != len(a) or sorted(a) != sorted(b):
+            raise ValueError(tr("strength_not_permutation", first=first, second=second))
+        self.perm = torch.tensor([a.index(token) for token in b])  # (seq,)
+        self._attention = attention
+        with torch.no_grad():
+            self._inputs = [torch.as_tensor(embed(text)) for text in self.texts]  # (seq, d_model) each
+        seq, d_model = self._inputs[0].shape
+        self._table = sinusoidal_table(seq, d_model, dtype=self._inputs[0].dtype)  # (seq, d_model)
+        self.scale = widgets.FloatSlider(
+            value=scale,
+            min=0.0,
+            max=1.0,
+            step=0.05,
+            description=tr("slider_pe_scale", self.lang),
+            style=_SLIDER_STYLE,
+            layout=_SLIDER_LAYOUT,
+        )
+        self.readout = widgets.HTML()
+        self._compute()
+        figure = plots._new_figure((FIGSIZE[0], 3.4), DPI)
+        self._draw(figure)
+        self._attach(figure)
+        self.scale.observe(self._on_change, names="value")
+        super().__init__([self.scale, self.readout, self.image])
+
+    def _compute(self) -> None:
+        s = self.scale.value
+        with torch.no_grad():
+            outs = [self._attention(x + s * self._table) for x in self._inputs]
+        (out_a, w_a), (out_b, w_b) = outs
+        self.weights = [w_a, w_b]
+        self.gap = (out_b - out_a[self.perm]).abs().max().item()
+        verdict = tr("strength_same" if self.gap < 1e-5 else "strength_differ", self.lang)
+        first, second = self.texts
+        text = tr("strength_readout", self.lang, scale=s, first=first, second=second, gap=self.gap)
+        self.readout.value = f"{html.escape(text)}<br>{html.escape(verdict)}"
+
+    def _draw(self, figure) -> None:
+        plots.draw_attention(figure, [w.numpy() for w in self.weights], self.tokens, None, self.lang, ncols=2)
+        figure.suptitle(tr("strength_title", self.lang, scale=self.scale.value))
+
+    def _on_change(self, _change=None) -> None:
+        self._compute()
+        self.figure.clear()
+        self._draw(self.figure)
+        self.redraw(layout=True)
+
+
+def position_strength_explorer(
+    attention, embed, first: str, second: str, scale: float = 0.0, lang: str | None = None
+) -> PositionStrengthExplorer:
+    """How much positional encoding it takes for attention to tell two word orders apart (lesson 3).
+
+    ``embed(text)`` gives the token vectors ``(seq, d_model)`` of a text, without positions;
+    ``attention(x)`` returns ``(outputs, weights)`` for such an input. The slider sets ``s``
+    in ``embed(text) + s · PE``, with ``PE`` the :func:`~course_lib.sinusoidal_table`. At
+    ``s = 0`` the outputs of ``second`` (the tokens of ``first`` in another order) are
+    those of ``first`` reordered; as ``s`` grows they move apart. The static figure to
+    show beside it is :func:`course_lib.plots.plot_attention` at ``s = 0`` and ``s = 1``.
+    """
+    return PositionStrengthExplorer(attention, embed, first, second, scale, lang)

@@ -294,3 +294,59 @@ def test_rotation_rejects_a_pair_outside_the_table():
         plots.plot_rotation(i=4, d_model=9)
     with pytest.raises(ValueError, match=r"k must be a non-negative integer, got -1"):
         plots.plot_rotation(k=-1)
+
+
+# ----------------------------------------------------------------------------- plot_attention
+
+
+def attention_weights(seq: int, seed: int) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(seed)
+    return torch.softmax(torch.randn(seq, seq, generator=generator), dim=-1)  # (seq, seq)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_attention_draws_each_matrix_with_its_tokens(lang):
+    weights = [attention_weights(3, 0), attention_weights(3, 1), attention_weights(4, 2)]
+    tokens = [["dog", "bites", "man"], ["man", "bites", "dog"], ["мать", "любит", "дочь", "."]]
+    fig = plots.plot_attention(weights, tokens, titles=["a", "b", "c"], lang=lang)
+    heatmaps = [ax for ax in fig.axes if ax.images]
+    assert len(heatmaps) == 3  # a 2 × 2 grid: the fourth cell is switched off, plus the colourbar
+    for ax, w, labels, title in zip(heatmaps, weights, tokens, "abc", strict=True):
+        np.testing.assert_array_equal(ax.images[0].get_array(), w.numpy())
+        assert ax.images[0].get_clim() == (0.0, 1.0)
+        assert [t.get_text() for t in ax.get_xticklabels()] == labels
+        assert [t.get_text() for t in ax.get_yticklabels()] == labels
+        assert ax.get_title() == title
+        # every cell carries its weight
+        assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.2f}" for v in w.flatten().tolist())
+    assert fig.get_suptitle() == tr("attention_title", lang)
+    assert heatmaps[0].get_ylabel() == tr("attention_query", lang)
+    assert heatmaps[2].get_xlabel() == tr("attention_key", lang)
+    colourbar = [ax for ax in fig.axes if not ax.images and ax.get_visible() and ax.axison][-1]
+    assert colourbar.get_ylabel() == tr("attention_weight", lang)
+
+
+def test_attention_default_titles_are_the_sentences_and_one_row_fits():
+    fig = plots.plot_attention([attention_weights(2, 0)] * 2, [["a", "b"], ["b", "a"]], ncols=3)
+    heatmaps = [ax for ax in fig.axes if ax.images]
+    assert [ax.get_title() for ax in heatmaps] == ["a b", "b a"]
+    assert heatmaps[0].get_position().y0 == pytest.approx(heatmaps[1].get_position().y0)
+
+
+def test_attention_rejects_mismatched_inputs():
+    w = attention_weights(3, 0)
+    with pytest.raises(TypeError, match=r"non-empty list of \(seq, seq\) tensors.*got Tensor"):
+        plots.plot_attention(w, [["a", "b", "c"]])
+    with pytest.raises(TypeError, match=r"got \[\]"):
+        plots.plot_attention([], [])
+    with pytest.raises(ValueError, match=r"weights\[1\] must be a square .* got shape \(3, 2\)"):
+        plots.plot_attention([w, w[:, :2]], [["a"] * 3] * 2)
+    with pytest.raises(ValueError, match=r"tokens has 1 items for 2 weight matrices"):
+        plots.plot_attention([w, w], [["a", "b", "c"]])
+    with pytest.raises(ValueError, match=r"titles has 1 items for 2 weight matrices"):
+        plots.plot_attention([w, w], [["a", "b", "c"]] * 2, titles="one")
+    with pytest.raises(ValueError, match=r"tokens\[0\] has 2 tokens for a 3 × 3 matrix"):
+        plots.plot_attention([w], [["a", "b"]])
+    set_language("ru")
+    with pytest.raises(ValueError, match=r"нужен ровно один токен на строку"):
+        plots.plot_attention([w], [["a", "b"]])

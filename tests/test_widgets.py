@@ -47,8 +47,9 @@ def png_size(data: bytes) -> tuple[int, int]:
             lambda ex: setattr(ex.sentence, "value", 1),
         ),
         (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
+        (lambda: make_strength_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     ],
-    ids=["table", "embedding", "rotation"],
+    ids=["table", "embedding", "rotation", "position_strength"],
 )
 def test_image_is_shown_at_its_own_pixel_width(build, move):
     # a box stretches its children to the notebook's width: without a width of its own the
@@ -260,3 +261,107 @@ def test_rotation_explorer_in_russian():
     ex = widgets.rotation_explorer(lang="ru")
     assert (ex.pos.description, ex.k.description, ex.i.description) == ("позиция pos", "сдвиг k", "пара i")
     assert "Поворот пары" in ex.readout.value
+
+
+# ----------------------------------------------------------------------------- vocab_explorer
+
+
+def test_vocab_explorer_updates_the_table_as_the_text_changes():
+    vocab = Vocab.build(["The cat sat on the mat."])
+    ex = widgets.vocab_explorer(vocab, text="the cat sat")
+    assert ex.children == (ex.text, ex.table)
+    assert ex.ids == vocab.encode("the cat sat")
+    assert "<unk>" not in ex.table.value and "&lt;unk&gt;" not in ex.table.value
+    ex.text.value = "The dog sat"
+    assert ex.tokens == ["the", "dog", "sat"]
+    assert ex.ids == [vocab.stoi["the"], vocab.unk_id, vocab.stoi["sat"]]
+    rows = ex.table.value.split("<tr")[2:]  # after the header row
+    assert len(rows) == 3
+    # the unknown word keeps its own spelling, shows the unk ID, decodes to <unk> and is highlighted
+    assert "<code>dog</code>" in rows[1] and f">{vocab.unk_id}</td>" in rows[1]
+    assert "&lt;unk&gt;" in rows[1] and "background" in rows[1]
+    assert "background" not in rows[0] + rows[2]
+    assert "3 tokens; the vocabulary (10 tokens) does not know 1 of them." in ex.table.value
+
+
+def test_vocab_explorer_escapes_tokens():
+    ex = widgets.vocab_explorer(Vocab.build(["a b"]), text="a <b> & c")
+    assert "<code>&lt;</code>" in ex.table.value and "<code>&amp;</code>" in ex.table.value
+    assert "<b>" not in ex.table.value.replace("<b>&lt;unk&gt;</b>", "")
+
+
+def test_vocab_explorer_in_russian():
+    ex = widgets.vocab_explorer(Vocab.build(["Кошка сидит на ковре."]), text="Собака сидит.", lang="ru")
+    assert ex.text.description == "текст"
+    assert "<th" in ex.table.value
+    headers = [cell.split(">", 1)[1].split("<", 1)[0] for cell in ex.table.value.split("<th")[1:]]
+    assert headers == ["токен", "индекс", "после декодирования"]
+    assert "Токенов: 3, из них словарь (9 токенов) не знает 1." in ex.table.value
+
+
+def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
+    with pytest.raises(TypeError, match=r"vocab must be a course_lib.Vocab.*got list"):
+        widgets.vocab_explorer(["the", "cat"])
+    with pytest.raises(TypeError, match=r"got int"):
+        widgets.vocab_explorer(Vocab.build(["a"]), text=3)
+
+
+# ----------------------------------------------------------------------------- position_strength_explorer
+
+
+def make_strength_explorer():
+    d_model = 8
+    generator = torch.Generator().manual_seed(0)
+    w_q, w_k, w_v = (torch.randn(d_model, d_model, generator=generator) for _ in range(3))
+    table = torch.randn(10, d_model, generator=generator)  # one vector per token
+
+    def attention(x):  # x: (seq, d_model)
+        weights = torch.softmax((x @ w_q) @ (x @ w_k).T / d_model**0.5, dim=-1)  # (seq, seq)
+        return weights @ (x @ w_v), weights
+
+    vocab = Vocab.build(["dog bites man"])
+    return widgets.position_strength_explorer(
+        attention, lambda text: table[vocab.encode(text)], "dog bites man", "man bites dog"
+    )
+
+
+@pytest.fixture(scope="module")
+def strength_explorer():
+    return make_strength_explorer()
+
+
+def test_position_strength_at_zero_is_a_permutation(strength_explorer):
+    ex = strength_explorer
+    ex.scale.value = 0.0
+    assert ex.children == (ex.scale, ex.readout, ex.image)
+    assert ex.perm.tolist() == [2, 1, 0]
+    assert ex.gap < 1e-5
+    w_a, w_b = ex.weights
+    # the second sentence's weights are the first's, rows and columns reordered
+    torch.testing.assert_close(w_b, w_a[ex.perm][:, ex.perm])
+    assert tr("strength_same", "en") in ex.readout.value
+
+
+def test_position_strength_difference_grows_with_the_scale(strength_explorer):
+    ex = strength_explorer
+    gaps = []
+    for scale in (0.0, 0.25, 1.0):
+        before = ex.image.value
+        ex.scale.value = scale
+        gaps.append(ex.gap)
+    assert ex.image.value != before
+    assert gaps[0] < 1e-5 < gaps[1] < gaps[2]
+    assert tr("strength_differ", "en") in ex.readout.value
+    assert ex.figure.get_suptitle() == tr("strength_title", "en", scale=1.0)
+    heatmaps = [ax for ax in ex.figure.axes if ax.images]
+    np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), ex.weights[1].numpy())
+
+
+def test_position_strength_needs_the_same_tokens_reordered():
+    def attention(x):
+        return x, torch.eye(len(x))
+
+    with pytest.raises(ValueError, match=r"same tokens in another order.*'dog bites'"):
+        widgets.position_strength_explorer(attention, lambda t: torch.zeros(2, 4), "dog bites", "man bites")
+    with pytest.raises(ValueError, match=r"each token once"):
+        widgets.position_strength_explorer(attention, lambda t: torch.zeros(3, 4), "a a b", "a b a")
