@@ -292,8 +292,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # plot_attention, position_strength_explorer (lesson 3)
     "attention_title": {
-        "en": "Attention weights: row = the token that asks (query), column = the token it looks at (key)",
-        "ru": "Веса внимания: строка — токен, от которого идёт запрос, столбец — токен, на который он смотрит",
+        "en": "Attention weights\nrow: the token that asks (query); column: the token it looks at (key)",
+        "ru": "Веса внимания\nстрока — токен, от которого идёт запрос; столбец — токен, на который он смотрит",
     },
     "attention_weight": {"en": "attention weight", "ru": "вес внимания"},
     "attention_query": {"en": "query", "ru": "запрос"},

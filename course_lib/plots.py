@@ -641,7 +641,7 @@ def plot_attention(
     ncols = _positive_int("ncols", ncols)
     n = len(weights)
     nrows = math.ceil(n / min(ncols, n))
-    fig = _new_figure(figsize or (3.3 * min(ncols, n) + 1.5, 3.0 * nrows + 0.6), dpi)
+    fig = _new_figure(figsize or (3.0 * min(ncols, n) + 1.5, 2.7 * nrows + 0.6), dpi)
     draw_attention(fig, weights, tokens, titles, lang, ncols)
     return fig
 
