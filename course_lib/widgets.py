@@ -50,6 +50,11 @@ _SLIDER_STYLE = {"description_width": "initial"}
 _SLIDER_LAYOUT = {"width": "480px"}
 
 
+def _slider(kind, **options):
+    """A slider of the given ipywidgets class, styled like every other slider of the course."""
+    return kind(style=_SLIDER_STYLE, layout=_SLIDER_LAYOUT, **options)
+
+
 class _FigureWidget(widgets.VBox):
     """A box whose ``image`` shows ``figure``; ``redraw`` sends the figure's current state.
 
@@ -115,24 +120,23 @@ class TableExplorer(_FigureWidget):
         d_model = _positive_int("d_model", d_model)
         num_positions = _positive_int("num_positions", num_positions)
         base = _positive_base(base)
-        self.d_model = widgets.IntSlider(
+        self.d_model = _slider(
+            widgets.IntSlider,
             value=d_model,
             min=1,
             max=max(512, d_model),
             description="d_model",
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
-        self.num_positions = widgets.IntSlider(
+        self.num_positions = _slider(
+            widgets.IntSlider,
             value=num_positions,
             min=1,
             max=max(1024, num_positions),
             description=tr("slider_positions", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         exponent = math.log10(base)
-        self.base = widgets.FloatLogSlider(
+        self.base = _slider(
+            widgets.FloatLogSlider,
             value=base,
             base=10,
             min=min(1.0, math.floor(exponent)),
@@ -140,8 +144,6 @@ class TableExplorer(_FigureWidget):
             step=0.05,
             readout_format=".0f",
             description=tr("slider_base", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         self.readout = widgets.HTML()
         self.table = sinusoidal_table(num_positions, d_model, base)  # (num_positions, d_model)
@@ -237,8 +239,6 @@ class EmbeddingExplorer(_FigureWidget):
             options=[(s, j) for j, s in enumerate(self.sentences)],
             value=0,
             description=tr("sentence", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         self.show = widgets.ToggleButtons(
             options=[(tr("show_tokens", self.lang), "tokens"), (tr("show_sum", self.lang), "sum")],
@@ -308,29 +308,26 @@ class RotationExplorer(_FigureWidget):
         self.d_model_value = _positive_int("d_model", d_model)
         self.base_value = _positive_base(base)
         figure = plots.plot_rotation(pos, k, i, d_model, base, lang=self.lang, figsize=FIGSIZE, dpi=DPI)
-        self.pos = widgets.IntSlider(
+        self.pos = _slider(
+            widgets.IntSlider,
             value=pos,
             min=0,
             max=max(100, pos),
             description=tr("slider_pos", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
-        self.k = widgets.IntSlider(
+        self.k = _slider(
+            widgets.IntSlider,
             value=k,
             min=0,
             max=max(50, k),
             description=tr("offset", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
-        self.i = widgets.IntSlider(
+        self.i = _slider(
+            widgets.IntSlider,
             value=i,
             min=0,
             max=self.d_model_value // 2 - 1,
             description=tr("slider_pair", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         self.readout = widgets.HTML()
         self._attach(figure)
@@ -405,8 +402,6 @@ class VocabExplorer(widgets.VBox):
             value=text,
             description=tr("vocab_text", self.lang),
             continuous_update=True,
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         self.table = widgets.HTML()
         self._on_change()
@@ -484,14 +479,13 @@ class PositionStrengthExplorer(_FigureWidget):
             self._inputs = [torch.as_tensor(embed(text)) for text in self.texts]  # (seq, d_model) each
         seq, d_model = self._inputs[0].shape
         self._table = sinusoidal_table(seq, d_model, dtype=self._inputs[0].dtype)  # (seq, d_model)
-        self.scale = widgets.FloatSlider(
+        self.scale = _slider(
+            widgets.FloatSlider,
             value=scale,
             min=0.0,
             max=1.0,
             step=0.05,
             description=tr("slider_pe_scale", self.lang),
-            style=_SLIDER_STYLE,
-            layout=_SLIDER_LAYOUT,
         )
         self.readout = widgets.HTML()
         self._compute()
