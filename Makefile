@@ -16,7 +16,10 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
-LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace
+# Offline-friendly: no update check, no extension manager asking PyPI. Root (containers) needs --allow-root.
+LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.extension_manager=readonly \
+	$(if $(filter 0,$(shell id -u)),--allow-root)
 
 lab: $(STAMP)
 	$(BIN)/python notebooks/workspace.py --lang en
