@@ -170,6 +170,33 @@ def go_to(page, selector_js: str) -> None:
     page.wait_for_function("[...document.querySelectorAll('section.present img')].every(img => img.complete)")
 
 
+# Every slide shown in turn, with all its fragments (hidden fragments take their room too): one whose
+# content is taller than reveal's slide would scroll or lose its bottom on the projector. A slide
+# without a heading of its own (a subslide that continues one) is named after the last heading before it.
+TOO_TALL = f"""async () => {{
+    const Reveal = await {REVEAL};
+    Reveal.configure({{transition: 'none', backgroundTransition: 'none'}});
+    const limit = Reveal.getConfig().height;
+    const found = [];
+    let heading = '';
+    for (const slide of Reveal.getSlides()) {{
+        const at = Reveal.getIndices(slide);
+        Reveal.slide(at.h, at.v, slide.querySelectorAll('.fragment').length - 1);
+        // the deck re-renders the new slide's formulas on 'slidechanged': measure once MathJax is done
+        await new Promise(done => MathJax.Hub.Queue(done));
+        await new Promise(requestAnimationFrame);
+        const own = slide.querySelector('h1, h2, h3');
+        // textContent: innerText would be in the theme's capitals; the anchor link adds a pilcrow
+        heading = own ? own.textContent.replace('¶', '').trim() : heading;
+        if (slide.scrollHeight > limit + 1) {{
+            found.push(`slide ${{at.h + 1}}.${{at.v + 1}} "${{heading}}"${{own ? '' : ' (continued)'}}: ` +
+                       `${{slide.scrollHeight}} px of ${{limit}}`);
+        }}
+    }}
+    return found;
+}}"""
+
+
 # ----------------------------------------------------------------------------- every deck
 
 
@@ -245,6 +272,12 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
         )
         untranslated = [text for text in english if text and not CYRILLIC.search(text)]
         assert untranslated == [], f"prose on the Russian slides without Russian: {untranslated}"
+
+    too_tall = page.evaluate(TOO_TALL)
+    assert too_tall == [], (
+        f"slides of {lang}/{name}.html taller than the screen: {too_tall}; split them in the lesson "
+        "source (a later cell with slide_type subslide) or hide what the slide can do without"
+    )
     traffic.assert_clean()
 
 
