@@ -8,6 +8,7 @@ is reviewed and re-stamped (``--stamp``).
 
 Cell tags understood here (besides nbval's own ``nbval-ignore-output`` and friends):
 ``notebook-only`` and ``slides-only`` keep a cell out of the slides or the notebook;
+``slides-output-only`` on a code cell shows only its outputs on the slides;
 cell metadata ``slideshow.slide_type`` (slide, subslide, fragment, skip, notes) is passed
 to the slides untouched, and speaker notes (``notes``) appear in the slides only.
 The line ``course_lib.set_language("en")`` in a code cell becomes ``course_lib.set_language("ru")`` in the Russian notebook.
