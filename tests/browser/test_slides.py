@@ -11,13 +11,14 @@ the README shows them.
 Run after ``make slides`` (``make browser-slides`` does both).
 """
 
-import importlib.util
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from tests.support import load_script
 
 pytestmark = pytest.mark.browser
 
@@ -33,14 +34,7 @@ HEATMAP_CALL = "plot_table("
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 
 
-def _load_lessons():
-    spec = importlib.util.spec_from_file_location("course_lessons_build", ROOT / "notebooks" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lessons = _load_lessons()
+lessons = load_script("notebooks/build.py")
 DECKS = [(path.stem, lang) for path in lessons.sources() for lang in lessons.LANGS]
 
 
