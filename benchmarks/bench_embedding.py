@@ -18,34 +18,14 @@ import math
 import statistics
 import subprocess
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
+from timing import interleaved, report
 
 from course_lib import TransformerEmbedding, sinusoidal_table
 
 BATCH, SEQ, D_MODEL, VOCAB = 32, 512, 512, 32_000
-
-
-def median_time(fn, repeats=40, warmup=5):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def interleaved(fns, rounds=5, **kw):
-    """Median of per-round medians, taking the candidates in turn so drift hits all alike."""
-    results = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            results[name].append(median_time(fn, **kw))
-    return {name: statistics.median(ts) for name, ts in results.items()}
 
 
 def bench_forward():
@@ -62,9 +42,11 @@ def bench_forward():
                 "floor: F.embedding": lambda: F.embedding(ids, weight),
                 "two-step: emb*sqrt(d) + pe": lambda: F.embedding(ids, weight) * scale + pe[:, :SEQ],
                 "TransformerEmbedding": lambda: model(ids),
-            }
+            },
+            repeats=40,
+            warmup=5,
         )
-    return t
+    return {name: wall for name, (wall, _) in t.items()}
 
 
 def import_time(module, repeats=7):
@@ -100,13 +82,7 @@ def main():
     print(f"\nimport torch {torch_s * 1e3:.0f} ms, import course_lib {lib_s * 1e3:.0f} ms")
     checks.append(("import course_lib / import torch", lib_s / torch_s, 1.15))
 
-    print("\nratio                                  measured  target")
-    ok = True
-    for name, ratio, target in checks:
-        passed = ratio <= target
-        ok &= passed
-        print(f"  {name:36s} {ratio:6.2f}   <= {target:4.2f}  {'ok' if passed else 'MISSED'}")
-    return 0 if ok else 1
+    return report(checks)
 
 
 if __name__ == "__main__":
