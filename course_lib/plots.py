@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from torch import nn
 
-from .embedding import TokenEmbedding, _positive_base, _positive_int, sinusoidal_table
+from .embedding import TokenEmbedding, _positive_base, _positive_int, _table_rows, sinusoidal_table
 from .i18n import resolve, tr
 
 __all__ = [
@@ -421,17 +421,6 @@ def _float32_rows(positions: np.ndarray, d_model: int, base: float) -> torch.Ten
     return rows
 
 
-def _float64_rows(positions: np.ndarray, d_model: int, base: float) -> torch.Tensor:
-    # sinusoidal_table's own arithmetic, for the requested rows only: the whole table up to
-    # position 100 000 would take 400 MB
-    pos = torch.from_numpy(positions).to(torch.float64).unsqueeze(1)  # (n, 1)
-    angle = pos * base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # (n, ceil(d/2))
-    rows = torch.empty(len(positions), d_model, dtype=torch.float64)  # (n, d)
-    rows[:, 0::2] = torch.sin(angle)
-    rows[:, 1::2] = torch.cos(angle[:, : d_model // 2])
-    return rows
-
-
 def precision_errors(positions, d_model: int = 512, base: float = 10000.0) -> dict:
     """Max absolute error per row against the float64 table: float32 arithmetic vs course_lib.
 
@@ -445,7 +434,7 @@ def precision_errors(positions, d_model: int = 512, base: float = 10000.0) -> di
     positions = _check_positions(positions)
     d_model = _positive_int("d_model", d_model)
     base = _positive_base(base)
-    exact = _float64_rows(positions, d_model, base)
+    exact = _table_rows(torch.from_numpy(positions).to(torch.float64), d_model, base)  # (n, d)
     return {
         "positions": positions,
         "float32": (_float32_rows(positions, d_model, base).double() - exact).abs().amax(dim=1).numpy(),
