@@ -157,10 +157,10 @@ def copy_assets() -> None:
 # ----------------------------------------------------------------------------- decks
 
 
-def slides_notebook(source_nb, name: str, lang: str):
+def slides_notebook(source_nb, name: str, lang: str, stale: bool):
     """The slides cells of one language, with outputs (reused or freshly computed)."""
     nb = lessons.render(source_nb, lang, target="slides", name=name)
-    reason = _reuse_outputs(nb, source_nb, name, lang)
+    reason = _reuse_outputs(nb, name, lang, stale)
     if reason:
         print(f"  {lang}/{name}: executing the slides ({reason})")
         nb = lessons.execute(nb, lang)
@@ -168,11 +168,11 @@ def slides_notebook(source_nb, name: str, lang: str):
     return nb
 
 
-def _reuse_outputs(nb, source_nb, name: str, lang: str) -> str | None:
+def _reuse_outputs(nb, name: str, lang: str, stale: bool) -> str | None:
     """Fill ``nb``'s code cells from the committed notebook; on failure say why, changing nothing."""
     path = lessons.output_path(name, lang)
-    if lessons.stale_problems(name, source_nb):
-        return f"notebooks/{lang}/{name}.ipynb is missing or stale"
+    if stale:
+        return f"the committed notebooks of {name} are missing or stale"
     import nbformat
 
     committed = nbformat.read(path, as_version=4)
@@ -283,8 +283,10 @@ def build(prefixes: list[str]) -> None:
         problems = lessons.translation_problems(source_nb, path.stem)
         if problems:
             sys.exit("\n".join(problems))
+        # checks the committed notebooks of both languages at once
+        stale = bool(lessons.stale_problems(path.stem, source_nb))
         for lang in LANGS:
-            nb = slides_notebook(source_nb, path.stem, lang)
+            nb = slides_notebook(source_nb, path.stem, lang, stale)
             body, _ = exporters[lang].from_notebook_node(nb, resources={"metadata": {"name": path.stem}})
             out = HERE / lang / f"{path.stem}.html"
             out.write_text(body, encoding="utf-8")
