@@ -100,9 +100,8 @@ def translation_problems(nb, name: str) -> list[str]:
             problems.append(f"{where}: the formulas differ between English and Russian")
         if HEADING.findall(en) != HEADING.findall(ru):
             problems.append(f"{where}: the headings differ between English and Russian")
-        for key in ("slideshow",):
-            if cell.metadata.get(key) != twin.metadata.get(key):
-                problems.append(f"{where}: English and Russian cells have different {key} metadata")
+        if cell.metadata.get("slideshow") != twin.metadata.get("slideshow"):
+            problems.append(f"{where}: English and Russian cells have different slideshow metadata")
         en_tags = set(cell.metadata.get("tags", ())) - LANG_TAGS
         ru_tags = set(twin.metadata.get("tags", ())) - LANG_TAGS
         if en_tags != ru_tags:
