@@ -3,16 +3,30 @@
 text --Vocab--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
 
-Plotting (``course_lib.plots``), widgets (``course_lib.widgets``) and exercise checkers
-(``course_lib.exercises``) are imported on first use, so ``import course_lib`` costs
-little more than ``import torch``.
+Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
+course_lib`` itself imports nothing heavy, ``course_lib.TokenEmbedding`` imports torch,
+and the plots, widgets and exercises (matplotlib, ipywidgets) load only when a lesson
+asks for them. So ``make lab`` can greet a student through ``course_lib.i18n`` without
+loading torch, and a lesson pays for what it uses.
 """
 
 import importlib
+from typing import TYPE_CHECKING
 
-from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
-from .i18n import get_language, pick, set_language
-from .vocab import Vocab, tokenize
+from .i18n import LANGUAGES, get_language, pick, set_language
+
+__version__ = "1.0.0"
+
+# public name -> the submodule that defines it
+_EXPORTS = {
+    "sinusoidal_table": "embedding",
+    "TokenEmbedding": "embedding",
+    "PositionalEncoding": "embedding",
+    "TransformerEmbedding": "embedding",
+    "Vocab": "vocab",
+    "tokenize": "vocab",
+}
+_SUBMODULES = {"embedding", "vocab", "validate", "plots", "widgets", "exercises"}
 
 __all__ = [
     "sinusoidal_table",
@@ -21,18 +35,26 @@ __all__ = [
     "TransformerEmbedding",
     "Vocab",
     "tokenize",
+    "LANGUAGES",
     "set_language",
     "get_language",
     "pick",
 ]
 
-__version__ = "1.0.0"
+if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
+    from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
+    from .vocab import Vocab, tokenize
 
-_LAZY_SUBMODULES = {"plots", "widgets", "exercises"}
 
-
-def __getattr__(name):
-    # matplotlib and ipywidgets take longer to import than torch itself: load on demand
-    if name in _LAZY_SUBMODULES:
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value  # the next access is a plain attribute
+        return value
+    if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)

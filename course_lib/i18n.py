@@ -1,28 +1,65 @@
-"""Language switch and the one message catalogue of the course, English and Russian.
+"""Languages and messages: one switch for the whole course, each area's messages beside its code.
 
-Every sentence a student can read from `course_lib` -- error messages, plot titles and
-axis labels, widget labels, exercise feedback -- lives in ``CATALOGUE`` in both
-languages. ``tests/test_i18n.py`` fails when a key lacks a language or when the two
-versions of a message do not use the same ``{placeholders}``.
+``LANGUAGES`` is the one list of the course's languages: the lesson build, the slides,
+the workspace and the tests all read it. A student chooses one with
+:func:`set_language`; every message, plot label, widget label and exercise verdict
+follows.
 
-    >>> set_language("ru")
-    >>> tr("positions")
-    'позиция'
+Each area of the course keeps its own messages next to the code that uses them, as a
+:class:`Messages` catalogue: the input checks in ``validate.py``, the figure labels in
+``plots``, each exercise's feedback in its own module. A catalogue is called like a
+function::
+
+    >>> MESSAGES = Messages("demo", {
+    ...     "too_long": {
+    ...         "en": "sequence length {n} exceeds max_len={max_len}",
+    ...         "ru": "длина последовательности {n} больше max_len={max_len}",
+    ...     },
+    ... })
+    >>> MESSAGES("too_long", n=20, max_len=16)
+    'sequence length 20 exceeds max_len=16'
+    >>> set_language("ru"); MESSAGES("too_long", n=20, max_len=16)
+    'длина последовательности 20 больше max_len=16'
+    >>> tr("demo.too_long", "en", n=3, max_len=2)  # any catalogue, by its full key
+    'sequence length 3 exceeds max_len=2'
     >>> set_language("en")
-    >>> tr("seq_too_long", seq_len=20, max_len=16)
-    'sequence length 20 exceeds max_len=16: build the module with a larger max_len'
+
+Adding a language is data only: its code in ``LANGUAGES``, its text in every catalogue
+entry (``tests/unit/test_messages.py`` lists what is missing) and its prose twins in the
+lesson sources. ``PSEUDO`` is a pseudo-language for tests: every message is the English
+one accented and bracketed, so a string that bypasses the catalogues shows up as plain
+English in a lesson built in it.
+
+This module imports nothing but the standard library: the workspace script reads it to
+greet a student before torch is ever loaded.
 """
 
+import string
+
+__all__ = ["LANGUAGES", "PSEUDO", "Messages", "set_language", "get_language", "pick", "tr", "catalogues"]
+
+#: The course's languages, in order. Everything that exists per language reads this.
 LANGUAGES = ("en", "ru")
+
+#: The pseudo-language of the tests (Microsoft's name for pseudo-localisation): English
+#: text with accented letters, in brackets. Accepted by :func:`set_language`, never built
+#: as part of the course.
+PSEUDO = "qps"
+
 _language = "en"
+_CATALOGUES: dict[str, "Messages"] = {}
+
+
+def _check_language(lang) -> str:
+    if lang not in LANGUAGES and lang != PSEUDO:
+        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
+    return lang
 
 
 def set_language(lang: str) -> None:
-    """Choose the language of every message, label and hint: ``"en"`` or ``"ru"``."""
+    """Choose the language of every message, label and hint: one of ``LANGUAGES``."""
     global _language
-    if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
-    _language = lang
+    _language = _check_language(lang)
 
 
 def get_language() -> str:
@@ -32,26 +69,131 @@ def get_language() -> str:
 
 def resolve(lang: str | None) -> str:
     """``lang`` itself, or the current language when it is None."""
-    if lang is None:
-        return _language
-    if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
-    return lang
+    return _language if lang is None else _check_language(lang)
+
+
+# ----------------------------------------------------------------------------- pseudo-language
+
+_ACCENTED = str.maketrans(
+    "aceinorsuyACEINORSUY",
+    "áçéîñöŕšüýÁÇÉÎÑÖŔŠÜÝ",
+)
+
+
+def pseudo(text: str) -> str:
+    """``text`` accented and bracketed, keeping ``{placeholders}``, `code` and $maths$ as they are.
+
+    >>> pseudo("position {pos} of `x`")
+    '⟦pöšîtîöñ {pos} öf `x`⟧'
+    """
+    out, protected = [], False
+    for i, part in enumerate(_split_protected(text)):
+        protected = i % 2 == 1
+        out.append(part if protected else part.translate(_ACCENTED))
+    return "⟦" + "".join(out) + "⟧"
+
+
+def _split_protected(text: str) -> list[str]:
+    """``text`` cut into [plain, protected, plain, protected, ...] pieces."""
+    pieces, plain, i = [], [], 0
+    closers = {"{": "}", "`": "`", "$": "$"}
+    while i < len(text):
+        ch = text[i]
+        end = text.find(closers[ch], i + 1) if ch in closers else -1
+        if end > i:
+            pieces += ["".join(plain), text[i : end + 1]]
+            plain, i = [], end + 1
+        else:
+            plain.append(ch)
+            i += 1
+    pieces.append("".join(plain))
+    return pieces
+
+
+# ----------------------------------------------------------------------------- catalogues
+
+
+class Messages:
+    """The messages of one area of the course, in every language of ``LANGUAGES``.
+
+    Args:
+        area: the catalogue's name; its messages are also reachable as ``tr("area.key")``.
+        entries: ``{key: {language: text}}``; texts are :meth:`str.format` templates.
+    """
+
+    def __init__(self, area: str, entries: dict[str, dict[str, str]]):
+        if area in _CATALOGUES:
+            raise ValueError(f"a message catalogue named {area!r} already exists")
+        self.area = area
+        self.entries = entries
+        _CATALOGUES[area] = self
+
+    def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
+        """Message ``key`` in ``lang`` (default: the current language), filled with ``values``."""
+        entry = self.entries[key]
+        lang = resolve(lang)
+        template = pseudo(entry["en"]) if lang == PSEUDO else entry[lang]
+        return template.format(**values)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+    def problems(self) -> list[str]:
+        """Entries that lack a language, or whose languages disagree on their ``{placeholders}``."""
+        found = []
+        for key, entry in self.entries.items():
+            where = f"{self.area}.{key}"
+            missing = [lang for lang in LANGUAGES if not str(entry.get(lang, "")).strip()]
+            if missing:
+                found.append(f"{where}: no text in {', '.join(missing)}")
+            extra = sorted(set(entry) - set(LANGUAGES))
+            if extra:
+                found.append(f"{where}: languages {extra} are not in LANGUAGES")
+            fields = {lang: placeholders(text) for lang, text in entry.items()}
+            if len(set(map(tuple, fields.values()))) > 1:
+                found.append(f"{where}: the placeholders differ between languages: {fields}")
+        return found
+
+    def __repr__(self) -> str:
+        return f"<Messages {self.area!r}: {len(self.entries)} entries>"
+
+
+def placeholders(template: str) -> list[str]:
+    """The names of a template's ``{placeholders}``, sorted."""
+    return sorted({field for _, field, _, _ in string.Formatter().parse(template) if field})
+
+
+def catalogues() -> dict[str, Messages]:
+    """Every catalogue created so far, by area (import a module to register its catalogue)."""
+    return dict(_CATALOGUES)
 
 
 def tr(key: str, lang: str | None = None, /, **values) -> str:
-    """The catalogue message ``key`` in ``lang`` (default: current), filled with ``values``."""
-    return CATALOGUE[key][resolve(lang)].format(**values)
+    """The message ``"area.key"`` of any catalogue, in ``lang`` (default: current), filled with ``values``."""
+    if key in CATALOGUE:  # the flat catalogue, while its entries move beside their code
+        entry = CATALOGUE[key]
+        lang = resolve(lang)
+        return (pseudo(entry["en"]) if lang == PSEUDO else entry[lang]).format(**values)
+    area, _, name = key.partition(".")
+    if area not in _CATALOGUES or name not in _CATALOGUES[area]:
+        raise KeyError(f"no message {key!r}: catalogues are {sorted(_CATALOGUES)}")
+    return _CATALOGUES[area](name, lang, **values)
 
 
-def pick(*, en: str, ru: str) -> str:
-    """The argument for the current language: one line of lesson code serves both.
+def pick(**by_language: str) -> str:
+    """The argument for the current language: one line of lesson code serves every language.
 
     >>> set_language("ru"); pick(en="positions", ru="позиции")
     'позиции'
     >>> set_language("en")
     """
-    return {"en": en, "ru": ru}[_language]
+    if _language == PSEUDO and "en" in by_language:
+        return pseudo(by_language["en"])
+    if _language not in by_language:
+        raise ValueError(
+            f"pick() has no text for the current language {_language!r}: got {sorted(by_language)}"
+        )
+    return by_language[_language]
 
 
 # One entry per message: {"en": ..., "ru": ...}. Grouped by the module that uses it.
