@@ -10,52 +10,19 @@ wrong with it.
 """
 
 import math
-import numbers
 
 import torch
 from torch import nn
 
-from .i18n import tr
+from . import validate
 
-__all__ = ["sinusoidal_table", "TokenEmbedding", "PositionalEncoding", "TransformerEmbedding"]
-
-
-# ----------------------------------------------------------------------------- checks
-
-
-def _positive_int(name: str, value) -> int:
-    # bool is an int subclass, but True is never a sensible size
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise ValueError(tr("not_positive_int", name=name, value=value))
-    return int(value)
-
-
-def _positive_base(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
-        raise ValueError(tr("base_not_positive", value=value))
-    if not math.isfinite(value):
-        raise ValueError(tr("base_not_positive", value=value))
-    return float(value)
-
-
-def _probability(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
-        raise ValueError(tr("dropout_range", value=value))
-    return float(value)
-
-
-def _check_ids(ids, vocab_size: int) -> None:
-    if not isinstance(ids, torch.Tensor):
-        raise TypeError(tr("ids_not_tensor", type_name=type(ids).__name__))
-    if ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
-        raise TypeError(tr("ids_not_integer", dtype=ids.dtype))
-    if ids.numel() == 0:
-        return
-    lo, hi = torch.aminmax(ids)
-    if hi >= vocab_size:
-        raise ValueError(tr("id_too_large", value=int(hi), vocab_size=vocab_size))
-    if lo < 0:
-        raise ValueError(tr("id_negative", value=int(lo), vocab_size=vocab_size))
+__all__ = [
+    "sinusoidal_table",
+    "sinusoidal_rows",
+    "TokenEmbedding",
+    "PositionalEncoding",
+    "TransformerEmbedding",
+]
 
 
 # ----------------------------------------------------------------------------- the table
@@ -72,19 +39,21 @@ def sinusoidal_table(
 
     Columns are 0-indexed and interleaved as in the paper: column ``2i`` is a sine and
     column ``2i + 1`` the cosine of the same angle. With an odd ``d_model`` the last
-    column is a sine whose cosine partner would fall off the table.
+    column is a sine whose cosine partner would fall off the table. (tensor2tensor,
+    fairseq and Hugging Face's Marian put all sines first, ``[sin | cos]``: another
+    convention, which a checkpoint fixes; this table cannot load theirs unchanged.)
 
     The angles are computed in float64 and only the result is cast to ``dtype``. That
-    matters at large positions: in float32 the angle ``pos * 10000^(-2i/d)`` itself is
-    rounded to ~1e-2 near position 100 000, so a float32 computation drifts by about
-    1e-2 there, while this table stays within ~1e-7 (float32 rounding of a value in
-    [-1, 1]) of the exact value at position 50 000 and beyond.
+    matters at large positions: in float32 the angle ``pos * base^(-2i/d)`` itself is
+    rounded, by up to ~4e-3 near position 100 000, so a float32 computation drifts by
+    about 5e-3 there, while this table stays within float32 rounding of a value in
+    [-1, 1] (~6e-8) at any position.
 
     Args:
         num_positions: number of rows, positions ``0 .. num_positions - 1``.
         d_model: number of columns, the model width.
-        base: the wavelength scale; wavelengths run from 2π to ``base * 2π``.
-        dtype: dtype of the returned table (built in float64 regardless).
+        base: the wavelength scale, > 1; wavelengths run from 2π to ``base * 2π``.
+        dtype: floating-point dtype of the returned table (built in float64 regardless).
 
     Shape:
         Output: ``(num_positions, d_model)``.
@@ -99,23 +68,39 @@ def sinusoidal_table(
         >>> sinusoidal_table(3, 5)[:, -1]  # odd width: the last column is a sine
         tensor([0.0000, 0.0006, 0.0013])
     """
-    num_positions = _positive_int("num_positions", num_positions)
-    d_model = _positive_int("d_model", d_model)
-    base = _positive_base(base)
+    num_positions = validate.positive_int("num_positions", num_positions)
+    d_model = validate.positive_int("d_model", d_model)
+    base = validate.base(base)
+    dtype = validate.float_dtype(dtype)
+    validate.table_size(num_positions, d_model)
     pos = torch.arange(num_positions, dtype=torch.float64)  # (n,)
-    return _table_rows(pos, d_model, base).to(dtype)
+    return sinusoidal_rows(pos, d_model, base).to(dtype)
 
 
-def _table_rows(pos: torch.Tensor, d_model: int, base: float) -> torch.Tensor:
-    """The rows of :func:`sinusoidal_table` at the float64 positions ``pos``, in float64.
+def sinusoidal_rows(pos: torch.Tensor, d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """The rows of :func:`sinusoidal_table` at any positions ``pos``, in float64.
 
-    The arithmetic of the table itself, for any positions: ``course_lib.plots`` uses it
-    to measure precision at position 100 000 without building a 400 MB table.
+    The arithmetic of the table itself, without building the rows in between: the
+    precision figure measures position 100 000 this way, not with a 400 MB table.
+
+    Args:
+        pos: a 1-d tensor of positions (any real numbers; converted to float64).
+
+    Shape:
+        Input: ``(n,)``. Output: ``(n, d_model)``, float64.
+
+    Example::
+
+        >>> sinusoidal_rows(torch.tensor([100_000]), 4)
+        tensor([[ 0.0357, -0.9994,  0.8269,  0.5624]], dtype=torch.float64)
     """
-    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # (ceil(d/2),)
+    d_model = validate.positive_int("d_model", d_model)
+    base = validate.base(base)
+    pos = pos.to(torch.float64)
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64, device=pos.device)  # (ceil(d/2),)
     # pos / base^(2i / d_model), one angle per (position, frequency pair)
     angle = pos.unsqueeze(1) * base ** (-two_i / d_model)  # (n, ceil(d/2))
-    table = torch.empty(len(pos), d_model, dtype=torch.float64)  # (n, d)
+    table = torch.empty(len(pos), d_model, dtype=torch.float64, device=pos.device)  # (n, d)
     table[:, 0::2] = torch.sin(angle)
     table[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # odd d_model: one cosine fewer
     return table
@@ -124,7 +109,14 @@ def _table_rows(pos: torch.Tensor, d_model: int, base: float) -> torch.Tensor:
 # ----------------------------------------------------------------------------- modules
 
 
-class TokenEmbedding(nn.Module):
+class _Module(nn.Module):
+    """``nn.Module`` that refuses ``torch.jit.script`` with a message instead of a TorchScript error."""
+
+    def __prepare_scriptable__(self):
+        raise TypeError(validate.MESSAGES("no_torchscript", name=type(self).__name__))
+
+
+class TokenEmbedding(_Module):
     r"""A lookup table of token vectors, multiplied by :math:`\sqrt{d_{model}}` (section 3.4).
 
     The weights start as :math:`\mathcal{N}(0, 1/d_{model})`, as in fairseq, so a scaled
@@ -140,7 +132,7 @@ class TokenEmbedding(nn.Module):
             padding adds nothing to the model input.
 
     Shape:
-        - Input: ``(*)``, integer token ids in ``[0, vocab_size)``.
+        - Input: ``(*)``, integer token ids in ``[0, vocab_size)`` (any integer dtype).
         - Output: ``(*, d_model)``, in the dtype of the weights.
 
     Example::
@@ -160,17 +152,11 @@ class TokenEmbedding(nn.Module):
 
     def __init__(self, vocab_size: int, d_model: int, padding_idx: int | None = None):
         super().__init__()
-        self.vocab_size = _positive_int("vocab_size", vocab_size)
-        self.d_model = _positive_int("d_model", d_model)
-        if padding_idx is not None:
-            if isinstance(padding_idx, bool) or not isinstance(padding_idx, numbers.Integral):
-                raise TypeError(tr("padding_idx_range", value=padding_idx, vocab_size=vocab_size))
-            if not 0 <= padding_idx < vocab_size:
-                raise ValueError(tr("padding_idx_range", value=padding_idx, vocab_size=vocab_size))
-            padding_idx = int(padding_idx)
-        self.padding_idx = padding_idx
+        self.vocab_size = validate.positive_int("vocab_size", vocab_size)
+        self.d_model = validate.positive_int("d_model", d_model)
+        self.padding_idx = validate.padding_idx(padding_idx, self.vocab_size)
         self.scale = math.sqrt(self.d_model)
-        self.embedding = nn.Embedding(self.vocab_size, self.d_model, padding_idx=padding_idx)
+        self.embedding = nn.Embedding(self.vocab_size, self.d_model, padding_idx=self.padding_idx)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -180,7 +166,7 @@ class TokenEmbedding(nn.Module):
                 self.embedding.weight[self.padding_idx].zero_()
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        _check_ids(ids, self.vocab_size)
+        ids = validate.token_ids(ids, self.vocab_size, self.embedding.weight)
         # the lookup returns a fresh tensor, so scaling it in place saves one pass over
         # memory; autograd allows it because the lookup's backward never reads its output
         return self.embedding(ids).mul_(self.scale)  # (*, d_model)
@@ -189,7 +175,7 @@ class TokenEmbedding(nn.Module):
         return f"vocab_size={self.vocab_size}, d_model={self.d_model}, padding_idx={self.padding_idx}"
 
 
-class PositionalEncoding(nn.Module):
+class PositionalEncoding(_Module):
     r"""Adds the sinusoidal table to a batch of vectors, then applies dropout (section 3.5).
 
     The table is derived from ``d_model``, ``max_len`` and ``base``, so it is a buffer
@@ -197,14 +183,27 @@ class PositionalEncoding(nn.Module):
     parameter, gets no gradient and is not written into ``state_dict``. The output has
     the dtype and device of ``x`` (float16 in, float16 out).
 
+    ``positions`` says which row each vector gets. By default the vectors are positions
+    ``0 .. seq-1``, which is right for a whole sequence but wrong in two common cases:
+    a model that generates one token at a time with a cache (the new token at step t
+    needs row t, not row 0) and left-padded batches (each row's first real token is
+    position 0). Pass the positions explicitly there.
+
+    The module is made for eager mode and ``torch.compile``. ``torch.jit.script`` is not
+    supported: the input checks, which speak the student's language, are plain Python
+    (TorchScript is in maintenance mode; ``torch.compile`` and ``torch.export`` replace it).
+    Built on the ``meta`` device and materialised with ``to_empty``, the table is rebuilt,
+    since no checkpoint holds it.
+
     Args:
         d_model: width of the vectors.
-        max_len: longest sequence the module accepts; a longer one is an error.
-        base: wavelength scale of the sinusoids (10 000 in the paper).
+        max_len: number of rows of the table: every position must be below it.
+        base: wavelength scale of the sinusoids (10 000 in the paper), > 1.
         dropout: dropout probability applied to the sum (0.1 in the paper).
 
     Shape:
-        - Input: ``(batch, seq, d_model)`` with ``seq <= max_len``.
+        - Input: ``x`` ``(batch, seq, d_model)`` with ``seq <= max_len``; ``positions``
+          (optional) integers ``(seq,)`` or ``(batch, seq)``, each in ``[0, max_len)``.
         - Output: ``(batch, seq, d_model)``.
 
     Example::
@@ -217,6 +216,9 @@ class PositionalEncoding(nn.Module):
         )
         >>> pe(torch.zeros(2, 3, 8))[0, 1]  # zeros in: the table's row 1 out
         tensor([0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 0.9999, 0.0010, 1.0000])
+        >>> new_token = torch.zeros(1, 1, 8)  # the token at position 5 of a generated text
+        >>> torch.equal(pe(new_token, positions=torch.tensor([5]))[0, 0], pe.pe[5])
+        True
         >>> list(pe.state_dict())  # the table is derived, never saved
         []
     """
@@ -225,55 +227,69 @@ class PositionalEncoding(nn.Module):
 
     def __init__(self, d_model: int, max_len: int = 5000, base: float = 10000.0, dropout: float = 0.0):
         super().__init__()
-        self.d_model = _positive_int("d_model", d_model)
-        self.max_len = _positive_int("max_len", max_len)
-        self.base = _positive_base(base)
-        self.dropout = nn.Dropout(_probability(dropout))
+        self.d_model = validate.positive_int("d_model", d_model)
+        self.max_len = validate.positive_int("max_len", max_len)
+        self.base = validate.base(base)
+        self.dropout = nn.Dropout(validate.probability(dropout))
         self.register_buffer("pe", sinusoidal_table(self.max_len, self.d_model, self.base), persistent=False)
 
-    def positions_for(self, x: torch.Tensor) -> torch.Tensor:
-        """The first ``seq`` rows of the table in ``x``'s dtype, after checking ``x``."""
-        if not isinstance(x, torch.Tensor):
-            raise TypeError(tr("x_not_tensor", type_name=type(x).__name__))
-        if not x.dtype.is_floating_point:
-            raise TypeError(tr("x_not_float", dtype=x.dtype))
-        if x.dim() != 3:
-            raise ValueError(tr("x_bad_ndim", shape=tuple(x.shape)))
-        if x.shape[-1] != self.d_model:
-            raise ValueError(tr("last_dim", got=x.shape[-1], d_model=self.d_model))
-        seq_len = x.shape[1]
-        if seq_len > self.max_len:
-            raise ValueError(tr("seq_too_long", seq_len=seq_len, max_len=self.max_len))
-        return self.pe[:seq_len].to(dtype=x.dtype, device=x.device)  # (seq, d_model)
+    def positions_for(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
+        """The table's rows for ``x``, in ``x``'s dtype, after checking both.
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.dropout(x + self.positions_for(x))  # (batch, seq, d_model)
+        Returns ``(seq, d_model)`` for the default or ``(seq,)`` positions, and
+        ``(batch, seq, d_model)`` for ``(batch, seq)`` positions: either adds to ``x``.
+        """
+        validate.vectors(x, self.d_model, self.max_len)
+        if positions is None:
+            rows = self.pe[: x.shape[1]]  # (seq, d_model)
+        else:
+            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            rows = self.pe[positions.to(self.pe.device)]  # (seq, d_model) or (batch, seq, d_model)
+        return rows.to(dtype=x.dtype, device=x.device)
+
+    def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
+        return self.dropout(x + self.positions_for(x, positions))  # (batch, seq, d_model)
+
+    def _apply(self, fn, recurse=True):
+        was_meta = self.pe.is_meta
+        super()._apply(fn, recurse)
+        if was_meta and not self.pe.is_meta:
+            # to_empty() off the meta device leaves the buffer uninitialised, and no
+            # state_dict will fill it: the table is derived, so build it again
+            table = sinusoidal_table(self.max_len, self.d_model, self.base, dtype=self.pe.dtype)
+            self.pe = table.to(self.pe.device)
+        return self
 
     def extra_repr(self) -> str:
         return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base}, dropout={self.dropout.p}"
 
 
-class TransformerEmbedding(nn.Module):
-    r"""Token ids to model input: ``dropout(token_embedding(ids) + PE[:seq])``.
+class TransformerEmbedding(_Module):
+    r"""Token ids to model input: ``dropout(token_embedding(ids) + PE[positions])``.
 
     Args:
         vocab_size: number of tokens in the vocabulary.
         d_model: model width.
-        max_len: longest sequence accepted.
+        max_len: number of positions: every position must be below it.
         padding_idx: id of the padding token (0 in :class:`~course_lib.Vocab`), or None.
         dropout: dropout probability on the sum (0.1 in the paper).
         base: wavelength scale of the positional encoding.
 
     Shape:
-        - Input: ``(batch, seq)`` integer token ids.
+        - Input: ``ids`` ``(batch, seq)`` integer token ids; ``positions`` (optional)
+          integers ``(seq,)`` or ``(batch, seq)``, default ``0 .. seq-1`` (see
+          :class:`PositionalEncoding` for when to pass them).
         - Output: ``(batch, seq, d_model)``.
 
     Example::
 
         >>> _ = torch.manual_seed(0)
-        >>> model = TransformerEmbedding(vocab_size=1000, d_model=32, max_len=64)
-        >>> model(torch.tensor([[4, 8, 15, 16], [23, 42, 0, 0]])).shape
+        >>> model = TransformerEmbedding(vocab_size=1000, d_model=32, max_len=64).eval()
+        >>> ids = torch.tensor([[4, 8, 15, 16], [23, 42, 0, 0]])
+        >>> model(ids).shape
         torch.Size([2, 4, 32])
+        >>> torch.equal(model(ids[:, 2:3], positions=torch.tensor([2])), model(ids)[:, 2:3])
+        True
         >>> [name for name, _ in model.named_children()]
         ['token_embedding', 'positional_encoding']
     """
@@ -291,11 +307,11 @@ class TransformerEmbedding(nn.Module):
         self.token_embedding = TokenEmbedding(vocab_size, d_model, padding_idx)
         self.positional_encoding = PositionalEncoding(d_model, max_len, base, dropout)
 
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+    def forward(self, ids: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         if isinstance(ids, torch.Tensor) and ids.dim() != 2:
-            raise ValueError(tr("ids_bad_ndim", shape=tuple(ids.shape)))
+            raise ValueError(validate.MESSAGES("ids_bad_ndim", shape=tuple(ids.shape)))
         x = self.token_embedding(ids)  # (batch, seq, d_model)
         # x is a fresh tensor of ours, so the positions go in place: one pass over
         # memory fewer than `x + pe`, which is most of the cost of this layer
-        x += self.positional_encoding.positions_for(x)
+        x += self.positional_encoding.positions_for(x, positions)
         return self.positional_encoding.dropout(x)

@@ -1,5 +1,7 @@
 """Bad input gets a ValueError/TypeError naming the value and the limit, in the student's language."""
 
+import re
+
 import pytest
 import torch
 
@@ -72,12 +74,33 @@ def test_max_len_must_be_a_positive_integer(value):
         PositionalEncoding(8, max_len=value)
 
 
-@pytest.mark.parametrize("value", [0, -10000.0, float("nan"), float("inf")])
-def test_base_must_be_positive(value):
-    with pytest.raises(ValueError, match=r"base must be a positive number, got"):
+@pytest.mark.parametrize("value", [0, -10000.0, float("nan"), float("inf"), 1, 0.5, 10**400, "10000", True])
+def test_base_must_be_a_finite_number_above_one(value):
+    # base = 1 used to give a table whose column pairs are all the same; 10**400 an OverflowError
+    with pytest.raises(
+        ValueError, match=rf"base must be a finite number greater than 1, got {re.escape(repr(value))}"
+    ):
         sinusoidal_table(10, 8, base=value)
-    with pytest.raises(ValueError, match=r"base must be a positive number"):
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1.*base ≤ 1"):
         TransformerEmbedding(10, 8, base=value)
+
+
+def test_a_table_too_large_to_build_says_so():
+    # used to be an OverflowError from torch.arange
+    with pytest.raises(
+        ValueError, match=r"a table of 10{30} × 8 = .* entries is too large: the limit is 2,147,483,648"
+    ):
+        PositionalEncoding(8, max_len=10**30)
+    with pytest.raises(ValueError, match=r"too large"):
+        sinusoidal_table(2**20, 4096)
+
+
+def test_table_dtype_must_be_a_floating_torch_dtype():
+    # used to return integers silently, and "Invalid device string" for a string
+    with pytest.raises(TypeError, match=r"dtype must be a floating-point dtype .* got torch.int64"):
+        sinusoidal_table(4, 4, dtype=torch.int64)
+    with pytest.raises(TypeError, match=r"dtype must be a torch.dtype such as torch.float32, got 'float32'"):
+        sinusoidal_table(4, 4, dtype="float32")
 
 
 @pytest.mark.parametrize("value", [10, -1, 99])
@@ -86,9 +109,62 @@ def test_padding_idx_outside_vocabulary(value):
         TokenEmbedding(10, 8, padding_idx=value)
 
 
+@pytest.mark.parametrize("value", ["0", 1.0, True])
+def test_padding_idx_must_be_an_integer(value):
+    # "0" used to read "padding_idx=0 is outside the vocabulary"
+    with pytest.raises(
+        TypeError, match=rf"padding_idx must be an integer or None, got {re.escape(repr(value))}"
+    ):
+        TokenEmbedding(10, 8, padding_idx=value)
+
+
+@pytest.mark.parametrize(
+    "dtype", [torch.int8, torch.uint8, torch.int16, torch.int32, torch.uint16, torch.uint32, torch.uint64]
+)
+def test_every_integer_dtype_of_ids_is_accepted(dtype):
+    # int8/uint8/int16 used to fail inside torch ("Expected Long, Int"), uint32/uint64 in aminmax
+    model = TransformerEmbedding(10, 8).eval()
+    ids = torch.tensor([[1, 2, 9]])
+    assert torch.equal(model(ids.to(dtype)), model(ids))
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int16, torch.uint32])
+def test_small_integer_ids_out_of_range_are_named(dtype):
+    with pytest.raises(ValueError, match=r"token id 200 is out of range: the vocabulary has 10 tokens"):
+        TokenEmbedding(10, 8)(torch.tensor([1, 200]).to(dtype))
+
+
+def test_uint64_ids_beyond_int64_are_out_of_range_not_negative():
+    ids = torch.tensor([1, -2], dtype=torch.int64).view(torch.uint64)  # 2**64 - 2
+    with pytest.raises(ValueError, match=rf"token id {2**64 - 2} is out of range"):
+        TokenEmbedding(10, 8)(ids)
+
+
+def test_ids_on_the_meta_device_have_no_values_to_check():
+    with pytest.raises(ValueError, match=r"token ids are on the meta device.*put the ids on cpu"):
+        TokenEmbedding(10, 8)(torch.tensor([1, 2], device="meta"))
+
+
+def test_a_model_on_the_meta_device_takes_meta_ids():
+    # shape inference without memory: everything on meta is fine
+    with torch.device("meta"):
+        model = TransformerEmbedding(10, 8)
+    out = model(torch.zeros(2, 3, dtype=torch.long, device="meta"))
+    assert out.is_meta and out.shape == (2, 3, 8)
+
+
 def test_dropout_must_be_a_probability():
     with pytest.raises(ValueError, match=r"dropout must be a probability between 0 and 1, got 1.5"):
         TransformerEmbedding(10, 8, dropout=1.5)
+
+
+def test_torch_internal_messages_never_reach_the_student():
+    """Every bad input above is caught at the boundary: none of torch's own messages leaks out."""
+    model = TransformerEmbedding(10, 8)
+    for bad in (torch.tensor([[1.5]]), torch.tensor([[True]]), torch.tensor([[11]]), [[1, 2]]):
+        with pytest.raises((ValueError, TypeError)) as info:
+            model(bad)
+        assert "Expected" not in str(info.value) and "not implemented" not in str(info.value)
 
 
 def test_vocab_errors():

@@ -182,3 +182,92 @@ def test_dropout_active_in_train_and_off_in_eval():
 def test_repr_shows_the_settings():
     assert "d_model=8, max_len=100, base=10000.0, dropout=0.0" in repr(PositionalEncoding(8, 100))
     assert "vocab_size=10, d_model=4, padding_idx=None" in repr(TokenEmbedding(10, 4))
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def test_explicit_positions_give_the_rows_of_a_longer_sequence():
+    """A model generating one token at a time with a cache: the new token needs its own row."""
+    torch.manual_seed(0)
+    model = TransformerEmbedding(50, 8, max_len=16).eval()
+    ids = torch.randint(1, 50, (2, 6))
+    full = model(ids)  # (2, 6, 8)
+    assert torch.equal(model(ids[:, 3:5], positions=torch.arange(3, 5)), full[:, 3:5])
+    assert torch.equal(model(ids[:, 5:6], positions=torch.tensor([5])), full[:, 5:6])
+    # the bug the default would make: the new token gets row 0
+    assert not torch.allclose(model(ids[:, 5:6]), full[:, 5:6])
+
+
+def test_per_row_positions_for_left_padding():
+    torch.manual_seed(0)
+    model = TransformerEmbedding(50, 8, max_len=16).eval()
+    right = torch.tensor([[7, 8, 9]])
+    left = torch.tensor([[0, 0, 7, 8, 9], [5, 6, 7, 8, 9]])  # row 0 left-padded
+    mask = left != 0
+    positions = (mask.cumsum(dim=1) - 1).clamp(min=0)  # (batch, seq): 0 at each row's first real token
+    out = model(left, positions=positions)
+    assert positions.tolist() == [[0, 0, 0, 1, 2], [0, 1, 2, 3, 4]]
+    assert torch.equal(out[0, 2:], model(right)[0])
+
+
+def test_positional_encoding_takes_positions_too():
+    pe = PositionalEncoding(8, max_len=16)
+    x = torch.zeros(2, 3, 8)
+    assert torch.equal(pe(x, positions=torch.tensor([4, 5, 6]))[1], pe.pe[4:7])
+    per_row = torch.tensor([[0, 1, 2], [9, 10, 11]])
+    assert torch.equal(pe(x, positions=per_row)[1], pe.pe[9:12])
+
+
+@pytest.mark.parametrize(
+    ("positions", "error", "message"),
+    [
+        (torch.tensor([14, 15, 16]), ValueError, r"position 16 is out of range: .*max_len=16.*\[0, 16\)"),
+        (torch.tensor([-1, 0, 1]), ValueError, r"position -1 is negative"),
+        (torch.tensor([0.0, 1.0, 2.0]), TypeError, r"positions must be integers, got dtype torch.float32"),
+        (
+            torch.tensor([0, 1]),
+            ValueError,
+            r"positions must have shape \(3,\) or \(2, 3\) .* got shape \(2,\)",
+        ),
+        ([0, 1, 2], TypeError, r"positions must be a torch.Tensor of integers.*got list"),
+    ],
+)
+def test_bad_positions_are_named(positions, error, message):
+    with pytest.raises(error, match=message):
+        TransformerEmbedding(50, 8, max_len=16)(torch.ones(2, 3, dtype=torch.long), positions=positions)
+
+
+# ----------------------------------------------------------------------------- meta device, compilers
+
+
+def test_meta_device_flow_gives_the_same_model():
+    """Build on meta, to_empty, load a checkpoint: the table is rebuilt, not uninitialised memory."""
+    torch.manual_seed(0)
+    reference = TransformerEmbedding(50, 8, max_len=32).eval()
+    with torch.device("meta"):
+        model = TransformerEmbedding(50, 8, max_len=32)
+    assert model.positional_encoding.pe.is_meta
+    model.to_empty(device="cpu")
+    model.load_state_dict(reference.state_dict())
+    model.eval()
+    ids = torch.randint(0, 50, (2, 32))
+    assert torch.equal(model(ids), reference(ids))
+    assert torch.equal(model.positional_encoding.pe, reference.positional_encoding.pe)
+
+
+def test_torch_compile_gives_the_eager_output():
+    torch.manual_seed(0)
+    model = TransformerEmbedding(50, 8, max_len=16).eval()
+    ids = torch.randint(0, 50, (2, 5))
+    compiled = torch.compile(model, backend="eager")
+    assert torch.equal(compiled(ids), model(ids))
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_torchscript_is_refused_with_a_reason():
+    # used to fail with "'int' object has no attribute or method 'is_floating_point'"
+    with pytest.raises(
+        TypeError, match=r"TransformerEmbedding cannot be compiled by torch.jit.script.*torch.compile"
+    ):
+        torch.jit.script(TransformerEmbedding(50, 8))

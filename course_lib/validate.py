@@ -1,0 +1,322 @@
+"""Input checks at the boundary of every public function, and their messages.
+
+Each check returns the value in the form the caller needs (``int``, ``float``, an int64
+tensor) or raises ``ValueError``/``TypeError`` with a message that names the value (with
+``repr``) and the limit, in the student's language. A student reads the message, not
+the stack, so no torch-internal error should ever be the first thing they see.
+
+    >>> positive_int("d_model", 512)
+    512
+    >>> positive_int("d_model", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: d_model must be a positive integer, got 0
+"""
+
+import math
+import numbers
+
+import torch
+
+from .i18n import Messages
+
+__all__ = [
+    "MESSAGES",
+    "is_integer",
+    "positive_int",
+    "non_negative_int",
+    "table_size",
+    "base",
+    "probability",
+    "padding_idx",
+    "float_dtype",
+    "token_ids",
+    "vectors",
+    "positions",
+]
+
+# The largest positional table the package builds: 2**31 entries (8 GiB in float32).
+# Beyond it the float64 construction alone needs more memory than a laptop has.
+MAX_TABLE_ENTRIES = 2**31
+
+MESSAGES = Messages(
+    "input",
+    {
+        "not_positive_int": {
+            "en": "{name} must be a positive integer, got {value!r}",
+            "ru": "{name} должен быть целым положительным числом, а получено {value!r}",
+        },
+        "not_non_negative_int": {
+            "en": "{name} must be a non-negative integer, got {value!r}",
+            "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
+        },
+        "table_too_large": {
+            "en": "a table of {rows} × {d_model} = {entries:,} entries is too large: "
+            "the limit is {limit:,} entries (8 GiB in float32); lower max_len or d_model",
+            "ru": "таблица {rows} × {d_model} = {entries:,} элементов слишком велика: "
+            "предел — {limit:,} элементов (8 ГиБ во float32); уменьшите max_len или d_model",
+        },
+        "base_invalid": {
+            "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
+            "to 2π·base, so with base ≤ 1 they no longer grow from column to column (base = 1 makes every "
+            "column pair the same)",
+            "ru": "base должен быть конечным числом больше 1, а получено {value!r}: длины волн идут от 2π "
+            "до 2π·base, и при base ≤ 1 они перестают расти от столбца к столбцу (при base = 1 все пары "
+            "столбцов одинаковы)",
+        },
+        "dropout_range": {
+            "en": "dropout must be a probability between 0 and 1, got {value!r}",
+            "ru": "dropout должен быть вероятностью от 0 до 1, а получено {value!r}",
+        },
+        "dtype_not_dtype": {
+            "en": "dtype must be a torch.dtype such as torch.float32, got {value!r}",
+            "ru": "dtype должен быть типом torch.dtype, например torch.float32, а получено {value!r}",
+        },
+        "dtype_not_float": {
+            "en": "dtype must be a floating-point dtype (torch.float32, torch.float64, ...), got {value}: "
+            "the table holds sines and cosines between -1 and 1",
+            "ru": "dtype должен быть вещественным (torch.float32, torch.float64, ...), а получен {value}: "
+            "в таблице синусы и косинусы от -1 до 1",
+        },
+        "padding_idx_type": {
+            "en": "padding_idx must be an integer or None, got {value!r}",
+            "ru": "padding_idx должен быть целым числом или None, а получено {value!r}",
+        },
+        "padding_idx_range": {
+            "en": "padding_idx={value!r} is outside the vocabulary: it must be in [0, {vocab_size})",
+            "ru": "padding_idx={value!r} вне словаря: он должен лежать в [0, {vocab_size})",
+        },
+        "no_torchscript": {
+            "en": "{name} cannot be compiled by torch.jit.script: its input checks, which speak the student's "
+            "language, are plain Python; use torch.compile(model) instead (TorchScript is in maintenance mode)",
+            "ru": "{name} нельзя скомпилировать через torch.jit.script: проверки входа, которые говорят на языке "
+            "студента, написаны на обычном Python; используйте torch.compile(model) (TorchScript больше не развивается)",
+        },
+        "ids_not_tensor": {
+            "en": "token ids must be a torch.Tensor of integers, got {type_name}",
+            "ru": "индексы токенов должны быть тензором torch.Tensor с целыми числами, а получен {type_name}",
+        },
+        "ids_not_integer": {
+            "en": "token ids must be integers (torch.long), got dtype {dtype}: "
+            "ids are row numbers of the embedding table, not values",
+            "ru": "индексы токенов должны быть целыми (torch.long), а получен dtype {dtype}: "
+            "индекс — это номер строки таблицы эмбеддингов, а не значение",
+        },
+        "ids_meta": {
+            "en": "token ids are on the meta device, which holds shapes but no values, while the embedding "
+            "table is on {device}: put the ids on {device}",
+            "ru": "индексы токенов лежат на устройстве meta, где есть формы, но нет значений, а таблица "
+            "эмбеддингов — на {device}: перенесите индексы на {device}",
+        },
+        "ids_device": {
+            "en": "token ids are on {got}, the embedding table on {device}: move the ids with ids.to({device!r})",
+            "ru": "индексы токенов лежат на {got}, а таблица эмбеддингов — на {device}: "
+            "перенесите их через ids.to({device!r})",
+        },
+        "id_too_large": {
+            "en": "token id {value} is out of range: the vocabulary has {vocab_size} tokens, "
+            "so ids must be in [0, {vocab_size})",
+            "ru": "индекс токена {value} вне диапазона: в словаре {vocab_size} токенов, "
+            "поэтому индексы должны лежать в [0, {vocab_size})",
+        },
+        "id_negative": {
+            "en": "token id {value} is negative: ids must be in [0, {vocab_size})",
+            "ru": "индекс токена {value} отрицательный: индексы должны лежать в [0, {vocab_size})",
+        },
+        "ids_bad_ndim": {
+            "en": "token ids must have shape (batch, seq), got shape {shape}",
+            "ru": "индексы токенов должны иметь форму (batch, seq), а получена форма {shape}",
+        },
+        "x_not_tensor": {
+            "en": "x must be a torch.Tensor of shape (batch, seq, d_model), got {type_name}",
+            "ru": "x должен быть тензором torch.Tensor формы (batch, seq, d_model), а получен {type_name}",
+        },
+        "x_not_float": {
+            "en": "x must hold floating-point vectors, got dtype {dtype}: embed the token ids first",
+            "ru": "x должен содержать вещественные векторы, а получен dtype {dtype}: "
+            "сначала получите эмбеддинги токенов",
+        },
+        "x_bad_ndim": {
+            "en": "x must have shape (batch, seq, d_model), got shape {shape}",
+            "ru": "x должен иметь форму (batch, seq, d_model), а получена форма {shape}",
+        },
+        "last_dim": {
+            "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
+            "ru": "последнее измерение x имеет размер {got}, а модуль создан с d_model={d_model}",
+        },
+        "seq_too_long": {
+            "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",
+            "ru": "длина последовательности {seq_len} больше max_len={max_len}: "
+            "создайте модуль с бо́льшим max_len",
+        },
+        "positions_not_tensor": {
+            "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
+            "ru": "positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
+            "а получен {type_name}",
+        },
+        "positions_not_integer": {
+            "en": "positions must be integers, got dtype {dtype}: a position is a row number of the table",
+            "ru": "positions должны быть целыми, а получен dtype {dtype}: позиция — это номер строки таблицы",
+        },
+        "positions_shape": {
+            "en": "positions must have shape ({seq},) or ({batch}, {seq}) for x of shape {x_shape}, "
+            "got shape {shape}",
+            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для x формы {x_shape}, "
+            "а получена форма {shape}",
+        },
+        "position_too_large": {
+            "en": "position {value} is out of range: this module was built with max_len={max_len}, "
+            "so positions must be in [0, {max_len})",
+            "ru": "позиция {value} вне диапазона: модуль создан с max_len={max_len}, "
+            "поэтому позиции должны лежать в [0, {max_len})",
+        },
+        "position_negative": {
+            "en": "position {value} is negative: positions must be in [0, {max_len})",
+            "ru": "позиция {value} отрицательная: позиции должны лежать в [0, {max_len})",
+        },
+    },
+)
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def is_integer(value) -> bool:
+    """An integer, and not a bool (``True`` is an ``int`` to Python, but never a sensible size)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def positive_int(name: str, value) -> int:
+    """``value`` as an ``int`` if it is an integer > 0."""
+    if not is_integer(value) or value <= 0:
+        raise ValueError(MESSAGES("not_positive_int", name=name, value=value))
+    return int(value)
+
+
+def non_negative_int(name: str, value) -> int:
+    """``value`` as an ``int`` if it is an integer >= 0."""
+    if not is_integer(value) or value < 0:
+        raise ValueError(MESSAGES("not_non_negative_int", name=name, value=value))
+    return int(value)
+
+
+def table_size(rows: int, d_model: int) -> None:
+    """A ``(rows, d_model)`` table must fit: at most ``MAX_TABLE_ENTRIES`` entries."""
+    if rows * d_model > MAX_TABLE_ENTRIES:
+        raise ValueError(
+            MESSAGES(
+                "table_too_large", rows=rows, d_model=d_model, entries=rows * d_model, limit=MAX_TABLE_ENTRIES
+            )
+        )
+
+
+def base(value) -> float:
+    """The wavelength scale: a finite real number > 1."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(MESSAGES("base_invalid", value=value))
+    try:
+        as_float = float(value)
+    except OverflowError:  # an int too large for a float, e.g. 10**400
+        raise ValueError(MESSAGES("base_invalid", value=value)) from None
+    if not (math.isfinite(as_float) and as_float > 1):
+        raise ValueError(MESSAGES("base_invalid", value=value))
+    return as_float
+
+
+def probability(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+        raise ValueError(MESSAGES("dropout_range", value=value))
+    return float(value)
+
+
+def padding_idx(value, vocab_size: int) -> int | None:
+    """None, or the id of the padding token: an integer in ``[0, vocab_size)``."""
+    if value is None:
+        return None
+    if not is_integer(value):
+        raise TypeError(MESSAGES("padding_idx_type", value=value))
+    if not 0 <= value < vocab_size:
+        raise ValueError(MESSAGES("padding_idx_range", value=value, vocab_size=vocab_size))
+    return int(value)
+
+
+def float_dtype(value) -> torch.dtype:
+    """A floating-point ``torch.dtype``."""
+    if not isinstance(value, torch.dtype):
+        raise TypeError(MESSAGES("dtype_not_dtype", value=value))
+    if not value.is_floating_point:
+        raise TypeError(MESSAGES("dtype_not_float", value=value))
+    return value
+
+
+# ----------------------------------------------------------------------------- tensors
+
+
+def token_ids(ids, vocab_size: int, weight: torch.Tensor) -> torch.Tensor:
+    """``ids`` as an index tensor for ``weight`` (int64, or int32 as given), each in ``[0, vocab_size)``.
+
+    Integer dtypes that ``F.embedding`` refuses (int8, uint8, int16, the unsigned ones) are
+    converted to int64, which holds every one of their values exactly.
+    """
+    if not isinstance(ids, torch.Tensor):
+        raise TypeError(MESSAGES("ids_not_tensor", type_name=type(ids).__name__))
+    if ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
+        raise TypeError(MESSAGES("ids_not_integer", dtype=ids.dtype))
+    if ids.is_meta:
+        if weight.is_meta:
+            return ids if ids.dtype in (torch.int32, torch.int64) else ids.to(torch.int64)
+        raise ValueError(MESSAGES("ids_meta", device=str(weight.device)))
+    if ids.device != weight.device and not weight.is_meta:
+        raise ValueError(MESSAGES("ids_device", got=str(ids.device), device=str(weight.device)))
+    unsigned64 = ids.dtype == torch.uint64
+    if unsigned64:
+        ids = ids.view(torch.int64)  # the same bits: ids >= 2**63 read as negative, caught below
+    elif ids.dtype not in (torch.int32, torch.int64):
+        ids = ids.to(torch.int64)
+    if ids.numel() == 0:
+        return ids
+    lo, hi = torch.aminmax(ids)
+    if unsigned64 and lo < 0:
+        raise ValueError(MESSAGES("id_too_large", value=int(lo) + 2**64, vocab_size=vocab_size))
+    if hi >= vocab_size:
+        raise ValueError(MESSAGES("id_too_large", value=int(hi), vocab_size=vocab_size))
+    if lo < 0:
+        raise ValueError(MESSAGES("id_negative", value=int(lo), vocab_size=vocab_size))
+    return ids
+
+
+def vectors(x, d_model: int, max_len: int) -> None:
+    """``x`` must be floating-point ``(batch, seq, d_model)`` with ``seq <= max_len``."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(MESSAGES("x_not_tensor", type_name=type(x).__name__))
+    if not x.dtype.is_floating_point:
+        raise TypeError(MESSAGES("x_not_float", dtype=x.dtype))
+    if x.dim() != 3:
+        raise ValueError(MESSAGES("x_bad_ndim", shape=tuple(x.shape)))
+    if x.shape[-1] != d_model:
+        raise ValueError(MESSAGES("last_dim", got=x.shape[-1], d_model=d_model))
+    if x.shape[1] > max_len:
+        raise ValueError(MESSAGES("seq_too_long", seq_len=x.shape[1], max_len=max_len))
+
+
+def positions(value, x_shape: tuple[int, ...], max_len: int) -> torch.Tensor:
+    """Explicit positions for a ``(batch, seq, ...)`` input: int64 ``(seq,)`` or ``(batch, seq)``, in ``[0, max_len)``."""
+    batch, seq = x_shape[0], x_shape[1]
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(MESSAGES("positions_not_tensor", type_name=type(value).__name__))
+    if value.dtype.is_floating_point or value.dtype.is_complex or value.dtype == torch.bool:
+        raise TypeError(MESSAGES("positions_not_integer", dtype=value.dtype))
+    if tuple(value.shape) not in ((seq,), (batch, seq)):
+        raise ValueError(
+            MESSAGES(
+                "positions_shape", batch=batch, seq=seq, x_shape=tuple(x_shape), shape=tuple(value.shape)
+            )
+        )
+    value = value.to(torch.int64)
+    if value.numel() and not value.is_meta:
+        lo, hi = torch.aminmax(value)
+        if hi >= max_len:
+            raise ValueError(MESSAGES("position_too_large", value=int(hi), max_len=max_len))
+        if lo < 0:
+            raise ValueError(MESSAGES("position_negative", value=int(lo), max_len=max_len))
+    return value
