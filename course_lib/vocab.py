@@ -1,30 +1,99 @@
 """A small word-level tokenizer for English and Russian: text -> token ids -> text."""
 
 import re
+import unicodedata
 from collections import Counter
 
 import torch
 
-from .i18n import tr
+from .i18n import Messages
+from .validate import is_integer
 
-__all__ = ["Vocab", "tokenize"]
+__all__ = ["Vocab", "tokenize", "normalize"]
+
+MESSAGES = Messages(
+    "vocab",
+    {
+        "texts_not_list": {
+            "en": "texts must be a list of strings, got {type_name}",
+            "ru": "texts должен быть списком строк, а получен {type_name}",
+        },
+        "text_not_str": {
+            "en": "each text must be a str, got {type_name}",
+            "ru": "каждый текст должен быть строкой str, а получен {type_name}",
+        },
+        "empty_batch": {
+            "en": "encode_batch needs at least one text, got an empty list",
+            "ru": "для encode_batch нужен хотя бы один текст, а получен пустой список",
+        },
+        "tokens_not_list": {
+            "en": "a vocabulary is built from a list of token strings, got {type_name}: "
+            "use Vocab.build(texts) to build one from texts",
+            "ru": "словарь строится из списка строк-токенов, а получен {type_name}: "
+            "чтобы построить его по текстам, вызовите Vocab.build(texts)",
+        },
+        "specials_first": {
+            "en": "a vocabulary starts with the special tokens {specials}, got {first!r}",
+            "ru": "словарь начинается со служебных токенов {specials}, а получено {first!r}",
+        },
+        "duplicate_token": {
+            "en": "token {token!r} appears twice in the vocabulary (ids {first} and {second}): "
+            "each token needs exactly one id",
+            "ru": "токен {token!r} встречается в словаре дважды (индексы {first} и {second}): "
+            "у каждого токена должен быть ровно один индекс",
+        },
+        "decode_not_ids": {
+            "en": "decode takes a list or a 1-d tensor of integer ids, got {got}",
+            "ru": "decode принимает список или одномерный тензор целых индексов, а получено {got}",
+        },
+        "decode_id_range": {
+            "en": "id {value!r} is not in the vocabulary: ids must be in [0, {vocab_size})",
+            "ru": "индекса {value!r} нет в словаре: индексы должны лежать в [0, {vocab_size})",
+        },
+        "min_freq": {
+            "en": "min_freq must be a positive integer, got {value!r}",
+            "ru": "min_freq должен быть целым положительным числом, а получено {value!r}",
+        },
+    },
+)
 
 # a word is a run of letters or digits (Unicode-aware, so Cyrillic works like Latin);
 # every other visible character is a token of its own
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 # punctuation that sticks to the word before it when ids are turned back into text
 _NO_SPACE_BEFORE = re.compile(r" ([.,!?;:)»])")
+# invisible characters that change no word: zero-width space, non-joiner and joiner, word
+# joiner, byte-order mark, soft hyphen
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def normalize(text: str) -> str:
+    """The text every tokenizer of the course sees: Unicode NFC, without invisible characters.
+
+    NFC joins a letter and a combining mark into one character: «й» typed as «и» + U+0306
+    becomes the single «й», so the same word always gives the same token.
+
+    >>> nfd = unicodedata.normalize("NFD", "мой")
+    >>> len(nfd), len(normalize(nfd))
+    (4, 3)
+    """
+    if not isinstance(text, str):
+        raise TypeError(MESSAGES("text_not_str", type_name=type(text).__name__))
+    return unicodedata.normalize("NFC", text).translate(_INVISIBLE)
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-case words and punctuation marks.
+    """Lower-case words and punctuation marks, after :func:`normalize`.
 
     >>> tokenize("The cat sat. Кот сидел!")
     ['the', 'cat', 'sat', '.', 'кот', 'сидел', '!']
     """
-    if not isinstance(text, str):
-        raise TypeError(tr("text_not_str", type_name=type(text).__name__))
-    return _TOKEN.findall(text.lower())
+    return _TOKEN.findall(normalize(text).lower())
+
+
+def _check_texts(texts) -> None:
+    if isinstance(texts, str) or not isinstance(texts, list | tuple):
+        raise TypeError(MESSAGES("texts_not_list", type_name=type(texts).__name__))
 
 
 class Vocab:
@@ -33,7 +102,8 @@ class Vocab:
     Ids 0-3 are the special tokens ``<pad>`` (fills short sequences in a batch),
     ``<unk>`` (any word not seen when the vocabulary was built), ``<bos>`` and ``<eos>``
     (beginning and end of a sequence). Other words follow, most frequent first, ties in
-    alphabetical order, so the same texts always give the same ids.
+    alphabetical order, so the ids depend only on the words and their counts -- not on
+    the order of the texts, which changes when data is shuffled or sharded.
 
     Example::
 
@@ -57,19 +127,27 @@ class Vocab:
     SPECIALS = (PAD, UNK, BOS, EOS)
 
     def __init__(self, tokens: list[str]):
+        if isinstance(tokens, str) or not isinstance(tokens, list | tuple):
+            raise TypeError(MESSAGES("tokens_not_list", type_name=type(tokens).__name__))
         if list(tokens[: len(self.SPECIALS)]) != list(self.SPECIALS):
-            raise ValueError(f"a vocabulary starts with the special tokens {self.SPECIALS}")
+            first = list(tokens[: len(self.SPECIALS)])
+            raise ValueError(MESSAGES("specials_first", specials=self.SPECIALS, first=first))
         self.itos: list[str] = list(tokens)
-        self.stoi: dict[str, int] = {tok: i for i, tok in enumerate(self.itos)}
+        self.stoi: dict[str, int] = {}
+        for i, tok in enumerate(self.itos):
+            if not isinstance(tok, str):
+                raise TypeError(MESSAGES("text_not_str", type_name=type(tok).__name__))
+            if tok in self.stoi:
+                raise ValueError(MESSAGES("duplicate_token", token=tok, first=self.stoi[tok], second=i))
+            self.stoi[tok] = i
         self.pad_id, self.unk_id, self.bos_id, self.eos_id = range(len(self.SPECIALS))
 
     @classmethod
     def build(cls, texts: list[str], min_freq: int = 1) -> "Vocab":
         """A vocabulary of every word that occurs at least ``min_freq`` times in ``texts``."""
-        if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-            raise TypeError(tr("texts_not_list", type_name=type(texts).__name__))
-        if isinstance(min_freq, bool) or not isinstance(min_freq, int) or min_freq < 1:
-            raise ValueError(tr("min_freq", value=min_freq))
+        _check_texts(texts)
+        if not is_integer(min_freq) or min_freq < 1:
+            raise ValueError(MESSAGES("min_freq", value=min_freq))
         counts = Counter(tok for text in texts for tok in tokenize(text))
         words = sorted(
             (w for w, c in counts.items() if c >= min_freq and w not in cls.SPECIALS),
@@ -92,13 +170,12 @@ class Vocab:
         return [self.bos_id, *ids, self.eos_id] if add_bos_eos else ids
 
     def decode(self, ids, skip_pad: bool = True) -> str:
-        """The text of ``ids`` (a list or a 1-d tensor), padding left out."""
-        if isinstance(ids, torch.Tensor):
-            ids = ids.tolist()
+        """The text of ``ids`` (a list or a 1-d integer tensor), padding left out."""
+        ids = _id_list(ids)
         words = []
         for i in ids:
-            if not 0 <= i < len(self):
-                raise ValueError(tr("decode_id_range", value=i, vocab_size=len(self)))
+            if not is_integer(i) or not 0 <= i < len(self):
+                raise ValueError(MESSAGES("decode_id_range", value=i, vocab_size=len(self)))
             if not (skip_pad and i == self.pad_id):
                 words.append(self.itos[i])
         return _NO_SPACE_BEFORE.sub(r"\1", " ".join(words))
@@ -110,14 +187,38 @@ class Vocab:
             ``ids``: LongTensor ``(batch, seq)``, padded with ``pad_id``;
             ``mask``: BoolTensor ``(batch, seq)``, True on real tokens, False on padding.
         """
-        if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-            raise TypeError(tr("texts_not_list", type_name=type(texts).__name__))
+        _check_texts(texts)
         if len(texts) == 0:
-            raise ValueError(tr("empty_batch"))
-        encoded = [self.encode(text, add_bos_eos) for text in texts]
-        seq = max(len(e) for e in encoded)
-        ids = torch.full((len(encoded), seq), self.pad_id, dtype=torch.long)  # (batch, seq)
-        for row, e in enumerate(encoded):
-            ids[row, : len(e)] = torch.tensor(e, dtype=torch.long)
-        mask = torch.arange(seq) < torch.tensor([len(e) for e in encoded]).unsqueeze(1)  # (batch, seq)
-        return ids, mask
+            raise ValueError(MESSAGES("empty_batch"))
+        return pad_batch([self.encode(text, add_bos_eos) for text in texts], self.pad_id)
+
+
+def _id_list(ids) -> list:
+    """``ids`` as a list of Python numbers: a list or tuple, or a 1-d integer tensor."""
+    if isinstance(ids, torch.Tensor):
+        if ids.dim() != 1 or ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
+            raise TypeError(
+                MESSAGES("decode_not_ids", got=f"a tensor of shape {tuple(ids.shape)}, dtype {ids.dtype}")
+            )
+        return ids.tolist()
+    if isinstance(ids, str) or not isinstance(ids, list | tuple):
+        raise TypeError(MESSAGES("decode_not_ids", got=type(ids).__name__))
+    return list(ids)
+
+
+def pad_batch(encoded: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Sequences of ids right-padded with ``pad_id`` into ``(ids, mask)``, both ``(batch, seq)``.
+
+    >>> pad_batch([[5, 6, 7], [8]], pad_id=0)
+    (tensor([[5, 6, 7],
+            [8, 0, 0]]), tensor([[ True,  True,  True],
+            [ True, False, False]]))
+    """
+    if not encoded:
+        raise ValueError(MESSAGES("empty_batch"))
+    seq = max(len(e) for e in encoded)
+    ids = torch.full((len(encoded), seq), pad_id, dtype=torch.long)  # (batch, seq)
+    for row, e in enumerate(encoded):
+        ids[row, : len(e)] = torch.tensor(e, dtype=torch.long)
+    mask = torch.arange(seq) < torch.tensor([len(e) for e in encoded]).unsqueeze(1)  # (batch, seq)
+    return ids, mask
