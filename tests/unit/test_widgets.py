@@ -1,6 +1,8 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
+import html
 import io
+import re
 
 import ipywidgets
 import numpy as np
@@ -8,8 +10,9 @@ import PIL.Image
 import pytest
 import torch
 
-from course_lib import Vocab, set_language, sinusoidal_table, widgets
-from course_lib.i18n import tr
+from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
+from course_lib.i18n import PSEUDO, catalogues
+from tests.unit.test_plots import assert_pseudo_localised, untranslated
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
 
@@ -109,7 +112,7 @@ def test_moving_a_slider_redraws_the_same_image_with_the_new_table(slider, value
     torch.testing.assert_close(explorer.table, sinusoidal_table(*expected))
     n, d, _ = expected
     assert f"d_model = {d}, {n} positions" in explorer.readout.value
-    assert axes_image.axes.get_title() == tr("table_title", "en", num_positions=n, d_model=d)
+    assert axes_image.axes.get_title() == plots.MESSAGES("table_title", "en", num_positions=n, d_model=d)
 
 
 def test_a_move_leaves_torch_threads_as_they_were(explorer):
@@ -160,7 +163,7 @@ def test_table_explorer_image_stays_small_for_the_notebook():
 def test_table_explorer_rejects_bad_settings():
     with pytest.raises(ValueError, match=r"d_model must be a positive integer, got 0"):
         widgets.table_explorer(d_model=0)
-    with pytest.raises(ValueError, match=r"base must be a positive number, got -1"):
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got -1"):
         widgets.table_explorer(base=-1)
 
 
@@ -193,7 +196,7 @@ def test_embedding_explorer_shows_token_vectors_then_with_positions(sentences_ex
     # what the toggle adds is exactly the positional table
     added = ex.axes_image.get_array() - tokens_only
     np.testing.assert_allclose(added, sinusoidal_table(6, 16).numpy(), atol=1e-6)
-    assert ex.axes_image.axes.get_title() == tr("explorer_sum_title", "en")
+    assert ex.axes_image.axes.get_title() == widgets.MESSAGES("explorer_sum_title", "en")
 
 
 def test_embedding_explorer_switches_sentence(sentences_explorer):
@@ -339,7 +342,7 @@ def test_position_strength_at_zero_is_a_permutation(strength_explorer):
     w_a, w_b = ex.weights
     # the second sentence's weights are the first's, rows and columns reordered
     torch.testing.assert_close(w_b, w_a[ex.perm][:, ex.perm])
-    assert tr("strength_same", "en") in ex.readout.value
+    assert widgets.MESSAGES("strength_same", "en") in ex.readout.value
 
 
 def test_position_strength_difference_grows_with_the_scale(strength_explorer):
@@ -351,8 +354,8 @@ def test_position_strength_difference_grows_with_the_scale(strength_explorer):
         gaps.append(ex.gap)
     assert ex.image.value != before
     assert gaps[0] < 1e-5 < gaps[1] < gaps[2]
-    assert tr("strength_differ", "en") in ex.readout.value
-    assert ex.figure.get_suptitle() == tr("strength_title", "en", scale=1.0)
+    assert widgets.MESSAGES("strength_differ", "en") in ex.readout.value
+    assert ex.figure.get_suptitle() == widgets.MESSAGES("strength_title", "en", scale=1.0)
     heatmaps = [ax for ax in ex.figure.axes if ax.images]
     np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), ex.weights[1].numpy())
 
@@ -365,3 +368,72 @@ def test_position_strength_needs_the_same_tokens_reordered():
         widgets.position_strength_explorer(attention, lambda t: torch.zeros(2, 4), "dog bites", "man bites")
     with pytest.raises(ValueError, match=r"each token once"):
         widgets.position_strength_explorer(attention, lambda t: torch.zeros(3, 4), "a a b", "a b a")
+
+
+# ----------------------------------------------------------------------------- every text from the catalogue
+
+
+def test_catalogue_has_every_language_with_the_same_placeholders():
+    assert catalogues()["widgets"] is widgets.MESSAGES
+    assert widgets.MESSAGES.problems() == []
+
+
+def widget_texts(explorer) -> list[str]:
+    """What a student reads in a box: descriptions, button labels, readouts and table cells."""
+    texts = []
+    for child in explorer.children:
+        texts.append(getattr(child, "description", ""))
+        if isinstance(child, ipywidgets.ToggleButtons):
+            texts += child._options_labels
+        if isinstance(child, ipywidgets.HTML):
+            # each paragraph, line and cell of the HTML on its own, tags removed
+            texts += [html.unescape(part) for part in re.split(r"<[^>]+>", child.value)]
+    return [t for t in texts if t.strip()]
+
+
+PSEUDO_EXPLORERS = {
+    "table": (
+        lambda: widgets.table_explorer(d_model=16, num_positions=20),
+        lambda ex: setattr(ex.num_positions, "value", 200),
+    ),
+    "embedding": (
+        lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
+        lambda ex: setattr(ex.show, "value", "sum"),
+    ),
+    "rotation": (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
+    "position_strength": (lambda: make_strength_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
+    "vocab": (
+        lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
+        lambda ex: setattr(ex.text, "value", "the bird"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PSEUDO_EXPLORERS))
+def test_every_text_of_an_explorer_comes_from_the_catalogue(name):
+    # in the pseudo-language every catalogue text is accented and bracketed: plain English
+    # left in a widget (or redrawn after a move) is a string that bypasses the catalogues
+    set_language(PSEUDO)
+    build, move = PSEUDO_EXPLORERS[name]
+    explorer = build()
+    data = {"d_model", "unk", *" ".join(SENTENCES + ["bird", "dog bites man"]).split()}
+    for _ in ("built", "moved"):
+        texts = widget_texts(explorer)
+        assert any(t.startswith("⟦") for t in texts)
+        assert {t: untranslated(t, data) for t in texts if untranslated(t, data)} == {}
+        if hasattr(explorer, "figure"):
+            assert_pseudo_localised(explorer.figure, data)
+        move(explorer)
+
+
+def test_errors_of_the_explorers_come_from_the_catalogue():
+    set_language(PSEUDO)
+    for bad in (
+        lambda: widgets.embedding_explorer([]),
+        lambda: widgets.vocab_explorer(["a"]),
+        lambda: widgets.table_explorer(d_model=0),
+        lambda: widgets.position_strength_explorer(None, None, "a b", "a c"),
+    ):
+        with pytest.raises((TypeError, ValueError)) as info:
+            bad()
+        assert str(info.value).startswith("⟦"), str(info.value)

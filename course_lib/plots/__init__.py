@@ -1,0 +1,81 @@
+"""The course's figures: each function returns a matplotlib Figure, labelled in the student's language.
+
+Figures are made with ``matplotlib.figure.Figure`` and drawn by the Agg canvas, never by
+``pyplot``: no global figure list, so a figure shows once (as the cell's value) and is
+never shown a second time by the inline backend, and nothing leaks between cells.
+A figure returned as the last value of a notebook cell shows as a PNG image.
+
+Every title, axis label and legend comes from the catalogue :data:`MESSAGES`
+(``plots/messages.py``) in the language ``lang`` (None: the language set by
+:func:`course_lib.set_language`); error messages, like all of course_lib's, follow
+:func:`course_lib.set_language`. Random numbers come from a fixed ``seed`` under
+:func:`torch.random.fork_rng`, so a figure is the same on every run and the caller's
+random state is left alone.
+
+    >>> from course_lib import sinusoidal_table
+    >>> fig = plot_table(sinusoidal_table(64, 32), lang="ru")
+    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
+    ('измерение', 'позиция')
+
+The modules, by topic:
+
+- ``figure``: :class:`NotebookFigure`, :func:`to_png`, :func:`new_figure`,
+  :func:`draw_heatmap` and the input checks every figure shares;
+- ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 4);
+- ``embeddings``: a sentence's vectors and their magnitudes (lesson 2);
+- ``precision``: float32 against float64 at large positions (lesson 4);
+- ``attention``: attention weights (lesson 3);
+- ``messages``: the catalogue of every text above, in every language of the course.
+"""
+
+from .attention import draw_attention, plot_attention
+from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
+from .figure import (
+    DIVERGING,
+    DPI,
+    FIGSIZE,
+    NotebookFigure,
+    as_array,
+    check_dims,
+    check_positions,
+    colours,
+    draw_heatmap,
+    new_figure,
+    to_png,
+)
+from .messages import MESSAGES
+from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
+from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
+
+__all__ = [
+    # the figures of the lessons
+    "plot_table",
+    "plot_waves",
+    "plot_similarity",
+    "plot_embeddings",
+    "plot_magnitudes",
+    "plot_precision",
+    "plot_rotation",
+    "plot_attention",
+    # the numbers behind them
+    "wavelength",
+    "magnitudes",
+    "precision_errors",
+    "DEFAULT_PRECISION_POSITIONS",
+    # figures in a notebook
+    "NotebookFigure",
+    "to_png",
+    # the pieces the widgets redraw, and what every figure shares
+    "draw_heatmap",
+    "draw_rotation",
+    "draw_attention",
+    "new_figure",
+    "colours",
+    "as_array",
+    "check_dims",
+    "check_positions",
+    "DIVERGING",
+    "FIGSIZE",
+    "DPI",
+    "MESSAGES",
+]

@@ -1,0 +1,172 @@
+"""What every figure of the course shares: the Figure class, its PNG, the heatmap and the input checks.
+
+Figures are ``matplotlib.figure.Figure`` objects drawn by the Agg canvas, never by
+``pyplot`` (see :mod:`course_lib.plots`). The checks turn what a student passes to a
+figure function into the numpy arrays and integers it draws, or raise an error that says
+what was wrong, in the student's language.
+
+    >>> check_dims(5, d_model=8), check_positions([0, 10]).tolist()
+    ([5], [0, 10])
+"""
+
+import io
+import numbers
+
+import numpy as np
+import PIL.Image
+import torch
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from ..validate import is_integer
+from .messages import MESSAGES
+
+__all__ = [
+    "DIVERGING",
+    "FIGSIZE",
+    "DPI",
+    "NotebookFigure",
+    "to_png",
+    "new_figure",
+    "colours",
+    "as_array",
+    "check_dims",
+    "check_positions",
+    "draw_heatmap",
+]
+
+# a diverging map centred on 0: sines and cosines are as often negative as positive
+DIVERGING = "RdBu_r"
+FIGSIZE = (7.0, 4.0)  # inches; fits a notebook column and a slide
+DPI = 100
+
+
+class NotebookFigure(Figure):
+    """A matplotlib Figure that shows itself as a PNG in Jupyter, with no pyplot involved.
+
+    Without pyplot's inline backend, IPython only knows a Figure's text repr
+    (``<Figure size 700x400 with 2 Axes>``); ``_repr_png_`` gives it the picture.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        FigureCanvasAgg(self)
+
+    def _repr_png_(self) -> bytes:
+        return to_png(self)
+
+
+def to_png(fig: Figure, palette: bool = False) -> bytes:
+    """The figure rendered by the Agg canvas as PNG bytes.
+
+    ``palette=True`` stores at most 256 colours instead of every shade: a third of the
+    bytes for a heatmap, which matters for the widgets, whose images travel to the
+    browser on every slider move and are saved in the notebook's widget state.
+    """
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    if not palette:
+        canvas.print_png(buf)
+        return buf.getvalue()
+    canvas.draw()
+    rgb = PIL.Image.fromarray(np.asarray(canvas.buffer_rgba())[..., :3])
+    # fast octree without dithering: ~5 ms, deterministic, no speckle on flat colours
+    rgb.quantize(256, method=PIL.Image.Quantize.FASTOCTREE, dither=PIL.Image.Dither.NONE).save(buf, "png")
+    return buf.getvalue()
+
+
+def new_figure(figsize=None, dpi=None) -> NotebookFigure:
+    """An empty :class:`NotebookFigure` of ``figsize`` inches at ``dpi`` (default: ``FIGSIZE``, ``DPI``)."""
+    # constrained layout keeps long (Russian) labels and the colourbar inside the figure
+    return NotebookFigure(figsize=figsize or FIGSIZE, dpi=dpi or DPI, layout="constrained")
+
+
+def colours(n: int) -> list[str]:
+    """``n`` line colours of matplotlib's default cycle, repeating after seven."""
+    cycle = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink"]
+    return [cycle[j % len(cycle)] for j in range(n)]
+
+
+# ----------------------------------------------------------------------------- input checks
+
+
+def as_array(name: str, value, ndim: int) -> np.ndarray:
+    """A float numpy copy of a tensor or array ``value``, after checking its type and number of axes.
+
+    ``name`` is how the error messages call the value. Gradients and devices are dropped;
+    integers and bools become floats, float16 and bfloat16 float32.
+    """
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu()
+        if not value.dtype.is_floating_point:
+            value = value.double()
+        # numpy has no bfloat16, and float16 heatmaps gain nothing: draw in float32 at least
+        array = value.to(torch.promote_types(value.dtype, torch.float32)).numpy()
+    elif isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biuf":  # bool, integers, floats: nothing else has a colour
+            raise TypeError(MESSAGES("plot_not_numeric", name=name, dtype=value.dtype))
+        array = value.astype(np.promote_types(value.dtype, np.float32))
+    else:
+        raise TypeError(MESSAGES("plot_not_array", name=name, type_name=type(value).__name__))
+    if array.ndim != ndim:
+        raise ValueError(MESSAGES("plot_bad_ndim", name=name, ndim=ndim, shape=tuple(array.shape)))
+    if array.size == 0:
+        raise ValueError(MESSAGES("plot_empty", name=name, shape=tuple(array.shape)))
+    return array
+
+
+def check_dims(dims, d_model: int) -> list[int]:
+    """``dims``, one column number or several, as a non-empty list of columns of a ``d_model``-wide table."""
+    if isinstance(dims, numbers.Integral):  # one column; a bool too, which the loop then refuses
+        dims = [dims]
+    dims = list(dims)
+    if not dims:
+        raise ValueError(MESSAGES("plot_no_dims"))
+    for dim in dims:
+        if not is_integer(dim) or not 0 <= dim < d_model:
+            raise ValueError(MESSAGES("plot_dim_range", dim=dim, d_model=d_model, last=d_model - 1))
+    return [int(d) for d in dims]
+
+
+def check_positions(positions) -> np.ndarray:
+    """``positions``, a non-empty iterable of integers >= 0, as an int64 array."""
+    values = list(positions)
+    if not values:
+        raise ValueError(MESSAGES("plot_positions", value=positions))
+    for p in values:
+        if not is_integer(p) or p < 0:
+            raise ValueError(MESSAGES("plot_positions", value=p))
+    return np.array(values, dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------- heatmaps
+
+
+def draw_heatmap(
+    fig: Figure,
+    data: np.ndarray,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    cmap=DIVERGING,
+    vmin=-1.0,
+    vmax=1.0,
+    colorbar_label=None,
+):
+    """Draw ``data`` (rows on the y axis, row 0 on top) on a new axes of ``fig``.
+
+    Returns ``(ax, image)``: the widgets keep ``image`` and later change it with
+    ``set_data`` / ``set_extent`` instead of drawing a new figure.
+    """
+    ax = fig.add_subplot()
+    image = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto", interpolation="antialiased")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    bar = fig.colorbar(image, ax=ax)
+    bar.locator = MaxNLocator(4)  # few tick labels: text is most of the drawing time
+    if colorbar_label:
+        bar.set_label(colorbar_label)
+    return ax, image

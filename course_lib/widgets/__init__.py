@@ -1,0 +1,53 @@
+"""Interactive heatmaps for the lessons: sliders and buttons that redraw a figure of :mod:`course_lib.plots`.
+
+Each builder returns one ipywidgets box, labelled in the language ``lang`` (None: the
+language set by :func:`course_lib.set_language`); :func:`vocab_explorer` shows an HTML
+table, the others a figure. The figure is drawn once by the
+matching function of :mod:`course_lib.plots`; a slider move changes the existing artists
+(``set_data``, ``set_extent``, the title) and sends a new PNG to the ``Image`` widget.
+Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
+re-runs cleanly under nbval. Every description, button and readout comes from the
+catalogue :data:`MESSAGES` (``widgets/messages.py``); the figures' labels from
+:data:`course_lib.plots.MESSAGES`.
+
+The boxes keep their parts as attributes (``explorer.d_model``, ``explorer.image``,
+``explorer.table`` ...), so a test -- or a curious student -- can move a slider by
+setting ``.value`` and look at what was drawn:
+
+    >>> from course_lib import sinusoidal_table
+    >>> explorer = table_explorer(d_model=32, num_positions=50, lang="ru")
+    >>> explorer.d_model.value = 16
+    >>> bool((explorer.axes_image.get_array() == sinusoidal_table(50, 16).numpy()).all())
+    True
+    >>> explorer.num_positions.description
+    'позиции'
+
+The modules, by lesson: ``vocab`` (1), ``embeddings`` (2), ``attention`` (3), ``table``
+(4: the table and the rotation), on ``base`` (what every explorer shares) and
+``messages`` (the catalogue).
+"""
+
+from .attention import PositionStrengthExplorer, position_strength_explorer
+from .base import DPI, FIGSIZE, FigureWidget
+from .embeddings import EmbeddingExplorer, embedding_explorer
+from .messages import MESSAGES
+from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
+from .vocab import VocabExplorer, vocab_explorer
+
+__all__ = [
+    "vocab_explorer",
+    "table_explorer",
+    "embedding_explorer",
+    "rotation_explorer",
+    "position_strength_explorer",
+    # the boxes they return, and what they share
+    "VocabExplorer",
+    "TableExplorer",
+    "EmbeddingExplorer",
+    "RotationExplorer",
+    "PositionStrengthExplorer",
+    "FigureWidget",
+    "FIGSIZE",
+    "DPI",
+    "MESSAGES",
+]
