@@ -1,0 +1,71 @@
+"""Exercises with instant feedback: ``check``, ``hint`` and ``solution``, in the student's language.
+
+Every exercise of the course is an :class:`~course_lib.exercises.core.Exercise`, defined in a
+module of its own in this package: its template, reference solution, hints, checker and
+messages side by side. The registry finds them: a module of this package that defines
+``EXERCISE`` is an exercise, reachable as ``exercises.<its name>``::
+
+    from course_lib import exercises
+    exercises.positional_encoding.check(MyPositionalEncoding)  # a verdict that names the mistake
+    exercises.positional_encoding.hint(1)                      # hints 1, 2, 3: each says a bit more
+    exercises.positional_encoding.solution()                   # the reference code
+    exercises.registry()                                       # every exercise, in lesson order
+
+How a check works: it builds the student's class (or calls the student's function) on
+small inputs whose sizes all differ -- batch != seq != d_model -- so that swapped axes
+cannot hide, in eval mode, and compares the output with the right answer and with the
+answers that common mistakes give (a table with sine and cosine swapped, a missing
+sqrt(d_model), ...). The first one that matches names the diagnosis. Comparing outputs
+rather than reading the code accepts any correct implementation: any attribute names, a
+float32 table, a dropout layer, a slow Python loop. The student's code runs through a
+:class:`~course_lib.exercises.runner.Run`, which bounds its time and output and restores
+whatever state it changes.
+
+A check returns a :class:`Feedback`: ``status`` ("correct", "incorrect" or
+"not_attempted"), a stable ``key`` such as ``"pe.sin_cos_swapped"`` and a ``message``
+in the language chosen with :func:`course_lib.set_language`. ``check`` never raises: an
+exception in the student's code is a verdict too, and the untouched template, which
+raises ``NotImplementedError``, is "not attempted".
+
+Example::
+
+    >>> import course_lib
+    >>> from course_lib import exercises
+    >>> exercises.token_embedding.check(course_lib.TokenEmbedding).status
+    'correct'
+    >>> namespace = {}
+    >>> exec(exercises.token_embedding.template, namespace)
+    >>> exercises.token_embedding.check(namespace["MyTokenEmbedding"])
+    ✎ Not attempted yet [not_attempted]: `__init__` still raises `NotImplementedError`: replace that line with your code and run this cell again.
+"""
+
+import importlib
+import pkgutil
+
+from .core import Exercise, Feedback, Markdown
+
+__all__ = ["Exercise", "Feedback", "Markdown", "registry"]
+
+# modules of this package that are machinery, not exercises
+_MACHINERY = {"core", "runner"}
+
+
+def _discover() -> dict[str, Exercise]:
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name not in _MACHINERY:
+            exercise = getattr(importlib.import_module(f".{info.name}", __name__), "EXERCISE", None)
+            if isinstance(exercise, Exercise):
+                found.append(exercise)
+    return {e.name: e for e in sorted(found, key=lambda e: (e.lesson, e.name))}
+
+
+_REGISTRY = _discover()
+# `exercises.pad_batch` is the exercise itself, not the module that defines it (which stays
+# reachable as importlib.import_module("course_lib.exercises.pad_batch"))
+globals().update(_REGISTRY)
+
+
+def registry() -> dict[str, Exercise]:
+    """Every exercise of the course by name, in lesson order (then by name)."""
+    return dict(_REGISTRY)

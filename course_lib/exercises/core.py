@@ -1,0 +1,384 @@
+"""The core of every exercise: the verdict (:class:`Feedback`), the :class:`Exercise` object,
+the course-wide messages of the checkers, and the ways checkers compare outputs.
+
+A checker is a function ``check(student, run) -> Feedback`` in the exercise's own module.
+It runs the student's code only through ``run`` (a :class:`~course_lib.exercises.runner.Run`),
+which bounds the time and the output, and it may end early with ``raise wrong(key, ...)``.
+"""
+
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from ..i18n import Messages, resolve, tr
+from ..validate import is_integer
+
+__all__ = [
+    "MESSAGES",
+    "STATUSES",
+    "TOL",
+    "Feedback",
+    "Markdown",
+    "Exercise",
+    "Stop",
+    "feedback",
+    "wrong",
+    "message",
+    "close",
+    "same",
+    "first_difference",
+    "randn",
+    "describe",
+    "require_tensor",
+    "require_function",
+    "require_finite",
+    "require_module_class",
+    "plain_tensors",
+]
+
+STATUSES = ("correct", "incorrect", "not_attempted")
+
+# icon and colour of each status, as GitHub draws success, failure and notes
+LOOK = {"correct": ("✔", "#1a7f37"), "incorrect": ("✘", "#cf222e"), "not_attempted": ("✎", "#0969da")}
+
+# Absolute and relative tolerance of every value comparison: far above float32 rounding of
+# a table computed in float32 (~1e-6 here), far below the smallest difference between the
+# right answer and a mistake (~1e-2).
+TOL = 1e-4
+
+MESSAGES = Messages(
+    "ex",
+    {
+        "status.correct": {
+            "en": "Correct",
+            "ru": "Верно",
+        },
+        "status.incorrect": {
+            "en": "Not yet",
+            "ru": "Пока не так",
+        },
+        "status.not_attempted": {
+            "en": "Not attempted yet",
+            "ru": "Ещё не решено",
+        },
+        "hint_title": {
+            "en": "Hint {n} of {count}.",
+            "ru": "Подсказка {n} из {count}.",
+        },
+        "hint_range": {
+            "en": "the hint number must be an integer from 1 to {count}, got {value!r}",
+            "ru": "номер подсказки должен быть целым числом от 1 до {count}, а получено {value!r}",
+        },
+        "solution_title": {
+            "en": "Solution.",
+            "ru": "Решение.",
+        },
+        "error_line": {
+            "en": "The line: `{line}`",
+            "ru": "Строка: `{line}`",
+        },
+        "not_attempted": {
+            "en": "`{where}` still raises `NotImplementedError`: replace that line with your code "
+            "and run this cell again.",
+            "ru": "`{where}` всё ещё выбрасывает `NotImplementedError`: замените эту строку своим "
+            "кодом и снова запустите ячейку.",
+        },
+        "not_a_class": {
+            "en": "`check` expects your class itself, e.g. `check(MyPositionalEncoding)`; it got a "
+            "value of type `{type_name}`.",
+            "ru": "`check` ждёт сам класс, например `check(MyPositionalEncoding)`, а получил "
+            "значение типа `{type_name}`.",
+        },
+        "instance_not_class": {
+            "en": "Pass the class, not an object built from it: `check({name})`, without "
+            "parentheses after `{name}`.",
+            "ru": "Передайте сам класс, а не созданный из него объект: `check({name})`, без скобок "
+            "после `{name}`.",
+        },
+        "not_a_function": {
+            "en": "`check` expects your function itself, e.g. `check(my_pad)`, without calling it; "
+            "it got a value of type `{type_name}`.",
+            "ru": "`check` ждёт саму функцию, например `check(my_pad)`, без вызова, а получил "
+            "значение типа `{type_name}`.",
+        },
+        "not_module": {
+            "en": "`{name}` must be a PyTorch module: `class {name}(nn.Module):`.",
+            "ru": "`{name}` должен быть модулем PyTorch: `class {name}(nn.Module):`.",
+        },
+        "missing_super_init": {
+            "en": "The first line of `__init__` must be `super().__init__()`: it prepares the "
+            "module to hold layers, parameters and buffers. PyTorch says: `{detail}`.",
+            "ru": "Первой строкой `__init__` должен идти вызов `super().__init__()`: он готовит "
+            "модуль к тому, чтобы хранить слои, параметры и буферы. PyTorch сообщает: "
+            "`{detail}`.",
+        },
+        "error_init": {
+            "en": "Your `__init__` raised `{error}`: `{detail}`.",
+            "ru": "Ваш `__init__` упал с ошибкой `{error}`: `{detail}`.",
+        },
+        "error_forward": {
+            "en": "Your `forward` raised `{error}` on an input of shape {shape} and dtype {dtype}: "
+            "`{detail}`.",
+            "ru": "Ваш `forward` упал с ошибкой `{error}` на входе формы {shape} с типом {dtype}: "
+            "`{detail}`.",
+        },
+        "error_call": {
+            "en": "Your function `{name}` raised `{error}`: `{detail}`.",
+            "ru": "Ваша функция `{name}` упала с ошибкой `{error}`: `{detail}`.",
+        },
+        "not_tensor": {
+            "en": "`forward` returned {got} instead of a tensor. Is a `return` missing?",
+            "ru": "`forward` вернул {got}, а не тензор. Может быть, забыт `return`?",
+        },
+        "check_failed": {
+            "en": "The check itself failed on your code with `{error}`: `{detail}`. That is a bug "
+            "in the course, not in your code: please tell your instructor.",
+            "ru": "Сама проверка упала на вашем коде с ошибкой `{error}`: `{detail}`. Это ошибка "
+            "курса, а не ваша: пожалуйста, сообщите о ней преподавателю.",
+        },
+        "timeout": {
+            "en": "Your code ran longer than {seconds} s and was stopped: is there a loop that "
+            "never ends (a `while` whose condition stays true)? The check runs your code on "
+            "inputs with a few dozen numbers, so a right answer takes well under a second.",
+            "ru": "Ваш код работал дольше {seconds} с и был остановлен: нет ли цикла, который "
+            "никогда не заканчивается (`while` с условием, которое всегда истинно)? Проверка "
+            "запускает ваш код на входах из нескольких десятков чисел, и верное решение "
+            "укладывается в доли секунды.",
+        },
+        "exited": {
+            "en": "Your code called `{call}`, which would stop the whole kernel: remove that call "
+            "(a `forward` returns its result with `return`).",
+            "ru": "Ваш код вызвал `{call}`, а это остановило бы всё ядро: уберите этот вызов "
+            "(`forward` возвращает результат через `return`).",
+        },
+        "no_forward": {
+            "en": "Your class `{name}` has no `forward` method, so PyTorch does not know what it "
+            "computes.{suggestion}",
+            "ru": "У вашего класса `{name}` нет метода `forward`, поэтому PyTorch не знает, что он "
+            "вычисляет.{suggestion}",
+        },
+        "did_you_mean": {
+            "en": " Did you mean `forward` where you wrote `{found}`?",
+            "ru": " Может быть, вы написали `{found}` вместо `forward`?",
+        },
+        "nonfinite": {
+            "en": "Your output contains `{value}` (row {row}, position {pos}, dimension {dim}): "
+            "some number was divided by zero or grew too large. Print the intermediate "
+            "tensors of your code to find where the first `inf` or `nan` appears.",
+            "ru": "В вашем выходе есть `{value}` (строка {row}, позиция {pos}, измерение {dim}): "
+            "какое-то число поделили на ноль, или оно стало слишком большим. Напечатайте "
+            "промежуточные тензоры своего кода, чтобы найти, где впервые появляется `inf` или "
+            "`nan`.",
+        },
+        "output_more": {
+            "en": "… and {count} more lines your code printed, not shown.",
+            "ru": "… и ещё строк, напечатанных вашим кодом: {count} (не показаны).",
+        },
+    },
+)
+
+
+def message(key: str, lang: str | None = None, /, **values) -> str:
+    """The text of a diagnosis: ``"pe.halves"`` is the exercise's own, ``"timeout"`` is shared."""
+    return tr(key, lang, **values) if "." in key else MESSAGES(key, lang, **values)
+
+
+# ----------------------------------------------------------------------------- what a check returns
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict of a check.
+
+    Attributes:
+        status: ``"correct"``, ``"incorrect"`` or ``"not_attempted"``.
+        key: which diagnosis, stable across languages and versions, e.g. ``"pe.sin_cos_swapped"``.
+        message: what to do about it, in the language that was current when the check ran.
+        title: the status in words, in the same language ("Correct", "Верно", ...).
+        values: the numbers and names filled into the message.
+    """
+
+    status: str
+    key: str
+    message: str
+    title: str = field(repr=False)
+    values: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+    def _repr_markdown_(self) -> str:
+        icon, colour = LOOK[self.status]
+        return f'<span style="color:{colour}"><b>{icon} {self.title}.</b></span> {self.message}'
+
+    def __repr__(self) -> str:
+        icon, _ = LOOK[self.status]
+        return f"{icon} {self.title} [{self.key}]: {self.message}"
+
+
+class Markdown:
+    """Text that a notebook renders as Markdown and a console prints as it is."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def _repr_markdown_(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def feedback(status: str, key: str, suffix: str = "", **values) -> Feedback:
+    """The verdict ``key`` with its message in the current language (and ``suffix`` after it)."""
+    return Feedback(status, key, message(key, **values) + suffix, MESSAGES(f"status.{status}"), values)
+
+
+class Stop(Exception):
+    """Ends a check early with its verdict; ``error`` is the student's exception, if any."""
+
+    def __init__(self, verdict: Feedback, error: BaseException | None = None):
+        super().__init__(verdict.key)
+        self.feedback = verdict
+        self.error = error
+
+
+def wrong(key: str, **values) -> Stop:
+    """``raise wrong("pe.halves", ...)`` ends a check with the diagnosis ``key``."""
+    return Stop(feedback("incorrect", key, **values))
+
+
+# ----------------------------------------------------------------------------- the exercise object
+
+
+class Exercise:
+    """One exercise: ``check(student)``, ``hint(n)``, ``solution()`` and the ``template`` to start from.
+
+    Args:
+        name: the exercise's name, an attribute of :mod:`course_lib.exercises`.
+        lesson: the lesson (its number) where students meet it.
+        checker: ``(student, run) -> Feedback``; may raise :class:`Stop` to give its verdict early.
+        template: the code a student starts from; it raises ``NotImplementedError``. The
+            lesson build puts it into the lesson, so it is written only here.
+        solution_code: the reference solution, shown by :meth:`solution` and run by the tests.
+        messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
+            ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
+    """
+
+    def __init__(
+        self, name: str, lesson: int, checker, template: str, solution_code: str, messages: Messages
+    ):
+        self.name = name
+        self.lesson = lesson
+        self.template = template
+        self.solution_code = solution_code
+        self.messages = messages
+        self.prefix = messages.area
+        self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
+        self._checker = checker
+
+    @property
+    def diagnoses(self) -> list[str]:
+        """The keys of this exercise's verdicts, e.g. ``["pe.correct", "pe.halves", ...]``."""
+        texts = {"solution"} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
+        return [f"{self.prefix}.{key}" for key in self.messages.entries if key not in texts]
+
+    def check(self, student) -> Feedback:
+        """Run the student's class or function and say what is right or wrong with it. Never raises."""
+        from .runner import Run
+
+        return Run().check(self._checker, student)
+
+    def hint(self, n: int = 1) -> Markdown:
+        """Hint ``n`` (1, 2, ...): each one says more than the one before."""
+        if not is_integer(n) or not 1 <= n <= self.num_hints:
+            raise ValueError(MESSAGES("hint_range", value=n, count=self.num_hints))
+        title = MESSAGES("hint_title", n=n, count=self.num_hints)
+        return Markdown(f"**{title}** {self.messages(f'hint{n}')}")
+
+    def solution(self) -> Markdown:
+        """The reference solution: a sentence on the idea, then the code."""
+        text = self.messages("solution")
+        return Markdown(f"**{MESSAGES('solution_title')}** {text}\n\n```python\n{self.solution_code}```")
+
+    def __repr__(self) -> str:
+        return f"<exercise {self.name}: check(...), hint(1..{self.num_hints}), solution()>"
+
+
+# ----------------------------------------------------------------------------- comparing outputs
+
+
+def close(got: torch.Tensor, expected: torch.Tensor) -> bool:
+    return got.shape == expected.shape and torch.allclose(got, expected, rtol=TOL, atol=TOL)
+
+
+def same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Bit for bit the same, NaN included: two calls of a deterministic module."""
+    return a.shape == b.shape and torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)
+
+
+def first_difference(got: torch.Tensor, expected: torch.Tensor) -> tuple[int, ...]:
+    """The index of the first element (row-major order) where two same-shaped tensors differ."""
+    differs = ~torch.isclose(got, expected, rtol=TOL, atol=TOL)
+    return tuple(int(i) for i in differs.nonzero()[0])
+
+
+def randn(*shape: int) -> torch.Tensor:
+    """Inputs of a check: a generator of their own, so the same whatever the student drew before."""
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(sum(shape)))
+
+
+def describe(value) -> str:
+    """A short, language-neutral description of what the student's code returned."""
+    if isinstance(value, torch.Tensor):
+        return f"`Tensor` {tuple(value.shape)}"
+    if isinstance(value, tuple | list):
+        return "`(" + ", ".join(type(v).__name__ for v in value) + ")`"
+    return f"`{type(value).__name__}`" if value is not None else "`None`"
+
+
+def require_tensor(out) -> torch.Tensor:
+    if not isinstance(out, torch.Tensor):
+        raise wrong("not_tensor", got=describe(out))
+    return out
+
+
+def require_finite(got: torch.Tensor) -> None:
+    """Every value a number: an ``inf`` or ``nan`` gets its own verdict, not a misleading one."""
+    bad = ~torch.isfinite(got)
+    if bad.any():
+        index = tuple(int(i) for i in bad.nonzero()[0])
+        row, pos, dim = (index + (0, 0, 0))[:3]
+        raise wrong("nonfinite", value=str(float(got[index])), row=row, pos=pos, dim=dim)
+
+
+def require_module_class(student) -> None:
+    """``student`` must be an ``nn.Module`` subclass (not an instance) with a ``forward`` of its own."""
+    if isinstance(student, nn.Module):
+        raise wrong("instance_not_class", name=type(student).__name__)
+    if not isinstance(student, type):
+        raise wrong("not_a_class", type_name=type(student).__name__)
+    if not issubclass(student, nn.Module):
+        raise wrong("not_module", name=student.__name__)
+
+
+def require_function(student) -> None:
+    if isinstance(student, type) or not callable(student):
+        raise wrong("not_a_function", type_name=type(student).__name__)
+
+
+def plain_tensors(module: nn.Module, last_dim: int) -> list[str]:
+    """Names of tensors kept as plain attributes (neither parameters nor buffers) ending in last_dim."""
+    return [
+        f"{prefix}.{name}".lstrip(".")
+        for prefix, sub in module.named_modules()
+        for name, value in vars(sub).items()
+        if isinstance(value, torch.Tensor) and value.dim() >= 2 and value.shape[-1] == last_dim
+    ]
+
+
+def status_title(status: str, lang: str | None = None) -> str:
+    """ "Correct", "Not yet", ... in ``lang``."""
+    return MESSAGES(f"status.{status}", resolve(lang))

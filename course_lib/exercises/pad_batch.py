@@ -1,0 +1,223 @@
+"""Lesson 1: pad a batch of id sequences on the right and build its mask.
+
+The student writes a function ``my_pad(seqs, pad_id) -> (ids, mask)``, as ``Vocab.encode_batch`` pads.
+"""
+
+import copy
+
+import torch
+
+from ..i18n import Messages
+from .core import Exercise, Feedback, describe, feedback, first_difference, require_function, wrong
+from .runner import Run
+
+MESSAGES = Messages(
+    "pad",
+    {
+        "correct": {
+            "en": "Right: `ids` is padded on the right with `pad_id` up to the longest sequence, "
+            "and `mask` marks the real tokens.",
+            "ru": "Верно: `ids` дополнен справа значением `pad_id` до самой длинной "
+            "последовательности, а `mask` отмечает настоящие токены.",
+        },
+        "not_pair": {
+            "en": "`{name}` must return a pair of tensors, `ids, mask`; it returned {got}.",
+            "ru": "`{name}` должна возвращать пару тензоров, `ids, mask`, а вернула {got}.",
+        },
+        "not_tensor": {
+            "en": "`ids` and `mask` must be tensors; yours are `{ids_type}` and `{mask_type}`. "
+            "`torch.tensor(...)` turns a list of lists into a tensor.",
+            "ru": "`ids` и `mask` должны быть тензорами, а у вас `{ids_type}` и `{mask_type}`. "
+            "Список списков превращается в тензор вызовом `torch.tensor(...)`.",
+        },
+        "ids_shape": {
+            "en": "A batch of {batch} sequences, the longest of length {longest}, gives `ids` of "
+            "shape ({batch}, {longest}): one row per sequence, as long as the longest one. "
+            "Yours has shape {got}.",
+            "ru": "Батч из {batch} последовательностей, самая длинная из которых имеет длину "
+            "{longest}, даёт `ids` формы ({batch}, {longest}): по строке на "
+            "последовательность, длиной с самую длинную. А у вас форма {got}.",
+        },
+        "ids_dtype": {
+            "en": "`ids` has dtype {got}, but token ids are row numbers of the embedding table: "
+            "integers, torch.long. `torch.zeros(...)` makes floats unless you pass "
+            "`dtype=torch.long`.",
+            "ru": "`ids` имеет тип {got}, а индексы токенов — это номера строк таблицы эмбеддингов, "
+            "то есть целые числа, torch.long. `torch.zeros(...)` без `dtype=torch.long` "
+            "создаёт вещественный тензор.",
+        },
+        "left_padded": {
+            "en": "The padding is on the left. Here we pad on the right, like `Vocab.encode_batch`: "
+            "every sequence starts at position 0, and `pad_id` fills the end of its row.",
+            "ru": "Паддинг стоит слева, а мы дополняем справа, как `Vocab.encode_batch`: каждая "
+            "последовательность начинается с позиции 0, а `pad_id` заполняет конец её строки.",
+        },
+        "ignores_pad_id": {
+            "en": "With pad_id = {pad_id} the padding is still {got}: fill with the `pad_id` "
+            "argument, not a fixed number.",
+            "ru": "При pad_id = {pad_id} паддинг всё равно равен {got}: заполняйте значением "
+            "аргумента `pad_id`, а не фиксированным числом.",
+        },
+        "ids_mismatch": {
+            "en": "`ids[{row}, {pos}]` is {got}, but it should be {expected}. That is the first "
+            "value that differs.",
+            "ru": "`ids[{row}, {pos}]` равно {got}, а должно быть {expected}. Это первое расхождение.",
+        },
+        "mask_shape": {
+            "en": "`mask` must have the same shape as `ids`, {expected}; yours has shape {got}.",
+            "ru": "`mask` должна иметь ту же форму, что и `ids`, {expected}, а у вас форма {got}.",
+        },
+        "mask_dtype": {
+            "en": "`mask` has dtype {got}; a mask is boolean, torch.bool: True on real tokens, "
+            "False on padding. A comparison such as `<` or `!=` gives a boolean tensor.",
+            "ru": "`mask` имеет тип {got}, а маска должна быть булевой, torch.bool: True на "
+            "настоящих токенах, False на паддинге. Булев тензор получается из сравнения, "
+            "например `<` или `!=`.",
+        },
+        "mask_inverted": {
+            "en": "The mask is inverted: it must be True on real tokens and False on padding.",
+            "ru": "Маска перевёрнута: True должно стоять на настоящих токенах, а False — на паддинге.",
+        },
+        "mask_mismatch": {
+            "en": "`mask[{row}, {pos}]` is {got}, but sequence {row} has length {length}, so it "
+            "should be {expected}.",
+            "ru": "`mask[{row}, {pos}]` равно {got}, но длина последовательности {row} равна "
+            "{length}, поэтому там должно быть {expected}.",
+        },
+        "modifies_input": {
+            "en": "The result is right, but `{name}` changed the lists it was given: "
+            "`s.extend(...)` or `s += ...` pads the caller's own lists, and the rest of the "
+            "program then sees padded data. Leave the input alone and build a new tensor.",
+            "ru": "Результат верный, но `{name}` изменила переданные ей списки: `s.extend(...)` или "
+            "`s += ...` дополняют списки вызывающего кода, и дальше вся программа видит уже "
+            "дополненные данные. Не трогайте вход, стройте новый тензор.",
+        },
+        "hint1": {
+            "en": "A batch is as long as its longest sequence: `seq = max(len(s) for s in seqs)`, "
+            "and `ids` has shape `(len(seqs), seq)`.",
+            "ru": "Длина батча равна длине самой длинной последовательности: `seq = max(len(s) for "
+            "s in seqs)`, а `ids` имеет форму `(len(seqs), seq)`.",
+        },
+        "hint2": {
+            "en": "Start from a tensor filled with padding, `torch.full((len(seqs), seq), pad_id, "
+            "dtype=torch.long)`, and copy each sequence into the beginning of its row: "
+            "`ids[row, : len(s)] = torch.tensor(s)`.",
+            "ru": "Начните с тензора, заполненного паддингом, `torch.full((len(seqs), seq), pad_id, "
+            "dtype=torch.long)`, и скопируйте каждую последовательность в начало её строки: "
+            "`ids[row, : len(s)] = torch.tensor(s)`.",
+        },
+        "hint3": {
+            "en": "The mask is True where a real token stands: position t of row b is real if t < "
+            "len(seqs[b]). Comparing the row `torch.arange(seq)` with the column of lengths "
+            "`lengths.unsqueeze(1)` gives the whole mask at once.",
+            "ru": "Маска равна True там, где стоит настоящий токен: позиция t в строке b настоящая, "
+            "если t < len(seqs[b]). Сравнение строки `torch.arange(seq)` со столбцом длин "
+            "`lengths.unsqueeze(1)` сразу даёт всю маску.",
+        },
+        "solution": {
+            "en": "A tensor full of `pad_id`, each sequence copied to the start of its row, and the "
+            "mask from comparing positions with lengths.",
+            "ru": "Тензор, заполненный `pad_id`, каждая последовательность скопирована в начало "
+            "своей строки, а маска получается сравнением позиций с длинами.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import torch
+
+
+def my_pad(seqs, pad_id):  # seqs: list of lists of ids -> ids (batch, seq) long, mask (batch, seq) bool
+    raise NotImplementedError
+"""
+
+SOLUTION = """\
+import torch
+
+
+def my_pad(seqs, pad_id):
+    seq = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), seq), pad_id, dtype=torch.long)  # (batch, seq)
+    for row, s in enumerate(seqs):
+        ids[row, : len(s)] = torch.tensor(s, dtype=torch.long)
+    lengths = torch.tensor([len(s) for s in seqs])  # (batch,)
+    mask = torch.arange(seq) < lengths.unsqueeze(1)  # (batch, seq)
+    return ids, mask
+"""
+
+# the longest sequence is neither first nor last, and no real id equals a pad id used below
+SEQS = [[5, 6, 7], [8], [9, 10, 11, 12, 13], [14, 15]]
+
+
+def _padded(seqs: list[list[int]], pad_id: int, left: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    seq = max(len(s) for s in seqs)
+    ids = torch.full((len(seqs), seq), pad_id, dtype=torch.long)  # (batch, seq)
+    mask = torch.zeros(len(seqs), seq, dtype=torch.bool)  # (batch, seq)
+    for row, s in enumerate(seqs):
+        cols = slice(seq - len(s), seq) if left else slice(0, len(s))
+        ids[row, cols] = torch.tensor(s, dtype=torch.long)
+        mask[row, cols] = True
+    return ids, mask
+
+
+def _pad_outputs(student, run: Run, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """``student(seqs, pad_id)`` checked to be a pair of tensors, and the lists checked untouched."""
+    name = getattr(student, "__name__", "my_pad")
+    given = copy.deepcopy(SEQS)
+    result = run.call(name, student, given, pad_id, name=name)
+    if not isinstance(result, tuple | list) or len(result) != 2:
+        raise wrong("pad.not_pair", name=name, got=describe(result))
+    ids, mask = result
+    if not isinstance(ids, torch.Tensor) or not isinstance(mask, torch.Tensor):
+        raise wrong("pad.not_tensor", ids_type=type(ids).__name__, mask_type=type(mask).__name__)
+    _check_pad_ids(ids, pad_id)
+    _check_pad_mask(mask, ids.shape)
+    if given != SEQS:
+        raise wrong("pad.modifies_input", name=name)
+    return ids, mask
+
+
+def _check_pad_ids(ids: torch.Tensor, pad_id: int) -> None:
+    expected, _ = _padded(SEQS, pad_id)
+    batch, longest = expected.shape
+    if ids.shape != expected.shape:
+        raise wrong("pad.ids_shape", batch=batch, longest=longest, got=tuple(ids.shape))
+    if ids.dtype != torch.long:
+        raise wrong("pad.ids_dtype", got=ids.dtype)
+    if torch.equal(ids, expected):
+        return
+    if torch.equal(ids, _padded(SEQS, pad_id, left=True)[0]):
+        raise wrong("pad.left_padded")
+    padding = ~_padded(SEQS, pad_id)[1]
+    real_ids_right = torch.equal(ids[~padding], expected[~padding])
+    if real_ids_right and ids[padding].unique().numel() == 1:
+        raise wrong("pad.ignores_pad_id", pad_id=pad_id, got=int(ids[padding][0]))
+    row, pos = first_difference(ids.double(), expected.double())
+    raise wrong(
+        "pad.ids_mismatch", row=row, pos=pos, expected=int(expected[row, pos]), got=int(ids[row, pos])
+    )
+
+
+def _check_pad_mask(mask: torch.Tensor, shape: torch.Size) -> None:
+    _, expected = _padded(SEQS, 0)
+    if mask.shape != expected.shape:
+        raise wrong("pad.mask_shape", expected=tuple(expected.shape), got=tuple(mask.shape))
+    if mask.dtype != torch.bool:
+        raise wrong("pad.mask_dtype", got=mask.dtype)
+    if torch.equal(mask, expected):
+        return
+    if torch.equal(mask, ~expected):
+        raise wrong("pad.mask_inverted")
+    row, pos = first_difference(mask.double(), expected.double())
+    values = dict(row=row, pos=pos, expected=bool(expected[row, pos]), got=bool(mask[row, pos]))
+    raise wrong("pad.mask_mismatch", length=len(SEQS[row]), **values)
+
+
+def check(student, run: Run) -> Feedback:
+    require_function(student)
+    _pad_outputs(student, run, pad_id=0)  # the course's Vocab pads with 0 ...
+    _pad_outputs(student, run, pad_id=2)  # ... but a padding hard-coded to 0 is a mistake
+    return feedback("correct", "pad.correct")
+
+
+EXERCISE = Exercise("pad_batch", 1, check, TEMPLATE, SOLUTION, MESSAGES)

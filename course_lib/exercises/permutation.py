@@ -1,0 +1,198 @@
+"""Lesson 3: test whether a function of a sequence is permutation-equivariant.
+
+The student writes ``is_equivariant(f, x, perm) -> bool``; the check runs it on a suite of
+functions (attention with and without positions, a running sum, ...) whose answers are known.
+"""
+
+import math
+
+import torch
+
+from ..embedding import sinusoidal_table
+from ..i18n import Messages
+from .core import Exercise, Feedback, describe, feedback, randn, require_function, wrong
+from .runner import Run
+
+MESSAGES = Messages(
+    "perm",
+    {
+        "correct": {
+            "en": "Your test gives the right answer for all {count} functions, equivariant or not. "
+            "Self-attention without positions is permutation-equivariant; with positional "
+            "encodings added, it no longer is.",
+            "ru": "Ваша проверка даёт верный ответ для всех {count} функций — и эквивариантных к "
+            "перестановкам, и нет. Self-attention без позиций эквивариантен к перестановкам, "
+            "а с позиционным кодированием — уже нет.",
+        },
+        "not_bool": {
+            "en": "Your function must return True or False; it returned {got}. A tensor of many "
+            "values, like `a == b`, has to be reduced to one answer: `torch.allclose(a, b)`.",
+            "ru": "Ваша функция должна вернуть True или False, а вернула {got}. Тензор из многих "
+            "значений, вроде `a == b`, нужно свести к одному ответу: `torch.allclose(a, b)`.",
+        },
+        "exact_equality": {
+            "en": "Your test says that `{fn}` is not equivariant, but it is: the same numbers "
+            "summed in another order differ in the last bits (float32 rounding), so an exact "
+            "comparison (`torch.equal`, `==`) fails. Compare with a tolerance: "
+            "`torch.allclose(a, b, atol=1e-6)`.",
+            "ru": "По вашей проверке `{fn}` не эквивариантна к перестановкам, хотя на самом деле "
+            "эквивариантна: одни и те же числа, сложенные в другом порядке, различаются в "
+            "последних битах (округление float32), поэтому точное сравнение (`torch.equal`, "
+            "`==`) не проходит. Сравнивайте с допуском: `torch.allclose(a, b, atol=1e-6)`.",
+        },
+        "invariance": {
+            "en": "You compare f(x[:, perm]) with f(x) itself, so `{fn}` fails your test. "
+            "Equivariance means that the output is permuted together with the input: compare "
+            "with f(x)[:, perm]. (An output that does not change at all is invariance, a "
+            "different property.)",
+            "ru": "Вы сравниваете f(x[:, perm]) с самим f(x), поэтому `{fn}` не проходит вашу "
+            "проверку. Эквивариантность означает, что выход переставляется вместе со входом: "
+            "сравнивайте с f(x)[:, perm]. (Когда выход вообще не меняется, это инвариантность "
+            "— другое свойство.)",
+        },
+        "wrong_axis": {
+            "en": "Your test calls every function equivariant, even `{fn}`, which is not. Does the "
+            "permutation go to the right axis? Tokens are on axis 1 of x, (batch, seq, "
+            "d_model): `x[:, perm]`, not `x[perm]`, which permutes the batch.",
+            "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`, хотя она не "
+            "эквивариантна. Та ли ось переставляется? Токены идут по оси 1 тензора x формы "
+            "(batch, seq, d_model): `x[:, perm]`, а не `x[perm]` — так переставляется батч.",
+        },
+        "mismatch": {
+            "en": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",
+            "ru": "Для f = `{fn}` ваша функция вернула {got}, а верный ответ — {expected}.",
+        },
+        "hint1": {
+            "en": "f is permutation-equivariant if permuting the tokens and then applying f gives "
+            "the same as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, "
+            "perm]. The tokens are on axis 1.",
+            "ru": "f эквивариантна к перестановкам, если переставить токены и применить f — то же "
+            "самое, что применить f и переставить её выход: f(x[:, perm]) = f(x)[:, perm]. "
+            "Токены идут по оси 1.",
+        },
+        "hint2": {
+            "en": "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = "
+            "f(x)[:, perm]`, and compare them.",
+            "ru": "Посчитайте обе части, `permute_then_f = f(x[:, perm])` и `f_then_permute = "
+            "f(x)[:, perm]`, и сравните их.",
+        },
+        "hint3": {
+            "en": "Compare with a tolerance, `torch.allclose(a, b, atol=1e-6)`, not with "
+            "`torch.equal` or `==`: the same numbers summed in another order round "
+            "differently in float32. `torch.allclose` already returns a Python bool.",
+            "ru": "Сравнивайте с допуском, `torch.allclose(a, b, atol=1e-6)`, а не через "
+            "`torch.equal` или `==`: одни и те же числа, сложенные в другом порядке, "
+            "округляются в float32 по-разному. `torch.allclose` сразу возвращает bool.",
+        },
+        "solution": {
+            "en": "Apply f before and after permuting the tokens (axis 1) and compare the two with "
+            "a tolerance.",
+            "ru": "Применяем f до и после перестановки токенов (ось 1) и сравниваем результаты с допуском.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import torch
+
+
+def is_equivariant(f, x, perm):  # x: (batch, seq, d_model), perm: (seq,) -> True or False
+    raise NotImplementedError
+"""
+
+SOLUTION = """\
+import torch
+
+
+def is_equivariant(f, x, perm):
+    permute_then_f = f(x[:, perm])  # (batch, seq, d_model)
+    f_then_permute = f(x)[:, perm]  # (batch, seq, d_model)
+    return torch.allclose(permute_then_f, f_then_permute, atol=1e-6)
+"""
+
+
+def attention(x):
+    """Self-attention without weights or positions: softmax(x x^T / sqrt(d)) x. Equivariant."""
+    scores = x @ x.transpose(1, 2) / math.sqrt(x.size(-1))  # (batch, seq, seq)
+    return torch.softmax(scores, dim=-1) @ x  # (batch, seq, d_model)
+
+
+def attention_with_positions(x):
+    """The same attention after adding the positional encoding. Not equivariant."""
+    return attention(x + sinusoidal_table(x.size(1), x.size(2)))
+
+
+def running_sum(x):
+    """Each token plus all tokens before it. Not equivariant: order matters."""
+    return torch.cumsum(x, dim=1)
+
+
+def mean_context(x):
+    """Each token plus the mean of its sequence. Equivariant, but only up to float32 rounding:
+    summed one token after the other, the same numbers in another order round differently."""
+    total = x[:, 0]
+    for t in range(1, x.size(1)):
+        total = total + x[:, t]
+    return x + total.unsqueeze(1) / x.size(1)
+
+
+def max_over_tokens(x):
+    """The largest value over the sequence, at every position. Equivariant and invariant."""
+    return x.amax(dim=1, keepdim=True).expand_as(x)
+
+
+def tanh(x):
+    """Token by token. Equivariant, exactly."""
+    return torch.tanh(x)
+
+
+SUITE = (attention, mean_context, attention_with_positions, running_sum, max_over_tokens, tanh)
+# batch > seq, so that permuting the batch axis by mistake runs (and is caught) instead of crashing;
+# the permutation is a 5-cycle, not its own inverse
+_PERM_BATCH, _PERM_SEQ, _PERM_D = 7, 5, 8
+_PERM = torch.tensor([2, 0, 3, 4, 1])
+
+
+def _perm_answers(compare, permute_axis: int = 1) -> list[bool]:
+    """What ``is_equivariant`` answers for each function of the suite, given its ``compare``."""
+    x = randn(_PERM_BATCH, _PERM_SEQ, _PERM_D)
+    index = (slice(None),) * permute_axis + (_PERM,)
+    return [bool(compare(f(x[index]), f(x)[index], f(x))) for f in SUITE]
+
+
+def mistakes() -> dict[str, list[bool]]:
+    """The answers of the right test and of the usual wrong ones."""
+    return {
+        "correct": _perm_answers(lambda a, b, _: torch.allclose(a, b, atol=1e-6)),
+        "perm.exact_equality": _perm_answers(lambda a, b, _: torch.equal(a, b)),
+        "perm.invariance": _perm_answers(lambda a, _, unpermuted: torch.allclose(a, unpermuted, atol=1e-6)),
+        "perm.wrong_axis": _perm_answers(lambda a, b, _: torch.allclose(a, b, atol=1e-6), permute_axis=0),
+    }
+
+
+def _as_bool(answer) -> bool:
+    if isinstance(answer, torch.Tensor) and answer.numel() == 1 and answer.dtype == torch.bool:
+        return bool(answer)
+    if type(answer).__name__ in {"bool", "bool_"}:  # Python's bool or numpy's
+        return bool(answer)
+    raise wrong("perm.not_bool", got=describe(answer))
+
+
+def check(student, run: Run) -> Feedback:
+    require_function(student)
+    name = getattr(student, "__name__", "is_equivariant")
+    x = randn(_PERM_BATCH, _PERM_SEQ, _PERM_D)
+    answers = [_as_bool(run.call(name, student, f, x.clone(), _PERM.clone(), name=name)) for f in SUITE]
+    known = mistakes()
+    right = known.pop("correct")
+    if answers == right:
+        return feedback("correct", "perm.correct", count=len(right))
+    first = next(i for i, (a, r) in enumerate(zip(answers, right, strict=True)) if a != r)
+    fn = SUITE[first].__name__
+    for key, pattern in known.items():
+        if answers == pattern:
+            raise wrong(key, fn=fn)
+    raise wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
+
+
+EXERCISE = Exercise("permutation", 3, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -1,0 +1,492 @@
+"""Lesson 4: the sinusoidal positional encoding as a module.
+
+The student writes a class ``MyPositionalEncoding(d_model, max_len)`` whose forward adds the
+paper's table to its input.
+"""
+
+import math
+import re
+
+import torch
+from torch import nn
+
+from ..embedding import sinusoidal_table
+from ..i18n import Messages
+from .core import (
+    Exercise,
+    Feedback,
+    Stop,
+    close,
+    feedback,
+    first_difference,
+    plain_tensors,
+    randn,
+    require_finite,
+    require_module_class,
+    require_tensor,
+    same,
+    wrong,
+)
+from .runner import Run, code_safe, safe_str
+
+MESSAGES = Messages(
+    "pe",
+    {
+        "correct": {
+            "en": "Your positional encoding adds the paper's sinusoidal table to x, keeps the table "
+            "in a buffer, returns x's dtype and works for an odd d_model too. Well done!",
+            "ru": "Ваше позиционное кодирование прибавляет к x синусоидальную таблицу из статьи, "
+            "хранит её в буфере, сохраняет тип данных x и работает даже с нечётным d_model. "
+            "Отлично!",
+        },
+        "assigned_before_register_buffer": {
+            "en": "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch "
+            "refuses to register a buffer under a name that is already an attribute "
+            "(KeyError: attribute '{name}' already exists). Keep the table in a local "
+            "variable and register it once: `self.register_buffer('{name}', pe, "
+            "persistent=False)`.",
+            "ru": "`self.{name} = ...` стоит раньше `self.register_buffer('{name}', ...)`: PyTorch "
+            "не регистрирует буфер под именем, которое уже занято атрибутом (KeyError: "
+            "attribute '{name}' already exists). Держите таблицу в локальной переменной и "
+            "зарегистрируйте её один раз: `self.register_buffer('{name}', pe, "
+            "persistent=False)`.",
+        },
+        "not_sliced": {
+            "en": "`forward` adds the whole table, so the module works only when a sequence is "
+            "exactly max_len long; on x of shape {shape} it fails. Add only the first seq = "
+            "x.size(1) rows: `self.pe[:x.size(1)]` for a table of shape (max_len, d_model), "
+            "`self.pe[:, :x.size(1)]` for (1, max_len, d_model).",
+            "ru": "`forward` прибавляет всю таблицу, поэтому модуль работает, только когда длина "
+            "последовательности ровно max_len; на x формы {shape} он падает. Прибавляйте "
+            "только первые seq = x.size(1) строк: `self.pe[:x.size(1)]` для таблицы формы "
+            "(max_len, d_model), `self.pe[:, :x.size(1)]` для (1, max_len, d_model).",
+        },
+        "sequence_first": {
+            "en": "The table is cut by x.size(0), the batch size, instead of the sequence length: "
+            "that is the sequence-first layout (seq, batch, d_model) of older PyTorch "
+            "tutorials. This course is batch-first: x has shape (batch, seq, d_model), here "
+            "{shape}, and position t of every sequence gets row t of the table: "
+            "`self.pe[:x.size(1)]`.",
+            "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
+            "последовательности: это формат sequence-first (seq, batch, d_model) из старых "
+            "туториалов PyTorch. В курсе батч идёт первым: x имеет форму (batch, seq, "
+            "d_model), здесь {shape}, и позиция t каждой последовательности получает строку t "
+            "таблицы: `self.pe[:x.size(1)]`.",
+        },
+        "table_without_x": {
+            "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the "
+            "vector of each token plus the encoding of its position.",
+            "ru": "`forward` возвращает одну таблицу, а x теряется. Верните сумму `x + pe`: вектор "
+            "каждого токена плюс кодирование его позиции.",
+        },
+        "wrong_shape": {
+            "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
+            "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
+        },
+        "dtype": {
+            "en": "x came in as {expected}, but the output is {got}: adding a table of another "
+            "dtype promotes the sum (float16 + float32 gives float32). Convert the table to "
+            "x's dtype: `self.pe[:x.size(1)].to(x.dtype)`.",
+            "ru": "x пришёл как {expected}, а выход получился {got}: при сложении с таблицей "
+            "другого типа сумма приводится к более широкому типу (float16 + float32 даёт "
+            "float32). Приведите таблицу к типу x: `self.pe[:x.size(1)].to(x.dtype)`.",
+        },
+        "random_output": {
+            "en": "Two calls on the same x gave different outputs, although the module is in eval "
+            "mode. `F.dropout(x, p)` drops values even in eval mode unless you pass "
+            "`training=self.training`; an `nn.Dropout` layer is switched off by `.eval()`.",
+            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме eval. "
+            "`F.dropout(x, p)` зануляет значения и в режиме eval, если не передать "
+            "`training=self.training`; а слой `nn.Dropout` выключается вызовом `.eval()`.",
+        },
+        "scaled_inside": {
+            "en": "x is multiplied by √d_model inside the positional encoding. That scaling is the "
+            "token embedding's job, done once, there; the positional encoding only adds the "
+            "table: `x + pe`.",
+            "ru": "x умножается на √d_model внутри позиционного кодирования. Это масштабирование — "
+            "работа эмбеддинга токенов, и делается оно один раз, там; позиционное кодирование "
+            "только прибавляет таблицу: `x + pe`.",
+        },
+        "sin_cos_swapped": {
+            "en": "Sine and cosine are swapped. Columns are numbered from 0, so the even ones (0, "
+            "2, 4, …) hold sines, sin(pos / 10000^(2i/d_model)), and the odd ones (1, 3, 5, "
+            "…) cosines. The row of position 0 must start 0, 1, 0, 1, …",
+            "ru": "Синус и косинус перепутаны местами. Столбцы нумеруются с 0, поэтому в чётных (0, "
+            "2, 4, …) стоят синусы, sin(pos / 10000^(2i/d_model)), а в нечётных (1, 3, 5, …) "
+            "— косинусы. Строка позиции 0 должна начинаться с 0, 1, 0, 1, …",
+        },
+        "halves": {
+            "en": "All sines are in the first half of the columns and all cosines in the second "
+            "([sin … | cos …], as in tensor2tensor). A model can learn with that layout too, "
+            "but the paper's is different: the sine and cosine of one frequency sit side by "
+            "side, sin in column 2i, cos in column 2i+1. Fill `pe[:, 0::2]` and `pe[:, "
+            "1::2]`.",
+            "ru": "Все синусы стоят в первой половине столбцов, а все косинусы — во второй ([sin … "
+            "| cos …], как в tensor2tensor). Модель справится и с таким порядком, но в статье "
+            "он другой: синус и косинус одной частоты стоят рядом, sin в столбце 2i, cos в "
+            "столбце 2i+1. Заполните `pe[:, 0::2]` и `pe[:, 1::2]`.",
+        },
+        "exponent_i": {
+            "en": "The exponent uses i instead of 2i, so the frequencies fall too slowly. In pos / "
+            "10000^(2i/d_model), 2i is the number of the even column: `torch.arange(0, "
+            "d_model, 2)` already gives 2i, while `torch.arange(d_model // 2)` gives i, which "
+            "you must double.",
+            "ru": "В показателе степени стоит i вместо 2i, и частоты убывают слишком медленно. В "
+            "формуле pos / 10000^(2i/d_model) 2i — это номер чётного столбца: "
+            "`torch.arange(0, d_model, 2)` уже даёт 2i, а `torch.arange(d_model // 2)` даёт "
+            "i, и его нужно удвоить.",
+        },
+        "exponent_doubled": {
+            "en": "The exponent is doubled, 2 · 2i instead of 2i, so the frequencies fall too fast. "
+            "`torch.arange(0, d_model, 2)` (or `range(0, d_model, 2)`) already gives 2i: "
+            "don't multiply it by 2 again.",
+            "ru": "Показатель степени удвоен, 2 · 2i вместо 2i, и частоты убывают слишком быстро. "
+            "`torch.arange(0, d_model, 2)` (или `range(0, d_model, 2)`) уже даёт 2i — "
+            "умножать его на 2 ещё раз не нужно.",
+        },
+        "exponent_per_column": {
+            "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and "
+            "its cosine share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For an "
+            "odd column c, take c − 1 (in Python, `2 * (c // 2)`).",
+            "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его "
+            "косинуса она должна быть общей: столбцы 2i и 2i+1 оба используют "
+            "10000^(2i/d_model). Для нечётного столбца c берите c − 1 (в Python — `2 * (c // "
+            "2)`).",
+        },
+        "same_frequency": {
+            "en": "All sine columns are the same, and so are all cosine columns: every frequency is "
+            "equal. Usually the culprit is integer division: `2 * i // d_model` is 0 for "
+            "every i < d_model / 2, and `10000 ** 0 == 1`. Use true division, `/`, on "
+            "floating-point numbers.",
+            "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частоты совпадают. "
+            "Обычно виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < "
+            "d_model / 2, а `10000 ** 0 == 1`. Делите обычным `/`, в вещественных числах.",
+        },
+        "mismatch": {
+            "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your "
+            "module adds {got:.4f}, but PE({pos}, {dim}) = {expected:.4f}. That is the first "
+            "value that differs.",
+            "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) "
+            "ваш модуль прибавляет {got:.4f}, а PE({pos}, {dim}) = {expected:.4f}. Это первое "
+            "расхождение.",
+        },
+        "modifies_input": {
+            "en": "The values are right, but `forward` changed the caller's x in place (`x += "
+            "...`): the embeddings that came in are overwritten, and autograd may fail on "
+            "them. Return a new tensor: `return x + pe`.",
+            "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): "
+            "входные эмбеддинги затёрты, а autograd на таком коде может упасть. Верните новый "
+            "тензор: `return x + pe`.",
+        },
+        "not_buffer": {
+            "en": "The table `{name}` is a plain attribute, not a registered buffer: "
+            "`model.to(device)` and `model.half()` leave it behind, so the model fails on a "
+            "GPU. Register it: `self.register_buffer('pe', pe, persistent=False)`.",
+            "ru": "Таблица `{name}` — обычный атрибут, а не зарегистрированный буфер: "
+            "`model.to(device)` и `model.half()` её не трогают, и на GPU модель упадёт. "
+            "Зарегистрируйте её: `self.register_buffer('pe', pe, persistent=False)`.",
+        },
+        "table_is_parameter": {
+            "en": "The table `{name}` is an `nn.Parameter`, a weight for training to change (and, "
+            "even frozen, a weight saved in every checkpoint). The table is computed from "
+            "d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
+            "persistent=False)`.",
+            "ru": "Таблица `{name}` — это `nn.Parameter`, то есть вес, который меняется при "
+            "обучении (и даже замороженный сохраняется в каждый чекпоинт). Таблица "
+            "вычисляется из d_model и max_len, поэтому её место в буфере: "
+            "`self.register_buffer('pe', pe, persistent=False)`.",
+        },
+        "odd_d_model_crash": {
+            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your "
+            "`{where}` raised `{error}`: `{detail}`. With an odd d_model there is one cosine "
+            "column fewer than sine columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // "
+            "2])`.",
+            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` "
+            "упал с ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на "
+            "один меньше, чем синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
+        },
+        "odd_d_model_values": {
+            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd}, at position "
+            "{pos}, dimension {dim}, your module adds {got:.4f} instead of {expected:.4f}. "
+            "With an odd d_model the last column is a sine, and the exponents are still "
+            "divided by d_model = {odd}.",
+            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции "
+            "{pos}, в координате {dim} ваш модуль прибавляет {got:.4f} вместо {expected:.4f}. "
+            "При нечётном d_model последний столбец — синус, а показатели степени по-прежнему "
+            "делятся на d_model = {odd}.",
+        },
+        "hint1": {
+            "en": "Build the table once, in `__init__`: `pe` of shape `(max_len, d_model)`, with "
+            "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)) and PE(pos, 2i+1) = cos(pos / "
+            "10000^(2i/d_model)). `torch.arange(max_len).unsqueeze(1)` is a column of "
+            "positions and `torch.arange(0, d_model, 2)` a row of values 2i: `pos / 10000 ** "
+            "(two_i / d_model)` broadcasts them into all the angles at once.",
+            "ru": "Постройте таблицу один раз, в `__init__`: `pe` формы `(max_len, d_model)`, где "
+            "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)) и PE(pos, 2i+1) = cos(pos / "
+            "10000^(2i/d_model)). `torch.arange(max_len).unsqueeze(1)` — это столбец позиций, "
+            "а `torch.arange(0, d_model, 2)` — строка значений 2i: благодаря broadcasting "
+            "`pos / 10000 ** (two_i / d_model)` сразу даёт все углы.",
+        },
+        "hint2": {
+            "en": "Columns are numbered from 0: sines go to the even columns, `pe[:, 0::2] = "
+            "torch.sin(angle)`, cosines to the odd ones, `pe[:, 1::2] = torch.cos(angle)`. "
+            "With an odd d_model there is one cosine column fewer: take `angle[:, : d_model "
+            "// 2]` for the cosines. Compute in float64 and divide with `/`: `//` would make "
+            "every frequency the same.",
+            "ru": "Столбцы нумеруются с 0: синусы идут в чётные столбцы, `pe[:, 0::2] = "
+            "torch.sin(angle)`, косинусы — в нечётные, `pe[:, 1::2] = torch.cos(angle)`. При "
+            "нечётном d_model столбцов косинусов на один меньше: для них берите `angle[:, : "
+            "d_model // 2]`. Считайте в float64 и делите обычным `/`: с `//` все частоты "
+            "окажутся одинаковыми.",
+        },
+        "hint3": {
+            "en": "Keep the table in a buffer, which follows `.to(device)` but is neither trained "
+            "nor saved: `self.register_buffer('pe', pe, persistent=False)`, without assigning "
+            "`self.pe` before. In `forward`, add only the first `x.size(1)` rows, in x's "
+            "dtype: `return x + self.pe[: x.size(1)].to(x.dtype)`. No √d_model here: that "
+            "scaling belongs to the token embedding.",
+            "ru": "Храните таблицу в буфере — он переезжает вместе с `.to(device)`, но не обучается "
+            "и не сохраняется: `self.register_buffer('pe', pe, persistent=False)`, и не "
+            "присваивайте перед этим `self.pe`. В `forward` прибавляйте только первые "
+            "`x.size(1)` строк, приведённые к типу x: `return x + self.pe[: "
+            "x.size(1)].to(x.dtype)`. На √d_model здесь умножать не нужно: это делает "
+            "эмбеддинг токенов.",
+        },
+        "solution": {
+            "en": "The table is built once, in float64, and kept in a buffer with "
+            "`persistent=False`; `forward` adds its first seq rows in x's dtype.",
+            "ru": "Таблица строится один раз, в float64, и хранится в буфере с `persistent=False`; "
+            "`forward` прибавляет её первые seq строк, приведённые к типу x.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import math
+
+import torch
+from torch import nn
+
+
+class MyPositionalEncoding(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        raise NotImplementedError
+
+    def forward(self, x):  # x: (batch, seq, d_model) -> (batch, seq, d_model)
+        raise NotImplementedError
+"""
+
+SOLUTION = """\
+import math
+
+import torch
+from torch import nn
+
+
+class MyPositionalEncoding(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
+        two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # (ceil(d_model / 2),)
+        angle = pos / 10000 ** (two_i / d_model)  # (max_len, ceil(d_model / 2))
+        pe = torch.zeros(max_len, d_model, dtype=torch.float64)  # (max_len, d_model)
+        pe[:, 0::2] = torch.sin(angle)  # PE(pos, 2i) = sin(pos / 10000^(2i / d_model))
+        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # PE(pos, 2i + 1) = cos(...)
+        self.register_buffer("pe", pe.float(), persistent=False)
+
+    def forward(self, x):  # x: (batch, seq, d_model)
+        return x + self.pe[: x.size(1)].to(x.dtype)  # (batch, seq, d_model)
+"""
+
+# all different, and d_model even first: an implementation for even widths only is judged on
+# an even width, then told separately about odd ones
+_PE_D, _PE_ODD_D, _PE_MAX_LEN, _PE_BATCH, _PE_SEQ = 16, 15, 50, 3, 10
+
+
+def _pe_mistakes(n: int, d: int) -> dict[str, torch.Tensor]:
+    """The (n, d) tables that common mistakes build, in float64; none for an odd d."""
+    if d % 2:
+        return {}
+    pos = torch.arange(n, dtype=torch.float64).unsqueeze(1)  # (n, 1)
+    i = torch.arange(d // 2, dtype=torch.float64)  # (d/2,) the pair index i of the paper
+    column = torch.arange(d, dtype=torch.float64)  # (d,)
+
+    def interleaved(angle: torch.Tensor, even=torch.sin, odd=torch.cos) -> torch.Tensor:
+        table = torch.empty(n, d, dtype=torch.float64)  # (n, d)
+        table[:, 0::2], table[:, 1::2] = even(angle), odd(angle)
+        return table
+
+    angle = pos / 10000 ** (2 * i / d)  # (n, d/2) the paper's angles
+    per_column = pos / 10000 ** (column / d)  # (n, d)
+    return {
+        "pe.sin_cos_swapped": interleaved(angle, even=torch.cos, odd=torch.sin),
+        "pe.halves": torch.cat([torch.sin(angle), torch.cos(angle)], dim=1),
+        "pe.exponent_i": interleaved(pos / 10000 ** (i / d)),
+        "pe.exponent_doubled": interleaved(pos / 10000 ** (4 * i / d)),
+        "pe.exponent_per_column": torch.where(column % 2 == 0, torch.sin(per_column), torch.cos(per_column)),
+    }
+
+
+def _is_bare_table(out: torch.Tensor, table: torch.Tensor) -> bool:
+    """Whether ``out`` is the first rows of the table (repeated over the batch), without x."""
+    if not out.is_floating_point():
+        return False
+    t = out.detach().double().squeeze()
+    if t.dim() == 3:
+        if not torch.equal(t, t[:1].expand_as(t)):
+            return False
+        t = t[0]
+    return t.dim() == 2 and t.shape[1] == table.shape[1] and close(t, table[: t.shape[0]])
+
+
+def _same_frequency(added: torch.Tensor) -> bool:
+    """Whether every sine column is the same, and every cosine column (all frequencies equal)."""
+    sines, cosines = added[0, :, 0::2], added[0, :, 1::2]  # (seq, d/2) each
+    return (
+        close(sines, sines[:, :1].expand_as(sines))
+        and close(cosines, cosines[:, :1].expand_as(cosines))
+        and not close(sines, torch.zeros_like(sines))
+    )
+
+
+def _pe_values(out, x: torch.Tensor, table: torch.Tensor) -> None:
+    """Checks ``out == x + table[:seq]``, or names the mistake that explains ``out``."""
+    out = require_tensor(out)
+    if _is_bare_table(out, table):
+        raise wrong("pe.table_without_x")
+    if out.shape != x.shape:
+        raise wrong("pe.wrong_shape", expected=tuple(x.shape), got=tuple(out.shape))
+    if out.dtype != x.dtype:
+        raise wrong("pe.dtype", expected=x.dtype, got=out.dtype)
+    got, x = out.detach().double(), x.double()
+    require_finite(got)
+    batch, seq, d = x.shape
+    pe = table[:seq]  # (seq, d)
+    if close(got, x + pe):
+        return
+    candidates = {
+        "pe.scaled_inside": [x * math.sqrt(d) + pe, (x + pe) * math.sqrt(d)],
+        "pe.sequence_first": [x + table[:batch].unsqueeze(1)],
+        **{key: [x + wrong[:seq]] for key, wrong in _pe_mistakes(table.shape[0], d).items()},
+    }
+    for key, outputs in candidates.items():
+        if any(close(got, candidate) for candidate in outputs):
+            raise wrong(key, shape=tuple(x.shape))
+    if _same_frequency(got - x):
+        raise wrong("pe.same_frequency")
+    row, pos, dim = first_difference(got, x + pe)
+    added = float(got[row, pos, dim] - x[row, pos, dim])
+    raise wrong("pe.mismatch", row=row, pos=pos, dim=dim, expected=float(pe[pos, dim]), got=added, d_model=d)
+
+
+def _pe_layout_probe(student: type, run: Run, x: torch.Tensor, table: torch.Tensor) -> str | None:
+    """After a crash in forward: does the module work when seq == max_len, or when batch == seq?
+
+    Two more builds and calls of the student's code at most, within the check's time budget.
+    """
+    _, seq, d = x.shape
+    square = randn(seq, seq, d)
+    for key, max_len, probe in (("pe.not_sliced", seq, x), ("pe.sequence_first", _PE_MAX_LEN, square)):
+        try:
+            out, _ = run.forward(run.build(student, d, max_len), probe)
+        except Stop:
+            if run.timed_out:
+                raise
+            continue
+        if isinstance(out, torch.Tensor) and close(out.detach().double(), probe.double() + table[:seq]):
+            return key
+    return None
+
+
+def _pe_output(student: type, run: Run, module: nn.Module, x: torch.Tensor, table: torch.Tensor):
+    """The module's output for x; a crash that a layout mistake explains gets that diagnosis."""
+    try:
+        return run.forward(module, x)
+    except Stop as stop:
+        key = _pe_layout_probe(student, run, x, table) if stop.error is not None else None
+        if key is not None:
+            raise wrong(key, shape=tuple(x.shape)) from None
+        raise
+
+
+def _build_pe(student: type, run: Run, d: int, max_len: int) -> nn.Module:
+    try:
+        return run.build(student, d, max_len)
+    except Stop as stop:
+        found = re.search(r"attribute '(\w+)' already exists", safe_str(stop.error) if stop.error else "")
+        if isinstance(stop.error, KeyError) and found:
+            raise wrong("pe.assigned_before_register_buffer", name=found.group(1)) from None
+        raise
+
+
+def _pe_storage(module: nn.Module, d: int) -> None:
+    """The table must be a buffer: a parameter would be trained, a plain attribute left behind by .to()."""
+    for name, p in module.named_parameters():
+        if p.dim() >= 2 and p.shape[-1] == d:
+            raise wrong("pe.table_is_parameter", name=name)
+    plain = plain_tensors(module, d)
+    if plain:
+        raise wrong("pe.not_buffer", name=plain[0])
+
+
+def _pe_odd_width(student: type, run: Run) -> None:
+    """An implementation right for even d_model must also be right for an odd one."""
+    d = _PE_ODD_D
+    x = randn(_PE_BATCH, _PE_SEQ, d)
+    where = "__init__"
+    try:
+        module = run.build(student, d, _PE_MAX_LEN)
+        where = "forward"
+        out, _ = run.forward(module, x)
+    except Stop as stop:
+        if stop.error is None:  # a time-out, an exit: no odd-width story to tell
+            raise
+        error = stop.error
+        raise wrong(
+            "pe.odd_d_model_crash",
+            even=_PE_D,
+            odd=d,
+            where=where,
+            error=type(error).__name__,
+            detail=code_safe(safe_str(error) or repr(error)),
+        ) from None
+    try:
+        _pe_values(out, x, sinusoidal_table(_PE_MAX_LEN, d, dtype=torch.float64))
+    except Stop as stop:
+        values = stop.feedback.values
+        if stop.feedback.key != "pe.mismatch":
+            raise
+        raise wrong(
+            "pe.odd_d_model_values",
+            even=_PE_D,
+            odd=d,
+            **{k: values[k] for k in ("pos", "dim", "expected", "got")},
+        ) from None
+
+
+def check(student, run: Run) -> Feedback:
+    require_module_class(student)
+    d = _PE_D
+    table = sinusoidal_table(_PE_MAX_LEN, d, dtype=torch.float64)  # (max_len, d_model)
+    module = _build_pe(student, run, d, _PE_MAX_LEN)
+    x = randn(_PE_BATCH, _PE_SEQ, d)
+    out, modified = _pe_output(student, run, module, x, table)
+    if isinstance(out, torch.Tensor) and out.shape == x.shape and out.dtype == x.dtype:
+        if not same(out, run.forward(module, x)[0]):
+            raise wrong("pe.random_output")
+    _pe_values(out, x, table)
+    if modified:
+        raise wrong("pe.modifies_input")
+    longest = randn(2, _PE_MAX_LEN, d)  # every row of the table
+    _pe_values(_pe_output(student, run, module, longest, table)[0], longest, table)
+    half = x.half()
+    out = require_tensor(run.forward(module, half)[0])
+    if out.dtype != half.dtype:
+        raise wrong("pe.dtype", expected=half.dtype, got=out.dtype)
+    _pe_storage(module, d)
+    _pe_odd_width(student, run)
+    return feedback("correct", "pe.correct")
+
+
+EXERCISE = Exercise("positional_encoding", 4, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -1,0 +1,291 @@
+"""Lesson 2: a token embedding, a lookup table whose rows are scaled by √d_model.
+
+The student writes a class ``MyTokenEmbedding(vocab_size, d_model)``.
+"""
+
+import math
+
+import torch
+from torch import nn
+
+from ..i18n import Messages
+from .core import (
+    Exercise,
+    Feedback,
+    close,
+    feedback,
+    first_difference,
+    plain_tensors,
+    require_finite,
+    require_module_class,
+    require_tensor,
+    same,
+    wrong,
+)
+from .runner import Run
+
+MESSAGES = Messages(
+    "tok",
+    {
+        "correct": {
+            "en": "Each token id picks its row of the table, and the row is multiplied by √d_model "
+            "(here {scale:.4f}). Well done!",
+            "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model "
+            "(здесь {scale:.4f}). Отлично!",
+        },
+        "embedding_shape": {
+            "en": "`nn.Embedding` takes the number of rows first: your table has shape ({rows}, "
+            "{cols}), but vocab_size = {vocab_size} and d_model = {d_model}. Write "
+            "`nn.Embedding(vocab_size, d_model)`.",
+            "ru": "У `nn.Embedding` первым аргументом идёт число строк: ваша таблица имеет форму "
+            "({rows}, {cols}), а vocab_size = {vocab_size} и d_model = {d_model}. Нужно "
+            "`nn.Embedding(vocab_size, d_model)`.",
+        },
+        "wrong_shape": {
+            "en": "For ids of shape {ids_shape} the output must have shape {expected}, one vector "
+            "of size d_model per token; yours has shape {got}.",
+            "ru": "Для индексов формы {ids_shape} выход должен иметь форму {expected} — по вектору "
+            "длины d_model на каждый токен, а у вас форма {got}.",
+        },
+        "table_in_forward": {
+            "en": "Two calls with the same ids gave different vectors, although the module is in "
+            "eval mode. Is the table created inside `forward`? Create `nn.Embedding` once, in "
+            "`__init__`, so that every call reads the same learned table.",
+            "ru": "Два вызова с одними и теми же индексами дали разные векторы, хотя модуль в "
+            "режиме eval. Может быть, таблица создаётся внутри `forward`? Создайте "
+            "`nn.Embedding` один раз, в `__init__`: тогда каждый вызов читает одну и ту же "
+            "обучаемую таблицу.",
+        },
+        "table_not_parameter": {
+            "en": "The table `{name}` is a plain tensor, not a parameter: the optimizer never sees "
+            "it, so it never learns. Use `nn.Embedding(vocab_size, d_model)`, or wrap the "
+            "tensor in `nn.Parameter`.",
+            "ru": "Таблица `{name}` — обычный тензор, а не параметр: оптимизатор её не видит, и она "
+            "никогда не обучится. Используйте `nn.Embedding(vocab_size, d_model)` или "
+            "оберните тензор в `nn.Parameter`.",
+        },
+        "no_table": {
+            "en": "There is no table of shape ({vocab_size}, {d_model}) among the module's "
+            "parameters. A token embedding is a learned lookup table, created once, in "
+            "`__init__`: `nn.Embedding(vocab_size, d_model)`.",
+            "ru": "Среди параметров модуля нет таблицы формы ({vocab_size}, {d_model}). Эмбеддинг "
+            "токенов — это обучаемая таблица, которую создают один раз, в `__init__`: "
+            "`nn.Embedding(vocab_size, d_model)`.",
+        },
+        "missing_scale": {
+            "en": "The vectors are the rows of the table as they are: multiply them by √d_model = "
+            "{scale:.4f}, as in section 3.4 of the paper.",
+            "ru": "Векторы — это строки таблицы как есть: умножьте их на √d_model = {scale:.4f}, "
+            "как в разделе 3.4 статьи.",
+        },
+        "divided": {
+            "en": "The vectors are divided by √d_model, but the paper multiplies them: `* "
+            "math.sqrt(d_model)`, here × {scale:.4f}.",
+            "ru": "Векторы делятся на √d_model, а в статье их умножают: `* math.sqrt(d_model)`, "
+            "здесь × {scale:.4f}.",
+        },
+        "scaled_by_d_model": {
+            "en": "The vectors are multiplied by d_model = {d_model} itself, not by its square root "
+            "√d_model = {scale:.4f}: use `math.sqrt(d_model)`.",
+            "ru": "Векторы умножаются на сам d_model = {d_model}, а нужно на квадратный корень из "
+            "него, √d_model = {scale:.4f}: используйте `math.sqrt(d_model)`.",
+        },
+        "wrong_scale": {
+            "en": "The vectors are the rows of the table times {got:.4f}; the factor must be "
+            "√d_model = {scale:.4f}.",
+            "ru": "Векторы равны строкам таблицы, умноженным на {got:.4f}, а множитель должен быть "
+            "√d_model = {scale:.4f}.",
+        },
+        "no_gradient": {
+            "en": "The values are right, but no gradient reaches the table, so it would never "
+            "learn. Look for `torch.no_grad()`, `.detach()`, `.data`, or a frozen table "
+            "(`requires_grad=False`, or `nn.Embedding.from_pretrained`, which freezes by "
+            "default).",
+            "ru": "Значения верные, но градиент не доходит до таблицы, и она никогда не обучится. "
+            "Поищите в коде `torch.no_grad()`, `.detach()`, `.data` или замороженную таблицу "
+            "(`requires_grad=False` или `nn.Embedding.from_pretrained`, который по умолчанию "
+            "замораживает веса).",
+        },
+        "zero_table": {
+            "en": "Your table starts at zeros, so every token gets the same vector (all zeros): the model could "
+            "not tell two tokens apart, and the gradients of all rows would stay equal. Start from random "
+            "numbers, e.g. `nn.init.normal_(weight, std=d_model ** -0.5)`.",
+            "ru": "Ваша таблица начинается с нулей, и все токены получают один и тот же вектор (нулевой): модель "
+            "не смогла бы отличить один токен от другого, а градиенты всех строк оставались бы одинаковыми. "
+            "Начните со случайных чисел, например `nn.init.normal_(weight, std=d_model ** -0.5)`.",
+        },
+        "mismatch": {
+            "en": "The first value that differs from the row of the table × √d_model: batch row "
+            "{row}, position {pos}, dimension {dim} (token id {token}): expected "
+            "{expected:.4f}, got {got:.4f}.",
+            "ru": "Первое расхождение со строкой таблицы × √d_model: пример {row} в батче, позиция "
+            "{pos}, координата {dim} (индекс токена {token}): ожидалось {expected:.4f}, "
+            "получено {got:.4f}.",
+        },
+        "hint1": {
+            "en": "A lookup table of `vocab_size` rows, each a vector of size `d_model`, is "
+            "`nn.Embedding(vocab_size, d_model)`. Create it in `__init__`, after "
+            "`super().__init__()`: its weights then become parameters of your module and are "
+            "trained with it.",
+            "ru": "Таблица из `vocab_size` строк, каждая из которых — вектор длины `d_model`, — это "
+            "`nn.Embedding(vocab_size, d_model)`. Создайте её в `__init__`, после "
+            "`super().__init__()`: тогда её веса станут параметрами вашего модуля и будут "
+            "обучаться вместе с ним.",
+        },
+        "hint2": {
+            "en": "In `forward`, `self.embedding(ids)` replaces every id by its row of the table: "
+            "ids of shape `(batch, seq)` become vectors of shape `(batch, seq, d_model)`. "
+            "Then scale them: the paper multiplies the embeddings by √d_model (section 3.4).",
+            "ru": "В `forward` вызов `self.embedding(ids)` заменяет каждый индекс его строкой "
+            "таблицы: из индексов формы `(batch, seq)` получаются векторы формы `(batch, seq, "
+            "d_model)`. Осталось их масштабировать: в статье эмбеддинги умножают на √d_model "
+            "(раздел 3.4).",
+        },
+        "hint3": {
+            "en": "The factor is a plain number, so compute it once, in `__init__`: `self.scale = "
+            "math.sqrt(d_model)`. Multiply, don't divide, and take the square root of "
+            "d_model, not d_model itself: `return self.embedding(ids) * self.scale`.",
+            "ru": "Множитель — обычное число, поэтому посчитайте его один раз, в `__init__`: "
+            "`self.scale = math.sqrt(d_model)`. Умножайте, а не делите, и берите корень из "
+            "d_model, а не сам d_model: `return self.embedding(ids) * self.scale`.",
+        },
+        "solution": {
+            "en": "A lookup table made once, in `__init__`; `forward` reads the rows of the ids and "
+            "multiplies them by √d_model.",
+            "ru": "Таблица создаётся один раз, в `__init__`; `forward` берёт строки для индексов и "
+            "умножает их на √d_model.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import math
+
+import torch
+from torch import nn
+
+
+class MyTokenEmbedding(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        raise NotImplementedError
+
+    def forward(self, ids):  # ids: (batch, seq) -> (batch, seq, d_model)
+        raise NotImplementedError
+"""
+
+SOLUTION = """\
+import math
+
+import torch
+from torch import nn
+
+
+class MyTokenEmbedding(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):  # ids: (batch, seq)
+        return self.embedding(ids) * self.scale  # (batch, seq, d_model)
+"""
+
+# d_model is no perfect square, so sqrt(d_model), d_model and 1/sqrt(d_model) all differ
+_TOK_VOCAB, _TOK_D, _TOK_BATCH, _TOK_SEQ = 23, 12, 3, 5
+
+
+def _tok_ids() -> torch.Tensor:
+    g = torch.Generator().manual_seed(0)
+    ids = torch.randint(0, _TOK_VOCAB, (_TOK_BATCH, _TOK_SEQ), generator=g)  # (batch, seq)
+    ids[0, 0], ids[-1, -1] = _TOK_VOCAB - 1, 0  # the first and last rows of the table
+    return ids
+
+
+def _tok_tables(module: nn.Module) -> list[torch.Tensor]:
+    """The module's parameters that can be the lookup table, as (vocab_size, d_model)."""
+    tables = []
+    for p in module.parameters():
+        if p.shape == (_TOK_VOCAB, _TOK_D):
+            tables.append(p)
+        elif p.shape == (_TOK_D, _TOK_VOCAB):  # an nn.Linear applied to one-hot vectors
+            tables.append(p.t())
+    return tables
+
+
+def _check_embedding_args(module: nn.Module) -> None:
+    embeddings = [m for m in module.modules() if isinstance(m, nn.Embedding)]
+    if embeddings and all((e.num_embeddings, e.embedding_dim) != (_TOK_VOCAB, _TOK_D) for e in embeddings):
+        e = embeddings[0]
+        raise wrong(
+            "tok.embedding_shape",
+            rows=e.num_embeddings,
+            cols=e.embedding_dim,
+            vocab_size=_TOK_VOCAB,
+            d_model=_TOK_D,
+        )
+
+
+def _tok_scale_verdict(scale: float) -> None:
+    """Nothing if ``scale`` is sqrt(d_model); otherwise the verdict that names the wrong scale."""
+    known = {
+        math.sqrt(_TOK_D): None,
+        1.0: "tok.missing_scale",
+        1 / math.sqrt(_TOK_D): "tok.divided",
+        float(_TOK_D): "tok.scaled_by_d_model",
+    }
+    for value, key in known.items():
+        if math.isclose(scale, value, rel_tol=1e-3):
+            if key is None:
+                return
+            raise wrong(key, scale=math.sqrt(_TOK_D), d_model=_TOK_D)
+    raise wrong("tok.wrong_scale", got=scale, scale=math.sqrt(_TOK_D))
+
+
+def _tok_values(out: torch.Tensor, ids: torch.Tensor, tables: list[torch.Tensor]) -> torch.Tensor:
+    """The table that ``out`` is read from, after checking that it is scaled by sqrt(d_model)."""
+    got = out.detach().double()
+    require_finite(got)
+    if all(not table.detach().any() for table in tables):
+        # every token the same (zero) vector: nothing to learn from, and no scale to measure
+        raise wrong("tok.zero_table")
+    for table in tables:
+        rows = table.detach().double()[ids]  # (batch, seq, d_model)
+        scale = float((got * rows).sum() / (rows * rows).sum())  # least squares: got ~ scale * rows
+        if close(got, scale * rows):
+            _tok_scale_verdict(scale)
+            return table
+    expected = tables[0].detach().double()[ids] * math.sqrt(_TOK_D)
+    row, pos, dim = first_difference(got, expected)
+    values = dict(row=row, pos=pos, dim=dim, token=int(ids[row, pos]))
+    raise wrong(
+        "tok.mismatch", expected=float(expected[row, pos, dim]), got=float(got[row, pos, dim]), **values
+    )
+
+
+def check(student, run: Run) -> Feedback:
+    require_module_class(student)
+    module = run.build(student, _TOK_VOCAB, _TOK_D)
+    _check_embedding_args(module)
+    ids = _tok_ids()
+    out = require_tensor(run.forward(module, ids)[0])
+    expected_shape = (_TOK_BATCH, _TOK_SEQ, _TOK_D)
+    if out.shape != expected_shape:
+        raise wrong(
+            "tok.wrong_shape", ids_shape=tuple(ids.shape), expected=expected_shape, got=tuple(out.shape)
+        )
+    if not same(out, run.forward(module, ids)[0]):
+        raise wrong("tok.table_in_forward")
+    tables = _tok_tables(module)
+    if not tables:
+        plain = plain_tensors(module, _TOK_D)
+        if plain:
+            raise wrong("tok.table_not_parameter", name=plain[0])
+        raise wrong("tok.no_table", vocab_size=_TOK_VOCAB, d_model=_TOK_D)
+    table = _tok_values(out, ids, tables)
+    if not (out.requires_grad and table.requires_grad):
+        raise wrong("tok.no_gradient")
+    return feedback("correct", "tok.correct", scale=math.sqrt(_TOK_D))
+
+
+EXERCISE = Exercise("token_embedding", 2, check, TEMPLATE, SOLUTION, MESSAGES)
