@@ -1,0 +1,93 @@
+"""Every message a student can read exists in every language, with the same placeholders.
+
+The catalogues live beside the code that uses them (``Messages`` in each module); importing
+every module of the package registers them all, and these tests walk the lot.
+"""
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import course_lib
+from course_lib import i18n
+from course_lib.i18n import LANGUAGES, PSEUDO, Messages, pick, placeholders, pseudo, script_problems, tr
+
+
+def all_catalogues() -> dict[str, Messages]:
+    for info in pkgutil.walk_packages(course_lib.__path__, "course_lib."):
+        importlib.import_module(info.name)
+    return i18n.catalogues()
+
+
+CATALOGUES = all_catalogues()
+ENTRIES = [(area, key) for area, messages in sorted(CATALOGUES.items()) for key in messages.entries]
+
+
+def test_every_area_of_the_package_has_its_catalogue():
+    assert {"input", "vocab", "ex", "pad", "tok", "perm", "pe"} <= set(CATALOGUES)
+
+
+@pytest.mark.parametrize("area", sorted(CATALOGUES))
+def test_catalogue_is_complete_in_every_language(area):
+    assert CATALOGUES[area].problems() == []
+
+
+@pytest.mark.parametrize(("area", "key"), ENTRIES, ids=[f"{a}.{k}" for a, k in ENTRIES])
+def test_each_text_is_written_in_its_language(area, key, lang):
+    text = CATALOGUES[area].entries[key][lang]
+    # what a placeholder or a code span holds is not the message's language
+    words = re.sub(r"\{[^}]*\}|`[^`]*`", "", text)
+    assert script_problems(words, lang) == [], f"{area}.{key} ({lang}): {text!r}"
+
+
+@pytest.mark.parametrize(("area", "key"), ENTRIES, ids=[f"{a}.{k}" for a, k in ENTRIES])
+def test_each_message_exists_in_the_pseudo_language(area, key):
+    english = CATALOGUES[area].entries[key]["en"]
+    text = pseudo(english)
+    assert text.startswith("⟦") and text.endswith("⟧")
+    assert placeholders(text) == placeholders(english)
+
+
+def test_pseudo_keeps_placeholders_code_and_formulas():
+    assert pseudo("set {name} to `x + 1` where $d_{model}$ is even") == (
+        "⟦šét {name} tö `x + 1` whéŕé $d_{model}$ îš évéñ⟧"
+    )
+
+
+def test_tr_reaches_every_catalogue_by_its_full_key():
+    assert tr("input.seq_too_long", "ru", seq_len=20, max_len=16).startswith("длина последовательности 20")
+    with pytest.raises(KeyError, match=r"no message 'input.nothing'"):
+        tr("input.nothing")
+
+
+def test_a_catalogue_name_is_taken_once():
+    with pytest.raises(ValueError, match=r"a message catalogue named 'input' already exists"):
+        Messages("input", {})
+
+
+def test_problems_names_a_missing_language_and_different_placeholders():
+    demo = Messages.__new__(Messages)  # not registered: a throwaway catalogue
+    demo.area, demo.entries = "demo", {"a": {"en": "x {n}"}, "b": {"en": "{n}", "ru": "{m}"}}
+    assert demo.problems() == [
+        f"demo.a: no text in {', '.join(lang for lang in LANGUAGES if lang != 'en')}",
+        "demo.b: the placeholders differ between languages: {'en': ['n'], 'ru': ['m']}",
+    ]
+
+
+def test_set_language_accepts_the_languages_and_the_pseudo_language_only():
+    for lang in (*LANGUAGES, PSEUDO):
+        course_lib.set_language(lang)
+        assert course_lib.get_language() == lang
+    with pytest.raises(ValueError, match=r"language must be one of \('en', 'ru'\), got 'de'"):
+        course_lib.set_language("de")
+
+
+def test_pick_needs_the_current_language():
+    course_lib.set_language("ru")
+    assert pick(en="position", ru="позиция") == "позиция"
+    with pytest.raises(ValueError, match=r"pick\(\) has no text for the current language 'ru'"):
+        pick(en="position")
+    course_lib.set_language(PSEUDO)
+    assert pick(en="position", ru="позиция") == "⟦pöšîtîöñ⟧"
