@@ -1021,16 +1021,6 @@ def test_exercises_repr_is_readable():
 # ----------------------------------------------------------------------------- the lessons
 
 
-def test_exercise_cells_document_the_templates_and_calls():
-    text = (ROOT / "notebooks" / "exercise_cells.md").read_text()
-    for exercise in EXERCISES:
-        assert f"```python\n{exercise.template}```" in text, exercise.name
-        for n in range(1, exercise.num_hints + 1):
-            assert f"exercises.{exercise.name}.hint({n})" in text
-        assert f"exercises.{exercise.name}.solution()" in text
-        assert re.search(rf"exercises\.{exercise.name}\.check\(\w+\)", text)
-
-
 def _check_cell_outputs():
     """(notebook, language, text/plain output) of every committed cell that calls an exercise's check."""
     found = []
@@ -1053,13 +1043,3 @@ def test_committed_notebooks_show_the_not_attempted_verdict():
             lang,
             text,
         )
-
-
-def test_lessons_with_an_exercise_start_students_from_its_template():
-    lessons = 0
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.md")):
-        text = path.read_text()
-        for name in set(re.findall(r"exercises\.(\w+)\.hint\(", text)):
-            lessons += 1
-            assert getattr(exercises, name).template.strip() in text, (path.name, name)
-    assert lessons >= 4
