@@ -12,10 +12,11 @@ the others. The lessons tool and the slides tool both start here.
 """
 
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 import nbformat
 
-from .config import CONFIG, LANGUAGES, Config
+from .config import CONFIG, LANGUAGES, LESSON_NAME, Config
 from .source import (
     Source,
     SourceError,
@@ -33,7 +34,7 @@ from .tables import (
     title_problems,
 )
 
-__all__ = ["LessonSelectionError", "Course", "rebuild_command", "NOTEBOOK_VOLATILE_KEYS"]
+__all__ = ["LessonSelectionError", "Course", "rebuild_command", "rebuild_hint", "NOTEBOOK_VOLATILE_KEYS"]
 
 # cell metadata that JupyterLab or nbclient add and that no source decides
 NOTEBOOK_VOLATILE_KEYS = ("execution", "collapsed", "scrolled")
@@ -50,6 +51,31 @@ def rebuild_command(names: list[str]) -> str:
     'python -m course_tools.lessons build 02 04'
     """
     return " ".join(["python -m course_tools.lessons build", *sorted({name[:2] for name in names})])
+
+
+def rebuild_hint(nodeids: list[str]) -> list[str]:
+    """What to do when nbval finds committed outputs that differ from a fresh run.
+
+    ``nodeids`` are those of failed tests; nbval's are ``notebooks/<lang>/NN_name.ipynb::Cell N``.
+
+    >>> for line in rebuild_hint(["notebooks/ru/04_x.ipynb::Cell 3", "notebooks/en/04_x.ipynb::Cell 9",
+    ...                           "notebooks/ru/02_y.ipynb::Cell 1", "tests/unit/test_a.py::test_b"]):
+    ...     print(line)
+    committed outputs differ from a fresh run in: 02_y [ru], 04_x [en, ru]
+    if the change is intended (a message, a label, a fix), rebuild them: python -m course_tools.lessons build 02 04
+    """
+    found: dict[str, set[str]] = {}
+    for nodeid in nodeids:
+        path = PurePosixPath(nodeid.split("::")[0])
+        if path.suffix == ".ipynb" and path.parent.name in LANGUAGES and LESSON_NAME.fullmatch(path.stem):
+            found.setdefault(path.stem, set()).add(path.parent.name)
+    if not found:
+        return []
+    where = ", ".join(f"{name} [{', '.join(sorted(langs))}]" for name, langs in sorted(found.items()))
+    return [
+        f"committed outputs differ from a fresh run in: {where}",
+        f"if the change is intended (a message, a label, a fix), rebuild them: {rebuild_command(list(found))}",
+    ]
 
 
 @dataclass

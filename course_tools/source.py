@@ -317,11 +317,12 @@ def code_cell_problems(src: Source) -> list[str]:
             )
         if template is None:
             continue
-        known = known_exercises()
-        if template not in known:
+        try:
+            exercise_template(template)
+        except KeyError:
             problems.append(
                 f"{where}: {EXERCISE_KEY}: {template!r} is not an exercise of course_lib.exercises; "
-                f"the exercises are {', '.join(known)}"
+                f"the exercises are {', '.join(known_exercises())}"
             )
         lines = cell.source.strip().splitlines()
         if len(lines) != 1 or not lines[0].startswith("#"):
@@ -344,10 +345,10 @@ def known_exercises() -> list[str]:
 
 
 def exercise_template(name: str) -> str:
-    """The code a student starts exercise ``name`` from, as a cell holds it."""
+    """The code a student starts exercise ``name`` from, as a cell holds it (KeyError if there is none)."""
     from course_lib import exercises
 
-    template = getattr(getattr(exercises, name, None), "template", None)
+    template = getattr(getattr(exercises, str(name), None), "template", None)
     if not isinstance(template, str):
         raise KeyError(
             f"course_lib.exercises has no exercise {name!r}: the exercises are {', '.join(known_exercises())}"
