@@ -29,6 +29,7 @@ __all__ = [
     "LANGUAGE_DATA",
     "LESSON_NAME",
     "RENAMED",
+    "LAB_OFFLINE_OPTIONS",
     "Config",
     "CONFIG",
 ]
@@ -67,6 +68,15 @@ LESSON_NAME = re.compile(r"(\d\d)_[a-z0-9_]+")
 #: Lessons renamed (renumbered) since students first copied them: old name -> new name.
 #: ``make lab`` moves a student's untouched copy to the new name and keeps an edited one.
 RENAMED: Mapping[str, str] = MappingProxyType({})
+
+#: JupyterLab options that keep the server from asking the internet anything: no update check,
+#: no extension manager asking PyPI, no news feed (the feed's host is looked up as soon as the
+#: page opens ``/lab/api/news``). ``make lab`` passes them, and so does the browser test.
+LAB_OFFLINE_OPTIONS = (
+    "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    "--LabApp.extension_manager=readonly",
+    "--LabApp.news_url=None",
+)
 
 
 @dataclass(frozen=True)
