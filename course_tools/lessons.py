@@ -20,6 +20,7 @@ them stale too) or never executed, notebooks without a source, README tables out
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import nbformat
@@ -47,7 +48,7 @@ def notebook_text(nb: nbformat.NotebookNode) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def build(prefixes: list[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
+def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
     """Render and execute the lessons, then write all their notebooks and the README tables, or nothing.
 
     Returns the files written. Raises :class:`BuildError` (nothing written) when a source has

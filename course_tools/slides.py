@@ -23,6 +23,7 @@ import html
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import nbformat
@@ -246,7 +247,7 @@ def copy_assets(config: Config, dest: Path) -> None:
             shutil.copy2(src, target)
 
 
-def build(prefixes: list[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
+def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
     """Build the decks of the chosen lessons and every index page; all of them, or nothing.
 
     Raises :class:`SlidesError` (nothing written) when a lesson's source has problems or its
