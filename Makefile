@@ -16,18 +16,20 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
-# Offline-friendly: no update check, no extension manager asking PyPI. Root (containers) needs --allow-root.
+# Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.config's
+# LAB_OFFLINE_OPTIONS, which the browser test runs with). Root (containers) needs --allow-root.
 LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace \
 	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.extension_manager=readonly \
+	--LabApp.news_url=None \
 	$(if $(filter 0,$(shell id -u)),--allow-root)
 
 lab: $(STAMP)
-	$(BIN)/python notebooks/workspace.py --lang en
+	$(BIN)/python -m course_tools.workspace --lang en
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same, with JupyterLab's Russian interface and the Russian lessons
 lab-ru: $(STAMP)
-	$(BIN)/python notebooks/workspace.py --lang ru
+	$(BIN)/python -m course_tools.workspace --lang ru
 	mkdir -p workspace/.settings-ru/@jupyterlab/translation-extension
 	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
@@ -41,11 +43,12 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser"
 
-# committed notebooks match their sources, every translation present and current
+# every problem of every lesson: sources, translations, committed notebooks fresh, lesson tables current
 freshness: $(STAMP)
-	$(BIN)/python notebooks/build.py --check
+	$(BIN)/python -m course_tools.lessons check
 
-# re-run every lesson in both languages and compare every output
+# re-run every lesson in every language and compare every output (on failure, the summary names
+# the lessons to rebuild and the command)
 nbval: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
 
@@ -54,8 +57,8 @@ browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
-# lesson). reveal.js, MathJax, require.js, jQuery and the widget renderer come from the npm packages
-# pinned in package-lock.json, copied into slides/assets/.
+# lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
+# and the widget renderer come from the npm packages pinned in package-lock.json, copied into slides/assets/.
 NPM_STAMP := node_modules/.installed-stamp
 
 $(NPM_STAMP): package.json package-lock.json
@@ -63,15 +66,15 @@ $(NPM_STAMP): package.json package-lock.json
 	touch $@
 
 slides: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python slides/build.py $(L)
+	$(BIN)/python -m course_tools.slides $(L)
 
 # every deck from file:// in headless Chromium, English and Russian; refreshes slides/screenshots/
 browser-slides: slides
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_slides.py
 
-# regenerate and execute the lessons after editing a source (L=04 for one lesson)
+# render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)
-	$(BIN)/python notebooks/build.py $(L)
+	$(BIN)/python -m course_tools.lessons build $(L)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py

@@ -4,6 +4,10 @@ and a JupyterLab started from the course's own environment on a throwaway copy o
 ``browser`` (one per session) and ``guarded_page`` (one per test) are generic: any browser test
 can use them. ``guarded_page`` blocks and counts every request that leaves 127.0.0.1 and collects
 JavaScript errors; the test asserts on both (``GuardedPage.assert_clean``).
+
+The server side is watched too: ``jupyterlab`` starts the server with ``netguard/`` on its
+``PYTHONPATH``, whose ``sitecustomize`` records every lookup of, or connection to, another machine
+made by the server or its kernels (``Lab.outside_requests``).
 """
 
 import hashlib
@@ -25,7 +29,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from course_tools.config import LAB_OFFLINE_OPTIONS
+
 ROOT = Path(__file__).resolve().parents[2]
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+# netguard/sitecustomize.py is loaded by the servers the tests start, never imported by pytest
+collect_ignore = ["netguard"]
 NOTEBOOKS = ROOT / "notebooks"
 CHROMIUM = "/usr/bin/chromium"
 # Chromium's own background traffic (updates, field trials, safe browsing) would otherwise
@@ -150,7 +159,8 @@ def _free_port() -> int:
 
 def _write_settings(settings_dir: Path, locale: str) -> None:
     settings = {
-        # no news prompt, no update check: nothing asks the internet, nothing pops over screenshots
+        # no news prompt, no update check popping over the screenshots (JupyterLab asks about the news
+        # even when the server's feed is off); what the server itself would fetch, the test asks it directly
         "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
             "fetchNews": "false",
             "checkForUpdates": False,
@@ -169,9 +179,16 @@ class Lab:
     token: str
     root_dir: Path
     log: Path
+    network_log: Path
 
     def url(self, path: str = "lab") -> str:
         return f"{self.base_url}/{path}?token={self.token}"
+
+    def outside_requests(self) -> list[str]:
+        """What the server and its kernels tried to reach off this machine, one line per attempt."""
+        if not self.network_log.exists():
+            return []
+        return self.network_log.read_text(encoding="utf-8").splitlines()
 
 
 def _wait_until_up(proc: subprocess.Popen, lab: Lab) -> None:
@@ -214,11 +231,13 @@ def jupyterlab(tmp_path, notebooks_untouched):
 
     The server comes from the course's environment (this interpreter), listens on 127.0.0.1 on a
     free port with a random token, serves a temporary copy of notebooks/ (autosave writes outputs
-    back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path.
+    back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path. It
+    runs with ``make lab``'s offline options (``options`` replaces them) and records what it tries
+    to reach off the machine.
     """
     started: list[subprocess.Popen] = []
 
-    def start(locale: str = "en") -> Lab:
+    def start(locale: str = "en", options: tuple[str, ...] = LAB_OFFLINE_OPTIONS) -> Lab:
         home = tmp_path / f"lab-{len(started)}"
         root_dir = home / "notebooks"
         shutil.copytree(NOTEBOOKS, root_dir, ignore=shutil.ignore_patterns("screenshots", "__pycache__"))
@@ -232,8 +251,16 @@ def jupyterlab(tmp_path, notebooks_untouched):
             JUPYTER_RUNTIME_DIR=str(home / "runtime"),
             IPYTHONDIR=str(home / "ipython"),
             PYTHONHASHSEED="0",
+            PYTHONPATH=os.pathsep.join(filter(None, [str(NETGUARD), os.environ.get("PYTHONPATH", "")])),
+            COURSE_NETWORK_LOG=str(home / "network.log"),
         )
-        lab = Lab(f"http://127.0.0.1:{_free_port()}", secrets.token_hex(16), root_dir, home / "server.log")
+        lab = Lab(
+            f"http://127.0.0.1:{_free_port()}",
+            secrets.token_hex(16),
+            root_dir,
+            home / "server.log",
+            home / "network.log",
+        )
         cmd = [
             sys.executable,
             "-m",
@@ -246,9 +273,7 @@ def jupyterlab(tmp_path, notebooks_untouched):
             f"--IdentityProvider.token={lab.token}",
             f"--ServerApp.root_dir={root_dir}",
             "--LabApp.expose_app_in_browser=True",
-            # nothing server-side asks PyPI either
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly",
+            *options,
         ]
         if os.geteuid() == 0:  # CI containers run as root; JupyterLab refuses without this
             cmd.append("--allow-root")

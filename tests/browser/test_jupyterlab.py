@@ -8,15 +8,22 @@ mouse, checks that the heatmap image really changes and the readout follows, and
 the redraw took (reported, never asserted: speed is for benchmarks/). The Russian lesson is opened
 in JupyterLab's Russian interface, whose menus are checked. Screenshots of both go to
 notebooks/screenshots/, where the README shows them.
+
+Nothing leaves the machine: the page's requests are blocked and counted, and so are the server's
+and its kernels' (a lookup of the news feed's host, say): with ``make lab``'s options there are none,
+and the guard does see the news lookup when the feed is left on.
 """
 
 import base64
 import hashlib
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from course_tools.config import LAB_OFFLINE_OPTIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
 
@@ -220,8 +227,25 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     timings["redraw, mouse drag"], drag_redraws = _move_and_check(page, sliders.nth(1), drag, readout, img)
 
     guarded_page.assert_clean()
+    # the page never asks for news with the feed off; asking anyway must not make the server look it up
+    fetch(lab, "lab/api/news")
+    assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
 
     report = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in timings.items())
     report += f" ({drag_redraws} redraws during the drag)"
     print(f"\nlesson 4 [{lang}] in JupyterLab: {report}")
     record_property("timings", report)
+
+
+def fetch(lab, path: str) -> bytes:
+    with urllib.request.urlopen(lab.url(path), timeout=60) as reply:
+        return reply.read()
+
+
+def test_the_server_guard_sees_the_news_lookup_when_the_feed_is_on(jupyterlab):
+    """Without `--LabApp.news_url=None` (as `make lab` was), opening /lab/api/news looks up the feed's host."""
+    lab = jupyterlab(options=tuple(o for o in LAB_OFFLINE_OPTIONS if not o.startswith("--LabApp.news_url")))
+    fetch(lab, "lab/api/news")
+    assert any(line.startswith("getaddrinfo jupyterlab.github.io") for line in lab.outside_requests()), (
+        lab.outside_requests()
+    )

@@ -8,7 +8,7 @@ file:// request that fails is a missing asset). Screenshots of lesson 4 (its tit
 the positional-encoding heatmap slide, both languages) go to ``slides/screenshots/``, where
 the README shows them.
 
-Run after ``make slides`` (``make browser-slides`` does both).
+Run after ``make slides`` (``make browser-slides`` does both): ``python -m course_tools.slides``.
 """
 
 import re
@@ -18,7 +18,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.support import load_script
+from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
+from course_tools.course import Course
+from course_tools.slides import TEXT
+from course_tools.source import MATH
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +30,14 @@ SLIDES = ROOT / "slides"
 SCREENSHOTS = SLIDES / "screenshots"
 # a 16:9 projector; reveal scales its 960x700 slides into it
 VIEWPORT = {"width": 1280, "height": 720}
-CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 # the code that draws lesson 4's positional-encoding table as a heatmap (course_lib.plots)
 HEATMAP_CALL = "plot_table("
 # code spans and fenced blocks: a `$` there is code, not mathematics
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 
 
-lessons = load_script("notebooks/build.py")
-DECKS = [(path.stem, lang) for path in lessons.sources() for lang in lessons.LANGS]
+COURSE = Course.load()
+DECKS = [(name, lang) for name in COURSE.names for lang in LANGUAGES]
 
 
 def slide_type(cell) -> str:
@@ -51,14 +53,12 @@ class Expected:
 
 def expected(name: str, lang: str) -> Expected:
     """What the lesson source asks of its deck, counted the way nbconvert builds reveal sections."""
-    nb = lessons.render(lessons.read_source(lessons.HERE / f"{name}.md"), lang, target="slides", name=name)
+    nb = COURSE.render(name, lang, target="slides")
     shown = [c for c in nb.cells if slide_type(c) != "skip"]
     visible = [c for c in shown if slide_type(c) != "notes"]
     # the first visible cell always opens a slide; after it, each slide or subslide is one more
     slides = 1 + sum(slide_type(c) in ("slide", "subslide") for c in visible[1:]) if visible else 0
-    formulas = sum(
-        len(lessons.MATH.findall(CODE.sub("", c.source))) for c in shown if c.cell_type == "markdown"
-    )
+    formulas = sum(len(MATH.findall(CODE.sub("", c.source))) for c in shown if c.cell_type == "markdown")
     notes = sum(slide_type(c) == "notes" for c in shown)
     return Expected(slides, formulas, notes)
 
@@ -85,7 +85,7 @@ def deck_page(browser):
             viewport=VIEWPORT,
             device_scale_factor=1,
             # MathJax picks its menu language from the browser's: a Russian browser must find it locally too
-            locale="ru-RU" if lang == "ru" else "en-US",
+            locale={"en": "en-US", "ru": "ru-RU"}.get(lang, lang),
             reduced_motion="reduce",
         )
         contexts.append(context)
@@ -259,13 +259,18 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
     assert page.evaluate("document.documentElement.lang") == lang
     title = page.title()
     assert title, "the deck has no <title>"
-    if lang == "ru":
-        assert CYRILLIC.search(title), f"the Russian deck's title is not Russian: {title!r}"
-        english = page.evaluate(
+    if lang != SOURCE_LANGUAGE:
+        script = LANGUAGE_DATA[lang].script
+        assert script.search(title), (
+            f"the {lang} deck's title is not in {LANGUAGE_DATA[lang].name}: {title!r}"
+        )
+        prose = page.evaluate(
             "() => [...document.querySelectorAll('.jp-MarkdownCell')].map(c => c.innerText.trim())"
         )
-        untranslated = [text for text in english if text and not CYRILLIC.search(text)]
-        assert untranslated == [], f"prose on the Russian slides without Russian: {untranslated}"
+        untranslated = [text for text in prose if text and not script.search(text)]
+        assert untranslated == [], (
+            f"prose on the {lang} slides without {LANGUAGE_DATA[lang].name}: {untranslated}"
+        )
 
     too_tall = page.evaluate(TOO_TALL)
     assert too_tall == [], (
@@ -296,29 +301,35 @@ def test_speaker_notes_open_on_s(deck_page):
     traffic.assert_clean()
 
 
-@pytest.mark.parametrize("lang", lessons.LANGS)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_index_lists_every_deck_in_its_language(deck_page, lang):
     page, traffic = deck_page(SLIDES / lang / "index.html", lang)
     assert page.evaluate("document.documentElement.lang") == lang
     links = page.evaluate("() => [...document.querySelectorAll('ul a')].map(a => a.getAttribute('href'))")
-    assert links == [f"{path.stem}.html" for path in lessons.sources()]
+    assert links == [f"{name}.html" for name in COURSE.names]
     assert all((SLIDES / lang / link).exists() for link in links)
-    if lang == "ru":
+    others = page.evaluate(
+        "() => [...document.querySelectorAll('a[hreflang]')].map(a => a.getAttribute('hreflang'))"
+    )
+    assert others == [other for other in LANGUAGES if other != lang]
+    if lang != SOURCE_LANGUAGE:
+        script = LANGUAGE_DATA[lang].script
         text = page.evaluate("document.body.innerText")
-        assert CYRILLIC.search(page.title()), page.title()
-        latin_lines = [line for line in text.splitlines() if line.strip() and not CYRILLIC.search(line)]
-        # the link to the English index is the one line in English; keys like "S" and "Esc" are in tables
-        assert [line for line in latin_lines if "\t" not in line] == ["English version"], latin_lines
+        assert script.search(page.title()), page.title()
+        foreign = [line for line in text.splitlines() if line.strip() and not script.search(line)]
+        # the links to the other languages are the one line in other languages; keys like "S" are in tables
+        versions = " · ".join(TEXT("version", other) for other in LANGUAGES if other != lang)
+        assert [line for line in foreign if "\t" not in line] == [versions], foreign
     traffic.assert_clean()
 
 
 # ----------------------------------------------------------------------------- screenshots
 
 
-LESSON4 = [path.stem for path in lessons.sources() if path.stem.startswith("04_")]
+LESSON4 = [name for name in COURSE.names if name.startswith("04_")]
 
 
-@pytest.mark.parametrize("lang", lessons.LANGS)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_lesson4_screenshots(deck_page, lang):
     """The title slide and the positional-encoding heatmap slide of lesson 4, as the README shows them."""
     if not LESSON4:

@@ -1,18 +1,18 @@
-"""The Russian text uses the glossary's terms, not the words it rules out."""
+"""The Russian text uses the glossary's terms, not the words it rules out: lessons and every message."""
 
 import re
 
 import pytest
 
 from course_lib.i18n import CATALOGUE
-from tests.support import ROOT, load_script
-
-build = load_script("notebooks/build.py")
+from course_tools import slides, tables, workspace
+from course_tools.config import CONFIG
+from course_tools.source import cell_lang, read_source
 
 
 def forbidden_words():
     words = {}
-    for line in (ROOT / "notebooks" / "GLOSSARY.md").read_text().splitlines():
+    for line in (CONFIG.lessons_dir / "GLOSSARY.md").read_text(encoding="utf-8").splitlines():
         cols = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cols) == 3 and cols[2] and not set(cols[2]) <= set("-") and cols[0] != "English":
             for word in cols[2].split(","):
@@ -39,14 +39,21 @@ def test_offending_finds_words_and_phrases():
     assert offending("Эмбеддинг токена") == []
 
 
-@pytest.mark.parametrize("path", build.sources(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CONFIG.sources(), ids=lambda p: p.stem)
 def test_russian_prose_follows_the_glossary(path):
-    nb = build.read_source(path)
-    for i, cell in enumerate(nb.cells):
-        if build.cell_lang(cell) == "ru":
-            assert offending(cell.source) == [], f"{path.name}, cell {i + 1}: use the glossary's terms"
+    src = read_source(path)
+    for i, cell in enumerate(src.cells):
+        if cell_lang(cell) == "ru":
+            assert offending(cell.source) == [], f"{src.where(i)}: use the glossary's terms"
 
 
 def test_russian_messages_follow_the_glossary():
     for key, entry in CATALOGUE.items():
         assert offending(entry["ru"]) == [], f"catalogue entry {key}"
+
+
+@pytest.mark.parametrize("catalogue", [workspace.TEXT, slides.TEXT, tables.HEADERS], ids=lambda c: c.area)
+def test_the_tools_messages_are_complete_and_follow_the_glossary(catalogue):
+    assert catalogue.problems() == []
+    for key, entry in catalogue.entries.items():
+        assert offending(entry["ru"]) == [], f"{catalogue.area}.{key}"

@@ -1,0 +1,17 @@
+"""The course's build tools, run from the repository root as ``python -m course_tools.<tool>``.
+
+=============  ==================================================================
+tool           what it does
+=============  ==================================================================
+``lessons``    lesson sources -> executed notebooks per language; ``check``, ``stamp``
+``slides``     the committed notebooks -> one reveal.js deck per lesson and language
+``workspace``  the students' own copies of the lessons, never overwritten (``make lab``)
+=============  ==================================================================
+
+The modules beneath them: ``config`` (where everything is, per language and lesson),
+``source`` (one lesson source: read, check, render, stamp), ``tables`` (the lesson tables),
+``course`` (all lessons at once: problems, freshness, renders), ``execute`` (running a
+notebook), ``files`` (writes that are atomic, and all-or-nothing).
+
+Not installed with ``course_lib``: these tools build the course, students never import them.
+"""

@@ -1,0 +1,93 @@
+"""Run a rendered lesson in a fresh kernel, as a student's JupyterLab would.
+
+The kernel is ``python3`` (the course's environment), started in the notebook's own folder
+(``notebooks/<lang>/``) with ``PYTHONHASHSEED=0``, so that the outputs are the same on every
+run; widget state is stored in the notebook, so the sliders render on GitHub and in the
+decks. A cell that fails raises :class:`ExecutionError`, whose message names the lesson, the
+language, the cell (its number and its first line) and the error, without the traceback's
+pages of colour codes.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+
+__all__ = ["ExecutionError", "execute", "CELL_TIMEOUT_S"]
+
+#: The longest a lesson cell may run; every cell takes a few seconds at most on a laptop.
+CELL_TIMEOUT_S = 120
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class ExecutionError(RuntimeError):
+    """A lesson that did not run to the end."""
+
+
+def execute(
+    nb: nbformat.NotebookNode, *, lesson: str, lang: str, cwd: Path, root: Path | None = None, where=None
+) -> nbformat.NotebookNode:
+    """Run every cell of ``nb`` in place, keeping outputs and widget state; return ``nb``.
+
+    Args:
+        nb: the rendered, unexecuted notebook.
+        lesson: the lesson's name, for messages.
+        lang: the notebook's language, for messages.
+        cwd: the folder the kernel starts in.
+        root: a folder put first on the kernel's ``PYTHONPATH``: the checkout whose
+            ``course_lib`` the lessons are built with (whatever else is installed).
+        where: ``where(index)`` names the source line of notebook cell ``index`` in messages.
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    running: dict = {}
+
+    def started(cell, cell_index, **_):
+        running["index"] = cell_index
+
+    client = NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cwd)}},
+        record_timing=False,
+        store_widget_state=True,
+        allow_errors=False,
+        on_cell_start=started,
+    )
+    cwd.mkdir(parents=True, exist_ok=True)
+    # set ordering in printed outputs depends on the hash seed
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if root is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+    try:
+        client.execute(env=env)
+    except CellExecutionError as error:
+        raise ExecutionError(
+            _describe(nb, lesson, lang, running.get("index"), where, f"{error.ename}: {error.evalue}")
+        ) from None
+    except Exception as error:  # a timeout, a kernel that died or is not installed
+        detail = ANSI.sub("", str(error)).strip().splitlines()
+        raise ExecutionError(
+            _describe(
+                nb,
+                lesson,
+                lang,
+                running.get("index"),
+                where,
+                f"{type(error).__name__}: {detail[0] if detail else ''}",
+            )
+        ) from None
+    return nb
+
+
+def _describe(nb, lesson: str, lang: str, index: int | None, where, error: str) -> str:
+    if index is None:
+        return f"{lesson} [{lang}]: the kernel did not start: {error}"
+    lines = nb.cells[index].source.strip().splitlines()
+    first = lines[0] if lines else ""
+    place = f" ({where(index)})" if where else ""
+    return f"{lesson} [{lang}], notebook cell {index + 1}{place}, `{first}`: {error}"

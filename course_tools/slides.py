@@ -1,0 +1,327 @@
+"""The slides tool: one reveal.js deck per lesson and language, from the committed notebooks, offline.
+
+    python -m course_tools.slides          # every lesson, every language -> slides/<lang>/
+    python -m course_tools.slides 04       # only the lessons whose names start so
+
+A deck is the lesson rendered for the slides (``notebook-only`` cells left out, ``slides-only``
+prose and speaker notes kept, ``slideshow.slide_type`` made into reveal.js sections, fragments
+and notes) with every output taken from the committed, executed notebook of its language,
+which nbval checks in ``make test``. The slides build never executes anything: a lesson whose
+notebooks are stale is an error that names the command rebuilding them.
+
+Everything a deck loads is a relative URL into ``slides/assets/``, copied from the pinned npm
+packages in ``node_modules/`` (``npm ci``): reveal.js, MathJax 2, require.js, jQuery, the
+widget renderer. Opened from ``file://``, a deck sends no request off the machine.
+
+All or nothing: the assets, the decks and the index pages are made in a temporary folder
+inside ``slides/``; only when everything is made are they moved into place.
+"""
+
+import argparse
+import copy
+import html
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import nbformat
+
+from course_lib.i18n import Messages
+
+from .config import CONFIG, LANGUAGES, Config
+from .course import Course, LessonSelectionError
+
+__all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+# What the decks load, as (path in node_modules, path in slides/assets). MathJax 2 is a
+# large package: only the TeX input, the CommonHTML output, its web fonts, the extensions
+# that the TeX-AMS_CHTML-full configuration loads, and the menu's texts in the course's languages.
+ASSET_FILES = [
+    ("reveal.js/dist/reveal.js", "reveal.js/dist/reveal.js"),
+    ("reveal.js/dist/reveal.css", "reveal.js/dist/reveal.css"),
+    ("reveal.js/dist/theme/white.css", "reveal.js/dist/theme/white.css"),
+    ("reveal.js/dist/theme/fonts/source-sans-pro", "reveal.js/dist/theme/fonts/source-sans-pro"),
+    ("reveal.js/plugin/notes/notes.js", "reveal.js/plugin/notes/notes.js"),
+    ("reveal.js/LICENSE", "reveal.js/LICENSE"),
+    ("requirejs/require.js", "require.js"),
+    ("jquery/dist/jquery.min.js", "jquery.min.js"),
+    ("@jupyter-widgets/html-manager/dist", "html-manager"),
+    ("mathjax/MathJax.js", "mathjax/MathJax.js"),
+    ("mathjax/LICENSE", "mathjax/LICENSE"),
+    ("mathjax/config/TeX-AMS_CHTML-full.js", "mathjax/config/TeX-AMS_CHTML-full.js"),
+    ("mathjax/config/Safe.js", "mathjax/config/Safe.js"),
+    ("mathjax/extensions", "mathjax/extensions"),
+    ("mathjax/jax/input/TeX", "mathjax/jax/input/TeX"),
+    ("mathjax/jax/output/CommonHTML", "mathjax/jax/output/CommonHTML"),
+    ("mathjax/jax/output/PreviewHTML", "mathjax/jax/output/PreviewHTML"),
+    ("mathjax/jax/element", "mathjax/jax/element"),
+    ("mathjax/fonts/HTML-CSS/TeX/woff", "mathjax/fonts/HTML-CSS/TeX/woff"),
+] + [(f"mathjax/localization/{lang}", f"mathjax/localization/{lang}") for lang in LANGUAGES]
+ASSET_IGNORE = shutil.ignore_patterns(
+    "a11y",  # MathJax's accessibility explorer (3.7 MB): loaded only when switched on in its menu
+    "*.map",
+    # Chromium takes woff2/woff; the widget renderer also ships a non-AMD bundle the decks never load
+    "*.eot",
+    "*.ttf",
+    "*.svg",
+    "embed.js*",
+    "libembed-amd.js",
+)
+
+# relative to a deck in slides/<lang>/
+URLS = {
+    "reveal_url_prefix": "../assets/reveal.js",
+    "mathjax_url": "../assets/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
+    "require_js_url": "../assets/require.js",
+    "jquery_url": "../assets/jquery.min.js",
+    "widget_renderer_url": "../assets/html-manager/embed-amd.js",
+}
+
+#: The index pages' text. ``version`` is what a link to that language's index says.
+TEXT = Messages(
+    "slides_index",
+    {
+        "title": {
+            "en": "The input layer of a Transformer — slides",
+            "ru": "Входной слой трансформера — слайды",
+        },
+        "lessons": {"en": "Lessons", "ru": "Уроки"},
+        "keys": {"en": "Keys", "ru": "Клавиши"},
+        "version": {"en": "English version", "ru": "Русская версия"},
+        "offline": {
+            "en": "Everything here works offline: the decks load nothing from the network.",
+            "ru": "Всё здесь работает без сети: слайды ничего не загружают из интернета.",
+        },
+        "key_next": {"en": "→, Space", "ru": "→, пробел"},
+        "does_next": {"en": "next slide", "ru": "следующий слайд"},
+        "key_previous": {"en": "←", "ru": "←"},
+        "does_previous": {"en": "previous slide", "ru": "предыдущий слайд"},
+        "key_section": {"en": "↓ ↑", "ru": "↓ ↑"},
+        "does_section": {"en": "slides within a section", "ru": "слайды внутри раздела"},
+        "key_notes": {"en": "S", "ru": "S"},
+        "does_notes": {
+            "en": "speaker notes, in a window of their own",
+            "ru": "заметки докладчика в отдельном окне",
+        },
+        "key_full_screen": {"en": "F", "ru": "F"},
+        "does_full_screen": {"en": "full screen (Esc leaves it)", "ru": "полноэкранный режим (выход — Esc)"},
+        "key_overview": {"en": "Esc", "ru": "Esc"},
+        "does_overview": {"en": "overview of all slides", "ru": "обзор всех слайдов"},
+        "key_black": {"en": "B", "ru": "B"},
+        "does_black": {"en": "black screen and back", "ru": "затемнить экран и вернуть"},
+    },
+)
+# the keys the index page explains, in its order: entries key_<name> and does_<name> of TEXT
+KEYS = ("next", "previous", "section", "notes", "full_screen", "overview", "black")
+
+
+class SlidesError(ValueError):
+    """A slides build that wrote nothing; ``problems`` says why."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+# ----------------------------------------------------------------------------- decks
+
+
+def deck_notebook(course: Course, name: str, lang: str) -> nbformat.NotebookNode:
+    """The slides of one lesson in one language, every output taken from its committed notebook.
+
+    The caller has checked that the committed notebook is fresh: then its code cells are the
+    deck's code cells plus the ``notebook-only`` ones, in the same order.
+    """
+    deck = course.render(name, lang, target="slides")
+    committed = nbformat.read(course.config.notebook(name, lang), as_version=4)
+    done = [
+        c
+        for c in committed.cells
+        if c.cell_type == "code" and "notebook-only" not in c.metadata.get("tags", ())
+    ]
+    shown = [c for c in deck.cells if c.cell_type == "code"]
+    if [c.source for c in done] != [c.source for c in shown]:
+        raise SlidesError(
+            [
+                f"{course.config.relative(course.config.notebook(name, lang))} does not match its deck: run `python -m course_tools.lessons build {name[:2]}`"
+            ]
+        )
+    uses_widgets = False
+    for cell, twin in zip(shown, done, strict=True):
+        cell.outputs = copy.deepcopy(twin.outputs)
+        cell.execution_count = twin.execution_count
+        uses_widgets |= any(WIDGET_VIEW in out.get("data", {}) for out in twin.outputs)
+    if uses_widgets and "widgets" in committed.metadata:
+        deck.metadata["widgets"] = copy.deepcopy(committed.metadata["widgets"])
+    deck.metadata["title"] = course.titles[name].heading(lang)
+    return deck
+
+
+def exporter(lang: str, config: Config):
+    from nbconvert import SlidesExporter
+    from traitlets.config import Config as TraitletsConfig
+
+    settings = TraitletsConfig()
+    settings.SlidesExporter.update(URLS)
+    settings.SlidesExporter.update(
+        template_name=config.slides_template.name,
+        extra_template_basedirs=[str(config.slides_template.parent)],
+        reveal_theme="white",  # the other themes load web fonts
+        reveal_number="c/t",
+        language_code=lang,
+        # "In [3]:" would be the only English left on a Russian slide
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    return SlidesExporter(config=settings)
+
+
+def index_page(lang: str, decks: list[tuple[str, str]]) -> str:
+    """``slides/<lang>/index.html``: links to the other languages, the decks, the keys to present them."""
+    others = " · ".join(
+        f'<a href="../{other}/index.html" hreflang="{other}" lang="{other}">{html.escape(TEXT("version", other))}</a>'
+        for other in LANGUAGES
+        if other != lang
+    )
+    items = "\n".join(
+        f'  <li><a href="{html.escape(name)}.html">{html.escape(title)}</a></li>' for name, title in decks
+    )
+    keys = "\n".join(
+        f"  <tr><th>{html.escape(TEXT(f'key_{key}', lang))}</th><td>{html.escape(TEXT(f'does_{key}', lang))}</td></tr>"
+        for key in KEYS
+    )
+    title = html.escape(TEXT("title", lang))
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>{title}</title>
+<style>
+body {{ font-family: sans-serif; max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
+ul {{ list-style: none; padding-left: 0; }}  /* the titles carry their numbers */
+li {{ margin: 0.3em 0; font-size: 1.2em; }}
+th {{ text-align: left; padding-right: 1.5em; font-family: monospace; }}
+</style>
+</head>
+<body>
+<p>{others}</p>
+<h1>{title}</h1>
+<h2>{html.escape(TEXT("lessons", lang))}</h2>
+<ul>
+{items}
+</ul>
+<h2>{html.escape(TEXT("keys", lang))}</h2>
+<table>
+{keys}
+</table>
+<p>{html.escape(TEXT("offline", lang))}</p>
+</body>
+</html>
+"""
+
+
+# ----------------------------------------------------------------------------- build
+
+
+def copy_assets(config: Config, dest: Path) -> None:
+    """Copy what the decks load from node_modules into ``dest`` (the future slides/assets)."""
+    missing = [src for src, _ in ASSET_FILES if not (config.node_modules / src).exists()]
+    if missing:
+        raise SlidesError(
+            [
+                f"node_modules/ lacks {', '.join(missing)}: run `npm ci` in the repository root "
+                "(`make slides` does it)"
+            ]
+        )
+    for src, target in ASSET_FILES:
+        src, target = config.node_modules / src, dest / target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target, ignore=ASSET_IGNORE)
+        else:
+            shutil.copy2(src, target)
+
+
+def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
+    """Build the decks of the chosen lessons and every index page; all of them, or nothing.
+
+    Raises :class:`SlidesError` (nothing written) when a lesson's source has problems or its
+    committed notebooks are stale, and ``LessonSelectionError`` for a lesson that does not exist.
+    """
+    course = Course.load(config)
+    names = course.select(list(prefixes))
+    problems = []
+    for name in names:
+        problems += course.source_problems(name) + course.notebook_problems(name)
+    if problems:
+        raise SlidesError(problems + ["no deck was written"])
+
+    config.slides_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=config.slides_dir, prefix=".build-"))
+    try:
+        copy_assets(config, staging / "assets")
+        for lang in LANGUAGES:
+            export = exporter(lang, config)
+            (staging / lang).mkdir()
+            for name in names:
+                body, _ = export.from_notebook_node(
+                    deck_notebook(course, name, lang), resources={"metadata": {"name": name}}
+                )
+                (staging / lang / f"{name}.html").write_text(body, encoding="utf-8")
+            # the index lists every deck there will be, including ones an earlier run built
+            decks = [
+                (name, course.titles[name].heading(lang))
+                for name in course.names
+                if name in course.titles
+                and (name in names or (config.slides_dir / lang / f"{name}.html").exists())
+            ]
+            (staging / lang / "index.html").write_text(index_page(lang, decks), encoding="utf-8")
+        written = _move_into_place(staging, config.slides_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for path in written:
+        if path.suffix == ".html":
+            say(f"built {config.relative(path)}")
+    return written
+
+
+def _move_into_place(staging: Path, slides: Path) -> list[Path]:
+    """Swap the new assets folder in, then rename each new page over the old one."""
+    old = slides / "assets"
+    trash = staging / "old-assets"
+    if old.exists():
+        old.rename(trash)
+    (staging / "assets").rename(old)
+    written = [old]
+    for lang in LANGUAGES:
+        (slides / lang).mkdir(exist_ok=True)
+        for page in sorted((staging / lang).iterdir()):
+            target = slides / lang / page.name
+            page.replace(target)
+            written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m course_tools.slides",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("lessons", nargs="*", help="lesson name prefixes, e.g. 04 (default: all)")
+    args = parser.parse_args(argv)
+    try:
+        build(args.lessons)
+    except (SlidesError, LessonSelectionError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,489 @@
+"""One lesson source: read it, check it, render it for a language and a target, stamp it.
+
+A lesson is one jupytext MyST file, ``notebooks/NN_name.md``. Code cells are written once.
+Every prose cell is written in the source language (English, tagged ``lang-en``) and is
+followed by one twin per translation (``lang-ru``), each stamped with ``translation_of``: a
+short hash of the English it translates, so editing the English makes the translation stale
+until it is reviewed and re-stamped (:func:`stamp`).
+
+What a source may say, besides nbval's own tags (``nbval-ignore-output`` and friends):
+
+- tags ``notebook-only`` and ``slides-only`` keep a cell out of the slides or the notebook;
+  only prose may be ``slides-only``: the decks show the outputs of the executed notebook,
+  so every code cell is in the notebook;
+- tag ``slides-output-only`` on a code cell shows only its outputs on the slides;
+- metadata ``slideshow.slide_type`` (slide, subslide, fragment, skip, notes) goes to the
+  slides; speaker notes (``notes``) appear in the slides only;
+- metadata ``exercise_template: NAME`` on a code cell whose body is a one-line comment:
+  the notebook gets ``course_lib.exercises.NAME.template`` there, the code a student
+  starts from, written once in ``course_lib``;
+- the line ``<!-- lesson-table -->`` in a prose cell becomes the table of the lessons, in
+  that cell's language (:mod:`course_tools.tables`);
+- the line ``course_lib.set_language("en")`` in a code cell is switched to each language.
+
+The first prose cell is the lesson's title: ``# N. Title``, then one italic line that says
+what the student will be able to do, ``*...*``; the lesson tables are made of these.
+"""
+
+import copy
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from course_lib.i18n import pseudo
+
+from .config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS
+
+__all__ = [
+    "TARGETS",
+    "LANG_TAGS",
+    "KERNELSPEC",
+    "MATH",
+    "TABLE_MARKER",
+    "EXERCISE_KEY",
+    "SourceError",
+    "Source",
+    "read_source",
+    "structure_problems",
+    "fingerprint",
+    "cell_lang",
+    "translation_problems",
+    "code_cell_problems",
+    "exercise_template",
+    "known_exercises",
+    "selected_cells",
+    "render",
+    "stamp",
+]
+
+TARGETS = ("notebook", "slides")
+LANG_TAGS = {f"lang-{lang}" for lang in LANGUAGES}
+# metadata that belongs to the source only
+SOURCE_ONLY_KEYS = ("translation_of",)
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+SET_LANGUAGE = 'set_language("{lang}")'
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+HEADING = re.compile(r"^(#+) ", re.M)
+TABLE_MARKER = "<!-- lesson-table -->"
+EXERCISE_KEY = "exercise_template"
+
+# the MyST markers jupytext reads: a code cell's opening fence, a prose cell break, any fence
+CODE_OPEN = re.compile(r"^(`{3,})\{code-cell\}")
+CELL_BREAK = "+++"
+FENCE = re.compile(r"^(`{3,}|~{3,})")
+
+
+class SourceError(ValueError):
+    """A lesson source that cannot be read as its author meant it; ``problems`` says where."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass
+class Source:
+    """A lesson source as read: its cells, and the line of the ``.md`` where each cell starts.
+
+    Attributes:
+        name: the lesson's name, ``04_sinusoidal_encoding``.
+        nb: the cells, as jupytext reads them.
+        label: how messages name the file, ``notebooks/04_sinusoidal_encoding.md``.
+        lines: the line of the ``.md`` where each cell starts (None when not known).
+    """
+
+    name: str
+    nb: nbformat.NotebookNode
+    label: str = ""
+    lines: list[int] | None = None
+
+    def __post_init__(self):
+        self.label = self.label or f"{self.name}.md"
+
+    @property
+    def cells(self) -> list:
+        return self.nb.cells
+
+    def where(self, index: int) -> str:
+        """Cell ``index`` (from 0) as messages name it: by its line in the ``.md`` when known."""
+        if self.lines is not None:
+            return f"{self.label}, line {self.lines[index]} (cell {index + 1})"
+        return f"{self.label}, cell {index + 1}"
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def structure_problems(text: str, label: str) -> tuple[list[str], list[int]]:
+    """Fences that are not closed, and the line where each cell starts.
+
+    An unclosed ```` ```{code-cell} ```` would swallow every cell after it, twins included,
+    into its code (jupytext reads on to the next closing fence), and a fenced block left open
+    in prose swallows the code cells after it. Both are reported with their line; then the
+    reading goes on as if the fence had been closed, to find further problems.
+    """
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0] == "---":  # the jupytext header
+        start = next((i + 1 for i in range(1, len(lines)) if lines[i] == "---"), len(lines))
+    problems: list[str] = []
+    cell_starts: list[int] = []
+    state, opened, fence = "prose", 0, ""
+    region: list = [None, False]  # the prose cell being read: [first line, has content]
+
+    def end_prose():
+        if region[0] is not None and region[1]:
+            cell_starts.append(region[0])
+        region[:] = [None, False]
+
+    def closes(line: str) -> bool:
+        stripped = line.strip()
+        return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
+
+    n = start
+    while n < len(lines):
+        line, number = lines[n], n + 1
+        if state == "code":
+            if closes(line):
+                state = "prose"
+            elif line.startswith("```") or line.startswith(CELL_BREAK):
+                problems.append(
+                    f"{label}, line {opened}: this code cell is not closed: line {number} "
+                    f"({line.strip()[:40]!r}) comes before its closing {fence}, so the cells "
+                    f"after it would be read as its code; add a line {fence} where the code ends"
+                )
+                state = "prose"
+                continue  # read this line again, as prose
+        elif state == "fenced prose":
+            if closes(line):
+                state = "prose"
+            elif CODE_OPEN.match(line) or line.startswith(CELL_BREAK):
+                problems.append(
+                    f"{label}, line {opened}: the {fence} block opened in the prose here is not "
+                    f"closed before line {number}, so the cells after it would be read as prose; "
+                    f"close it with a line {fence}"
+                )
+                state = "prose"
+                continue
+        elif CODE_OPEN.match(line):
+            end_prose()
+            cell_starts.append(number)
+            state, opened, fence = "code", number, CODE_OPEN.match(line).group(1)
+        elif line.startswith(CELL_BREAK):
+            end_prose()
+            # a break with metadata makes a cell even when its text is empty
+            region[:] = [number, line.strip() != CELL_BREAK]
+        else:
+            if line.strip():
+                if region[0] is None:
+                    region[0] = number
+                region[1] = True
+            if FENCE.match(line):
+                state, opened, fence = "fenced prose", number, FENCE.match(line).group(1)
+        n += 1
+    if state == "code":
+        problems.append(
+            f"{label}, line {opened}: this code cell is never closed: add a line {fence} after its code"
+        )
+    elif state == "fenced prose":
+        problems.append(f"{label}, line {opened}: the {fence} block opened in the prose here is never closed")
+    end_prose()
+    return problems, cell_starts
+
+
+def read_source(path: Path, label: str | None = None) -> Source:
+    """Read one lesson source; a source that cannot be read raises :class:`SourceError`.
+
+    Args:
+        path: the ``.md`` file.
+        label: how messages name the file (default: ``<folder>/<file name>``).
+    """
+    label = label or f"{path.parent.name}/{path.name}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError([f"{label}: cannot be read: {error}"]) from None
+    problems, cell_starts = structure_problems(text, label)
+    if problems:
+        raise SourceError(problems)
+    try:
+        nb = jupytext.reads(text, fmt="md:myst")
+    except Exception as error:  # jupytext raises its own errors, yaml's and json's
+        raise SourceError([_read_error(label, error)]) from None
+    return Source(path.stem, nb, label, cell_starts if len(cell_starts) == len(nb.cells) else None)
+
+
+def _read_error(label: str, error: Exception) -> str:
+    """What jupytext's error says, with the line it names (or yaml's mark) up front."""
+    text = " ".join(str(error).split())
+    found = re.search(r"at line (\d+)", text)
+    mark = getattr(error, "problem_mark", None)
+    if found:
+        where = f"{label}, line {found.group(1)}"
+    elif mark is not None:
+        where = f"{label}, line {mark.line + 1}"
+    else:
+        where = label
+    return f"{where}: the cell metadata (JSON after +++, YAML in a code cell or the header) cannot be read: {text}"
+
+
+def fingerprint(text: str) -> str:
+    """What a translation records of the English it was made from."""
+    return hashlib.sha1(text.strip().encode()).hexdigest()[:10]
+
+
+def cell_lang(cell) -> str | None:
+    tags = set(cell.metadata.get("tags", ())) & LANG_TAGS
+    return tags.pop().removeprefix("lang-") if len(tags) == 1 else None
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def translation_problems(src: Source) -> list[str]:
+    """Prose cells without their twins, twins that disagree, translations gone stale."""
+    problems = []
+    cells = src.cells
+    i = 0
+    while i < len(cells):
+        cell, where = cells[i], src.where(i)
+        if cell.cell_type != "markdown":
+            i += 1
+            continue
+        if cell_lang(cell) != SOURCE_LANGUAGE:
+            twins = " and ".join(f"lang-{lang}" for lang in TRANSLATIONS)
+            problems.append(
+                f"{where}: a prose cell must be tagged lang-{SOURCE_LANGUAGE} and be followed by its "
+                f"twins, {twins}, in this order"
+            )
+            i += 1
+            continue
+        i += 1
+        for lang in TRANSLATIONS:
+            twin = cells[i] if i < len(cells) else None
+            if twin is None or twin.cell_type != "markdown" or cell_lang(twin) != lang:
+                problems.append(f"{where}: English cell without its lang-{lang} twin right below it")
+                continue
+            problems += _twin_problems(cell, twin, lang, where, src.name)
+            i += 1
+    return problems
+
+
+def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
+    problems = []
+    en, text = cell.source, twin.source
+    if twin.metadata.get("translation_of") != fingerprint(en):
+        problems.append(
+            f"{where}: the lang-{lang} translation is stale or unstamped (the English changed): "
+            f"review it, then run `python -m course_tools.lessons stamp {name[:2]}`"
+        )
+    if not LANGUAGE_DATA[lang].script.search(text.replace(TABLE_MARKER, "")):
+        problems.append(f"{where}: the lang-{lang} twin has no text in {LANGUAGE_DATA[lang].name}")
+    if MATH.findall(en) != MATH.findall(text):
+        problems.append(f"{where}: the formulas differ between lang-{SOURCE_LANGUAGE} and lang-{lang}")
+    if HEADING.findall(en) != HEADING.findall(text):
+        problems.append(f"{where}: the headings differ between lang-{SOURCE_LANGUAGE} and lang-{lang}")
+    if (TABLE_MARKER in en) != (TABLE_MARKER in text):
+        problems.append(f"{where}: only one of the twins has the line {TABLE_MARKER}")
+    if cell.metadata.get("slideshow") != twin.metadata.get("slideshow"):
+        problems.append(
+            f"{where}: the lang-{SOURCE_LANGUAGE} and lang-{lang} cells have different slideshow metadata"
+        )
+    if set(cell.metadata.get("tags", ())) - LANG_TAGS != set(twin.metadata.get("tags", ())) - LANG_TAGS:
+        problems.append(f"{where}: the lang-{SOURCE_LANGUAGE} and lang-{lang} cells have different tags")
+    return problems
+
+
+def code_cell_problems(src: Source) -> list[str]:
+    """Code the slides would have to run, and exercise cells that do not name a template."""
+    problems = []
+    for i, cell in enumerate(src.cells):
+        where = src.where(i)
+        template = cell.metadata.get(EXERCISE_KEY)
+        if cell.cell_type != "code":
+            if template is not None:
+                problems.append(f"{where}: {EXERCISE_KEY} belongs on a code cell, not on prose")
+            continue
+        if "slides-only" in cell.metadata.get("tags", ()):
+            problems.append(
+                f"{where}: a code cell tagged slides-only: the decks take every output from the executed "
+                "notebook and never run code, so each code cell must be in the notebook; remove the tag "
+                "(only prose may be slides-only)"
+            )
+        if template is None:
+            continue
+        try:
+            exercise_template(template)
+        except KeyError:
+            problems.append(
+                f"{where}: {EXERCISE_KEY}: {template!r} is not an exercise of course_lib.exercises; "
+                f"the exercises are {', '.join(known_exercises())}"
+            )
+        lines = cell.source.strip().splitlines()
+        if len(lines) != 1 or not lines[0].startswith("#"):
+            problems.append(
+                f"{where}: the code of this exercise cell is course_lib.exercises.{template}.template, "
+                f"written once there: leave only a one-line comment here, got {len(lines)} lines"
+            )
+    return problems
+
+
+def known_exercises() -> list[str]:
+    """The names of ``course_lib.exercises``' exercises: everything there with a ``template``."""
+    from course_lib import exercises  # imports torch: only when a lesson has an exercise
+
+    return sorted(
+        name
+        for name in dir(exercises)
+        if not name.startswith("_") and isinstance(getattr(getattr(exercises, name), "template", None), str)
+    )
+
+
+def exercise_template(name: str) -> str:
+    """The code a student starts exercise ``name`` from, as a cell holds it (KeyError if there is none)."""
+    from course_lib import exercises
+
+    template = getattr(getattr(exercises, str(name), None), "template", None)
+    if not isinstance(template, str):
+        raise KeyError(
+            f"course_lib.exercises has no exercise {name!r}: the exercises are {', '.join(known_exercises())}"
+        )
+    return template.rstrip("\n")
+
+
+# ----------------------------------------------------------------------------- render
+
+
+def selected_cells(src: Source, lang: str, target: str = "notebook") -> list[int]:
+    """The indices of the source cells that the notebook (or the deck) of ``lang`` has, in order."""
+    prose_lang = SOURCE_LANGUAGE if lang == PSEUDO else lang
+    skip_tag = "slides-only" if target == "notebook" else "notebook-only"
+    chosen = []
+    for index, cell in enumerate(src.cells):
+        if skip_tag in cell.metadata.get("tags", ()):
+            continue
+        if target == "notebook" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
+            continue  # speaker notes are for the instructor's deck only
+        if cell.cell_type == "markdown" and cell_lang(cell) != prose_lang:
+            continue
+        chosen.append(index)
+    return chosen
+
+
+def render(
+    src: Source,
+    lang: str,
+    target: str = "notebook",
+    *,
+    table: Callable[[str], str] | None = None,
+    metadata: dict | None = None,
+) -> nbformat.NotebookNode:
+    """The cells of one language and one target (notebook or slides), unexecuted.
+
+    Args:
+        src: the lesson source.
+        lang: one of ``LANGUAGES``, or ``PSEUDO``, whose prose is ``pseudo()`` of the English
+            (for tests; never part of the course).
+        target: ``"notebook"`` or ``"slides"``.
+        table: ``table(lang)`` is the lesson table that replaces the line ``<!-- lesson-table -->``;
+            needed only by a source that has the line.
+        metadata: more notebook metadata under ``course`` (where the notebook comes from).
+    """
+    if lang not in LANGUAGES and lang != PSEUDO:
+        raise ValueError(f"lang must be one of {LANGUAGES} or {PSEUDO!r}, got {lang!r}")
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    out = nbformat.v4.new_notebook()
+    out.metadata = {
+        "kernelspec": dict(KERNELSPEC),
+        "language_info": {"name": "python"},
+        "course": {"lesson": src.name, "lang": lang, **(metadata or {})},
+    }
+    for index in selected_cells(src, lang, target):
+        cell = src.cells[index]
+        tags = list(cell.metadata.get("tags", ()))
+        meta = copy.deepcopy(dict(cell.metadata))
+        for key in SOURCE_ONLY_KEYS:
+            meta.pop(key, None)
+        kept = [t for t in tags if t not in LANG_TAGS]
+        if kept:
+            meta["tags"] = kept
+        else:
+            meta.pop("tags", None)
+        if cell.cell_type == "code":
+            source = cell.source
+            if EXERCISE_KEY in cell.metadata:
+                source = exercise_template(cell.metadata[EXERCISE_KEY])
+            source = source.replace(SET_LANGUAGE.format(lang=SOURCE_LANGUAGE), SET_LANGUAGE.format(lang=lang))
+            new = nbformat.v4.new_code_cell(source, metadata=meta)
+        else:
+            text = _pseudo_markdown(cell.source) if lang == PSEUDO else cell.source
+            if TABLE_MARKER in text:
+                if table is None:
+                    raise ValueError(f"{src.where(index)}: {TABLE_MARKER} needs the lesson table to render")
+                text = text.replace(TABLE_MARKER, table(lang))
+            new = nbformat.v4.new_markdown_cell(text, metadata=meta)
+        new.id = f"{lang}-{len(out.cells):03d}"
+        out.cells.append(new)
+    return out
+
+
+# a line's Markdown syntax, kept as it is in the pseudo-language: heading, bullet, quote, number
+_MARKDOWN_PREFIX = re.compile(r"(\s*(?:#+ |[-*>] |\d+\. )?)(.*)")
+
+
+def _pseudo_markdown(text: str) -> str:
+    """English prose in the pseudo-language, line by line, fenced code and formulas untouched."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if FENCE.match(line.strip()):
+            fenced = not fenced
+            out.append(line)
+            continue
+        if fenced or not line.strip() or line.lstrip().startswith(("$$", "<!--", "|")):
+            out.append(line)
+            continue
+        prefix, rest = _MARKDOWN_PREFIX.fullmatch(line).groups()
+        out.append(prefix + pseudo(rest))
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- stamp
+
+
+def stamp(path: Path) -> int:
+    """Record, in each translation, the English text it now translates; return how many changed.
+
+    A source that cannot be read (:class:`SourceError`) is never rewritten, and neither is one
+    whose rewritten text would read back differently.
+    """
+    from .files import write_atomic
+
+    src = read_source(path)
+    count = 0
+    for i, cell in enumerate(src.cells):
+        if cell_lang(cell) != SOURCE_LANGUAGE:
+            continue
+        for twin in src.cells[i + 1 : i + 1 + len(TRANSLATIONS)]:
+            if cell_lang(twin) in TRANSLATIONS and twin.metadata.get("translation_of") != fingerprint(
+                cell.source
+            ):
+                twin.metadata["translation_of"] = fingerprint(cell.source)
+                count += 1
+    if not count:
+        return 0
+    text = jupytext.writes(src.nb, fmt="md:myst")
+    again = jupytext.reads(text, fmt="md:myst")
+    if _cells(again) != _cells(src.nb):
+        raise SourceError([f"{src.label}: stamping would change more than the stamps; left as it is"])
+    write_atomic(path, text)
+    return count
+
+
+def _cells(nb) -> Sequence:
+    return [(c.cell_type, c.source, dict(c.metadata)) for c in nb.cells]

@@ -1,0 +1,367 @@
+"""The students' own copies of the lessons, which course updates never overwrite.
+
+    python -m course_tools.workspace [--lang ru] [--workspace DIR]
+
+``make lab`` runs this before opening JupyterLab on ``workspace/`` (git-ignored):
+
+- a lesson not yet in the workspace is copied there;
+- a lesson the student has not changed is replaced by the newer course version;
+- a lesson the student has changed is kept as it is, and the newer course version is put
+  beside it as ``NN_name.new.ipynb`` (``NN_name.new-2.ipynb`` when the student works in that
+  one too, and so on), with a message saying so;
+- a lesson renamed by the course (``RENAMED`` in the configuration) moves to its new name if
+  the student never changed it; a changed copy stays under its old name beside the new lesson.
+
+"Changed" means different from what the course last wrote there: the manifest
+(``workspace/.course-manifest.json``) records the hash of every file the course wrote, the
+``.new`` copies included. Running cells changes a notebook too, so a lesson the student has
+merely run counts as theirs. Nothing is ever written through a symbolic link (a link in the
+workspace is the student's), nothing outside the workspace is touched, and every file is
+written whole (a temporary file, then a rename).
+
+Whatever is wrong (an unreadable manifest, a folder where a lesson should be, a file where a
+language's folder should be), the student is told in their language, that lesson is skipped
+and JupyterLab still starts. With an unreadable manifest every file already there counts as
+the student's. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
+from updating the same lessons twice.
+
+This module imports neither torch nor any notebook library: ``make lab`` greets a student
+before anything heavy is loaded.
+"""
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from course_lib.i18n import Messages
+
+from .config import CONFIG, LANGUAGES, Config
+from .files import write_atomic
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+try:
+    import msvcrt
+except ImportError:  # everything but Windows
+    msvcrt = None
+
+__all__ = ["MANIFEST", "LOCK", "TEXT", "Manifest", "read_manifest", "save_manifest", "locked", "sync", "main"]
+
+MANIFEST = ".course-manifest.json"
+LOCK = ".course-lock"
+MANIFEST_VERSION = 2
+
+TEXT = Messages(
+    "workspace",
+    {
+        "new": {"en": "new lesson: {path}", "ru": "новый урок: {path}"},
+        "updated": {"en": "updated: {path}", "ru": "обновлён: {path}"},
+        "kept": {
+            "en": "a newer version of {path} exists; your edited copy is kept, the new one is {new}",
+            "ru": "вышла новая версия {path}; ваша изменённая копия сохранена, новая лежит рядом: {new}",
+        },
+        "link_kept": {
+            "en": "{path} is a link, so it is yours and the course never writes through it; "
+            "the course's version is {new}",
+            "ru": "{path} — ссылка, поэтому курс считает её вашей и никогда не пишет через неё; "
+            "версия курса лежит рядом: {new}",
+        },
+        "renamed_moved": {
+            "en": "lesson {old} is now {new}: your copy, which you had not changed, moved to the new name",
+            "ru": "урок {old} теперь называется {new}: вашу копию, которую вы не меняли, перенесли под новое имя",
+        },
+        "renamed_kept": {
+            "en": "lesson {old} is now {new}: your edited copy stays under the old name, the new lesson is {new}",
+            "ru": "урок {old} теперь называется {new}: ваша изменённая копия осталась под старым именем, "
+            "а новый урок лежит рядом: {new}",
+        },
+        "not_a_file": {
+            "en": "{path} is a folder, not a lesson: that lesson is skipped; rename or remove the folder "
+            "to get it",
+            "ru": "на месте урока {path} лежит папка, а не ноутбук: этот урок пропущен; переименуйте или "
+            "удалите папку, чтобы его получить",
+        },
+        "not_a_folder": {
+            "en": "{path} should be the folder of the lessons, but it is a file or a link, so those lessons "
+            "are skipped; move it away and they appear at the next start",
+            "ru": "на месте папки {path} лежит файл или ссылка, поэтому уроки из неё пропущены; уберите "
+            "или переименуйте этот файл, и при следующем запуске уроки появятся",
+        },
+        "manifest_unreadable": {
+            "en": "the course's list of the files it wrote, {path}, cannot be read ({error}): every lesson "
+            "already in your workspace is treated as yours and kept; the list is written anew",
+            "ru": "список файлов, которые записал курс ({path}), не читается ({error}): все уроки, что уже "
+            "лежат в рабочей папке, считаются вашими и сохраняются; список записан заново",
+        },
+        "cannot_write": {
+            "en": "could not update {path} ({error}): that lesson is skipped",
+            "ru": "не удалось обновить {path} ({error}): этот урок пропущен",
+        },
+        "failed": {
+            "en": "the lessons could not be updated ({error}); JupyterLab starts with what is there",
+            "ru": "уроки обновить не удалось ({error}); JupyterLab откроется с тем, что уже есть",
+        },
+        "ready": {"en": "your workspace: {root}", "ru": "ваша рабочая папка: {root}"},
+    },
+)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    return digest(path.read_bytes())
+
+
+# ----------------------------------------------------------------------------- manifest
+
+
+@dataclass
+class Manifest:
+    """What the course knows about a workspace.
+
+    Attributes:
+        written: workspace path -> hash of what the course wrote there (lessons and ``.new`` copies).
+            A file whose hash still matches is the course's; any other file is the student's.
+        offered: lesson path -> hash of the latest course version handled for it (copied, updated,
+            or offered as a ``.new`` copy), so that each version is announced once.
+    """
+
+    written: dict[str, str] = field(default_factory=dict)
+    offered: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        data = {"version": MANIFEST_VERSION, "written": self.written, "offered": self.offered}
+        return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def read_manifest(workspace: Path) -> tuple[Manifest, str | None]:
+    """The workspace's manifest, and why it could not be read (None when it could).
+
+    An unreadable manifest gives an empty one: then no file counts as the course's, and
+    nothing already in the workspace is overwritten. The first manifests (a flat
+    ``{path: hash}``) are read as they were meant.
+    """
+    path = workspace / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return Manifest(), None
+    try:
+        if path.is_symlink():
+            raise ValueError("it is a link")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+        if "version" not in data:  # version 1: the hash of the course version last seen per lesson
+            written, offered = dict(data), dict(data)
+        else:
+            written, offered = data.get("written"), data.get("offered")
+        for table in (written, offered):
+            if not isinstance(table, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+            ):
+                raise ValueError("expected {path: hash} tables")
+    except (OSError, UnicodeDecodeError, ValueError) as error:  # JSONDecodeError is a ValueError
+        return Manifest(), str(error) or type(error).__name__
+    return Manifest(written, offered), None
+
+
+def save_manifest(workspace: Path, manifest: Manifest) -> None:
+    write_atomic(workspace / MANIFEST, manifest.to_json())
+
+
+@contextlib.contextmanager
+def locked(workspace: Path) -> Iterator[None]:
+    """Hold the workspace's lock: one update at a time, across processes.
+
+    ``flock`` where there is one, ``msvcrt.locking`` on Windows; elsewhere no lock.
+    """
+    fd = os.open(workspace / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        elif msvcrt is not None:
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for 10 s, then raises OSError
+        yield
+    finally:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        elif msvcrt is not None:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        os.close(fd)
+
+
+# ----------------------------------------------------------------------------- sync
+
+
+@dataclass
+class _Sync:
+    """One update of one workspace: the manifest it keeps, the messages it says."""
+
+    workspace: Path
+    config: Config
+    lang: str
+    manifest: Manifest
+    said: list[str] = field(default_factory=list)
+
+    def say(self, key: str, **values) -> None:
+        self.said.append(TEXT(key, self.lang, **values))
+
+    def usable_folder(self, lesson_lang: str) -> bool:
+        """Whether the workspace's folder for ``lesson_lang`` may hold lessons (it is created if missing)."""
+        folder = self.workspace / lesson_lang
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            return False
+        folder.mkdir(exist_ok=True)
+        return True
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Write a file the course owns from now on, and record it."""
+        write_atomic(self.workspace / rel, data)
+        self.manifest.written[rel] = digest(data)
+
+    def is_course_copy(self, rel: str) -> bool:
+        """Whether ``rel`` is a plain file still exactly as the course wrote it."""
+        path = self.workspace / rel
+        return (
+            path.is_file() and not path.is_symlink() and self.manifest.written.get(rel) == file_digest(path)
+        )
+
+    def offer(self, rel: str, data: bytes) -> str:
+        """Put the course's version of lesson ``rel`` beside the student's copy; return its path."""
+        stem = rel.removesuffix(".ipynb")
+        n = 1
+        while True:
+            candidate = f"{stem}.new.ipynb" if n == 1 else f"{stem}.new-{n}.ipynb"
+            path = self.workspace / candidate
+            n += 1
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                continue
+            if path.exists() and file_digest(path) == digest(data):
+                self.manifest.written[candidate] = digest(data)
+                return candidate
+            if not path.exists() or self.is_course_copy(candidate):
+                self.write(candidate, data)
+                return candidate
+            # the student works in this copy: never overwrite it
+
+    def lesson(self, rel: str, course_file: Path) -> None:
+        """Bring one lesson up to date."""
+        mine = self.workspace / rel
+        data = course_file.read_bytes()
+        shipped = digest(data)
+        if mine.is_symlink():
+            if self.manifest.offered.get(rel) != shipped:
+                self.say("link_kept", path=rel, new=self.offer(rel, data))
+                self.manifest.offered[rel] = shipped
+            return
+        if mine.exists() and not mine.is_file():
+            self.say("not_a_file", path=rel)
+            return
+        if not mine.exists():
+            self.write(rel, data)
+            self.say("new", path=rel)
+        elif file_digest(mine) == shipped:
+            self.manifest.written[rel] = shipped  # equal to the course's version: the course's again
+        elif self.manifest.offered.get(rel) == shipped:
+            return  # this version was already handled: kept and offered beside
+        elif self.is_course_copy(rel):
+            self.write(rel, data)
+            self.say("updated", path=rel)
+        else:
+            self.say("kept", path=rel, new=self.offer(rel, data))
+        self.manifest.offered[rel] = shipped
+
+    def rename(self, old: str, new: str, lesson_lang: str) -> None:
+        """Lesson ``old`` is now ``new``: move an untouched copy, keep an edited one."""
+        old_rel, new_rel = f"{lesson_lang}/{old}.ipynb", f"{lesson_lang}/{new}.ipynb"
+        old_path, new_path = self.workspace / old_rel, self.workspace / new_rel
+        course_file = self.config.notebook(new, lesson_lang)
+        if not (old_path.exists() or old_path.is_symlink()) or not course_file.is_file():
+            return
+        if new_path.exists() or new_path.is_symlink():
+            return  # done on an earlier start, or the student made that file: the usual update decides
+        untouched = self.is_course_copy(old_rel)
+        data = course_file.read_bytes()
+        self.write(new_rel, data)
+        self.manifest.offered[new_rel] = digest(data)
+        if untouched:
+            old_path.unlink()
+            self.manifest.written.pop(old_rel, None)
+            self.manifest.offered.pop(old_rel, None)
+            self.say("renamed_moved", old=old_rel, new=new_rel)
+        else:
+            self.say("renamed_kept", old=old_rel, new=new_rel)
+
+
+def sync(workspace: Path, config: Config = CONFIG, lang: str = "en") -> list[str]:
+    """Bring ``workspace`` up to date with the course's notebooks; return what was done, in ``lang``."""
+    if (workspace.is_symlink() and not workspace.exists()) or (workspace.exists() and not workspace.is_dir()):
+        return [TEXT("not_a_folder", lang, path=workspace)]
+    workspace.mkdir(parents=True, exist_ok=True)
+    with locked(workspace):
+        manifest, problem = read_manifest(workspace)
+        run = _Sync(workspace, config, lang, manifest)
+        if problem:
+            run.say("manifest_unreadable", path=MANIFEST, error=problem)
+        usable = {}
+        for lesson_lang in LANGUAGES:
+            usable[lesson_lang] = run.usable_folder(lesson_lang)
+            if not usable[lesson_lang]:
+                run.say("not_a_folder", path=f"{lesson_lang}/")
+        for old, new in config.renamed.items():
+            for lesson_lang in LANGUAGES:
+                if usable[lesson_lang]:
+                    _guarded(
+                        run,
+                        f"{lesson_lang}/{old}.ipynb",
+                        lambda o=old, n=new, ll=lesson_lang: run.rename(o, n, ll),
+                    )
+        for lesson_lang in LANGUAGES:
+            if not usable[lesson_lang]:
+                continue
+            for course_file in sorted(config.notebooks_dir(lesson_lang).glob("*.ipynb")):
+                rel = f"{lesson_lang}/{course_file.name}"
+                _guarded(run, rel, lambda r=rel, f=course_file: run.lesson(r, f))
+        save_manifest(workspace, run.manifest)
+    return run.said
+
+
+def _guarded(run: _Sync, rel: str, step) -> None:
+    """Run one lesson's step; a file that cannot be written skips that lesson only."""
+    try:
+        step()
+    except OSError as error:
+        run.say("cannot_write", path=rel, error=error.strerror or error)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m course_tools.workspace",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--workspace", type=Path, default=CONFIG.workspace)
+    parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0], help="language of the messages")
+    args = parser.parse_args(argv)
+    try:
+        said = sync(args.workspace, CONFIG, args.lang)
+    except OSError as error:  # the workspace itself cannot be written: JupyterLab starts anyway
+        said = [TEXT("failed", args.lang, error=error)]
+    for line in said:
+        print(line)
+    print(TEXT("ready", args.lang, root=args.workspace))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

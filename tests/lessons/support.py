@@ -1,0 +1,60 @@
+"""Small lesson sources and whole courses, made in a temporary folder for the tooling tests."""
+
+import shutil
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+from course_tools.config import LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS, Config
+from course_tools.source import KERNELSPEC, Source, fingerprint
+from tests.support import ROOT
+
+# a word of prose in each language, so that each twin has text in its own script
+WORDS = {"en": "Hello", "ru": "Привет"}
+
+
+def twins(en: str, ru: str | None = None, **meta) -> list[tuple[str, str, dict]]:
+    """A prose cell in every language, each translation stamped as current."""
+    texts = {"en": en, "ru": ru if ru is not None else f"{WORDS['ru']}: {en}"}
+    cells = [("markdown", texts[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}"], **meta})]
+    for lang in TRANSLATIONS:
+        cells.append(
+            ("markdown", texts[lang], {"tags": [f"lang-{lang}"], "translation_of": fingerprint(en), **meta})
+        )
+    return cells
+
+
+def title(number: int, en: str = "Test lesson", summary: str = "pass the tests") -> list:
+    """The title cells every lesson opens with: ``# N. Title`` and an italic summary."""
+    return twins(f"# {number}. {en}\n\n*{summary}*", f"# {number}. Тестовый урок\n\n*проходить тесты*")
+
+
+def notebook(*cells) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    for kind, text, meta in cells:
+        new = nbformat.v4.new_code_cell if kind == "code" else nbformat.v4.new_markdown_cell
+        nb.cells.append(new(text, metadata=meta))
+    return nb
+
+
+def source(*cells, name: str = "01_test") -> Source:
+    """A source as read from a file, without the file."""
+    return Source(name, notebook(*cells))
+
+
+def write_lesson(root: Path, name: str, *cells) -> Path:
+    """Write a lesson source ``notebooks/<name>.md`` below ``root``; return its path."""
+    path = root / "notebooks" / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(jupytext.writes(notebook(*cells), fmt="md:myst"), encoding="utf-8")
+    return path
+
+
+def course(root: Path, **renamed) -> Config:
+    """An empty course below ``root``, with the real slides template and READMEs without tables."""
+    shutil.copytree(ROOT / "slides" / "template", root / "slides" / "template")
+    for lang in LANGUAGES:
+        (root / "notebooks" / lang).mkdir(parents=True)
+    return Config(root=root, renamed=renamed)

@@ -1,0 +1,161 @@
+"""The lessons tool on small courses: all languages or nothing, clear failures, every problem listed."""
+
+import os
+
+import nbformat
+import pytest
+
+from course_tools import lessons
+from course_tools.config import LANGUAGES
+from course_tools.course import Course, LessonSelectionError
+from course_tools.files import write_all, write_atomic
+from course_tools.tables import README_BEGIN, README_END
+from tests.lessons.support import course, title, twins, write_lesson
+
+# runs in English, fails in every other language: the render switches the call's argument
+FAILS_IN_TRANSLATION = """def set_language(lang):
+    if lang != "en":
+        raise RuntimeError(f"no text in {lang}")
+
+
+set_language("en")
+print("ran in English")"""
+
+
+def with_readmes(config):
+    for lang in LANGUAGES:
+        config.readme(lang).write_text(f"# README {lang}\n\n{README_BEGIN}\n{README_END}\n", encoding="utf-8")
+    return config
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+def test_build_writes_every_language_marked_generated_and_the_readme_tables(tmp_path):
+    config = with_readmes(course(tmp_path))
+    write_lesson(tmp_path, "01_first", *title(1), ("code", 'print("hello")', {}))
+    written = lessons.build([], config, say=quiet)
+    assert sorted(p.name for p in written) == sorted(
+        ["01_first.ipynb"] * len(LANGUAGES) + [config.readme(other).name for other in LANGUAGES]
+    )
+    for lang in LANGUAGES:
+        nb = nbformat.read(config.notebook("01_first", lang), as_version=4)
+        assert nb.cells[-1].outputs[0]["text"] == "hello\n"
+        assert nb.metadata["course"]["generated_from"]["command"] == "python -m course_tools.lessons build 01"
+        assert "| 1 | " in config.readme(lang).read_text(encoding="utf-8")
+    assert lessons.check(config) == []
+    assert not [p for p in tmp_path.rglob("*.tmp")], "temporary files left behind"
+
+
+def test_a_cell_failing_in_one_language_writes_no_language(tmp_path):
+    """Before: the English notebook was rewritten and the Russian one left stale, with a bare traceback."""
+    config = course(tmp_path)
+    write_lesson(tmp_path, "01_first", *title(1), ("code", FAILS_IN_TRANSLATION, {}))
+    old = {lang: config.notebook("01_first", lang) for lang in LANGUAGES}
+    for path in old.values():
+        path.write_text("old notebook", encoding="utf-8")
+    with pytest.raises(lessons.BuildError) as raised:
+        lessons.build(["01"], config, say=quiet)
+    message = str(raised.value)
+    assert (
+        "01_first [ru], notebook cell 2 (notebooks/01_first.md, line " in message
+        and "`def set_language(lang):`: RuntimeError: no text in ru" in message
+    )
+    assert "Traceback" not in message and "\x1b[" not in message
+    assert "nothing was written" in message
+    assert all(path.read_text(encoding="utf-8") == "old notebook" for path in old.values())
+
+
+def test_building_a_lesson_that_does_not_exist_names_the_lessons(tmp_path):
+    config = course(tmp_path)
+    write_lesson(tmp_path, "01_first", *title(1))
+    write_lesson(tmp_path, "02_second", *title(2))
+    with pytest.raises(
+        LessonSelectionError, match=r"no lesson matches '99': the lessons are 01_first, 02_second"
+    ):
+        lessons.build(["99"], config, say=quiet)
+
+
+def test_the_command_line_says_why_and_exits_1(capsys):
+    assert lessons.main(["build", "99"]) == 1
+    err = capsys.readouterr().err
+    assert "no lesson matches '99': the lessons are 00_start_here, 01_text_to_ids" in err
+    assert "Traceback" not in err
+
+
+def test_a_source_with_problems_is_not_executed(tmp_path, monkeypatch):
+    config = course(tmp_path)
+    write_lesson(tmp_path, "01_first", *title(1), ("code", "print('slides')", {"tags": ["slides-only"]}))
+    monkeypatch.setattr(lessons, "execute", lambda *a, **k: pytest.fail("executed a source with problems"))
+    with pytest.raises(lessons.BuildError, match="only prose may be slides-only"):
+        lessons.build([], config, say=quiet)
+
+
+def test_check_lists_every_problem_of_every_lesson(tmp_path):
+    """Before: the check stopped at the first source it could not read."""
+    config = with_readmes(course(tmp_path))
+    broken = write_lesson(tmp_path, "01_broken", *title(1), ("code", "x = 1", {}))
+    broken.write_text(broken.read_text(encoding="utf-8").replace("x = 1\n```", "x = 1"), encoding="utf-8")
+    stale = twins("The English changed.", "Старый перевод.")
+    stale[1][2]["translation_of"] = "0000000000"
+    write_lesson(tmp_path, "02_stale", *title(2), *stale, ("code", "print(2)", {"tags": ["slides-only"]}))
+    write_lesson(tmp_path, "03_unexecuted", *title(3), ("code", "print(3)", {}))
+    for lang in LANGUAGES:
+        nb = Course.load(config).render("03_unexecuted", lang)
+        nbformat.write(nb, config.notebook("03_unexecuted", lang))
+    (config.notebooks_dir("en") / "09_orphan.ipynb").write_text("{}", encoding="utf-8")
+    problems = "\n".join(lessons.check(config))
+    expected = [
+        "notebooks/01_broken.md, line ",
+        "this code cell is never closed",
+        "notebooks/02_stale.md, line ",
+        "translation is stale or unstamped",
+        "only prose may be slides-only",
+        "notebooks/en/02_stale.ipynb is missing",
+        "notebooks/ru/02_stale.ipynb is missing",
+        "notebooks/en/03_unexecuted.ipynb: cells [2] were never executed",
+        "notebooks/en/09_orphan.ipynb has no source notebooks/09_orphan.md",
+        "the lesson tables cannot be made: no title and summary for 01_broken",
+        "README.md: the lesson table is out of date",
+    ]
+    for part in expected:
+        assert part in problems
+    assert lessons.main(["check"]) == 0  # and the repository's own course is clean
+
+
+def test_stamp_reports_an_unreadable_source_and_leaves_it(tmp_path):
+    config = course(tmp_path)
+    path = write_lesson(tmp_path, "01_first", *title(1), ("code", "x = 1", {}))
+    path.write_text(path.read_text(encoding="utf-8").replace("x = 1\n```", "x = 1"), encoding="utf-8")
+    before = path.read_bytes()
+    problems = lessons.stamp_lessons(["01"], config, say=quiet)
+    assert any("this code cell is never closed" in p for p in problems)
+    assert "notebooks/01_first.md was not changed" in problems[-1]
+    assert path.read_bytes() == before
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def test_write_all_writes_nothing_when_one_file_fails(tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("old")
+    (tmp_path / "a_file").write_text("not a folder")
+    with pytest.raises(OSError):
+        write_all({keep: "new", tmp_path / "a_file" / "x.txt": "new"})
+    assert keep.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "keep.txt"]
+
+
+def test_write_atomic_replaces_the_file_in_one_step(tmp_path, monkeypatch):
+    path = tmp_path / "notebook.ipynb"
+    path.write_text("old")
+    os.chmod(path, 0o640)
+    replaced = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: (replaced.append((src, dst)), real_replace(src, dst)))
+    write_atomic(path, "new")
+    assert path.read_text() == "new" and path.stat().st_mode & 0o777 == 0o640
+    ((src, dst),) = replaced
+    assert os.path.dirname(src) == str(tmp_path) and dst == path

@@ -1,0 +1,131 @@
+"""The slides tool: decks from the committed notebooks only, written all at once, index pages per language."""
+
+import re
+
+import nbformat
+import pytest
+
+from course_tools import slides
+from course_tools.config import LANGUAGE_DATA, LANGUAGES
+from course_tools.course import Course
+from tests.lessons.support import course, title, twins, write_lesson
+
+# a stand-in for node_modules: the one file the decks' assets are copied from in these tests
+ASSET = ("reveal.js/LICENSE", "reveal.js/LICENSE")
+
+
+@pytest.fixture
+def small_course(tmp_path, monkeypatch):
+    """A course of two lessons with committed 'executed' notebooks whose outputs say where they come from."""
+    config = course(tmp_path)
+    (tmp_path / "node_modules" / "reveal.js").mkdir(parents=True)
+    (tmp_path / "node_modules" / "reveal.js" / "LICENSE").write_text("MIT")
+    monkeypatch.setattr(slides, "ASSET_FILES", [ASSET])
+    notes = twins("Say this aloud.", "Скажите это вслух.", slideshow={"slide_type": "notes"})
+    write_lesson(tmp_path, "01_first", *title(1), ("code", "print(1)", {}), *notes)
+    write_lesson(
+        tmp_path,
+        "02_second",
+        *title(2),
+        ("code", "print(2)", {}),
+        ("code", "secret()", {"tags": ["notebook-only"]}),
+    )
+    commit_notebooks(config)
+    return config
+
+
+def commit_notebooks(config, names=("01_first", "02_second")):
+    loaded = Course.load(config)
+    for name in names:
+        for lang in LANGUAGES:
+            nb = loaded.render(name, lang)
+            for n, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+                cell.execution_count = n + 1
+                cell.outputs = [
+                    nbformat.v4.new_output("stream", name="stdout", text=f"from the {lang} notebook {n}\n")
+                ]
+            nbformat.write(nb, config.notebook(name, lang))
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+def test_decks_take_their_outputs_from_the_committed_notebooks_and_run_nothing(small_course, monkeypatch):
+    from nbclient import NotebookClient
+
+    monkeypatch.setattr(
+        NotebookClient, "execute", lambda *a, **k: pytest.fail("the slides build executed a notebook")
+    )
+    slides.build([], small_course, say=quiet)
+    for lang in LANGUAGES:
+        deck = (small_course.slides_dir / lang / "01_first.html").read_text(encoding="utf-8")
+        assert f"from the {lang} notebook 0" in deck
+        assert '<aside class="notes">' in deck
+        assert f"<title>1. {Course.load(small_course).titles['01_first'].title(lang)}</title>" in deck
+        second = (small_course.slides_dir / lang / "02_second.html").read_text(encoding="utf-8")
+        assert "secret()" not in second and f"from the {lang} notebook 1" not in second
+    assert (small_course.slides_dir / "assets" / "reveal.js" / "LICENSE").read_text() == "MIT"
+
+
+def test_a_stale_notebook_is_an_error_that_names_the_rebuild(small_course):
+    """Before: the slides build executed the lesson afresh, so a deck could differ from its notebook."""
+    path = small_course.source("01_first")
+    path.write_text(path.read_text(encoding="utf-8").replace("print(1)", "print(10)"), encoding="utf-8")
+    with pytest.raises(
+        slides.SlidesError, match=r"stale against .* run `python -m course_tools.lessons build 01`"
+    ):
+        slides.build([], small_course, say=quiet)
+    assert not (small_course.slides_dir / "en").exists()
+
+
+def test_a_failing_build_leaves_every_old_deck_and_asset(small_course, monkeypatch):
+    """Before: the decks built before the failure were replaced, the rest were not."""
+    slides.build([], small_course, say=quiet)
+    before = {
+        p: p.read_bytes()
+        for p in small_course.slides_dir.rglob("*")
+        if p.is_file() and "template" not in p.parts
+    }
+    real = slides.deck_notebook
+
+    def fails_on_the_second(loaded, name, lang):
+        if name == "02_second":
+            raise RuntimeError("nbconvert broke")
+        return real(loaded, name, lang)
+
+    monkeypatch.setattr(slides, "deck_notebook", fails_on_the_second)
+    (small_course.node_modules / "reveal.js" / "LICENSE").write_text("changed")
+    with pytest.raises(RuntimeError, match="nbconvert broke"):
+        slides.build([], small_course, say=quiet)
+    after = {
+        p: p.read_bytes()
+        for p in small_course.slides_dir.rglob("*")
+        if p.is_file() and "template" not in p.parts
+    }
+    assert after == before
+    assert not list(small_course.slides_dir.glob(".build-*")), "the staging folder was left behind"
+
+
+def test_one_lesson_rebuilt_keeps_the_others_in_the_index(small_course):
+    slides.build([], small_course, say=quiet)
+    slides.build(["02"], small_course, say=quiet)
+    index = (small_course.slides_dir / "en" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<li><a href="([^"]+)"', index) == ["01_first.html", "02_second.html"]
+
+
+def test_the_index_links_every_other_language(lang):
+    page = slides.index_page(lang, [("01_first", "1. First")])
+    links = re.findall(r'<a href="\.\./(\w+)/index\.html" hreflang="(\w+)" lang="(\w+)">([^<]+)</a>', page)
+    assert [link[0] for link in links] == [other for other in LANGUAGES if other != lang]
+    for other, hreflang, in_lang, text in links:
+        assert other == hreflang == in_lang and text == slides.TEXT("version", other)
+        assert LANGUAGE_DATA[other].script.search(text)
+    assert f'<html lang="{lang}">' in page and slides.TEXT("title", lang) in page
+
+
+def test_the_index_text_is_complete_in_every_language():
+    assert slides.TEXT.problems() == []
+    assert {f"key_{key}" for key in slides.KEYS} | {f"does_{key}" for key in slides.KEYS} <= set(
+        slides.TEXT.entries
+    )

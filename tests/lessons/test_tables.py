@@ -1,0 +1,92 @@
+"""The lesson tables: made from each lesson's title cell, in every language, wherever they appear."""
+
+import pytest
+
+from course_tools.config import LANGUAGE_DATA, LANGUAGES, PSEUDO
+from course_tools.course import Course
+from course_tools.source import read_source
+from course_tools.tables import (
+    README_BEGIN,
+    README_END,
+    LessonTitle,
+    lesson_table,
+    read_title,
+    readme_table,
+    replace_readme_table,
+    title_problems,
+)
+from tests.lessons.support import course, source, title, twins, write_lesson
+
+ROW = LessonTitle("03_why", 3, {"en": "Why | how", "ru": "Зачем"}, {"en": "show it", "ru": "показывать"})
+
+
+def test_a_title_cell_gives_number_title_and_summary():
+    assert read_title("# 12. A title\n\n*do this*\n\nText.") == (12, "A title", "do this")
+    with pytest.raises(ValueError, match=r"must start with the lesson's title, `# N. Title`"):
+        read_title("## 1. Not a title\n\n*x*")
+    with pytest.raises(ValueError, match=r"one italic line, `\*...\*`"):
+        read_title("# 1. Title\n\nNo summary.")
+    with pytest.raises(ValueError, match="one italic line"):
+        read_title("# 1. Title\n\n**bold is not a summary**")
+
+
+def test_title_problems_name_the_cell_and_the_number():
+    src = source(*twins("# 2. Title\n\n*do*", "# 2. Заголовок\n\nнет строки"), name="03_test")
+    problems = title_problems(src)
+    assert "03_test.md, cell 1: the title says lesson 2, the file name 3" in problems
+    assert any(p.startswith("03_test.md, cell 2: right under the title") for p in problems)
+
+
+def test_lesson_0_table_escapes_pipes_and_leaves_out_a_lesson(lang):
+    table = lesson_table([ROW], lang)
+    assert (
+        table.splitlines()[2]
+        == f"| 3 | {ROW.titles[lang].replace('|', chr(92) + '|')} | {ROW.summaries[lang]} |"
+    )
+    assert len(lesson_table([ROW], lang, exclude="03_why").splitlines()) == 2
+
+
+def test_readme_table_links_every_language(tmp_path, lang):
+    config = course(tmp_path)
+    head, _, row = readme_table([ROW], lang, config).splitlines()
+    assert head.endswith(" | ".join(LANGUAGE_DATA[other].name for other in LANGUAGES) + " |")
+    for other in LANGUAGES:
+        assert f"[{other}](notebooks/{other}/03_why.ipynb)" in row
+
+
+def test_the_pseudo_language_has_a_table_too():
+    assert "⟦" in lesson_table([ROW], PSEUDO)
+
+
+def test_a_readme_without_markers_is_an_error():
+    with pytest.raises(ValueError, match=r"README\.xx\.md has no lesson table to regenerate"):
+        replace_readme_table("# README\n", "| table |", "README.xx.md")
+    text = f"before\n{README_BEGIN}\nold\n{README_END}\nafter\n"
+    assert (
+        replace_readme_table(text, "| new |", "R")
+        == f"before\n{README_BEGIN}\n\n| new |\n\n{README_END}\nafter\n"
+    )
+
+
+def test_a_new_lesson_is_a_new_row_everywhere(tmp_path, lang):
+    """Adding a lesson = its source: lesson 0 and the README tables follow."""
+    config = course(tmp_path)
+    marker = "## Lessons\n\n<!-- lesson-table -->", "## Уроки\n\n<!-- lesson-table -->"
+    write_lesson(tmp_path, "00_start", *title(0), *twins(*marker))
+    write_lesson(tmp_path, "01_first", *title(1, "First steps", "take the first steps"))
+    config.readme(lang).write_text(f"{README_BEGIN}\n{README_END}\n", encoding="utf-8")
+    course_ = Course.load(config)
+    rendered = course_.render("00_start", lang).cells[-1].source
+    row = course_.titles["01_first"]
+    assert f"| 1 | {row.title(lang)} | {row.summary(lang)} |" in rendered
+    assert "| 0 |" not in rendered
+    assert f"| 1 | {row.title(lang)} | {row.summary(lang)} |" in course_.readmes()[config.readme(lang)]
+    assert course_.readme_problems() == [
+        f"{LANGUAGE_DATA[lang].readme}: the lesson table is out of date: run `python -m course_tools.lessons build`"
+    ]
+
+
+def test_every_lesson_has_a_title_in_every_language(lang):
+    for path in Course.load().config.sources():
+        src = read_source(path)
+        assert title_problems(src) == [], path.name

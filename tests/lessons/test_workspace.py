@@ -1,0 +1,280 @@
+"""Students keep their work: course updates never overwrite, or write through, anything of theirs."""
+
+import json
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from course_tools import files, workspace
+from course_tools.config import LANGUAGES, Config
+from tests.support import ROOT
+
+
+@pytest.fixture
+def course(tmp_path):
+    """``course(version)`` ships lesson 01 (and, with ``extra``, lesson 02) in every language."""
+    config = Config(root=tmp_path / "course")
+
+    def ship(version: str, names=("01_lesson",), renamed=None) -> Config:
+        for lang in LANGUAGES:
+            folder = config.notebooks_dir(lang)
+            folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.glob("*.ipynb"):
+                old.unlink()
+            for name in names:
+                (folder / f"{name}.ipynb").write_text(f"{name} {version} {lang}")
+        return Config(root=config.root, renamed=renamed or {})
+
+    return ship
+
+
+@pytest.fixture
+def ws(tmp_path):
+    return tmp_path / "workspace"
+
+
+def sync(ws, config, lang="en"):
+    return workspace.sync(ws, config, lang)
+
+
+# ----------------------------------------------------------------------------- the usual updates
+
+
+def test_first_start_copies_every_lesson(course, ws):
+    config = course("v1")
+    said = sync(ws, config)
+    assert [(ws / lang / "01_lesson.ipynb").read_text() for lang in LANGUAGES] == [
+        f"01_lesson v1 {lang}" for lang in LANGUAGES
+    ]
+    assert said == [f"new lesson: {lang}/01_lesson.ipynb" for lang in LANGUAGES]
+    assert sync(ws, config) == []  # nothing new the second time
+
+
+def test_untouched_lesson_is_updated(course, ws):
+    sync(ws, course("v1"))
+    said = sync(ws, course("v2"))
+    assert (ws / "en" / "01_lesson.ipynb").read_text() == "01_lesson v2 en"
+    assert "updated: en/01_lesson.ipynb" in said
+
+
+def test_edited_lesson_is_kept_and_the_update_announced_once(course, ws):
+    sync(ws, course("v1"))
+    (ws / "ru" / "01_lesson.ipynb").write_text("my answers")
+    said = sync(ws, course("v2"), lang="ru")
+    assert (ws / "ru" / "01_lesson.ipynb").read_text() == "my answers"
+    assert (ws / "ru" / "01_lesson.new.ipynb").read_text() == "01_lesson v2 ru"
+    assert any("вышла новая версия ru/01_lesson.ipynb" in line for line in said)
+    assert sync(ws, course("v2")) == []  # announced once, then quiet
+    assert (ws / "ru" / "01_lesson.ipynb").read_text() == "my answers"
+
+
+def test_work_done_in_the_new_copy_is_never_overwritten(course, ws):
+    """Before: the next version was copied over NN.new.ipynb, and the student's work there was lost."""
+    sync(ws, course("v1"))
+    (ws / "en" / "01_lesson.ipynb").write_text("my answers")
+    sync(ws, course("v2"))
+    (ws / "en" / "01_lesson.new.ipynb").write_text("my answers in the new copy")
+    said = sync(ws, course("v3"))
+    assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "my answers in the new copy"
+    assert (ws / "en" / "01_lesson.new-2.ipynb").read_text() == "01_lesson v3 en"
+    assert (
+        "a newer version of en/01_lesson.ipynb exists; your edited copy is kept, the new one is "
+        "en/01_lesson.new-2.ipynb" in said
+    )
+
+
+def test_an_untouched_new_copy_is_the_courses_to_update(course, ws):
+    sync(ws, course("v1"))
+    (ws / "en" / "01_lesson.ipynb").write_text("my answers")
+    sync(ws, course("v2"))
+    said = sync(ws, course("v3"))
+    assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "01_lesson v3 en"
+    assert not (ws / "en" / "01_lesson.new-2.ipynb").exists()
+    assert any("the new one is en/01_lesson.new.ipynb" in line for line in said)
+
+
+# ----------------------------------------------------------------------------- links and odd files
+
+
+def test_a_dangling_link_in_place_of_a_lesson_is_never_written_through(course, ws, tmp_path):
+    """Before: copying onto the dangling link wrote the lesson outside workspace/."""
+    outside = tmp_path / "outside" / "lesson.ipynb"
+    outside.parent.mkdir()
+    (ws / "en").mkdir(parents=True)
+    (ws / "en" / "01_lesson.ipynb").symlink_to(outside)
+    said = sync(ws, course("v1"))
+    assert not outside.exists()
+    assert (ws / "en" / "01_lesson.ipynb").is_symlink()
+    assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "01_lesson v1 en"
+    assert any(line.startswith("en/01_lesson.ipynb is a link, so it is yours") for line in said)
+    assert sync(ws, course("v1")) == []
+
+
+def test_a_link_to_a_file_outside_is_left_alone(course, ws, tmp_path):
+    outside = tmp_path / "mine.ipynb"
+    outside.write_text("my notebook")
+    sync(ws, course("v1"))
+    (ws / "en" / "01_lesson.ipynb").unlink()
+    (ws / "en" / "01_lesson.ipynb").symlink_to(outside)
+    sync(ws, course("v2"))
+    assert outside.read_text() == "my notebook"
+
+
+def test_a_linked_language_folder_is_skipped(course, ws, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ws.mkdir()
+    (ws / "en").symlink_to(elsewhere)
+    said = sync(ws, course("v1"))
+    assert list(elsewhere.iterdir()) == []
+    assert "en/ should be the folder of the lessons, but it is a file or a link" in said[0]
+    assert (ws / "ru" / "01_lesson.ipynb").exists()
+
+
+def test_a_folder_in_place_of_a_lesson_is_skipped_and_the_lab_starts(course, ws, monkeypatch, capsys):
+    """Before: IsADirectoryError, and `make lab` did not start."""
+    (ws / "ru" / "01_lesson.ipynb").mkdir(parents=True)
+    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    assert workspace.main(["--workspace", str(ws), "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert "на месте урока ru/01_lesson.ipynb лежит папка, а не ноутбук" in out
+    assert (ws / "en" / "01_lesson.ipynb").read_text() == "01_lesson v1 en"
+
+
+def test_a_file_in_place_of_a_language_folder_is_skipped_and_the_lab_starts(course, ws, monkeypatch, capsys):
+    """Before: NotADirectoryError, and `make lab` did not start."""
+    ws.mkdir()
+    (ws / "en").write_text("not a folder")
+    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    assert workspace.main(["--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert "en/ should be the folder of the lessons" in out
+    assert (ws / "en").read_text() == "not a folder"
+    assert (ws / "ru" / "01_lesson.ipynb").exists()
+
+
+# ----------------------------------------------------------------------------- the manifest
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[1, 2]", '{"version": 2, "written": []}'])
+def test_an_unreadable_manifest_keeps_every_file_as_the_students(course, ws, monkeypatch, capsys, content):
+    """Before: json.loads raised on an empty or corrupt manifest and `make lab` did not start."""
+    sync(ws, course("v1"))
+    (ws / workspace.MANIFEST).write_text(content)
+    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
+    assert workspace.main(["--workspace", str(ws), "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert "список файлов, которые записал курс (.course-manifest.json), не читается" in out
+    # safe: the untouched v1 copy counts as the student's, so v2 goes beside it
+    assert (ws / "en" / "01_lesson.ipynb").read_text() == "01_lesson v1 en"
+    assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "01_lesson v2 en"
+    assert workspace.read_manifest(ws)[1] is None  # written anew
+
+
+def test_a_first_version_manifest_is_understood(course, ws):
+    config = course("v1")
+    sync(ws, config)
+    (ws / "ru" / "01_lesson.ipynb").write_text("my answers")
+    manifest, _ = workspace.read_manifest(ws)
+    (ws / workspace.MANIFEST).write_text(
+        json.dumps(manifest.offered)
+    )  # {path: hash}, as the first version wrote
+    said = sync(ws, course("v2"))
+    assert "updated: en/01_lesson.ipynb" in said
+    assert (ws / "ru" / "01_lesson.ipynb").read_text() == "my answers"
+    assert (ws / "ru" / "01_lesson.new.ipynb").read_text() == "01_lesson v2 ru"
+
+
+def test_a_manifest_write_that_fails_leaves_the_old_manifest(course, ws, monkeypatch):
+    sync(ws, course("v1"))
+    before = (ws / workspace.MANIFEST).read_text()
+
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        sync(ws, course("v2"))
+    assert (ws / workspace.MANIFEST).read_text() == before
+    assert not list(ws.glob(".*.tmp"))
+
+
+def test_two_updates_at_once_offer_the_new_version_once(course, ws, monkeypatch):
+    """Two `make lab` during one update: without the lock both saw an edited lesson, both wrote a copy
+    (NN.new and NN.new-2) and both said so."""
+    sync(ws, course("v1"))
+    (ws / "en" / "01_lesson.ipynb").write_text("my answers")
+    config = course("v2")
+    both_read = threading.Barrier(2, timeout=2)
+    real_read = workspace.read_manifest
+
+    def read_then_wait(path):
+        manifest = real_read(path)
+        try:
+            both_read.wait()  # without the lock, the two updates meet here, each with the old manifest
+        except threading.BrokenBarrierError:
+            pass  # with the lock, the other update waits for this one to finish
+        return manifest
+
+    monkeypatch.setattr(workspace, "read_manifest", read_then_wait)
+    said = []
+    threads = [threading.Thread(target=lambda: said.extend(sync(ws, config))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(p.name for p in (ws / "en").iterdir()) == ["01_lesson.ipynb", "01_lesson.new.ipynb"]
+    assert [line for line in said if "your edited copy is kept" in line] == [
+        "a newer version of en/01_lesson.ipynb exists; your edited copy is kept, the new one is en/01_lesson.new.ipynb"
+    ]
+
+
+# ----------------------------------------------------------------------------- renamed lessons
+
+
+def test_an_untouched_renamed_lesson_moves_to_its_new_name(course, ws):
+    sync(ws, course("v1", names=("03_old",)))
+    config = course("v2", names=("04_new",), renamed={"03_old": "04_new"})
+    said = sync(ws, config)
+    assert sorted(p.name for p in (ws / "en").iterdir()) == ["04_new.ipynb"]
+    assert (ws / "en" / "04_new.ipynb").read_text() == "04_new v2 en"
+    assert (
+        "lesson en/03_old.ipynb is now en/04_new.ipynb: your copy, which you had not changed, moved to the new name"
+        in said
+    )
+    assert sync(ws, config) == []
+
+
+def test_an_edited_renamed_lesson_stays_beside_the_new_one(course, ws):
+    sync(ws, course("v1", names=("03_old",)))
+    (ws / "ru" / "03_old.ipynb").write_text("my answers")
+    said = sync(ws, course("v2", names=("04_new",), renamed={"03_old": "04_new"}), lang="ru")
+    assert (ws / "ru" / "03_old.ipynb").read_text() == "my answers"
+    assert (ws / "ru" / "04_new.ipynb").read_text() == "04_new v2 ru"
+    assert (
+        "урок ru/03_old.ipynb теперь называется ru/04_new.ipynb: ваша изменённая копия осталась под старым "
+        "именем, а новый урок лежит рядом: ru/04_new.ipynb" in said
+    )
+    assert not (ws / "en" / "03_old.ipynb").exists()  # the untouched English copy moved
+
+
+# ----------------------------------------------------------------------------- the tool itself
+
+
+def test_the_workspace_tool_does_not_import_torch(tmp_path):
+    code = (
+        "import sys, course_tools.workspace as w; "
+        f"w.main(['--workspace', {str(tmp_path / 'ws')!r}]); "
+        "print('torch' in sys.modules, 'nbformat' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert result.stdout.splitlines()[-1] == "False False"
+    assert "your workspace:" in result.stdout
+
+
+def test_the_workspace_messages_exist_in_every_language():
+    assert workspace.TEXT.problems() == []
