@@ -222,10 +222,6 @@ def catalogues() -> dict[str, Messages]:
 
 def tr(key: str, lang: str | None = None, /, **values) -> str:
     """The message ``"area.key"`` of any catalogue, in ``lang`` (default: current), filled with ``values``."""
-    if key in CATALOGUE:  # the flat catalogue, while its entries move beside their code
-        entry = CATALOGUE[key]
-        lang = resolve(lang)
-        return (pseudo(entry["en"]) if lang == PSEUDO else entry[lang]).format(**values)
     area, _, name = key.partition(".")
     if area not in _CATALOGUES or name not in _CATALOGUES[area]:
         raise KeyError(f"no message {key!r}: catalogues are {sorted(_CATALOGUES)}")
@@ -246,17 +242,3 @@ def pick(**by_language: str) -> str:
             f"pick() has no text for the current language {_language!r}: got {sorted(by_language)}"
         )
     return by_language[_language]
-
-
-# The last entries of the old flat catalogue, until the workspace script keeps its own.
-CATALOGUE: dict[str, dict[str, str]] = {
-    # --- notebooks, workspace and slides tooling ---
-    "ws_new": {"en": "new lesson: {path}", "ru": "новый урок: {path}"},
-    "ws_updated": {"en": "updated: {path}", "ru": "обновлён: {path}"},
-    "ws_kept": {
-        "en": "a newer version of {path} exists; your edited copy is kept, the new one is {new}",
-        "ru": "вышла новая версия {path}; ваша изменённая копия сохранена, новая лежит рядом: {new}",
-    },
-    "ws_ready": {"en": "your workspace: {root}", "ru": "ваша рабочая папка: {root}"},
-    # --- end of tooling ---
-}

@@ -36,7 +36,10 @@ def test_catalogue_is_complete_in_every_language(area):
 
 @pytest.mark.parametrize(("area", "key"), ENTRIES, ids=[f"{a}.{k}" for a, k in ENTRIES])
 def test_each_text_is_written_in_its_language(area, key, lang):
-    text = CATALOGUES[area].entries[key][lang]
+    entry = CATALOGUES[area].entries[key]
+    text = entry[lang]
+    if len(set(entry.values())) == 1:
+        return  # the same in every language: a key name or a symbol, not words
     # what a placeholder or a code span holds is not the message's language
     words = re.sub(r"\{[^}]*\}|`[^`]*`", "", text)
     assert script_problems(words, lang) == [], f"{area}.{key} ({lang}): {text!r}"
