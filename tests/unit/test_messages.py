@@ -16,8 +16,13 @@ from course_lib.i18n import LANGUAGES, PSEUDO, Messages, pick, placeholders, pse
 
 
 def all_catalogues() -> dict[str, Messages]:
-    for info in pkgutil.walk_packages(course_lib.__path__, "course_lib."):
-        importlib.import_module(info.name)
+    """Every catalogue of the package and of the course's tools (importing each module registers its own)."""
+    import course_tools
+
+    for package in (course_lib, course_tools):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
     return i18n.catalogues()
 
 
