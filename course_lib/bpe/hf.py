@@ -71,7 +71,8 @@ def from_tokenizers(hf) -> tuple[list, list[tuple[int, int]]]:
     }
     wrong = [name for name, bad in problems.items() if bad]
     if wrong:
-        what = ", ".join(f"{name}={json.dumps(config.get(name, model.get(name)))}" for name in wrong)
+        shown = {**model, **config, "model": model.get("type")}
+        what = ", ".join(f"{name}={json.dumps(shown.get(name))}" for name in wrong)
         raise ValueError(MESSAGES("not_byte_level", what=what))
     specials = {t["id"]: t["content"] for t in config.get("added_tokens", [])}
     names = {i: name for name, i in model["vocab"].items()} | specials
