@@ -42,6 +42,11 @@ class BPETokenizer:
         merges: ``(first id, second id)`` of every merge, in rank order; what a merge makes
             is the token spelled by the two parts' bytes.
 
+    Attributes:
+        specials: ``{name: id}`` of the special tokens, e.g. ``{"<pad>": 0, "<bos>": 1, "<eos>": 2}``.
+        pad_id: the id that :meth:`encode_batch` pads with, the first special token's.
+        merges: the merges, as given.
+
     Example::
 
         >>> texts = ["the cat sat on the mat", "the dog sat on the log", "кот сидит на коврике"]
@@ -247,8 +252,13 @@ class BPETokenizer:
     def save(self, path: str | os.PathLike) -> None:
         """Write the tokenizer as JSON that a person can read: tokens by id, merges as pairs of tokens.
 
-        Each token is written as :meth:`id_to_token` shows it. The file is written whole or
-        not at all (a temporary file, then renamed), so an interrupted save never leaves half.
+        Keys: ``specials`` (``{name: id}``), ``tokens`` (every token by id, one per line) and
+        ``merges`` (``[first, second]`` in rank order, one per line). A token is written as
+        :meth:`id_to_token` shows it: its UTF-8 text where its bytes are whole characters
+        (``" на"``), ``\\xNN`` for a byte that is part of a character (``"\\xd0"``), a backslash
+        doubled -- readable in any language, unlike the ``Ġ`` spelling of ``tokenizers``' files,
+        and exact both ways. The file is written whole or not at all (a temporary file, then
+        renamed), so an interrupted save never leaves half of one.
         """
         path = Path(path)
         tokens = [self.id_to_token(i) for i in range(len(self))]

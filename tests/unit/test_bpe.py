@@ -3,7 +3,6 @@ Hugging Face ``tokenizers`` (encoding, training and the pre-tokenizer), files, b
 
 import json
 import re
-import sys
 import unicodedata
 
 import pytest
@@ -295,9 +294,9 @@ def test_pre_tokenization_is_tokenizers_bytelevel(text):
 
 
 def test_the_newer_letters_and_digits_are_exactly_where_regex_and_tokenizers_disagree():
-    # every other code point is a letter (digit) for both or for neither: both know Unicode 14.0
-    # (Python's unicodedata here); test only where regex's Unicode and Python's differ
-    assert sys.version_info[:2] == (3, 11), "unicodedata's version decides which code points this checks"
+    # both know at least the Unicode of Python's unicodedata (14.0 in 3.11; tokenizers knows 16.0), so
+    # a code point on which regex and unicodedata agree is a letter (digit) for all three or for none:
+    # only the others need asking
     letter, digit = regex.compile(r"\p{L}"), regex.compile(r"\p{N}")
     candidates = [
         c
@@ -306,7 +305,7 @@ def test_the_newer_letters_and_digits_are_exactly_where_regex_and_tokenizers_dis
         and (bool(letter.match(c)), bool(digit.match(c)))
         != tuple(unicodedata.category(c)[0] == x for x in "LN")
     ]
-    assert len(candidates) > 17_144 + 336
+    assert len(candidates) >= 17_144 + 336
     text = "".join(f" a{c}1{c}!{c}" for c in candidates)
     hf = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     assert [byte_level(p.encode()) for p in PATTERN.findall(text)] == [
