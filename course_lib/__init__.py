@@ -1,6 +1,6 @@
 """course_lib: the input layer of a Transformer, as built step by step in the course.
 
-text --Vocab--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
+text --Vocab (words) or BPETokenizer (subwords)--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
 
 Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
@@ -25,8 +25,9 @@ _EXPORTS = {
     "TransformerEmbedding": "embedding",
     "Vocab": "vocab",
     "tokenize": "vocab",
+    "BPETokenizer": "bpe",
 }
-_SUBMODULES = {"embedding", "vocab", "validate", "plots", "widgets", "exercises"}
+_SUBMODULES = {"embedding", "vocab", "bpe", "validate", "plots", "widgets", "exercises"}
 
 __all__ = [
     "sinusoidal_table",
@@ -35,6 +36,7 @@ __all__ = [
     "TransformerEmbedding",
     "Vocab",
     "tokenize",
+    "BPETokenizer",
     "LANGUAGES",
     "set_language",
     "get_language",
@@ -42,6 +44,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
+    from .bpe import BPETokenizer
     from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
     from .vocab import Vocab, tokenize
 

@@ -9,7 +9,7 @@ import torch
 from .i18n import Messages
 from .validate import is_integer
 
-__all__ = ["Vocab", "tokenize", "normalize"]
+__all__ = ["Vocab", "tokenize", "normalize", "pad_batch", "id_list"]
 
 MESSAGES = Messages(
     "vocab",
@@ -171,7 +171,7 @@ class Vocab:
 
     def decode(self, ids, skip_pad: bool = True) -> str:
         """The text of ``ids`` (a list or a 1-d integer tensor), padding left out."""
-        ids = _id_list(ids)
+        ids = id_list(ids)
         words = []
         for i in ids:
             if not is_integer(i) or not 0 <= i < len(self):
@@ -193,7 +193,7 @@ class Vocab:
         return pad_batch([self.encode(text, add_bos_eos) for text in texts], self.pad_id)
 
 
-def _id_list(ids) -> list:
+def id_list(ids) -> list:
     """``ids`` as a list of Python numbers: a list or tuple, or a 1-d integer tensor."""
     if isinstance(ids, torch.Tensor):
         if ids.dim() != 1 or ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:

@@ -9,6 +9,7 @@ import importlib
 import json
 import math
 import re
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from torch.nn.utils.rnn import pad_sequence
 
 import course_lib
 from course_lib import exercises
+from course_lib.bpe import count_pairs, merge
 from course_lib.exercises.core import message, status_title
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -710,13 +712,210 @@ def equivariant_item(f, x, perm):
     return torch.allclose(f(x[:, perm]), f(x)[:, perm]).item()
 
 
+# ----------------------------------------------------------------------------- lesson 2: one BPE merge step
+# right, in other styles
+
+
+def merge_step_flagged(words, new_id):
+    """defaultdict, max over (count, -pair), and a for loop that skips with a flag."""
+    counts = defaultdict(int)
+    for word, n in words.items():
+        for i in range(len(word) - 1):
+            counts[word[i], word[i + 1]] += n
+    pair = max(counts, key=lambda p: (counts[p], -p[0], -p[1]))
+    new_words = {}
+    for word, n in words.items():
+        out, skip = [], False
+        for i, token in enumerate(word):
+            if skip:
+                skip = False
+            elif tuple(word[i : i + 2]) == pair:
+                out.append(new_id)
+                skip = True
+            else:
+                out.append(token)
+        new_words[tuple(out)] = n
+    return list(pair), new_words
+
+
+def merge_step_with_course_lib(words, new_id):
+    counts = count_pairs(words)
+    pair = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    return pair, Counter({merge(word, pair, new_id): n for word, n in words.items()})
+
+
+# wrong, one mistake each
+
+
+def _merge_all(words, pair, new_id):
+    return {merge(word, pair, new_id): n for word, n in words.items()}
+
+
+def _most_frequent(counts):
+    return min(counts, key=lambda p: (-counts[p], p))
+
+
+def merge_across_words(words, new_id):
+    ids = [token for word in words for token in word]
+    counts = Counter(zip(ids, ids[1:], strict=False))
+    pair = _most_frequent(counts)
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_across_words_weighted(words, new_id):
+    ids = [token for word, n in words.items() for _ in range(n) for token in word]
+    pair = _most_frequent(Counter(zip(ids, ids[1:], strict=False)))
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_last_pair_not_counted(words, new_id):
+    counts = Counter()
+    for word, n in words.items():
+        for i in range(len(word) - 2):
+            counts[word[i], word[i + 1]] += n
+    pair = _most_frequent(counts)
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_unweighted(words, new_id):
+    counts = Counter(pair for word in words for pair in zip(word, word[1:], strict=False))
+    pair = _most_frequent(counts)
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_once_per_word(words, new_id):
+    counts = Counter()
+    for word, n in words.items():
+        for pair in set(zip(word, word[1:], strict=False)):
+            counts[pair] += n
+    pair = _most_frequent(counts)
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_least_frequent(words, new_id):
+    counts = count_pairs(words)
+    pair = min(counts, key=counts.get)
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_first_of_equals(words, new_id):
+    counts = count_pairs(words)
+    pair = max(counts, key=counts.get)  # among equal counts: the one seen first
+    return pair, _merge_all(words, pair, new_id)
+
+
+def merge_for_loop_no_skip(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    new_words = {}
+    for word, n in words.items():
+        out = []
+        for i in range(len(word)):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+                out.append(new_id)
+                i += 1  # no effect: the for loop sets i again
+            else:
+                out.append(word[i])
+        new_words[tuple(out)] = n
+    return pair, new_words
+
+
+def merge_from_the_right(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    new_words = {}
+    for word, n in words.items():
+        out, i = [], len(word) - 1
+        while i >= 0:
+            if i > 0 and (word[i - 1], word[i]) == pair:
+                out.insert(0, new_id)
+                i -= 2
+            else:
+                out.insert(0, word[i])
+                i -= 1
+        new_words[tuple(out)] = n
+    return pair, new_words
+
+
+def merge_loses_the_last_symbol(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    new_words = {}
+    for word, n in words.items():
+        out, i = [], 0
+        while i < len(word) - 1:
+            if (word[i], word[i + 1]) == pair:
+                out.append(new_id)
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        new_words[tuple(out)] = n
+    return pair, new_words
+
+
+def merge_first_occurrence_only(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    new_words = {}
+    for word, n in words.items():
+        for i in range(len(word) - 1):
+            if (word[i], word[i + 1]) == pair:
+                word = word[:i] + (new_id,) + word[i + 2 :]
+                break
+        new_words[word] = n
+    return pair, new_words
+
+
+def merge_keeps_only_merged_words(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    return pair, {merge(w, pair, new_id): n for w, n in words.items() if merge(w, pair, new_id) != w}
+
+
+def merge_counts_set_to_one(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    return pair, {merge(word, pair, new_id): 1 for word in words}
+
+
+def merge_forgets_to_merge(words, new_id):
+    return _most_frequent(count_pairs(words)), dict(words)
+
+
+def merge_returns_words_only(words, new_id):
+    return _merge_all(words, _most_frequent(count_pairs(words)), new_id)
+
+
+def merge_pair_as_text(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    return "".join(map(chr, pair)), _merge_all(words, pair, new_id)
+
+
+def merge_words_as_list(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    return pair, list(_merge_all(words, pair, new_id))
+
+
+def merge_empties_the_input(words, new_id):
+    pair = _most_frequent(count_pairs(words))
+    new_words = {}
+    for word in list(words):
+        new_words[merge(word, pair, new_id)] = words.pop(word)
+    return pair, new_words
+
+
+def merge_index_past_the_end(words, new_id):
+    counts = Counter()
+    for word, n in words.items():
+        for i in range(len(word)):
+            counts[word[i], word[i + 1]] += n
+    pair = _most_frequent(counts)
+    return pair, _merge_all(words, pair, new_id)
+
+
 # ----------------------------------------------------------------------------- every diagnosis
 
-PE, TOK, PAD, PERM = (
+PE, TOK, PAD, PERM, MERGE = (
     exercises.positional_encoding,
     exercises.token_embedding,
     exercises.pad_batch,
     exercises.permutation,
+    exercises.bpe_merge,
 )
 
 WRONG = [
@@ -782,6 +981,25 @@ WRONG = [
     (PERM, equivariant_elementwise, "perm.not_bool"),
     (PERM, equivariant_never, "perm.mismatch"),
     (PERM, equivariant_item, "error_call"),
+    (MERGE, merge_across_words, "merge.across_words"),
+    (MERGE, merge_across_words_weighted, "merge.across_words"),
+    (MERGE, merge_last_pair_not_counted, "merge.last_pair_not_counted"),
+    (MERGE, merge_unweighted, "merge.frequency_ignored"),
+    (MERGE, merge_once_per_word, "merge.overlap_count"),
+    (MERGE, merge_least_frequent, "merge.wrong_pair"),
+    (MERGE, merge_first_of_equals, "merge.tie_break"),
+    (MERGE, merge_for_loop_no_skip, "merge.merged_twice"),
+    (MERGE, merge_from_the_right, "merge.right_to_left"),
+    (MERGE, merge_loses_the_last_symbol, "merge.last_symbol_lost"),
+    (MERGE, merge_first_occurrence_only, "merge.first_only"),
+    (MERGE, merge_keeps_only_merged_words, "merge.words_missing"),
+    (MERGE, merge_counts_set_to_one, "merge.counts_lost"),
+    (MERGE, merge_forgets_to_merge, "merge.word_mismatch"),
+    (MERGE, merge_returns_words_only, "merge.not_pair"),
+    (MERGE, merge_pair_as_text, "merge.pair_type"),
+    (MERGE, merge_words_as_list, "merge.words_type"),
+    (MERGE, merge_empties_the_input, "merge.modifies_input"),
+    (MERGE, merge_index_past_the_end, "error_call"),
 ]
 
 RIGHT = [
@@ -795,6 +1013,8 @@ RIGHT = [
     (PAD, pad_with_pad_sequence),
     (PERM, equivariant_numpy),
     (PERM, equivariant_max_error),
+    (MERGE, merge_step_flagged),
+    (MERGE, merge_step_with_course_lib),
 ]
 
 

@@ -1,0 +1,146 @@
+"""The messages of :mod:`course_lib.bpe`: every error a student can meet while training,
+encoding, decoding, saving or converting a BPE tokenizer, in every language of the course.
+
+    >>> MESSAGES("vocab_size_small", "en", value=100, minimum=259, last=258, n_specials=3)
+    'vocab_size=100 is too small: the 256 byte values and the special tokens (3) already take the ids 0 to 258, so vocab_size must be at least 259'
+"""
+
+from ..i18n import Messages
+
+__all__ = ["MESSAGES"]
+
+MESSAGES = Messages(
+    "bpe",
+    {
+        # training input (tokenizer.py)
+        "texts_not_list": {
+            "en": "texts must be a list of strings, got {type_name}: a single text goes in a list, [text]",
+            "ru": "texts должен быть списком строк, а получен {type_name}: один текст передают списком, [text]",
+        },
+        "text_not_str": {
+            "en": "texts[{index}] must be a str, got {type_name}",
+            "ru": "texts[{index}] должен быть строкой str, а получен {type_name}",
+        },
+        "empty_corpus": {
+            "en": "the training texts hold no characters ({count} texts, all empty): BPE learns its merges "
+            "from the pairs of bytes it sees, so give it some text",
+            "ru": "в текстах для обучения нет ни одного символа (текстов: {count}, все пустые): BPE учит "
+            "слияния по парам байтов, которые видит в тексте, поэтому дайте ему текст",
+        },
+        "vocab_size_type": {
+            "en": "vocab_size must be an integer, got {value!r}",
+            "ru": "vocab_size должен быть целым числом, а получено {value!r}",
+        },
+        "vocab_size_small": {
+            "en": "vocab_size={value!r} is too small: the 256 byte values and the special tokens ({n_specials}) "
+            "already take the ids 0 to {last}, so vocab_size must be at least {minimum}",
+            "ru": "vocab_size={value!r} слишком мал: 256 значений байта и специальные токены (их {n_specials}) "
+            "уже занимают индексы с 0 по {last}, поэтому vocab_size должен быть не меньше {minimum}",
+        },
+        "specials_not_list": {
+            "en": "specials must be a tuple or list of strings, got {type_name}",
+            "ru": "specials должен быть кортежем или списком строк, а получен {type_name}",
+        },
+        "specials_empty": {
+            "en": "specials needs at least one token: the first one pads batches and gets id 0",
+            "ru": "в specials нужен хотя бы один токен: первый дополняет батчи паддингом и получает индекс 0",
+        },
+        "special_not_str": {
+            "en": "each special token must be a non-empty str, got {value!r}",
+            "ru": "каждый специальный токен должен быть непустой строкой str, а получено {value!r}",
+        },
+        "special_duplicate": {
+            "en": "the special token {value!r} appears twice in specials: each one needs its own id",
+            "ru": "специальный токен {value!r} встречается в specials дважды, а каждому нужен свой индекс",
+        },
+        "special_is_token": {
+            "en": "the special token {value!r} is spelled like the ordinary token {token_id}, so a saved or "
+            "exported vocabulary could not tell them apart: choose a name that no text produces, "
+            "such as '<{value}>'",
+            "ru": "специальный токен {value!r} пишется так же, как обычный токен {token_id}, и в сохранённом "
+            "или экспортированном словаре их не различить: выберите имя, которое не получится ни из "
+            "какого текста, например '<{value}>'",
+        },
+        # encoding and decoding
+        "encode_not_str": {
+            "en": "encode takes a str, got {type_name}",
+            "ru": "encode принимает строку str, а получен {type_name}",
+        },
+        "surrogate": {
+            "en": "the text has a lone surrogate {char!r} at position {index}: half of a UTF-16 pair, not a "
+            "character, so it has no UTF-8 bytes to encode. It usually comes from a broken '\\ud83d' escape "
+            "in JSON or from bytes decoded with errors='surrogateescape': fix the text where it is read",
+            "ru": "в тексте одиночный суррогат {char!r} на позиции {index}: это половина пары UTF-16, а не "
+            "символ, и байтов UTF-8 у него нет. Обычно он появляется из сломанной escape-последовательности "
+            "'\\ud83d' в JSON или из байтов, декодированных с errors='surrogateescape': исправьте текст там, "
+            "где его читают",
+        },
+        "no_bos_eos": {
+            "en": "add_bos_eos=True needs the special tokens '<bos>' and '<eos>', but this tokenizer has "
+            "only {specials}",
+            "ru": "для add_bos_eos=True нужны специальные токены '<bos>' и '<eos>', а у этого токенизатора "
+            "есть только {specials}",
+        },
+        "decode_id": {
+            "en": "id {value!r} is not in the vocabulary: ids must be integers in [0, {vocab_size})",
+            "ru": "индекса {value!r} нет в словаре: индексы должны быть целыми числами из [0, {vocab_size})",
+        },
+        "token_id": {
+            "en": "token id {value!r} is not in the vocabulary: ids must be integers in [0, {vocab_size})",
+            "ru": "индекса токена {value!r} нет в словаре: индексы должны быть целыми числами из "
+            "[0, {vocab_size})",
+        },
+        # a vocabulary given as data: loaded from a file or a Hugging Face tokenizer
+        "bad_merge": {
+            "en": "merge {index} joins {pair!r}, but its parts must be tokens that exist before it: "
+            "the merges are corrupt or out of order",
+            "ru": "слияние {index} соединяет {pair!r}, но его части должны быть токенами, которые уже есть "
+            "к этому моменту: слияния повреждены или идут не по порядку",
+        },
+        "bad_tokens": {
+            "en": "the vocabulary is not byte-level BPE: {reason}",
+            "ru": "словарь не является байтовым BPE: {reason}",
+        },
+        "reason_bytes": {
+            "en": "the 256 single bytes are not all tokens",
+            "ru": "не все 256 одиночных байтов являются токенами",
+        },
+        "reason_duplicate": {
+            "en": "two tokens, {first} and {second}, are the same bytes {token!r}",
+            "ru": "два токена, {first} и {second}, состоят из одних и тех же байтов {token!r}",
+        },
+        "reason_unreachable": {
+            "en": "token {token_id} ({token!r}) is neither a byte, a special token nor the result of a merge",
+            "ru": "токен {token_id} ({token!r}) — не байт, не специальный токен и не результат слияния",
+        },
+        "reason_ids": {
+            "en": "its {count} tokens have the ids {first} to {last}: they must be 0 to {count} - 1, without gaps",
+            "ru": "у его токенов (их {count}) индексы от {first} до {last}, а должны быть от 0 до {count} - 1 без пропусков",
+        },
+        "reason_not_bytes": {
+            "en": "token {token_id} ({token!r}) is not written in the byte-level alphabet",
+            "ru": "токен {token_id} ({token!r}) записан не байтовым алфавитом",
+        },
+        "not_a_file": {
+            "en": "{path} is not a tokenizer saved by BPETokenizer.save: {detail}",
+            "ru": "{path} — не токенизатор, сохранённый через BPETokenizer.save: {detail}",
+        },
+        "not_byte_level": {
+            "en": "from_tokenizers takes a byte-level BPE tokenizer (models.BPE, "
+            "pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True), decoders.ByteLevel, "
+            "no normalizer), but this one has {what}",
+            "ru": "from_tokenizers принимает байтовый BPE-токенизатор (models.BPE, "
+            "pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True), decoders.ByteLevel, "
+            "без нормализатора), а у этого {what}",
+        },
+        # the corpus (corpus.py)
+        "corpus_lang": {
+            "en": "lang must be one of {languages}, got {value!r}",
+            "ru": "lang должен быть одним из {languages}, а получено {value!r}",
+        },
+        "corpus_split": {
+            "en": "split must be one of {splits}, got {value!r}",
+            "ru": "split должен быть одним из {splits}, а получено {value!r}",
+        },
+    },
+)
