@@ -37,8 +37,10 @@ greet a student before torch is ever loaded.
 import string
 
 __all__ = [
-    "SCRIPTS",
+    "LANGUAGE_INFO",
     "LANGUAGES",
+    "NAMES",
+    "SCRIPTS",
     "PSEUDO",
     "Messages",
     "set_language",
@@ -49,14 +51,17 @@ __all__ = [
     "script_problems",
 ]
 
-#: The course's languages, in order, each with the letters its text is written in (character
-#: ranges, as in a regex class). Everything that exists per language reads this: a new
-#: language is one line here, plus its text in the catalogues and the lessons.
-SCRIPTS = {
-    "en": "A-Za-z",
-    "ru": "А-Яа-яЁё",
+#: The course's languages, in order: code -> (the language's name in itself, the letters its
+#: text is written in, as character ranges of a regex class). Everything that exists per
+#: language reads this: a new language is one line here, plus its text in the catalogues
+#: and its twins in the lessons.
+LANGUAGE_INFO = {
+    "en": ("English", "A-Za-z"),
+    "ru": ("Русский", "А-Яа-яЁё"),
 }
-LANGUAGES = tuple(SCRIPTS)
+LANGUAGES = tuple(LANGUAGE_INFO)
+SCRIPTS = {lang: letters for lang, (_, letters) in LANGUAGE_INFO.items()}
+NAMES = {lang: name for lang, (name, _) in LANGUAGE_INFO.items()}
 
 #: The pseudo-language of the tests (Microsoft's name for pseudo-localisation): English
 #: text with accented letters, in brackets. Accepted by :func:`set_language`, never built

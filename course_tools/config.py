@@ -3,8 +3,8 @@
 Every tool of ``course_tools`` reads its paths from a :class:`Config` (``CONFIG`` is the
 repository's own); tests build one on a temporary folder. The languages are those of
 ``course_lib.i18n.LANGUAGES``, the course's one list; what the tools need to know about each
-language lives in ``LANGUAGE_DATA``, keyed by the same codes, so a new language is data:
-its code there, its entry here, its twins in the lesson sources.
+language (``LANGUAGE_DATA``) is derived from ``course_lib.i18n.LANGUAGE_INFO``, so a new
+language is data: one line there, its messages, its twins in the lesson sources.
 
     >>> CONFIG.lesson_names()[:2]
     ['00_start_here', '01_text_to_ids']
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from course_lib.i18n import LANGUAGES, PSEUDO
+from course_lib.i18n import LANGUAGES, NAMES, PSEUDO, SCRIPTS
 
 __all__ = [
     "LANGUAGES",
@@ -55,10 +55,16 @@ SOURCE_LANGUAGE = "en"
 #: The languages whose prose cells are translations (twins) of the source language's.
 TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
+#: Derived from course_lib.i18n.LANGUAGE_INFO; the README of the source language is README.md,
+#: each other language's README.<code>.md.
 LANGUAGE_DATA: Mapping[str, Language] = MappingProxyType(
     {
-        "en": Language("English", re.compile(r"[A-Za-z]"), "README.md"),
-        "ru": Language("Русский", re.compile(r"[А-Яа-яЁё]"), "README.ru.md"),
+        lang: Language(
+            NAMES[lang],
+            re.compile(f"[{SCRIPTS[lang]}]"),
+            "README.md" if lang == SOURCE_LANGUAGE else f"README.{lang}.md",
+        )
+        for lang in LANGUAGES
     }
 )
 
