@@ -8,8 +8,8 @@ language is data: one line there, its messages, its twins in the lesson sources.
 
     >>> CONFIG.lesson_names()[:2]
     ['00_start_here', '01_text_to_ids']
-    >>> CONFIG.notebook("04_sinusoidal_encoding", "ru").relative_to(CONFIG.root).as_posix()
-    'notebooks/ru/04_sinusoidal_encoding.ipynb'
+    >>> CONFIG.notebook("05_sinusoidal_encoding", "ru").relative_to(CONFIG.root).as_posix()
+    'notebooks/ru/05_sinusoidal_encoding.ipynb'
 """
 
 import re
@@ -68,12 +68,20 @@ LANGUAGE_DATA: Mapping[str, Language] = MappingProxyType(
     }
 )
 
-#: A lesson's name: two digits, its number, then words: ``04_sinusoidal_encoding``.
+#: A lesson's name: two digits, its number, then words: ``05_sinusoidal_encoding``.
 LESSON_NAME = re.compile(r"(\d\d)_[a-z0-9_]+")
 
 #: Lessons renamed (renumbered) since students first copied them: old name -> new name.
 #: ``make lab`` moves a student's untouched copy to the new name and keeps an edited one.
-RENAMED: Mapping[str, str] = MappingProxyType({})
+RENAMED: Mapping[str, str] = MappingProxyType(
+    {
+        # a lesson on subword tokens came in as lesson 2, after lesson 1
+        "02_token_embeddings": "03_token_embeddings",
+        "03_why_position": "04_why_position",
+        "04_sinusoidal_encoding": "05_sinusoidal_encoding",
+        "05_putting_it_together": "06_putting_it_together",
+    }
+)
 
 #: JupyterLab options that keep the server from asking the internet anything: no update check,
 #: no extension manager asking PyPI, no news feed (the feed's host is looked up as soon as the

@@ -5,10 +5,10 @@ a source that cannot be read is kept as its problems, so one broken lesson never
 the others. The lessons tool and the slides tool both start here.
 
     >>> course = Course.load()
-    >>> course.select(["04"])
-    ['04_sinusoidal_encoding']
-    >>> course.titles["04_sinusoidal_encoding"].heading("en")
-    '4. Sinusoidal positional encoding'
+    >>> course.select(["05"])
+    ['05_sinusoidal_encoding']
+    >>> course.titles["05_sinusoidal_encoding"].heading("en")
+    '5. Sinusoidal positional encoding'
 """
 
 from dataclasses import dataclass, field
@@ -47,8 +47,8 @@ class LessonSelectionError(ValueError):
 def rebuild_command(names: list[str]) -> str:
     """The command that renders and executes these lessons again.
 
-    >>> rebuild_command(["04_sinusoidal_encoding", "02_token_embeddings"])
-    'python -m course_tools.lessons build 02 04'
+    >>> rebuild_command(["05_sinusoidal_encoding", "03_token_embeddings"])
+    'python -m course_tools.lessons build 03 05'
     """
     return " ".join(["python -m course_tools.lessons build", *sorted({name[:2] for name in names})])
 

@@ -91,9 +91,9 @@ class Source:
     """A lesson source as read: its cells, and the line of the ``.md`` where each cell starts.
 
     Attributes:
-        name: the lesson's name, ``04_sinusoidal_encoding``.
+        name: the lesson's name, ``05_sinusoidal_encoding``.
         nb: the cells, as jupytext reads them.
-        label: how messages name the file, ``notebooks/04_sinusoidal_encoding.md``.
+        label: how messages name the file, ``notebooks/05_sinusoidal_encoding.md``.
         lines: the line of the ``.md`` where each cell starts (None when not known).
     """
 

@@ -26,7 +26,7 @@ from .messages import MESSAGES
 __all__ = ["SPLITS", "HELDOUT_LESSON", "course_corpus", "lessons", "extract_prose", "write_corpus"]
 
 #: The lesson whose prose is held out of training: unseen text to measure a tokenizer on.
-HELDOUT_LESSON = "03_why_position"
+HELDOUT_LESSON = "04_why_position"
 SPLITS = ("train", "heldout", "all")
 
 _FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)

@@ -1,4 +1,4 @@
-"""Lesson 3: test whether a function of a sequence is permutation-equivariant.
+"""Lesson 4: test whether a function of a sequence is permutation-equivariant.
 
 The student writes ``is_equivariant(f, x, perm) -> bool``; the check runs it on a suite of
 functions (attention with and without positions, a running sum, ...) whose answers are known.
@@ -195,4 +195,4 @@ def check(student, run: Run) -> Feedback:
     raise wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
 
 
-EXERCISE = Exercise("permutation", 3, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("permutation", 4, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -1,4 +1,4 @@
-"""Lesson 4: the sinusoidal positional encoding as a module.
+"""Lesson 5: the sinusoidal positional encoding as a module.
 
 The student writes a class ``MyPositionalEncoding(d_model, max_len)`` whose forward adds the
 paper's table to its input.
@@ -489,4 +489,4 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "pe.correct")
 
 
-EXERCISE = Exercise("positional_encoding", 4, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("positional_encoding", 5, check, TEMPLATE, SOLUTION, MESSAGES)

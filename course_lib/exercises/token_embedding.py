@@ -1,4 +1,4 @@
-"""Lesson 2: a token embedding, a lookup table whose rows are scaled by √d_model.
+"""Lesson 3: a token embedding, a lookup table whose rows are scaled by √d_model.
 
 The student writes a class ``MyTokenEmbedding(vocab_size, d_model)``.
 """
@@ -288,4 +288,4 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "tok.correct", scale=math.sqrt(_TOK_D))
 
 
-EXERCISE = Exercise("token_embedding", 2, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("token_embedding", 3, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -21,10 +21,10 @@ The modules, by topic:
 
 - ``figure``: :class:`NotebookFigure`, :func:`to_png`, :func:`new_figure`,
   :func:`draw_heatmap` and the input checks every figure shares;
-- ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 4);
-- ``embeddings``: a sentence's vectors and their magnitudes (lesson 2);
-- ``precision``: float32 against float64 at large positions (lesson 4);
-- ``attention``: attention weights (lesson 3);
+- ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 5);
+- ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
+- ``precision``: float32 against float64 at large positions (lesson 5);
+- ``attention``: attention weights (lesson 4);
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 

@@ -1,4 +1,4 @@
-"""Attention weights as heatmaps (lesson 3): what each token looks at, with the tokens on both axes."""
+"""Attention weights as heatmaps (lesson 4): what each token looks at, with the tokens on both axes."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Figures of token vectors (lesson 2): a sentence's vectors, and how large they are next to the positions."""
+"""Figures of token vectors (lesson 3): a sentence's vectors, and how large they are next to the positions."""
 
 import math
 

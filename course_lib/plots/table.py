@@ -1,4 +1,4 @@
-"""Figures of the sinusoidal table itself (lesson 4): the heatmap, its columns, its dot products, its rotations."""
+"""Figures of the sinusoidal table itself (lesson 5): the heatmap, its columns, its dot products, its rotations."""
 
 import math
 

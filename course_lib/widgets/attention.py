@@ -1,4 +1,4 @@
-"""The explorer of word order (lesson 3): how much positional encoding attention needs to tell two orders apart."""
+"""The explorer of word order (lesson 4): how much positional encoding attention needs to tell two orders apart."""
 
 import html
 
@@ -80,7 +80,7 @@ class PositionStrengthExplorer(FigureWidget):
 def position_strength_explorer(
     attention, embed, first: str, second: str, scale: float = 0.0, lang: str | None = None
 ) -> PositionStrengthExplorer:
-    """How much positional encoding it takes for attention to tell two word orders apart (lesson 3).
+    """How much positional encoding it takes for attention to tell two word orders apart (lesson 4).
 
     ``embed(text)`` gives the token vectors ``(seq, d_model)`` of a text, without positions;
     ``attention(x)`` returns ``(outputs, weights)`` for such an input. The slider sets ``s``

@@ -1,4 +1,4 @@
-"""The explorer of a sentence's vectors (lesson 2): token embeddings alone, or with the positions added."""
+"""The explorer of a sentence's vectors (lesson 3): token embeddings alone, or with the positions added."""
 
 import ipywidgets as widgets
 import numpy as np
@@ -100,7 +100,7 @@ class EmbeddingExplorer(FigureWidget):
 def embedding_explorer(
     sentences, d_model: int = 64, seed: int = 0, lang: str | None = None
 ) -> EmbeddingExplorer:
-    """An interactive heatmap of a sentence's vectors (lesson 2).
+    """An interactive heatmap of a sentence's vectors (lesson 3).
 
     The vocabulary is built from ``sentences`` with :class:`~course_lib.Vocab`, the
     vectors by a :class:`~course_lib.TransformerEmbedding` with ``dropout=0`` whose

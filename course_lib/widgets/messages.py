@@ -14,7 +14,7 @@ __all__ = ["MESSAGES"]
 MESSAGES = Messages(
     "widgets",
     {
-        # table.py: table_explorer (lesson 4)
+        # table.py: table_explorer (lesson 5)
         "slider_positions": {"en": "positions", "ru": "позиции"},
         "slider_base": {"en": "base", "ru": "основание"},
         "table_readout": {
@@ -23,7 +23,7 @@ MESSAGES = Messages(
             "ru": "d_model = {d_model}, позиций: {num_positions}, base = {base}. "
             "Длина волны в позициях: от {shortest} (i = 0) до {longest} (i = {last_i}).",
         },
-        # table.py: rotation_explorer (lesson 4)
+        # table.py: rotation_explorer (lesson 5)
         "slider_pos": {"en": "position pos", "ru": "позиция pos"},
         "slider_pair": {"en": "pair i", "ru": "пара i"},
         "rotation_readout": {
@@ -34,7 +34,7 @@ MESSAGES = Messages(
             "Поворот пары из PE[{pos}] на этот угол даёт пару из PE[{pos_k}] "
             "(наибольшее расхождение {err:.1e}).",
         },
-        # embeddings.py: embedding_explorer (lesson 2)
+        # embeddings.py: embedding_explorer (lesson 3)
         "sentence": {"en": "sentence", "ru": "предложение"},
         "show": {"en": "show", "ru": "показать"},
         "show_tokens": {"en": "token embeddings", "ru": "эмбеддинги токенов"},
@@ -51,7 +51,7 @@ MESSAGES = Messages(
             "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
             "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
         },
-        # attention.py: position_strength_explorer (lesson 3)
+        # attention.py: position_strength_explorer (lesson 4)
         "slider_pe_scale": {"en": "PE scale", "ru": "множитель PE"},
         "strength_title": {
             "en": "input = token embeddings + {scale:.2f} · PE",

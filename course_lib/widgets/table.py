@@ -1,4 +1,4 @@
-"""Explorers of the sinusoidal table (lesson 4): its heatmap under sliders, and one pair turning on a circle.
+"""Explorers of the sinusoidal table (lesson 5): its heatmap under sliders, and one pair turning on a circle.
 
 >>> explorer = rotation_explorer(d_model=8, pos=2, k=1, i=1, lang="ru")
 >>> explorer.k.value = 5  # the readout checks the rotation on the table itself
@@ -104,7 +104,7 @@ class TableExplorer(FigureWidget):
 def table_explorer(
     d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang: str | None = None
 ) -> TableExplorer:
-    """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 4).
+    """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 5).
 
     Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
     log scale, 10 to 10^6). Under them, a line with the wavelengths and the heatmap,
@@ -197,7 +197,7 @@ class RotationExplorer(FigureWidget):
 def rotation_explorer(
     d_model: int = 16, base: float = 10000.0, pos: int = 3, k: int = 2, i: int = 0, lang: str | None = None
 ) -> RotationExplorer:
-    """The pair of columns ``(2i, 2i + 1)`` turning on the unit circle as the offset ``k`` grows (lesson 4).
+    """The pair of columns ``(2i, 2i + 1)`` turning on the unit circle as the offset ``k`` grows (lesson 5).
 
     Whatever ``pos`` is, moving ``k`` positions turns the pair by the same angle
     ``k · base^(-2i/d_model)``: the readout checks it on the table itself. The static

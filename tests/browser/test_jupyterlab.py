@@ -1,8 +1,8 @@
-"""Lesson 4 as a student meets it: JupyterLab in a real browser, in English and in Russian.
+"""Lesson 5 as a student meets it: JupyterLab in a real browser, in English and in Russian.
 
 nbval proves the kernel side; this proves the browser side. For each language a fresh JupyterLab
 (course environment, 127.0.0.1, random port and token, a temporary copy of the notebooks) opens
-lesson 4 in headless Chromium, runs every cell, and checks that no cell shows an error and the page
+lesson 5 in headless Chromium, runs every cell, and checks that no cell shows an error and the page
 logs no JavaScript error. Then it moves the heatmap explorer's sliders with the keyboard and the
 mouse, checks that the heatmap image really changes and the readout follows, and reports how long
 the redraw took (reported, never asserted: speed is for benchmarks/). The Russian lesson is opened
@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from course_tools.config import LAB_OFFLINE_OPTIONS
+from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
 
-LESSON = "04_sinusoidal_encoding"
+LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_sinusoidal_encoding"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "screenshots"
 LOCALES = {"en": "en", "ru": "ru_RU"}
 # the top-level menus of JupyterLab 4.6 as jupyterlab-language-pack-ru-ru names them
@@ -207,7 +207,7 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     # the toolbar's execution indicator settles a moment after the kernel does
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=TIMEOUT_MS)
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"lesson04_heatmap_{lang}.png", animations="disabled")
+    page.screenshot(path=SCREENSHOTS / f"sinusoidal_heatmap_{lang}.png", animations="disabled")
 
     img.evaluate(WATCH)
 

@@ -4,7 +4,7 @@ Every deck that ``make slides`` built (``slides/en|ru/NN_name.html``) is checked
 slides as its lesson source asks for, every formula typeset by MathJax (none left as raw TeX,
 none failed), every plot image decoded, the Russian deck in Russian, and no request leaving
 the machine (every request is routed: anything that is not file:// is blocked and counted, a
-file:// request that fails is a missing asset). Screenshots of lesson 4 (its title slide and
+file:// request that fails is a missing asset). Screenshots of lesson 5 (its title slide and
 the positional-encoding heatmap slide, both languages) go to ``slides/screenshots/``, where
 the README shows them.
 
@@ -30,7 +30,7 @@ SLIDES = ROOT / "slides"
 SCREENSHOTS = SLIDES / "screenshots"
 # a 16:9 projector; reveal scales its 960x700 slides into it
 VIEWPORT = {"width": 1280, "height": 720}
-# the code that draws lesson 4's positional-encoding table as a heatmap (course_lib.plots)
+# the code that draws lesson 5's positional-encoding table as a heatmap (course_lib.plots)
 HEATMAP_CALL = "plot_table("
 # code spans and fenced blocks: a `$` there is code, not mathematics
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
@@ -326,15 +326,15 @@ def test_index_lists_every_deck_in_its_language(deck_page, lang):
 # ----------------------------------------------------------------------------- screenshots
 
 
-LESSON4 = [name for name in COURSE.names if name.startswith("04_")]
+SINUSOIDAL = [name for name in COURSE.names if name.endswith("_sinusoidal_encoding")]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_lesson4_screenshots(deck_page, lang):
-    """The title slide and the positional-encoding heatmap slide of lesson 4, as the README shows them."""
-    if not LESSON4:
-        pytest.skip("lesson 4 (notebooks/04_*.md) has no source yet")
-    name = LESSON4[0]
+def test_sinusoidal_lesson_screenshots(deck_page, lang):
+    """The title slide and the positional-encoding heatmap slide of the sinusoidal lesson, as the README shows them."""
+    if not SINUSOIDAL:
+        pytest.skip("the sinusoidal lesson (notebooks/NN_sinusoidal_encoding.md) has no source yet")
+    name = SINUSOIDAL[0]
     page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
     wait_until_ready(page)
 
@@ -362,5 +362,5 @@ def test_lesson4_screenshots(deck_page, lang):
     SCREENSHOTS.mkdir(exist_ok=True)
     traffic.assert_clean()
     # written only from a clean run: the README shows them
-    (SCREENSHOTS / f"{lang}_04_title.png").write_bytes(title)
-    (SCREENSHOTS / f"{lang}_04_heatmap.png").write_bytes(heatmap_png)
+    (SCREENSHOTS / f"{lang}_sinusoidal_title.png").write_bytes(title)
+    (SCREENSHOTS / f"{lang}_sinusoidal_heatmap.png").write_bytes(heatmap_png)

@@ -26,15 +26,15 @@ def failed(*nodeids):
 
 def test_failed_lesson_cells_name_the_lessons_and_the_command():
     reporter = Reporter(
-        failed=failed("notebooks/ru/04_sinusoidal_encoding.ipynb::Cell 12", "tests/unit/test_x.py::test_y"),
-        error=failed("notebooks/en/02_token_embeddings.ipynb::Cell 3"),
+        failed=failed("notebooks/ru/05_sinusoidal_encoding.ipynb::Cell 12", "tests/unit/test_x.py::test_y"),
+        error=failed("notebooks/en/03_token_embeddings.ipynb::Cell 3"),
     )
     HOOK(reporter)
     assert reporter.lines == [
         "== lessons to rebuild ==",
-        "committed outputs differ from a fresh run in: 02_token_embeddings [en], 04_sinusoidal_encoding [ru]",
+        "committed outputs differ from a fresh run in: 03_token_embeddings [en], 05_sinusoidal_encoding [ru]",
         "if the change is intended (a message, a label, a fix), rebuild them: "
-        "python -m course_tools.lessons build 02 04",
+        "python -m course_tools.lessons build 03 05",
     ]
 
 

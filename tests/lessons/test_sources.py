@@ -129,13 +129,13 @@ def test_a_broken_header_names_the_lesson(tmp_path):
 
 
 def test_messages_name_the_line_of_each_cell():
-    src = read_source(CONFIG.source("04_sinusoidal_encoding"))
-    lines = CONFIG.source("04_sinusoidal_encoding").read_text(encoding="utf-8").splitlines()
+    src = read_source(CONFIG.source("05_sinusoidal_encoding"))
+    lines = CONFIG.source("05_sinusoidal_encoding").read_text(encoding="utf-8").splitlines()
     assert len(src.lines) == len(src.cells)
     for index, cell in enumerate(src.cells):
         opening = lines[src.lines[index] - 1]
         assert opening.startswith("```{code-cell}" if cell.cell_type == "code" else "+++")
-    assert src.where(1).startswith("notebooks/04_sinusoidal_encoding.md, line ")
+    assert src.where(1).startswith("notebooks/05_sinusoidal_encoding.md, line ")
 
 
 # ----------------------------------------------------------------------------- twins

@@ -43,7 +43,7 @@ def sines_and_cosines(max_len, d_model):
     return torch.sin(pos * div), torch.cos(pos * div)
 
 
-# ----------------------------------------------------------------------------- lesson 4: positional encoding
+# ----------------------------------------------------------------------------- lesson 5: positional encoding
 # right, in several styles
 
 
@@ -422,12 +422,12 @@ class ZeroTable(nn.Module):
         return self.embedding(ids) * self.scale
 
 
-# ----------------------------------------------------------------------------- lesson 2: token embedding
+# ----------------------------------------------------------------------------- lesson 3: token embedding
 # right, in several styles
 
 
 class OneHotTimesMatrix(nn.Module):
-    """Lesson 2's first picture: one-hot rows times a weight matrix, scale computed in forward."""
+    """Lesson 3's first picture: one-hot rows times a weight matrix, scale computed in forward."""
 
     def __init__(self, vocab_size, d_model):
         super().__init__()
@@ -673,7 +673,7 @@ def pad_ragged(seqs, pad_id):
     return ids, ids != pad_id
 
 
-# ----------------------------------------------------------------------------- lesson 3: permutations
+# ----------------------------------------------------------------------------- lesson 4: permutations
 
 
 def equivariant_numpy(f, x, perm):
@@ -712,7 +712,7 @@ def equivariant_item(f, x, perm):
     return torch.allclose(f(x[:, perm]), f(x)[:, perm]).item()
 
 
-# ----------------------------------------------------------------------------- lesson 2: one BPE merge step
+# ----------------------------------------------------------------------------- lesson 3: one BPE merge step
 # right, in other styles
 
 
