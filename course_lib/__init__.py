@@ -2,6 +2,7 @@
 
 text --Vocab--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
+     (or LearnedPositionalEmbedding, or no positions: NoPositionalEncoding)
 
 Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
 course_lib`` itself imports nothing heavy, ``course_lib.TokenEmbedding`` imports torch,
@@ -23,16 +24,20 @@ _EXPORTS = {
     "TokenEmbedding": "embedding",
     "PositionalEncoding": "embedding",
     "TransformerEmbedding": "embedding",
+    "LearnedPositionalEmbedding": "positions",
+    "NoPositionalEncoding": "positions",
     "Vocab": "vocab",
     "tokenize": "vocab",
 }
-_SUBMODULES = {"embedding", "vocab", "validate", "plots", "widgets", "exercises"}
+_SUBMODULES = {"embedding", "positions", "vocab", "validate", "plots", "widgets", "exercises"}
 
 __all__ = [
     "sinusoidal_table",
     "TokenEmbedding",
     "PositionalEncoding",
     "TransformerEmbedding",
+    "LearnedPositionalEmbedding",
+    "NoPositionalEncoding",
     "Vocab",
     "tokenize",
     "LANGUAGES",
@@ -43,6 +48,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
     from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
+    from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
     from .vocab import Vocab, tokenize
 
 
