@@ -3,6 +3,7 @@
 text --Vocab--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
      (or LearnedPositionalEmbedding, or no positions: NoPositionalEncoding)
+inside attention: RotaryEmbedding turns queries and keys, alibi_bias offsets the scores
 
 Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
 course_lib`` itself imports nothing heavy, ``course_lib.TokenEmbedding`` imports torch,
@@ -26,10 +27,13 @@ _EXPORTS = {
     "TransformerEmbedding": "embedding",
     "LearnedPositionalEmbedding": "positions",
     "NoPositionalEncoding": "positions",
+    "RotaryEmbedding": "rotary",
+    "alibi_slopes": "rotary",
+    "alibi_bias": "rotary",
     "Vocab": "vocab",
     "tokenize": "vocab",
 }
-_SUBMODULES = {"embedding", "positions", "vocab", "validate", "plots", "widgets", "exercises"}
+_SUBMODULES = {"embedding", "positions", "rotary", "vocab", "validate", "plots", "widgets", "exercises"}
 
 __all__ = [
     "sinusoidal_table",
@@ -38,6 +42,9 @@ __all__ = [
     "TransformerEmbedding",
     "LearnedPositionalEmbedding",
     "NoPositionalEncoding",
+    "RotaryEmbedding",
+    "alibi_slopes",
+    "alibi_bias",
     "Vocab",
     "tokenize",
     "LANGUAGES",
@@ -49,6 +56,7 @@ __all__ = [
 if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
     from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
     from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
+    from .rotary import RotaryEmbedding, alibi_bias, alibi_slopes
     from .vocab import Vocab, tokenize
 
 
