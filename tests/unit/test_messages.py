@@ -26,7 +26,7 @@ ENTRIES = [(area, key) for area, messages in sorted(CATALOGUES.items()) for key 
 
 
 def test_every_area_of_the_package_has_its_catalogue():
-    assert {"input", "vocab", "ex", "pad", "tok", "perm", "pe", "rotary"} <= set(CATALOGUES)
+    assert {"input", "vocab", "ex", "pad", "tok", "perm", "pe", "rotary", "lp", "rope"} <= set(CATALOGUES)
 
 
 @pytest.mark.parametrize("area", sorted(CATALOGUES))
