@@ -447,3 +447,68 @@ def test_alibi_error_in_russian():
     course_lib.set_language("ru")
     with pytest.raises(ValueError, match=r"смещение ALiBi из 64 × 16384 × 16384 = .* слишком велико"):
         alibi_bias(64, 2**14)
+
+
+# ----------------------------------------------------------------------------- every new message, in every language
+
+
+@pytest.mark.parametrize(
+    ("call", "key", "values"),
+    [
+        (lambda: RotaryEmbedding(8, interleaved=1), "input.not_a_flag", {"name": "interleaved", "value": 1}),
+        (
+            lambda: course_lib.TransformerEmbedding(10, 8, positional="rope"),
+            "input.not_a_choice",
+            {"name": "positional", "value": "rope", "allowed": "'sinusoidal', 'learned', 'none'"},
+        ),
+        (
+            lambda: RotaryEmbedding(8)(3, Q),
+            "input.tensor_not_tensor",
+            {"name": "q", "layout": "(batch, heads, seq, head_dim)", "type_name": "int"},
+        ),
+        (
+            lambda: RotaryEmbedding(8)(Q, Q.int()),
+            "input.tensor_not_float",
+            {"name": "k", "dtype": torch.int32},
+        ),
+        (
+            lambda: RotaryEmbedding(8)(Q[0], Q),
+            "input.tensor_bad_ndim",
+            {"name": "q", "layout": "(batch, heads, seq, head_dim)", "shape": (2, 5, 8)},
+        ),
+        (
+            lambda: RotaryEmbedding(8)(Q, Q, torch.arange(4)),
+            "input.positions_shape",
+            {"batch": 1, "seq": 5, "name": "q", "x_shape": (1, 2, 5, 8), "shape": (4,)},
+        ),
+        (lambda: RotaryEmbedding(9), "rotary.odd_head_dim", {"value": 9}),
+        (
+            lambda: RotaryEmbedding(8)(Q, Q[..., :6]),
+            "rotary.last_dim",
+            {"name": "k", "got": 6, "head_dim": 8},
+        ),
+        (
+            lambda: RotaryEmbedding(8)(Q, Q[:1, :, :4]),
+            "rotary.qk_mismatch",
+            {"q_shape": (1, 2, 5, 8), "k_shape": (1, 2, 4, 8)},
+        ),
+        (
+            lambda: alibi_bias(2, 2**16),
+            "rotary.bias_too_large",
+            {"heads": 2, "seq": 2**16, "entries": 2**33, "limit": 2**31},
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_each_new_error_says_its_catalogue_message_in_the_current_language(call, key, values, lang):
+    with pytest.raises((ValueError, TypeError)) as info:
+        call()
+    assert str(info.value) == course_lib.i18n.tr(key, lang, **values)
+
+
+def test_torch_compile_gives_the_eager_output():
+    rope = RotaryEmbedding(8, max_len=16)
+    q = randn(2, 3, 5, 8)
+    compiled = torch.compile(rope, backend="eager")
+    for got, expected in zip(compiled(q, q), rope(q, q), strict=True):
+        assert torch.equal(got, expected)
