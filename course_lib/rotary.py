@@ -184,16 +184,21 @@ class RotaryEmbedding(validate.CheckedModule):
             # (x_2i + j x_2i+1) * e^(j angle): one complex multiply, a single pass over x
             pairs = torch.view_as_complex(x.unflatten(-1, (-1, 2)))  # (..., head_dim/2), complex
             return torch.view_as_real(pairs * torch.complex(cos, sin)).flatten(-2)  # (..., head_dim)
-        a, b = (x[..., 0::2], x[..., 1::2]) if self.interleaved else x.chunk(2, dim=-1)  # (..., head_dim/2)
-        # (a, b) -> (a cos - b sin, b cos + a sin), in place on fresh tensors: each product
-        # rounded, then the sum, as Hugging Face's `q * cos + rotate_half(q) * sin` rounds them
-        rotated_a = a * cos
-        rotated_a -= b * sin
-        rotated_b = b * cos
-        rotated_b += a * sin
-        if self.interleaved:
-            return torch.stack((rotated_a, rotated_b), dim=-1).flatten(-2)  # (..., head_dim)
-        return torch.cat((rotated_a, rotated_b), dim=-1)  # (..., head_dim)
+        # (a, b) -> (a cos - b sin, b cos + a sin): every coordinate times cos, plus its partner
+        # in the pair times -sin or +sin
+        if self.interleaved:  # the partner of column 2i is 2i + 1, and back
+            partner = x.unflatten(-1, (-1, 2)).flip(-1).flatten(-2)  # (..., head_dim)
+            cos, sin = cos.repeat_interleave(2, dim=-1), torch.stack((-sin, sin), dim=-1).flatten(-2)
+        else:  # the partner of column i is i + head_dim/2, and back
+            first, second = x.chunk(2, dim=-1)
+            partner = torch.cat((second, first), dim=-1)  # (..., head_dim)
+            cos, sin = torch.cat((cos, cos), dim=-1), torch.cat((-sin, sin), dim=-1)
+        # in place on fresh tensors; each product rounded, then the sum, as Hugging Face's
+        # `q * cos + rotate_half(q) * sin` rounds them (their results are equal bit for bit)
+        partner *= sin
+        rotated = x * cos
+        rotated += partner
+        return rotated  # (..., head_dim)
 
     def _apply(self, fn, recurse=True):
         was_meta = self.cos.is_meta
