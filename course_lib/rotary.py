@@ -76,9 +76,8 @@ def rotary_tables(
         raise ValueError(MESSAGES("odd_head_dim", value=head_dim))
     dtype = validate.float_dtype(dtype)
     table = sinusoidal_table(num_positions, head_dim, base, dtype=torch.float64)  # (n, head_dim)
-    return table[:, 1::2].to(dtype).contiguous(), table[:, 0::2].to(
-        dtype
-    ).contiguous()  # (n, head_dim/2) each
+    cos, sin = table[:, 1::2], table[:, 0::2]  # (n, head_dim/2) each
+    return cos.to(dtype).contiguous(), sin.to(dtype).contiguous()
 
 
 class RotaryEmbedding(validate.CheckedModule):
@@ -97,7 +96,7 @@ class RotaryEmbedding(validate.CheckedModule):
 
     The cos and sin tables are derived, so they are buffers with ``persistent=False``:
     never in ``state_dict``, rebuilt after ``to_empty`` off the meta device. They are built
-    and kept in float64 (2 MiB at the defaults) and each call casts the rows it uses to
+    and kept in float64 (2 MiB for max_len 4096 and head_dim 64) and each call casts the rows it uses to
     the input's dtype: in float32 the angle ``p * base^(-2i/d)`` itself is off by about
     5e-3 near position 100 000 (lesson 4), while these tables stay within the input's
     rounding at any position. Outputs have the dtype and device of their inputs.
@@ -153,7 +152,7 @@ class RotaryEmbedding(validate.CheckedModule):
     def tables_for(
         self, q: torch.Tensor, k: torch.Tensor, positions: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """The float64 cos and sin rows for ``q`` and ``k``, after checking all three.
+        """The cos and sin rows for ``q`` and ``k`` (float64 unless the module was cast), after checking all three.
 
         Returns ``(seq, head_dim/2)`` tables for the default or ``(seq,)`` positions and
         ``(batch, 1, seq, head_dim/2)`` for ``(batch, seq)`` positions (one angle for

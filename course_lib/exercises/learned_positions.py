@@ -133,24 +133,24 @@ MESSAGES = Messages(
             "RMS 1 (N(0, 1/d_model) times √d_model): at the start the model hardly sees the "
             "positions, and they must grow in training before word order counts. GPT-2's 0.02 "
             "belongs with token vectors of the same 0.02, never scaled. Start at the size of the "
-            "sinusoidal table, RMS 1/√2 ≈ {target:.2f}: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "sinusoidal table, RMS 1/√2 ≈ 0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
             "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1 (N(0, 1/d_model), умноженное на √d_model): в начале "
             "модель почти не видит позиций, и им придётся вырасти за время обучения, прежде "
             "чем порядок слов начнёт что-то значить. Значение 0,02 из GPT-2 рассчитано на "
             "векторы токенов того же размера 0,02, без масштабирования. Начните с размера "
-            "синусоидальной таблицы, RMS 1/√2 ≈ {target:.2f}: `torch.randn(max_len, d_model) / "
+            "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
             "2**0.5`.",
         },
         "init_too_large": {
             "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
             "RMS 1: the positions drown the tokens, and at the start every position looks "
             "alike whatever the word. Start at the size of the sinusoidal table, RMS 1/√2 ≈ "
-            "{target:.2f}: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
             "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1: позиции заглушают токены, и в начале обучения входы "
             "на одной позиции почти одинаковы, какое бы слово там ни стояло. Начните с размера "
-            "синусоидальной таблицы, RMS 1/√2 ≈ {target:.2f}: `torch.randn(max_len, d_model) / "
+            "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
             "2**0.5`.",
         },
         "no_length_check": {
@@ -356,9 +356,9 @@ def _lp_init(table: torch.Tensor) -> float:
         raise wrong("lp.init_not_centred", mean=mean)
     low, high = _LP_RMS_RANGE
     if rms < low:
-        raise wrong("lp.init_too_small", rms=rms, target=LEARNED_INIT_STD)
+        raise wrong("lp.init_too_small", rms=rms)
     if rms > high:
-        raise wrong("lp.init_too_large", rms=rms, target=LEARNED_INIT_STD)
+        raise wrong("lp.init_too_large", rms=rms)
     return rms
 
 

@@ -55,7 +55,7 @@ MESSAGES = Messages(
             "`x[..., 1::2]`.",
         },
         "wrong_direction": {
-            "en": "Each pair turns the wrong way, by −angle: a sign of the sine is flipped. Scores "
+            "en": "Each pair turns the wrong way, by −angle: the sign of the sine is flipped. Scores "
             "would still depend on m − n, but a model trained with +angle would read every offset "
             "backwards. The pair (a, b) turned by +angle is (a·cos − b·sin, a·sin + b·cos), the "
             "complex product (a + jb)·e^(j·angle).",
