@@ -3,7 +3,9 @@
 The student writes ``apply_rotary(x, positions, base)``, which turns each neighbouring pair
 (2i, 2i+1) of every vector by ``p * base^(-2i/head_dim)``, and ``rotate_qk(q, k, v, positions)``,
 which prepares the inputs of attention with it. ``check`` takes either function and tells
-them apart by their parameters: four or more (or one named ``v``) is ``rotate_qk``.
+them apart by their parameters: four or more (or one named ``v``) is ``rotate_qk``. Checking
+``rotate_qk`` also checks the ``apply_rotary`` it calls (all but a hard-coded base, since
+``rotate_qk`` passes none), so a lesson may check the two steps or only the last.
 """
 
 import inspect
@@ -313,38 +315,51 @@ def _call(run: Run, student, tensors: dict[str, torch.Tensor], *rest) -> tuple:
     return result, next((key for key in tensors if not torch.equal(tensors[key], given[key])), None)
 
 
-def _check_apply(student, run: Run) -> Feedback:
-    (x,) = _inputs(1)
-    out, changed = _call(run, student, {"x": x, "positions": _ROPE_POSITIONS}, _ROPE_BASE)
-    _rope_values(out, x, _ROPE_POSITIONS, _ROPE_BASE)
-    if changed:
-        raise wrong("rope.modifies_input", name=changed)
-    for dtype, positions, tolerance in _ROPE_PRECISION:
-        far = x.to(dtype)
-        out, _ = _call(run, student, {"x": far, "positions": positions}, _ROPE_BASE)
-        out = require_tensor(out)
-        if out.shape != far.shape or out.dtype != dtype:
-            _rope_values(out, far, positions, _ROPE_BASE)  # names the shape or dtype
-        require_finite(out.detach().double())
-        error = (
-            out.detach().double() - _rotated(far, positions, _ROPE_BASE)
-        ).abs()  # (batch, heads, seq, head_dim)
-        if not error.max() <= tolerance:
-            pos = int(error.amax(dim=(0, 1, 3)).argmax())
-            raise wrong("rope.float64", dtype=dtype, position=int(positions[pos]), err=float(error.max()))
-    return feedback("correct", "rope.correct")
-
-
-def _check_qk(student, run: Run) -> Feedback:
-    q, k, v = _inputs(3)
-    result, changed = _call(run, student, {"q": q, "k": k, "v": v, "positions": _ROPE_POSITIONS})
+def _qk_triple(result) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     if (
         not isinstance(result, tuple | list)
         or len(result) != 3
         or not all(isinstance(t, torch.Tensor) for t in result)
     ):
         raise wrong("rope.qk_not_triple", got=describe(result))
-    q_out, k_out, v_out = result
+    return tuple(result)
+
+
+def _check_precision(rotate, base: float) -> None:
+    """``rotate(x, positions)`` at far positions, in float16 and float32: x's dtype, float64 angles."""
+    (x,) = _inputs(1)
+    for dtype, positions, tolerance in _ROPE_PRECISION:
+        far = x.to(dtype)
+        out = require_tensor(rotate(far, positions))
+        if out.shape != far.shape or out.dtype != dtype:
+            _rope_values(out, far, positions, base)  # names the shape or dtype
+        require_finite(out.detach().double())
+        error = (
+            out.detach().double() - _rotated(far, positions, base)
+        ).abs()  # (batch, heads, seq, head_dim)
+        if not error.max() <= tolerance:
+            pos = int(error.amax(dim=(0, 1, 3)).argmax())
+            raise wrong("rope.float64", dtype=dtype, position=int(positions[pos]), err=float(error.max()))
+
+
+def _check_apply(student, run: Run) -> Feedback:
+    (x,) = _inputs(1)
+    out, changed = _call(run, student, {"x": x, "positions": _ROPE_POSITIONS}, _ROPE_BASE)
+    _rope_values(out, x, _ROPE_POSITIONS, _ROPE_BASE)
+    if changed:
+        raise wrong("rope.modifies_input", name=changed)
+    _check_precision(
+        lambda far, positions: _call(run, student, {"x": far, "positions": positions}, _ROPE_BASE)[0],
+        _ROPE_BASE,
+    )
+    return feedback("correct", "rope.correct")
+
+
+def _check_qk(student, run: Run) -> Feedback:
+    """rotate_qk, and through its queries all of apply_rotary but the base (rotate_qk passes none)."""
+    q, k, v = _inputs(3)
+    result, changed = _call(run, student, {"q": q, "k": k, "v": v, "positions": _ROPE_POSITIONS})
+    q_out, k_out, v_out = _qk_triple(result)
     _rope_values(q_out, q, _ROPE_POSITIONS, 10000.0, name="q")
     if close(k_out.detach().double(), k.double()):
         raise wrong("rope.keys_not_rotated")
@@ -355,6 +370,12 @@ def _check_qk(student, run: Run) -> Feedback:
         raise wrong("rope.values_changed")
     if changed:
         raise wrong("rope.modifies_input", name=changed)
+
+    def queries(far: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        tensors = {"q": far, "k": far.flip(-1), "v": far.flip(-2), "positions": positions}
+        return _qk_triple(_call(run, student, tensors)[0])[0]
+
+    _check_precision(queries, 10000.0)
     return feedback("correct", "rope.correct_qk")
 
 

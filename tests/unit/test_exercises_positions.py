@@ -354,8 +354,14 @@ def rotate_qk_scaled_values(q, k, v, positions):
     return apply_rotary_complex(q, positions), apply_rotary_complex(k, positions), v / math.sqrt(v.size(-1))
 
 
-def rotate_qk_half_split(q, k, v, positions):
-    return rotary_half_split(q, positions), rotary_half_split(k, positions), v
+def qk_with(apply):
+    """rotate_qk written right, around a given apply_rotary."""
+
+    def rotate_qk(q, k, v, positions):
+        return apply(q, positions), apply(k, positions), v
+
+    rotate_qk.__name__ = f"rotate_qk_with_{apply.__name__}"
+    return rotate_qk
 
 
 # ----------------------------------------------------------------------------- every diagnosis
@@ -400,7 +406,12 @@ WRONG = [
     (ROPE, rotate_qk_query_only, "rope.keys_not_rotated"),
     (ROPE, rotate_qk_values_too, "rope.rotated_values"),
     (ROPE, rotate_qk_scaled_values, "rope.values_changed"),
-    (ROPE, rotate_qk_half_split, "rope.half_split"),
+    # rotate_qk checks the apply_rotary it calls too
+    (ROPE, qk_with(rotary_half_split), "rope.half_split"),
+    (ROPE, qk_with(rotary_no_positions), "rope.same_angle"),
+    (ROPE, qk_with(rotary_float64_out), "rope.dtype"),
+    (ROPE, qk_with(rotary_float32_angles), "rope.float64"),
+    (ROPE, qk_with(rotary_angles_in_x_dtype), "rope.float64"),
 ]
 
 RIGHT = [
@@ -413,7 +424,7 @@ RIGHT = [
 ]
 
 # rotate_qk has a verdict of its own when it is right
-RIGHT_QK = [rotate_qk_complex]
+RIGHT_QK = [rotate_qk_complex, qk_with(apply_rotary_loops), qk_with(apply_rotary_module)]
 CORRECT_QK = "rope.correct_qk"
 
 
