@@ -2,6 +2,8 @@
 
 text --Vocab (words) or BPETokenizer (subwords)--> token ids --TokenEmbedding--> vectors x sqrt(d_model)
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
+     (or LearnedPositionalEmbedding, or no positions: NoPositionalEncoding)
+inside attention: RotaryEmbedding turns queries and keys, alibi_bias offsets the scores
 
 Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
 course_lib`` itself imports nothing heavy, ``course_lib.TokenEmbedding`` imports torch,
@@ -23,17 +25,37 @@ _EXPORTS = {
     "TokenEmbedding": "embedding",
     "PositionalEncoding": "embedding",
     "TransformerEmbedding": "embedding",
+    "LearnedPositionalEmbedding": "positions",
+    "NoPositionalEncoding": "positions",
+    "RotaryEmbedding": "rotary",
+    "alibi_slopes": "rotary",
+    "alibi_bias": "rotary",
     "Vocab": "vocab",
     "tokenize": "vocab",
     "BPETokenizer": "bpe",
 }
-_SUBMODULES = {"embedding", "vocab", "bpe", "validate", "plots", "widgets", "exercises"}
+_SUBMODULES = {
+    "embedding",
+    "positions",
+    "rotary",
+    "vocab",
+    "bpe",
+    "validate",
+    "plots",
+    "widgets",
+    "exercises",
+}
 
 __all__ = [
     "sinusoidal_table",
     "TokenEmbedding",
     "PositionalEncoding",
     "TransformerEmbedding",
+    "LearnedPositionalEmbedding",
+    "NoPositionalEncoding",
+    "RotaryEmbedding",
+    "alibi_slopes",
+    "alibi_bias",
     "Vocab",
     "tokenize",
     "BPETokenizer",
@@ -46,6 +68,8 @@ __all__ = [
 if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
     from .bpe import BPETokenizer
     from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
+    from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
+    from .rotary import RotaryEmbedding, alibi_bias, alibi_slopes
     from .vocab import Vocab, tokenize
 
 

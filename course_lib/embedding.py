@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from . import validate
+from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
 
 __all__ = [
     "sinusoidal_table",
@@ -109,14 +110,7 @@ def sinusoidal_rows(pos: torch.Tensor, d_model: int, base: float = 10000.0) -> t
 # ----------------------------------------------------------------------------- modules
 
 
-class _Module(nn.Module):
-    """``nn.Module`` that refuses ``torch.jit.script`` with a message instead of a TorchScript error."""
-
-    def __prepare_scriptable__(self):
-        raise TypeError(validate.MESSAGES("no_torchscript", name=type(self).__name__))
-
-
-class TokenEmbedding(_Module):
+class TokenEmbedding(validate.CheckedModule):
     r"""A lookup table of token vectors, multiplied by :math:`\sqrt{d_{model}}` (section 3.4).
 
     The weights start as :math:`\mathcal{N}(0, 1/d_{model})`, as in fairseq, so a scaled
@@ -175,7 +169,7 @@ class TokenEmbedding(_Module):
         return f"vocab_size={self.vocab_size}, d_model={self.d_model}, padding_idx={self.padding_idx}"
 
 
-class PositionalEncoding(_Module):
+class PositionalEncoding(validate.CheckedModule):
     r"""Adds the sinusoidal table to a batch of vectors, then applies dropout (section 3.5).
 
     The table is derived from ``d_model``, ``max_len`` and ``base``, so it is a buffer
@@ -250,6 +244,15 @@ class PositionalEncoding(_Module):
     def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         return self.dropout(x + self.positions_for(x, positions))  # (batch, seq, d_model)
 
+    def add_to_(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
+        """:meth:`forward` with the rows added to ``x`` in place: for a fresh ``x`` that no one else holds.
+
+        One pass over memory fewer than ``x + pe``, which is most of the cost of the input
+        layer; autograd allows it because the token lookup's backward never reads its output.
+        """
+        x += self.positions_for(x, positions)
+        return self.dropout(x)
+
     def _apply(self, fn, recurse=True):
         was_meta = self.pe.is_meta
         super()._apply(fn, recurse)
@@ -264,8 +267,17 @@ class PositionalEncoding(_Module):
         return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base}, dropout={self.dropout.p}"
 
 
-class TransformerEmbedding(_Module):
-    r"""Token ids to model input: ``dropout(token_embedding(ids) + PE[positions])``.
+class TransformerEmbedding(validate.CheckedModule):
+    r"""Token ids to model input: ``dropout(token_embedding(ids) + P[positions])``.
+
+    ``positional`` chooses ``P``, the submodule ``positional_encoding``:
+
+    - ``"sinusoidal"`` (default): the paper's table, :class:`PositionalEncoding`.
+    - ``"learned"``: a trained table, :class:`~course_lib.positions.LearnedPositionalEmbedding`.
+    - ``"none"``: nothing added, :class:`~course_lib.positions.NoPositionalEncoding`.
+
+    Every choice checks the input the same way. (RoPE and ALiBi act inside attention, on
+    queries, keys and scores, not here: see :mod:`course_lib.rotary`.)
 
     Args:
         vocab_size: number of tokens in the vocabulary.
@@ -273,7 +285,8 @@ class TransformerEmbedding(_Module):
         max_len: number of positions: every position must be below it.
         padding_idx: id of the padding token (0 in :class:`~course_lib.Vocab`), or None.
         dropout: dropout probability on the sum (0.1 in the paper).
-        base: wavelength scale of the positional encoding.
+        base: wavelength scale of the sinusoidal encoding (checked whatever the choice).
+        positional: ``"sinusoidal"``, ``"learned"`` or ``"none"``.
 
     Shape:
         - Input: ``ids`` ``(batch, seq)`` integer token ids; ``positions`` (optional)
@@ -292,7 +305,11 @@ class TransformerEmbedding(_Module):
         True
         >>> [name for name, _ in model.named_children()]
         ['token_embedding', 'positional_encoding']
+        >>> list(TransformerEmbedding(1000, 32, positional="learned").state_dict())
+        ['token_embedding.embedding.weight', 'positional_encoding.weight']
     """
+
+    POSITIONAL = ("sinusoidal", "learned", "none")
 
     def __init__(
         self,
@@ -302,16 +319,22 @@ class TransformerEmbedding(_Module):
         padding_idx: int | None = 0,
         dropout: float = 0.1,
         base: float = 10000.0,
+        positional: str = "sinusoidal",
     ):
         super().__init__()
+        self.positional = validate.choice("positional", positional, self.POSITIONAL)
         self.token_embedding = TokenEmbedding(vocab_size, d_model, padding_idx)
-        self.positional_encoding = PositionalEncoding(d_model, max_len, base, dropout)
+        d_model = self.token_embedding.d_model
+        base = validate.base(base)  # whichever the choice: a bad value must not wait for a switch
+        build = {
+            "sinusoidal": lambda: PositionalEncoding(d_model, max_len, base, dropout),
+            "learned": lambda: LearnedPositionalEmbedding(max_len, d_model, dropout),
+            "none": lambda: NoPositionalEncoding(d_model, max_len, dropout),
+        }
+        self.positional_encoding = build[self.positional]()
 
     def forward(self, ids: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         if isinstance(ids, torch.Tensor) and ids.dim() != 2:
             raise ValueError(validate.MESSAGES("ids_bad_ndim", shape=tuple(ids.shape)))
-        x = self.token_embedding(ids)  # (batch, seq, d_model)
-        # x is a fresh tensor of ours, so the positions go in place: one pass over
-        # memory fewer than `x + pe`, which is most of the cost of this layer
-        x += self.positional_encoding.positions_for(x, positions)
-        return self.positional_encoding.dropout(x)
+        x = self.token_embedding(ids)  # (batch, seq, d_model), a fresh tensor of ours
+        return self.positional_encoding.add_to_(x, positions)  # (batch, seq, d_model)

@@ -17,21 +17,26 @@ import math
 import numbers
 
 import torch
+from torch import nn
 
 from .i18n import Messages
 
 __all__ = [
     "MESSAGES",
+    "CheckedModule",
     "is_integer",
     "positive_int",
     "non_negative_int",
     "table_size",
     "base",
     "probability",
+    "choice",
+    "flag",
     "padding_idx",
     "float_dtype",
     "token_ids",
     "vectors",
+    "float_tensor",
     "positions",
 ]
 
@@ -77,6 +82,14 @@ MESSAGES = Messages(
             "the table holds sines and cosines between -1 and 1",
             "ru": "dtype должен быть вещественным (torch.float32, torch.float64, ...), а получен {value}: "
             "в таблице синусы и косинусы от -1 до 1",
+        },
+        "not_a_choice": {
+            "en": "{name} must be one of {allowed}, got {value!r}",
+            "ru": "{name} должен быть одним из значений {allowed}, а получено {value!r}",
+        },
+        "not_a_flag": {
+            "en": "{name} must be True or False, got {value!r}",
+            "ru": "{name} должен быть True или False, а получено {value!r}",
         },
         "padding_idx_type": {
             "en": "padding_idx must be an integer or None, got {value!r}",
@@ -149,6 +162,18 @@ MESSAGES = Messages(
             "ru": "длина последовательности {seq_len} больше max_len={max_len}: "
             "создайте модуль с бо́льшим max_len",
         },
+        "tensor_not_tensor": {
+            "en": "{name} must be a torch.Tensor of shape {layout}, got {type_name}",
+            "ru": "{name} должен быть тензором torch.Tensor формы {layout}, а получен {type_name}",
+        },
+        "tensor_not_float": {
+            "en": "{name} must hold floating-point numbers, got dtype {dtype}",
+            "ru": "{name} должен содержать вещественные числа, а получен dtype {dtype}",
+        },
+        "tensor_bad_ndim": {
+            "en": "{name} must have shape {layout}, got shape {shape}",
+            "ru": "{name} должен иметь форму {layout}, а получена форма {shape}",
+        },
         "positions_not_tensor": {
             "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
             "ru": "positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
@@ -159,9 +184,9 @@ MESSAGES = Messages(
             "ru": "positions должны быть целыми, а получен dtype {dtype}: позиция — это номер строки таблицы",
         },
         "positions_shape": {
-            "en": "positions must have shape ({seq},) or ({batch}, {seq}) for x of shape {x_shape}, "
+            "en": "positions must have shape ({seq},) or ({batch}, {seq}) for {name} of shape {x_shape}, "
             "got shape {shape}",
-            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для x формы {x_shape}, "
+            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
             "а получена форма {shape}",
         },
         "position_too_large": {
@@ -176,6 +201,21 @@ MESSAGES = Messages(
         },
     },
 )
+
+
+# ----------------------------------------------------------------------------- modules
+
+
+class CheckedModule(nn.Module):
+    """The base of the course's modules: ``nn.Module`` whose input checks are plain Python.
+
+    Those checks, which speak the student's language, are what ``torch.jit.script`` cannot
+    compile, so scripting is refused with that reason instead of a TorchScript error
+    (TorchScript is in maintenance mode; ``torch.compile`` and ``torch.export`` replace it).
+    """
+
+    def __prepare_scriptable__(self):
+        raise TypeError(MESSAGES("no_torchscript", name=type(self).__name__))
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -227,6 +267,22 @@ def probability(value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
         raise ValueError(MESSAGES("dropout_range", value=value))
     return float(value)
+
+
+def choice(name: str, value, allowed: tuple[str, ...]) -> str:
+    """``value`` if it is one of the strings ``allowed``."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(
+            MESSAGES("not_a_choice", name=name, value=value, allowed=", ".join(map(repr, allowed)))
+        )
+    return value
+
+
+def flag(name: str, value) -> bool:
+    """``value`` if it is a bool (not 0, 1 or a string such as "False", which is true)."""
+    if not isinstance(value, bool):
+        raise TypeError(MESSAGES("not_a_flag", name=name, value=value))
+    return value
 
 
 def padding_idx(value, vocab_size: int) -> int | None:
@@ -299,9 +355,28 @@ def vectors(x, d_model: int, max_len: int) -> None:
         raise ValueError(MESSAGES("seq_too_long", seq_len=x.shape[1], max_len=max_len))
 
 
-def positions(value, x_shape: tuple[int, ...], max_len: int) -> torch.Tensor:
-    """Explicit positions for a ``(batch, seq, ...)`` input: int64 ``(seq,)`` or ``(batch, seq)``, in ``[0, max_len)``."""
-    batch, seq = x_shape[0], x_shape[1]
+def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
+    """``value`` must be a floating-point tensor with one axis per name of ``layout``."""
+    shape_names = "(" + ", ".join(layout) + ")"
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(
+            MESSAGES("tensor_not_tensor", name=name, layout=shape_names, type_name=type(value).__name__)
+        )
+    if not value.dtype.is_floating_point:
+        raise TypeError(MESSAGES("tensor_not_float", name=name, dtype=value.dtype))
+    if value.dim() != len(layout):
+        raise ValueError(MESSAGES("tensor_bad_ndim", name=name, layout=shape_names, shape=tuple(value.shape)))
+
+
+def positions(
+    value, x_shape: tuple[int, ...], max_len: int, *, seq_dim: int = 1, name: str = "x"
+) -> torch.Tensor:
+    """Explicit positions for an input ``name`` of shape ``x_shape``: int64 ``(seq,)`` or ``(batch, seq)``, in ``[0, max_len)``.
+
+    The batch is axis 0 of ``x_shape`` and the sequence axis ``seq_dim``: 1 for ``(batch,
+    seq, d_model)``, 2 for the ``(batch, heads, seq, head_dim)`` queries of attention.
+    """
+    batch, seq = x_shape[0], x_shape[seq_dim]
     if not isinstance(value, torch.Tensor):
         raise TypeError(MESSAGES("positions_not_tensor", type_name=type(value).__name__))
     if value.dtype.is_floating_point or value.dtype.is_complex or value.dtype == torch.bool:
@@ -309,7 +384,12 @@ def positions(value, x_shape: tuple[int, ...], max_len: int) -> torch.Tensor:
     if tuple(value.shape) not in ((seq,), (batch, seq)):
         raise ValueError(
             MESSAGES(
-                "positions_shape", batch=batch, seq=seq, x_shape=tuple(x_shape), shape=tuple(value.shape)
+                "positions_shape",
+                batch=batch,
+                seq=seq,
+                name=name,
+                x_shape=tuple(x_shape),
+                shape=tuple(value.shape),
             )
         )
     value = value.to(torch.int64)

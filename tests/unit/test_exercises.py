@@ -1034,7 +1034,10 @@ def test_right_implementations_in_any_style_pass(exercise, student, lang):
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
 def test_every_diagnosis_of_every_exercise_is_provoked_by_a_test(exercise):
-    provoked = {key for _, _, key in WRONG} | {f"{e.prefix}.correct" for e in EXERCISES}
+    from tests.unit import test_exercises_positions as lessons_7_8  # imports this module: not at the top
+
+    provoked = {key for _, _, key in WRONG + lessons_7_8.WRONG} | {f"{e.prefix}.correct" for e in EXERCISES}
+    provoked.add(lessons_7_8.CORRECT_QK)
     missing = sorted(set(exercise.diagnoses) - provoked)
     assert exercise.diagnoses and not missing, f"no test provokes {missing}"
 
@@ -1103,7 +1106,7 @@ def test_exact_equality_is_caught_whatever_the_matmul_rounds():
 def _defined(code: str):
     namespace = {}
     exec(code, namespace)
-    return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_")))
+    return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_", "apply_")))
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)

@@ -31,7 +31,20 @@ ENTRIES = [(area, key) for area, messages in sorted(CATALOGUES.items()) for key 
 
 
 def test_every_area_of_the_package_has_its_catalogue():
-    assert {"input", "vocab", "bpe", "ex", "pad", "tok", "perm", "pe", "merge"} <= set(CATALOGUES)
+    assert {
+        "input",
+        "vocab",
+        "bpe",
+        "ex",
+        "pad",
+        "tok",
+        "perm",
+        "pe",
+        "merge",
+        "rotary",
+        "lp",
+        "rope",
+    } <= set(CATALOGUES)
 
 
 @pytest.mark.parametrize("area", sorted(CATALOGUES))

@@ -1,0 +1,408 @@
+"""Lesson 7: learned positions, a trained table with one row per position.
+
+The student writes a class ``MyLearnedPositions(max_len, d_model)`` whose forward adds row t
+of a learned table to the vector at position t, and refuses a sequence longer than max_len.
+"""
+
+import re
+
+import torch
+from torch import nn
+
+from ..i18n import Messages
+from ..positions import LEARNED_INIT_STD
+from .core import (
+    Exercise,
+    Feedback,
+    Stop,
+    close,
+    feedback,
+    first_difference,
+    randn,
+    require_finite,
+    require_module_class,
+    require_tensor,
+    same,
+    wrong,
+)
+from .runner import Run, code_safe, safe_str
+
+MESSAGES = Messages(
+    "lp",
+    {
+        "correct": {
+            "en": "Your module adds a trained row per position, starts the table at the size of the "
+            "vectors it is added to (RMS {rms:.2f}) and refuses a sequence longer than max_len "
+            "with a clear error. Well done!",
+            "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, таблица в начале "
+            "обучения соразмерна векторам, к которым она прибавляется (RMS {rms:.2f}), а на "
+            "последовательность длиннее max_len модуль отвечает понятной ошибкой. Отлично!",
+        },
+        "not_sliced": {
+            "en": "`forward` adds the whole table, so the module works only when a sequence is "
+            "exactly max_len long; on x of shape {shape} it fails. Add only the first seq = "
+            "x.size(1) rows: `self.weight[:x.size(1)]`.",
+            "ru": "`forward` прибавляет всю таблицу, поэтому модуль работает, только когда длина "
+            "последовательности ровно max_len; на x формы {shape} он падает. Прибавляйте "
+            "только первые seq = x.size(1) строк: `self.weight[:x.size(1)]`.",
+        },
+        "sequence_first": {
+            "en": "The table is cut by x.size(0), the batch size, instead of the sequence length. x "
+            "has shape (batch, seq, d_model), here {shape}: position t of every sequence gets "
+            "row t, `self.weight[:x.size(1)]`.",
+            "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
+            "последовательности. x имеет форму (batch, seq, d_model), здесь {shape}: позиция t "
+            "каждой последовательности получает строку t, `self.weight[:x.size(1)]`.",
+        },
+        "random_output": {
+            "en": "Two calls on the same x gave different outputs, although the module is in eval "
+            "mode. Is the table drawn in `forward`? `torch.randn` there makes a new table on "
+            "every call, which nothing can learn: draw it once, in `__init__`. (`F.dropout` "
+            "without `training=self.training` does this too.)",
+            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме eval. "
+            "Не создаётся ли таблица в `forward`? `torch.randn` там даёт новую таблицу при "
+            "каждом вызове, и обучить её нельзя: создайте её один раз, в `__init__`. (То же "
+            "делает `F.dropout` без `training=self.training`.)",
+        },
+        "no_table": {
+            "en": "Your module has no tensor of shape (max_len, d_model) = ({max_len}, {d_model}): "
+            "where is the table? Create it in `__init__`: `self.weight = "
+            "nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)`.",
+            "ru": "В вашем модуле нет тензора формы (max_len, d_model) = ({max_len}, {d_model}): где "
+            "таблица? Создайте её в `__init__`: `self.weight = "
+            "nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)`.",
+        },
+        "table_without_x": {
+            "en": "`forward` returns the table's rows alone, and x is lost. Return the sum `x + "
+            "self.weight[:x.size(1)]`: the vector of each token plus the vector of its "
+            "position.",
+            "ru": "`forward` возвращает одни строки таблицы, а x теряется. Верните сумму `x + "
+            "self.weight[:x.size(1)]`: вектор каждого токена плюс вектор его позиции.",
+        },
+        "wrong_shape": {
+            "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
+            "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
+        },
+        "mismatch": {
+            "en": "At position {pos}, dimension {dim} (batch row {row}) your module adds {got:.4f}, but "
+            "row {pos} of your table `{name}` holds {expected:.4f}. That is the first value that "
+            "differs: position t must get row t.",
+            "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче) ваш модуль прибавляет "
+            "{got:.4f}, а в строке {pos} вашей таблицы `{name}` стоит {expected:.4f}. Это первое "
+            "расхождение: позиция t должна получать строку t.",
+        },
+        "modifies_input": {
+            "en": "The values are right, but `forward` changed the caller's x in place (`x += "
+            "...`): the embeddings that came in are overwritten. Return a new tensor: `return "
+            "x + self.weight[:x.size(1)]`.",
+            "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): "
+            "входные эмбеддинги затёрты. Верните новый тензор: `return x + "
+            "self.weight[:x.size(1)]`.",
+        },
+        "not_parameter": {
+            "en": "The table `{name}` holds the right rows, but it is not a parameter (a buffer, or "
+            "a plain tensor attribute): `model.parameters()` does not list it, so an optimizer "
+            "never changes it, and the positions are never learned. Make it one: `self.{name} = "
+            "nn.Parameter(...)`, or use `nn.Embedding(max_len, d_model)`.",
+            "ru": "В таблице `{name}` верные строки, но это не параметр (а буфер или обычный "
+            "атрибут-тензор): `model.parameters()` её не видит, оптимизатор её не меняет, и "
+            "позиции так и не обучаются. Сделайте её параметром: `self.{name} = "
+            "nn.Parameter(...)` — или возьмите `nn.Embedding(max_len, d_model)`.",
+        },
+        "no_gradient": {
+            "en": "The output gets no gradient from the table `{name}`: it is frozen "
+            "(`requires_grad=False`, `nn.Embedding.from_pretrained`) or cut off (`torch.no_grad()`, "
+            "`.detach()`), so training never changes it. Leave the parameter trainable and "
+            "compute `x + self.weight[:x.size(1)]` directly.",
+            "ru": "Выход не получает градиента от таблицы `{name}`: она заморожена "
+            "(`requires_grad=False`, `nn.Embedding.from_pretrained`) или отрезана от графа "
+            "(`torch.no_grad()`, `.detach()`), поэтому обучение её не меняет. Оставьте параметр "
+            "обучаемым и вычисляйте `x + self.weight[:x.size(1)]` напрямую.",
+        },
+        "init_not_centred": {
+            "en": "The table starts with mean {mean:.2f}, not 0: every position adds about {mean:.2f} "
+            "to every coordinate of every token, a shift the model must first unlearn. "
+            "`torch.rand` draws from [0, 1); `torch.randn` draws from N(0, 1), centred on 0.",
+            "ru": "Таблица начинается со среднего {mean:.2f}, а не 0: каждая позиция прибавляет "
+            "примерно {mean:.2f} к каждой координате каждого токена — сдвиг, от которого модели "
+            "придётся сначала отучиться. `torch.rand` берёт числа из [0, 1), а `torch.randn` — "
+            "из N(0, 1) с центром в 0.",
+        },
+        "init_too_small": {
+            "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
+            "RMS 1 (N(0, 1/d_model) times √d_model): at the start the model hardly sees the "
+            "positions, and they must grow in training before word order counts. GPT-2's 0.02 "
+            "belongs with token vectors of the same 0.02, never scaled. Start at the size of the "
+            "sinusoidal table, RMS 1/√2 ≈ 0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
+            "прибавляется, имеют RMS 1 (N(0, 1/d_model), умноженное на √d_model): в начале "
+            "модель почти не видит позиций, и им придётся вырасти за время обучения, прежде "
+            "чем порядок слов начнёт что-то значить. Значение 0,02 из GPT-2 рассчитано на "
+            "векторы токенов того же размера 0,02, без масштабирования. Начните с размера "
+            "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
+            "2**0.5`.",
+        },
+        "init_too_large": {
+            "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
+            "RMS 1: the positions drown the tokens, and at the start every position looks "
+            "alike whatever the word. Start at the size of the sinusoidal table, RMS 1/√2 ≈ "
+            "0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
+            "прибавляется, имеют RMS 1: позиции заглушают токены, и в начале обучения входы "
+            "на одной позиции почти одинаковы, какое бы слово там ни стояло. Начните с размера "
+            "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
+            "2**0.5`.",
+        },
+        "no_length_check": {
+            "en": "For a sequence of {seq} tokens, longer than max_len = {max_len}, your module "
+            "returned {got} instead of an error: the table has no row for position {max_len} "
+            "or beyond, so whatever it added there is not a learned position. Check first: `if "
+            'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
+            'max_len={{self.max_len}}")`.',
+            "ru": "Для последовательности из {seq} токенов, длиннее max_len = {max_len}, ваш модуль "
+            "вернул {got} вместо ошибки: у таблицы нет строки для позиции {max_len} и дальше, "
+            "так что прибавленное там — не выученная позиция. Проверяйте заранее: `if "
+            'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
+            'max_len={{self.max_len}}")`.',
+        },
+        "length_error_type": {
+            "en": "For a sequence of {seq} tokens, longer than max_len = {max_len}, your module "
+            "failed with `{error}`: `{detail}`. A student reading that has to guess what went "
+            "wrong. Raise a `ValueError` that names both numbers: `if x.size(1) > "
+            'self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
+            'max_len={{self.max_len}}")`.',
+            "ru": "На последовательности из {seq} токенов, длиннее max_len = {max_len}, ваш модуль "
+            "упал с ошибкой `{error}`: `{detail}`. По такому сообщению трудно понять, что "
+            "пошло не так. Выбрасывайте `ValueError`, который называет оба числа: `if "
+            'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
+            'max_len={{self.max_len}}")`.',
+        },
+        "length_error_vague": {
+            "en": "Right to raise a `ValueError` for a sequence of {seq} tokens, but its message, "
+            "`{detail}`, does not name both numbers, the length {seq} and max_len = {max_len}. "
+            'Put them in: `f"sequence length {{x.size(1)}} exceeds max_len={{self.max_len}}"`.',
+            "ru": "`ValueError` для последовательности из {seq} токенов — верно, но его сообщение, "
+            "`{detail}`, не называет оба числа: длину {seq} и max_len = {max_len}. Добавьте их: "
+            '`f"sequence length {{x.size(1)}} exceeds max_len={{self.max_len}}"`.',
+        },
+        "hint1": {
+            "en": "A learned table is a weight like any other: create it once, in `__init__`, as an "
+            "`nn.Parameter` of shape `(max_len, d_model)`. Row t is the vector of position t, "
+            "and training changes it. (`nn.Embedding(max_len, d_model)` holds such a table too.)",
+            "ru": "Обучаемая таблица — такой же вес, как любой другой: создайте её один раз, в "
+            "`__init__`, как `nn.Parameter` формы `(max_len, d_model)`. Строка t — это вектор "
+            "позиции t, и обучение его меняет. (Такую же таблицу хранит и `nn.Embedding(max_len, "
+            "d_model)`.)",
+        },
+        "hint2": {
+            "en": "Start the table at the size of the vectors it is added to: the course's token "
+            "vectors have RMS 1, the sinusoidal table RMS 1/√2 ≈ 0.71. `torch.randn(max_len, "
+            "d_model) / 2**0.5` starts it at the sinusoidal table's size; GPT-2's `* 0.02` would "
+            "make the positions 50 times smaller than the tokens.",
+            "ru": "Начните таблицу с размера векторов, к которым она прибавляется: у векторов "
+            "токенов курса RMS 1, у синусоидальной таблицы RMS 1/√2 ≈ 0,71. `torch.randn(max_len, "
+            "d_model) / 2**0.5` даёт размер синусоидальной таблицы, а `* 0.02` из GPT-2 сделал бы "
+            "позиции в 50 раз меньше токенов.",
+        },
+        "hint3": {
+            "en": "In `forward`, add only the first `seq = x.size(1)` rows: `x + self.weight[:seq]`. "
+            "The table has no row for position max_len or beyond, so check first: `if seq > "
+            'self.max_len: raise ValueError(f"sequence length {{seq}} exceeds '
+            'max_len={{self.max_len}}")` (keep `self.max_len = max_len` in `__init__`).',
+            "ru": "В `forward` прибавляйте только первые `seq = x.size(1)` строк: `x + "
+            "self.weight[:seq]`. Для позиции max_len и дальше строки в таблице нет, поэтому "
+            'сначала проверьте: `if seq > self.max_len: raise ValueError(f"sequence length '
+            '{{seq}} exceeds max_len={{self.max_len}}")` (и сохраните `self.max_len = max_len` в '
+            "`__init__`).",
+        },
+        "solution": {
+            "en": "The table is a parameter drawn from N(0, 1/2), the sinusoidal table's size; "
+            "`forward` refuses a sequence longer than max_len with a `ValueError`, then adds the "
+            "first seq rows.",
+            "ru": "Таблица — параметр из N(0, 1/2), размера синусоидальной таблицы; `forward` "
+            "отвечает на последовательность длиннее max_len ошибкой `ValueError`, а иначе "
+            "прибавляет первые seq строк.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import torch
+from torch import nn
+
+
+class MyLearnedPositions(nn.Module):
+    def __init__(self, max_len, d_model):
+        super().__init__()
+        raise NotImplementedError
+
+    def forward(self, x):  # x: (batch, seq, d_model) -> (batch, seq, d_model)
+        raise NotImplementedError
+"""
+
+SOLUTION = """\
+import torch
+from torch import nn
+
+
+class MyLearnedPositions(nn.Module):
+    def __init__(self, max_len, d_model):
+        super().__init__()
+        self.max_len = max_len
+        # one trained row per position, starting at the sinusoidal table's size: N(0, 1/2)
+        self.weight = nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)  # (max_len, d_model)
+
+    def forward(self, x):  # x: (batch, seq, d_model)
+        seq = x.size(1)
+        if seq > self.max_len:
+            raise ValueError(f"sequence length {seq} exceeds max_len={self.max_len}")
+        return x + self.weight[:seq]  # (batch, seq, d_model)
+"""
+
+# all different; max_len * d_model = 320 entries measure the RMS of the table to about 4 % (one sd)
+_LP_MAX_LEN, _LP_D, _LP_BATCH, _LP_SEQ = 20, 16, 3, 7
+# the initial RMS accepted: within a factor 2 of the sinusoidal table's 1/√2 (nn.Embedding's
+# N(0, 1) passes; GPT-2's 0.02, fairseq's d_model^-0.5 = 0.25 and √d_model do not)
+_LP_RMS_RANGE = (LEARNED_INIT_STD / 2, LEARNED_INIT_STD * 2)
+
+
+def _lp_tables(module: nn.Module) -> list[tuple[str, str, torch.Tensor]]:
+    """(name, kind, table) for every tensor of the module that can be the table, as (max_len, d_model)."""
+    found = []
+
+    def add(name: str, kind: str, value) -> None:
+        if isinstance(value, torch.Tensor) and value.dim() >= 2 and value.shape[-2:] == (_LP_MAX_LEN, _LP_D):
+            if all(n == 1 for n in value.shape[:-2]):
+                found.append((name, kind, value.reshape(_LP_MAX_LEN, _LP_D)))
+
+    for name, p in module.named_parameters():
+        add(name, "parameter", p)
+    for name, b in module.named_buffers():
+        add(name, "buffer", b)
+    for prefix, sub in module.named_modules():
+        for name, value in vars(sub).items():
+            add(f"{prefix}.{name}".lstrip("."), "plain", value)
+    return found
+
+
+def _lp_output(student: type, run: Run, module: nn.Module, x: torch.Tensor):
+    """The module's output for x; a crash that a slicing mistake explains gets that diagnosis."""
+    try:
+        return run.forward(module, x)
+    except Stop as stop:
+        if stop.error is None:
+            raise
+        _, seq, d = x.shape
+        for key, max_len, probe in (
+            ("lp.not_sliced", seq, x),
+            ("lp.sequence_first", _LP_MAX_LEN, randn(seq, seq, d)),
+        ):
+            try:
+                out, _ = run.forward(run.build(student, max_len, d), probe)
+            except Stop:
+                if run.timed_out:
+                    raise
+                continue
+            if isinstance(out, torch.Tensor) and out.shape == probe.shape:
+                raise wrong(key, shape=tuple(x.shape)) from None
+        raise
+
+
+def _lp_bare_rows(got: torch.Tensor, tables, seq: int) -> bool:
+    """Whether ``got`` is the first seq rows of a table (repeated over the batch, or not), without x."""
+    if not got.is_floating_point() or got.dim() < 2 or got.shape[-2:] != (seq, _LP_D):
+        return False
+    got = got.reshape(-1, seq, _LP_D)
+    return any(close(got, table.detach().double()[:seq].expand_as(got)) for _, _, table in tables)
+
+
+def _lp_values(out, x: torch.Tensor, tables) -> tuple[str, str, torch.Tensor]:
+    """The table whose first rows ``out`` adds to x, or the verdict that names the mistake."""
+    out = require_tensor(out)
+    batch, seq, _ = x.shape
+    got = out.detach().double()
+    if _lp_bare_rows(got, tables, seq):
+        raise wrong("lp.table_without_x")
+    if out.shape != x.shape:
+        raise wrong("lp.wrong_shape", expected=tuple(x.shape), got=tuple(out.shape))
+    x = x.double()
+    require_finite(got)
+    for name, kind, table in tables:
+        rows = table.detach().double()
+        if close(got, x + rows[:seq]):
+            return name, kind, table
+        if close(got, x + rows[:batch].unsqueeze(1)):
+            raise wrong("lp.sequence_first", shape=tuple(x.shape))
+    name, _, table = tables[0]
+    expected = x + table.detach().double()[:seq]
+    row, pos, dim = first_difference(got, expected)
+    added = float(got[row, pos, dim] - x[row, pos, dim])
+    raise wrong(
+        "lp.mismatch",
+        row=row,
+        pos=pos,
+        dim=dim,
+        name=name,
+        got=added,
+        expected=float(table.detach()[pos, dim]),
+    )
+
+
+def _lp_init(table: torch.Tensor) -> float:
+    """The table's RMS at initialisation, if it is centred and of the tokens' order of size."""
+    values = table.detach().double()
+    rms, mean = float(values.pow(2).mean().sqrt()), float(values.mean())
+    if abs(mean) > 0.3 * rms:
+        raise wrong("lp.init_not_centred", mean=mean)
+    low, high = _LP_RMS_RANGE
+    if rms < low:
+        raise wrong("lp.init_too_small", rms=rms)
+    if rms > high:
+        raise wrong("lp.init_too_large", rms=rms)
+    return rms
+
+
+def _lp_length_check(run: Run, module: nn.Module) -> None:
+    """A sequence longer than max_len must raise a ValueError that names both numbers."""
+    seq = _LP_MAX_LEN + 3
+    values = dict(seq=seq, max_len=_LP_MAX_LEN)
+    try:
+        out, _ = run.forward(module, randn(2, seq, _LP_D))
+    except Stop as stop:
+        error = stop.error
+        if error is None:
+            raise
+        detail = code_safe(safe_str(error) or repr(error))
+        if not isinstance(error, ValueError):
+            raise wrong("lp.length_error_type", error=type(error).__name__, detail=detail, **values) from None
+        if not all(re.search(rf"(?<!\d){n}(?!\d)", safe_str(error)) for n in (seq, _LP_MAX_LEN)):
+            raise wrong("lp.length_error_vague", detail=detail, **values) from None
+        return
+    got = f"`Tensor` {tuple(out.shape)}" if isinstance(out, torch.Tensor) else f"`{type(out).__name__}`"
+    raise wrong("lp.no_length_check", got=got, **values)
+
+
+def check(student, run: Run) -> Feedback:
+    require_module_class(student)
+    module = run.build(student, _LP_MAX_LEN, _LP_D)
+    x = randn(_LP_BATCH, _LP_SEQ, _LP_D)
+    out, modified = _lp_output(student, run, module, x)
+    if isinstance(out, torch.Tensor) and out.shape == x.shape and not same(out, run.forward(module, x)[0]):
+        raise wrong("lp.random_output")
+    tables = _lp_tables(module)
+    if not tables:
+        require_tensor(out)
+        raise wrong("lp.no_table", max_len=_LP_MAX_LEN, d_model=_LP_D)
+    name, kind, table = _lp_values(out, x, tables)
+    if modified:
+        raise wrong("lp.modifies_input")
+    if kind != "parameter":
+        raise wrong("lp.not_parameter", name=name)
+    if not (out.requires_grad and table.requires_grad):
+        raise wrong("lp.no_gradient", name=name)
+    rms = _lp_init(table)
+    _lp_length_check(run, module)
+    return feedback("correct", "lp.correct", rms=rms)
+
+
+EXERCISE = Exercise("learned_positions", 7, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -1,0 +1,398 @@
+"""Lesson 8: rotary position embeddings (RoPE), written as two functions.
+
+The student writes ``apply_rotary(x, positions, base)``, which turns each neighbouring pair
+(2i, 2i+1) of every vector by ``p * base^(-2i/head_dim)``, and ``rotate_qk(q, k, v, positions)``,
+which prepares the inputs of attention with it. ``check`` takes either function and tells
+them apart by their parameters: four or more (or one named ``v``) is ``rotate_qk``. Checking
+``rotate_qk`` also checks the ``apply_rotary`` it calls (all but a hard-coded base, since
+``rotate_qk`` passes none), so a lesson may check the two steps or only the last.
+"""
+
+import inspect
+
+import torch
+
+from ..i18n import Messages
+from .core import (
+    TOL,
+    Exercise,
+    Feedback,
+    close,
+    describe,
+    feedback,
+    first_difference,
+    require_finite,
+    require_function,
+    require_tensor,
+    wrong,
+)
+from .runner import Run
+
+MESSAGES = Messages(
+    "rope",
+    {
+        "correct": {
+            "en": "Your `apply_rotary` turns each pair (2i, 2i+1) by p · base^(−2i/head_dim) at its "
+            "own position, in float64, and returns x's dtype. Now check `rotate_qk` the same way: "
+            "`exercises.rotary.check(rotate_qk)`.",
+            "ru": "Ваша `apply_rotary` поворачивает каждую пару (2i, 2i+1) на p · base^(−2i/head_dim) "
+            "для её позиции, считает во float64 и возвращает тип данных x. Теперь проверьте так "
+            "же `rotate_qk`: `exercises.rotary.check(rotate_qk)`.",
+        },
+        "correct_qk": {
+            "en": "Queries and keys are rotated, the values left as they are: the score q_m · k_n now "
+            "depends on m − n only, and attention still averages the tokens' own values. Well done!",
+            "ru": "Запросы и ключи повёрнуты, значения оставлены как есть: скалярное произведение q_m · k_n теперь "
+            "зависит только от m − n, а внимание по-прежнему усредняет собственные значения "
+            "токенов. Отлично!",
+        },
+        "half_split": {
+            "en": "Your pairs are columns (i, i + head_dim/2), the `rotate_half` layout of GPT-NeoX and "
+            "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
+            "lesson pairs neighbours, (2i, 2i+1), as lesson 4's table does: `x[..., 0::2]` and "
+            "`x[..., 1::2]`.",
+            "ru": "У вас пары — столбцы (i, i + head_dim/2), раскладка `rotate_half` из GPT-NeoX и "
+            "Hugging Face: те же повороты, но в другой раскладке, а её фиксирует чекпоинт. В этом "
+            "уроке пары — соседние столбцы (2i, 2i+1), как в таблице урока 4: `x[..., 0::2]` и "
+            "`x[..., 1::2]`.",
+        },
+        "wrong_direction": {
+            "en": "Each pair turns the wrong way, by −angle: the sign of the sine is flipped. Scores "
+            "would still depend on m − n, but a model trained with +angle would read every offset "
+            "backwards. The pair (a, b) turned by +angle is (a·cos − b·sin, a·sin + b·cos), the "
+            "complex product (a + jb)·e^(j·angle).",
+            "ru": "Каждая пара поворачивается не в ту сторону, на −angle: у синуса перепутан знак. "
+            "Скалярные произведения по-прежнему зависели бы от m − n, но модель, обученная с +angle, читала бы "
+            "каждое смещение задом наперёд. Пара (a, b), повёрнутая на +angle, — это (a·cos − "
+            "b·sin, a·sin + b·cos), комплексное произведение (a + jb)·e^(j·angle).",
+        },
+        "exponent_i": {
+            "en": "The frequency of pair i uses i instead of 2i, so the frequencies fall too slowly. "
+            "In base^(−2i/head_dim), `torch.arange(0, head_dim, 2)` already gives 2i, while "
+            "`torch.arange(head_dim // 2)` gives i, which you must double.",
+            "ru": "В частоте пары i стоит i вместо 2i, и частоты убывают слишком медленно. В "
+            "base^(−2i/head_dim) `torch.arange(0, head_dim, 2)` уже даёт 2i, а "
+            "`torch.arange(head_dim // 2)` даёт i, и его нужно удвоить.",
+        },
+        "base_ignored": {
+            "en": "Your rotation uses base 10 000, but this call passed base = {base}: use the `base` "
+            "argument in base ** (−2i / head_dim) rather than a fixed number.",
+            "ru": "Ваш поворот использует base = 10 000, а в этом вызове передано base = {base}: "
+            "подставьте в base ** (−2i / head_dim) аргумент `base`, а не фиксированное число.",
+        },
+        "positions_ignored": {
+            "en": "Your rotation uses positions 0, 1, 2, … instead of the `positions` argument, here "
+            "{positions}. With a cache, the token generated at step t has position t even when "
+            "it is alone in x: take the angles from `positions`.",
+            "ru": "Ваш поворот использует позиции 0, 1, 2, … вместо аргумента `positions`, здесь "
+            "{positions}. При генерации с кэшем токен шага t имеет позицию t, даже когда он один "
+            "в x: берите углы из `positions`.",
+        },
+        "same_angle": {
+            "en": "Every token is turned by the same angle, whatever its position, so the rotation "
+            "carries no position at all. The angle of pair i at position p is p · "
+            "base^(−2i/head_dim): one row of angles per token, `positions[:, None] * inv_freq`, "
+            "shape (seq, head_dim/2).",
+            "ru": "Каждый токен поворачивается на один и тот же угол, какой бы ни была его позиция, "
+            "и поворот вообще не несёт позиции. Угол пары i на позиции p равен p · "
+            "base^(−2i/head_dim): по строке углов на токен, `positions[:, None] * inv_freq`, "
+            "форма (seq, head_dim/2).",
+        },
+        "dtype": {
+            "en": "x came in as {expected}, but the output is {got}. Compute in float64 if you like, "
+            "but cast the result back at the end: `return out.to(x.dtype)`.",
+            "ru": "x пришёл как {expected}, а выход получился {got}. Считать можно и во float64, "
+            "но в конце приведите результат обратно: `return out.to(x.dtype)`.",
+        },
+        "float64": {
+            "en": "With x in {dtype} at position {position}, your values are off by {err:.1e}: the "
+            "angles were computed in too low a precision. There p · base^(−2i/head_dim) is a large "
+            "number, which float32 rounds by about 5e-3 near position 100 000 (lesson 4), and "
+            "float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
+            "and cast only the result to `x.dtype`.",
+            "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err:.1e}: "
+            "углы посчитаны со слишком низкой точностью. Там p · base^(−2i/head_dim) — большое "
+            "число, и float32 округляет его примерно на 5e-3 около позиции 100 000 (урок 4), а "
+            "float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
+            "и приводите к `x.dtype` только результат.",
+        },
+        "wrong_shape": {
+            "en": "For {name} of shape {expected} the output must have the same shape; yours has shape {got}.",
+            "ru": "Для {name} формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
+        },
+        "mismatch": {
+            "en": "At batch row {row}, head {head}, position {position}, dimension {dim}, your output is "
+            "{got:.4f}, but the rotation gives {expected:.4f}. That is the first value that differs.",
+            "ru": "В примере {row} батча, в голове {head}, на позиции {position}, в координате {dim} у "
+            "вас {got:.4f}, а поворот даёт {expected:.4f}. Это первое расхождение.",
+        },
+        "modifies_input": {
+            "en": "The values are right, but your code changed the caller's `{name}` in place "
+            "(`x[..., 0::2] = ...`): the vectors that came in are overwritten. Build a new tensor: "
+            "`torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)`.",
+            "ru": "Значения верные, но ваш код изменил переданный `{name}` на месте (`x[..., 0::2] = "
+            "...`): входные векторы затёрты. Соберите новый тензор: `torch.stack((a * cos - b * "
+            "sin, a * sin + b * cos), dim=-1).flatten(-2)`.",
+        },
+        "qk_not_triple": {
+            "en": "`rotate_qk` must return three tensors, `(q, k, v)`, ready for attention; it returned {got}.",
+            "ru": "`rotate_qk` должна вернуть три тензора, `(q, k, v)`, готовые для внимания, а вернула {got}.",
+        },
+        "keys_not_rotated": {
+            "en": "The queries are rotated, but the keys come back as they were. The score q_m · k_n "
+            "depends on m − n only when both are turned by their positions: rotate k too.",
+            "ru": "Запросы повёрнуты, а ключи возвращаются как были. Скалярное произведение q_m · k_n зависит только "
+            "от m − n, когда оба вектора повёрнуты по своим позициям: поверните и k.",
+        },
+        "rotated_values": {
+            "en": "The values are rotated as well as the queries and keys. RoPE turns q and k so that "
+            "their score depends on m − n; the values are what attention then averages, and "
+            "turning them by absolute positions would mix positions into the output. Return `v` "
+            "untouched.",
+            "ru": "Вместе с запросами и ключами повёрнуты и значения. RoPE поворачивает q и k, чтобы "
+            "их скалярное произведение зависело от m − n; значения же внимание потом усредняет, и поворот на "
+            "абсолютные позиции подмешал бы позиции в выход. Верните `v` без изменений.",
+        },
+        "values_changed": {
+            "en": "The values come back changed: `rotate_qk` only prepares queries and keys, and "
+            "returns `v` itself.",
+            "ru": "Значения возвращаются изменёнными: `rotate_qk` готовит только запросы и ключи, а "
+            "`v` возвращает как есть.",
+        },
+        "hint1": {
+            "en": "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is columns 2i and "
+            "2i+1). Pair i at position p turns by p · base^(−2i/head_dim): `two_i = torch.arange(0, "
+            "head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / head_dim)`, of shape "
+            "(seq, head_dim/2), which broadcasts over batch and heads.",
+            "ru": "Пары — соседние столбцы: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — столбцы 2i "
+            "и 2i+1). Пара i на позиции p поворачивается на p · base^(−2i/head_dim): `two_i = "
+            "torch.arange(0, head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / "
+            "head_dim)`, форма (seq, head_dim/2), которую broadcasting растягивает на батч и головы.",
+        },
+        "hint2": {
+            "en": "Turn (a, b) by the angle: (a·cos − b·sin, a·sin + b·cos), the complex product (a + "
+            "jb)·e^(j·angle). Put the pairs back side by side in a new tensor: "
+            "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
+            "ru": "Поверните (a, b) на угол: (a·cos − b·sin, a·sin + b·cos), комплексное произведение "
+            "(a + jb)·e^(j·angle). Сложите пары обратно рядом, в новый тензор: "
+            "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
+        },
+        "hint3": {
+            "en": "Near position 100 000 the angle is a large number that float32 rounds by ~5e-3: "
+            "compute in float64 (`positions.double()`, `x.double()`) and return `.to(x.dtype)`. In "
+            "`rotate_qk`, rotate q and k and return v as it is: attention averages the values, "
+            "they carry no position.",
+            "ru": "Около позиции 100 000 угол — большое число, которое float32 округляет примерно на "
+            "5e-3: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
+            "`.to(x.dtype)`. В `rotate_qk` поверните q и k, а v верните как есть: внимание "
+            "усредняет значения, позиций они не несут.",
+        },
+        "solution": {
+            "en": "`apply_rotary` builds the angles, cos and sin in float64, turns each neighbouring "
+            "pair and casts back to x's dtype; `rotate_qk` rotates only queries and keys.",
+            "ru": "`apply_rotary` строит углы, cos и sin во float64, поворачивает каждую пару соседних "
+            "координат и приводит результат к типу x; `rotate_qk` поворачивает только запросы и "
+            "ключи.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import torch
+
+
+def apply_rotary(x, positions, base=10000.0):  # x: (batch, heads, seq, head_dim), positions: (seq,)
+    raise NotImplementedError
+
+
+def rotate_qk(q, k, v, positions):  # (batch, heads, seq, head_dim) each -> (q, k, v) for attention
+    raise NotImplementedError
+"""
+
+SOLUTION = """\
+import torch
+
+
+def apply_rotary(x, positions, base=10000.0):
+    head_dim = x.size(-1)
+    two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
+    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 4)
+    angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    a, b = x[..., 0::2].double(), x[..., 1::2].double()  # pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
+    out = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1)  # (..., head_dim/2, 2)
+    return out.flatten(-2).to(x.dtype)  # (batch, heads, seq, head_dim)
+
+
+def rotate_qk(q, k, v, positions):
+    # queries and keys carry the positions; the values, which attention averages, do not
+    return apply_rotary(q, positions), apply_rotary(k, positions), v
+"""
+
+# all different; the positions of a cached generation, not 0..seq-1
+_ROPE_SHAPE = (2, 3, 5, 8)  # (batch, heads, seq, head_dim)
+_ROPE_POSITIONS = torch.tensor([2, 3, 5, 8, 13])
+_ROPE_BASE = 500.0  # not the default, so that a hard-coded 10 000 shows
+# far positions, where the angles need float64: float16 inputs (whose own rounding is ~1e-3) up to
+# 999, float32 inputs near 100 000 (float32 angles are off by ~5e-3 there)
+_ROPE_PRECISION = (
+    (torch.float16, torch.tensor([100, 300, 500, 700, 999]), 1e-2),
+    (torch.float32, torch.tensor([99_990, 99_991, 99_995, 99_998, 100_000]), TOL),
+)
+
+
+def _inputs(count: int) -> list[torch.Tensor]:
+    """``count`` different tensors of the check's shape, the same every run."""
+    g = torch.Generator().manual_seed(8)
+    return list(torch.randn(count, *_ROPE_SHAPE, generator=g).unbind(0))
+
+
+def _rotated(x, positions, base, *, half=False, sign=1.0, two=2.0) -> torch.Tensor:
+    """RoPE in float64, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
+    x = x.double()
+    d = x.shape[-1]
+    i = torch.arange(d // 2, dtype=torch.float64)  # (head_dim/2,)
+    angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / d)  # (seq, head_dim/2)
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    a, b = (x[..., : d // 2], x[..., d // 2 :]) if half else (x[..., 0::2], x[..., 1::2])
+    turned_a, turned_b = a * cos - b * sin, a * sin + b * cos
+    if half:
+        return torch.cat((turned_a, turned_b), dim=-1)
+    return torch.stack((turned_a, turned_b), dim=-1).flatten(-2)
+
+
+def _same_angle(got: torch.Tensor, x: torch.Tensor) -> bool:
+    """Whether every position's pairs are turned by one rotation (the ratio of complex numbers)."""
+    z = torch.complex(x[..., 0::2], x[..., 1::2])  # (batch, heads, seq, head_dim/2)
+    ratio = torch.complex(got[..., 0::2], got[..., 1::2]) / z
+    same = ratio[..., :1, :].expand_as(ratio)
+    return bool(
+        torch.allclose(ratio.abs(), torch.ones_like(ratio.abs()), atol=1e-3)
+        and torch.allclose(ratio, same, atol=1e-3)
+    )
+
+
+def _rope_values(out, x: torch.Tensor, positions: torch.Tensor, base: float, name: str = "x") -> None:
+    """Checks ``out == RoPE(x)`` in x's dtype, or names the mistake that explains ``out``."""
+    out = require_tensor(out)
+    if out.shape != x.shape:
+        raise wrong("rope.wrong_shape", name=name, expected=tuple(x.shape), got=tuple(out.shape))
+    if out.dtype != x.dtype:
+        raise wrong("rope.dtype", expected=x.dtype, got=out.dtype)
+    got = out.detach().double()
+    require_finite(got)
+    expected = _rotated(x, positions, base)
+    if close(got, expected):
+        return
+    seq = torch.arange(len(positions))
+    candidates = {
+        "rope.half_split": _rotated(x, positions, base, half=True),
+        "rope.wrong_direction": _rotated(x, positions, base, sign=-1.0),
+        "rope.exponent_i": _rotated(x, positions, base, two=1.0),
+        "rope.base_ignored": _rotated(x, positions, 10000.0) if base != 10000.0 else None,
+        "rope.positions_ignored": _rotated(x, seq, base),
+    }
+    for key, candidate in candidates.items():
+        if candidate is not None and close(got, candidate):
+            raise wrong(key, base=base, positions=positions.tolist())
+    if _same_angle(got, x.double()):
+        raise wrong("rope.same_angle")
+    row, head, pos, dim = first_difference(got, expected)
+    values = dict(row=row, head=head, position=int(positions[pos]), dim=dim)
+    raise wrong(
+        "rope.mismatch",
+        got=float(got[row, head, pos, dim]),
+        expected=float(expected[row, head, pos, dim]),
+        **values,
+    )
+
+
+def _call(run: Run, student, tensors: dict[str, torch.Tensor], *rest) -> tuple:
+    """The student's result for copies of ``tensors`` (then ``rest``), and the first tensor it changed in place."""
+    name = getattr(student, "__name__", "apply_rotary")
+    given = {key: t.clone() for key, t in tensors.items()}
+    result = run.call(name, student, *given.values(), *rest, name=name)
+    return result, next((key for key in tensors if not torch.equal(tensors[key], given[key])), None)
+
+
+def _qk_triple(result) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    if (
+        not isinstance(result, tuple | list)
+        or len(result) != 3
+        or not all(isinstance(t, torch.Tensor) for t in result)
+    ):
+        raise wrong("rope.qk_not_triple", got=describe(result))
+    return tuple(result)
+
+
+def _check_precision(rotate, base: float) -> None:
+    """``rotate(x, positions)`` at far positions, in float16 and float32: x's dtype, float64 angles."""
+    (x,) = _inputs(1)
+    for dtype, positions, tolerance in _ROPE_PRECISION:
+        far = x.to(dtype)
+        out = require_tensor(rotate(far, positions))
+        if out.shape != far.shape or out.dtype != dtype:
+            _rope_values(out, far, positions, base)  # names the shape or dtype
+        require_finite(out.detach().double())
+        error = (
+            out.detach().double() - _rotated(far, positions, base)
+        ).abs()  # (batch, heads, seq, head_dim)
+        if not error.max() <= tolerance:
+            pos = int(error.amax(dim=(0, 1, 3)).argmax())
+            raise wrong("rope.float64", dtype=dtype, position=int(positions[pos]), err=float(error.max()))
+
+
+def _check_apply(student, run: Run) -> Feedback:
+    (x,) = _inputs(1)
+    out, changed = _call(run, student, {"x": x, "positions": _ROPE_POSITIONS}, _ROPE_BASE)
+    _rope_values(out, x, _ROPE_POSITIONS, _ROPE_BASE)
+    if changed:
+        raise wrong("rope.modifies_input", name=changed)
+    _check_precision(
+        lambda far, positions: _call(run, student, {"x": far, "positions": positions}, _ROPE_BASE)[0],
+        _ROPE_BASE,
+    )
+    return feedback("correct", "rope.correct")
+
+
+def _check_qk(student, run: Run) -> Feedback:
+    """rotate_qk, and through its queries all of apply_rotary but the base (rotate_qk passes none)."""
+    q, k, v = _inputs(3)
+    result, changed = _call(run, student, {"q": q, "k": k, "v": v, "positions": _ROPE_POSITIONS})
+    q_out, k_out, v_out = _qk_triple(result)
+    _rope_values(q_out, q, _ROPE_POSITIONS, 10000.0, name="q")
+    if close(k_out.detach().double(), k.double()):
+        raise wrong("rope.keys_not_rotated")
+    _rope_values(k_out, k, _ROPE_POSITIONS, 10000.0, name="k")
+    if not close(v_out.detach().double(), v.double()):
+        if close(v_out.detach().double(), _rotated(v, _ROPE_POSITIONS, 10000.0)):
+            raise wrong("rope.rotated_values")
+        raise wrong("rope.values_changed")
+    if changed:
+        raise wrong("rope.modifies_input", name=changed)
+
+    def queries(far: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        tensors = {"q": far, "k": far.flip(-1), "v": far.flip(-2), "positions": positions}
+        return _qk_triple(_call(run, student, tensors)[0])[0]
+
+    _check_precision(queries, 10000.0)
+    return feedback("correct", "rope.correct_qk")
+
+
+def _is_rotate_qk(student) -> bool:
+    """``rotate_qk(q, k, v, positions)`` rather than ``apply_rotary(x, positions, base)``."""
+    try:
+        parameters = inspect.signature(student).parameters
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    return "v" in parameters or len(required) >= 4
+
+
+def check(student, run: Run) -> Feedback:
+    require_function(student)
+    return _check_qk(student, run) if _is_rotate_qk(student) else _check_apply(student, run)
+
+
+EXERCISE = Exercise("rotary", 8, check, TEMPLATE, SOLUTION, MESSAGES)
