@@ -97,7 +97,7 @@ def test_a_lesson_built_in_the_pseudo_language_shows_no_plain_english(built):
 def test_the_check_finds_plain_english_where_there_is_some(built):
     """The check above can fail: the same lesson's outputs, with one printed label left in English."""
     nb, code_words = built
-    assert plain_english("⟦pöšîtîöñ⟧ | largest error", code_words) == ["largest", "error"]
+    assert plain_english("⟦pöšîtîöñ⟧ | biggest wobble", code_words) == ["biggest", "wobble"]
     assert visible_texts(nb), "the lesson printed nothing to check"
     assert any("⟦" in text for _, text in visible_texts(nb))
 
