@@ -85,6 +85,8 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python benchmarks/bench_rotary.py
+	$(BIN)/python benchmarks/bench_bpe.py
 
 clean:
 	rm -rf $(VENV)
