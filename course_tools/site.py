@@ -25,7 +25,6 @@ All or nothing: everything is made in a temporary folder next to ``site/``, whic
 """
 
 import argparse
-import re
 import shutil
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from pathlib import Path
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .site_pages import glossary_page, home_page, root_page
-from .site_theme import SECTION_ANCHOR, THEME, run_sphinx, sphinx_config, translations_js
+from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
 
 __all__ = ["SiteError", "VENDOR_FILES", "build", "main"]
 
@@ -115,26 +114,6 @@ def missing_decks(course: Course) -> list[str]:
     return [course.config.relative(path) for path in wanted if not path.exists()]
 
 
-def section_levels(page: Path) -> list[int]:
-    """The heading level of each numbered section of a built page, in order."""
-    text = page.read_text(encoding="utf-8")
-    anchor = SECTION_ANCHOR.format(r"\d+")
-    return [int(level) for level in re.findall(f'<span id="{anchor}"></span><h([1-6])>', text)]
-
-
-def switch_problems(site: Path, course: Course) -> list[str]:
-    """Lessons whose sections differ between languages: there the switch lands on another section."""
-    problems = []
-    for name in course.names:
-        levels = {lang: section_levels(site / lang / f"{name}.html") for lang in LANGUAGES}
-        if len({tuple(found) for found in levels.values()}) > 1:
-            problems.append(
-                f"warning: {name}: the languages' headings differ ({levels}), so the language switch "
-                "cannot keep the section there; give the twins the same headings"
-            )
-    return problems
-
-
 # what Sphinx and the themes leave in the output that no page loads
 PRUNE = (
     ".buildinfo",
@@ -200,8 +179,6 @@ def build(config: Config = CONFIG, say=print) -> Path:
         (site / "index.html").write_text(root_page(), encoding="utf-8")
         for part in ["assets", *LANGUAGES]:
             shutil.copytree(config.slides_dir / part, site / "slides" / part)
-        for line in switch_problems(site, course):
-            say(line)
         if config.site_dir.exists():
             config.site_dir.rename(staging / "old-site")
         site.rename(config.site_dir)

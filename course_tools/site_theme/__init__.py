@@ -72,6 +72,8 @@ def sphinx_config(lang: str, vendor: Path, locales: Path, downloads: Path) -> di
         "nb_execution_mode": "off",
         "nb_merge_streams": True,
         "myst_enable_extensions": ["dollarmath", "amsmath"],
+        # a lesson that goes from # to ### renders well all the same; every other warning fails the build
+        "suppress_warnings": ["myst.header"],
         "exclude_patterns": ["**.ipynb_checkpoints"],
         "source_suffix": {".md": "myst-nb", ".ipynb": "myst-nb"},
         # relative to _static/: the copies of the npm packages (`vendor`)

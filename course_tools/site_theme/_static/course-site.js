@@ -1,7 +1,7 @@
 /* Course site: language switch that keeps the page and the section, remembered in localStorage. */
 (function () {
   "use strict";
-  var KEY = "course-lang";
+  var KEY = "course-lang";  // course_tools.site_pages.STORAGE_KEY: the root page reads it too
   var lang = document.documentElement.lang || "en";
 
   function store(value) {
