@@ -24,6 +24,7 @@ READMEs show them. Run after ``make site`` (``make browser-site`` does both).
 import functools
 import http.server
 import re
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -235,6 +236,34 @@ def test_twin_pages_have_the_same_sections(name):
         found[lang] = re.findall(r'<span id="sec-\d+"></span><h([1-6])>', text)
     assert len({tuple(levels) for levels in found.values()}) == 1, found
     assert len(found[SOURCE_LANGUAGE]) > 1
+
+
+def test_every_local_link_and_source_resolves():
+    """Every relative href and src of every page names a file of the site (the decks are checked by their own test)."""
+    missing = []
+    for page in SITE.rglob("*.html"):
+        if "slides" in page.relative_to(SITE).parts:
+            continue
+        for url in re.findall(r'(?:href|src)="([^"#?]+)', page.read_text(encoding="utf-8")):
+            if not re.match(r"^[a-z]+:|//", url) and not (page.parent / unquote(url)).exists():
+                missing.append(f"{page.relative_to(SITE)} -> {url}")
+    assert missing == []
+
+
+def test_a_copy_of_the_folder_works_anywhere(tmp_path, site_page):
+    """The site has no absolute path in it: a copy opens, typesets and draws its widgets offline."""
+    copy = tmp_path / "somewhere else"
+    shutil.copytree(SITE, copy, ignore=shutil.ignore_patterns("slides"))
+    for lang in LANGUAGES:
+        page, traffic = site_page(lang)
+        page.goto(f"{copy.as_uri()}/index.html")
+        page.wait_for_url(re.compile(r"/[a-z]+/index\.html$"))
+        page.goto(page_url(copy.as_uri(), lang, f"{SINUSOIDAL or COURSE.names[-1]}.html"))
+        settle(page)
+        facts = page.evaluate(PAGE_FACTS)
+        assert facts["formulas"] == facts["typeset"] > 0
+        assert all(width > 0 for _, width in facts["images"])
+        traffic.assert_clean()
 
 
 # ----------------------------------------------------------------------------- home, glossary, root
