@@ -177,6 +177,8 @@ def build(config: Config = CONFIG, say=print) -> Path:
             outdir.rename(site / lang)
             prune(site / lang)
         (site / "index.html").write_text(root_page(), encoding="utf-8")
+        # GitHub Pages publishing from a branch runs Jekyll, which drops folders named _*: not here
+        (site / ".nojekyll").write_text("", encoding="utf-8")
         for part in ["assets", *LANGUAGES]:
             shutil.copytree(config.slides_dir / part, site / "slides" / part)
         if config.site_dir.exists():

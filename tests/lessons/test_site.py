@@ -117,6 +117,7 @@ def test_every_lesson_in_every_language_with_its_notebook(built):
         ) == f"deck {lang} 01_first"
     assert (out / "slides" / "assets" / "reveal.js").exists()
     assert json.dumps(list(LANGUAGES)) in (out / "index.html").read_text(encoding="utf-8")
+    assert (out / ".nojekyll").exists()  # GitHub Pages would drop _static/ and _images/ otherwise
 
 
 def test_only_what_the_pages_load(built):
