@@ -114,6 +114,16 @@ def missing_decks(course: Course) -> list[str]:
     return [course.config.relative(path) for path in wanted if not path.exists()]
 
 
+def copy_decks(course: Course, dest: Path) -> None:
+    """The decks of the current lessons, their index pages and assets (not a deck an old lesson left)."""
+    slides = course.config.slides_dir
+    shutil.copytree(slides / "assets", dest / "assets")
+    for lang in LANGUAGES:
+        (dest / lang).mkdir(parents=True)
+        for page in ["index", *course.names]:
+            shutil.copy2(slides / lang / f"{page}.html", dest / lang / f"{page}.html")
+
+
 # what Sphinx and the themes leave in the output that no page loads
 PRUNE = (
     ".buildinfo",
@@ -179,8 +189,7 @@ def build(config: Config = CONFIG, say=print) -> Path:
         (site / "index.html").write_text(root_page(), encoding="utf-8")
         # GitHub Pages publishing from a branch runs Jekyll, which drops folders named _*: not here
         (site / ".nojekyll").write_text("", encoding="utf-8")
-        for part in ["assets", *LANGUAGES]:
-            shutil.copytree(config.slides_dir / part, site / "slides" / part)
+        copy_decks(course, site / "slides")
         if config.site_dir.exists():
             config.site_dir.rename(staging / "old-site")
         site.rename(config.site_dir)

@@ -54,7 +54,7 @@ def small_course(root):
                 cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"{lang} output {n}\n")]
             nbformat.write(nb, config.notebook(name, lang))
     for lang in LANGUAGES:
-        for page in ["index", *loaded.names]:
+        for page in ["index", *loaded.names, "00_removed_long_ago"]:
             deck = config.slides_dir / lang / f"{page}.html"
             deck.parent.mkdir(parents=True, exist_ok=True)
             deck.write_text(f"deck {lang} {page}", encoding="utf-8")
@@ -116,6 +116,7 @@ def test_every_lesson_in_every_language_with_its_notebook(built):
             encoding="utf-8"
         ) == f"deck {lang} 01_first"
     assert (out / "slides" / "assets" / "reveal.js").exists()
+    assert not list(out.glob("slides/*/00_removed_long_ago.html")), "a deck of no current lesson was copied"
     assert json.dumps(list(LANGUAGES)) in (out / "index.html").read_text(encoding="utf-8")
     assert (out / ".nojekyll").exists()  # GitHub Pages would drop _static/ and _images/ otherwise
 
