@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from course_tools import slides, tables, workspace
+from course_tools import site_pages, slides, tables, workspace
 from course_tools.config import CONFIG
 from course_tools.source import cell_lang, read_source
 from tests.unit.test_messages import all_catalogues
@@ -53,7 +53,9 @@ def test_russian_messages_follow_the_glossary():
             assert offending(entry["ru"]) == [], f"catalogue entry {area}.{key}"
 
 
-@pytest.mark.parametrize("catalogue", [workspace.TEXT, slides.TEXT, tables.HEADERS], ids=lambda c: c.area)
+@pytest.mark.parametrize(
+    "catalogue", [workspace.TEXT, slides.TEXT, site_pages.TEXT, tables.HEADERS], ids=lambda c: c.area
+)
 def test_the_tools_messages_are_complete_and_follow_the_glossary(catalogue):
     assert catalogue.problems() == []
     for key, entry in catalogue.entries.items():
