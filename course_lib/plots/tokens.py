@@ -44,14 +44,14 @@ MESSAGES = Messages(
     {
         "decimal_point": {"en": ".", "ru": ","},
         "vocab_size": {"en": "vocabulary size", "ru": "размер словаря"},
-        "tokens_per_word": {"en": "tokens per word", "ru": "токенов на слово"},
+        "tokens_per_word": {"en": "tokens per word (fertility)", "ru": "токенов на слово (фертильность)"},
         "fertility_title": {
-            "en": "Fertility: tokens per word of a text the tokenizer never saw",
-            "ru": "Фертильность: токенов на слово в тексте, которого токенизатор не видел",
+            "en": "Tokens per word of a text the tokenizer never saw",
+            "ru": "Токенов на слово в тексте, которого токенизатор не видел",
         },
         "one_per_word": {
-            "en": "a word-level vocabulary: 1 (unknown words become <unk>)",
-            "ru": "словарь слов: 1 (неизвестные слова становятся <unk>)",
+            "en": "a word vocabulary: 1, with <unk>",
+            "ru": "словарь слов: 1, с <unk>",
         },
         "row_label": {
             "en": "vocabulary size {size}, tokens in the text: {n}",
@@ -227,19 +227,26 @@ def plot_fertility(
     ax = fig.add_subplot()
     for colour, (label, points) in zip(colours(len(checked)), checked.items(), strict=True):
         sizes, values = zip(*points, strict=True)
-        ax.plot(
-            sizes, values, marker="o", color=colour, label=label, linestyle="-" if len(points) > 1 else "none"
-        )
+        if len(points) > 1:
+            ax.plot(sizes, values, marker="o", color=colour, label=label)
+        else:  # one measurement: a marker, with its vocabulary size written beside it
+            ax.plot(sizes, values, marker="o", color=colour, label=label, linestyle="none")
+            ax.annotate(str(sizes[0]), (sizes[0], values[0]), xytext=(6, -4), textcoords="offset points")
     ax.axhline(1.0, color="grey", linestyle="--", linewidth=1, label=MESSAGES("one_per_word", lang))
     ax.set_xscale("log")
-    # the sizes measured as the ticks, written out: a log axis would only say 10^3
-    sizes = sorted({size for points in checked.values() for size, _ in points})
-    ax.set_xticks(sizes, labels=[str(size) for size in sizes])
+    # the sizes of the curves as the ticks, written out (a log axis would only say 10^3); a size
+    # too close to the one labelled before it keeps its tick without a label
+    sizes = sorted({size for points in checked.values() if len(points) > 1 for size, _ in points})
+    labels, last = [], 0
+    for size in sizes:
+        labels.append(str(size) if size >= 1.3 * last else "")
+        last = size if labels[-1] else last
+    ax.set_xticks(sizes, labels=labels)
     ax.minorticks_off()
     ax.set_ylim(bottom=0)
     ax.set_xlabel(MESSAGES("vocab_size", lang))
     ax.set_ylabel(MESSAGES("tokens_per_word", lang))
     ax.set_title(title if title is not None else MESSAGES("fertility_title", lang))
-    ax.legend(loc="upper right")
+    ax.legend(loc="upper center")
     ax.grid(True, which="major", alpha=0.3)
     return fig

@@ -90,7 +90,11 @@ def test_fertility_draws_each_curve_and_a_single_point_as_a_marker(lang):
     assert lines["EN-only"].get_linestyle() == "None" and lines["EN-only"].get_marker() == "o"
     assert list(lines[token_plots.MESSAGES("one_per_word")].get_ydata()) == [1.0, 1.0]
     assert ax.get_xscale() == "log"
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["300", "1000", "2421", "4000"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["300", "1000", "4000"]
+    assert [t.get_text() for t in ax.texts] == ["2421"]  # a single point says its size beside it
+    # a size too close to the last one labelled keeps its tick, without a label that would overlap
+    close = plots.plot_fertility({"EN": {259: 5.7, 300: 4.6, 500: 3.1}}).axes[0]
+    assert [t.get_text() for t in close.get_xticklabels()] == ["259", "", "500"]
     assert ax.get_xlabel() == token_plots.MESSAGES("vocab_size")
     assert ax.get_ylabel() == token_plots.MESSAGES("tokens_per_word")
     assert ax.get_title() == token_plots.MESSAGES("fertility_title")
