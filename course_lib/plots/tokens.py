@@ -49,10 +49,6 @@ MESSAGES = Messages(
             "en": "Tokens per word of a text the tokenizer never saw",
             "ru": "Токенов на слово в тексте, которого токенизатор не видел",
         },
-        "one_per_word": {
-            "en": "a word vocabulary: 1, with <unk>",
-            "ru": "словарь слов: 1, с <unk>",
-        },
         "row_label": {
             "en": "vocabulary size {size}, tokens in the text: {n}",
             "ru": "размер словаря {size}, токенов в тексте: {n}",
@@ -86,7 +82,7 @@ MESSAGES = Messages(
 #: Background colours of consecutive tokens: light, so that the text stays readable.
 PALETTE = ("#cfe3f7", "#fbe0b5", "#d3efcf", "#f6d0d6", "#e2d7f3")
 # what a token of white space shows in place of the characters that show nothing
-_VISIBLE = {"\n": "↵\n", "\r": "␍", "\t": "⇥"}
+_VISIBLE = {"\n": "↵", "\r": "␍", "\t": "⇥"}
 
 
 def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
@@ -136,8 +132,10 @@ def token_spans(tok: BPETokenizer, text: str) -> tuple[str, int, bool]:
         border = "1px solid transparent" if whole else "1px dashed #666"
         spans.append(
             f'<span title="{i}" style="background-color: {PALETTE[n % len(PALETTE)]}; '
-            f'border: {border}; margin-right: 1px">{shown}</span>'
+            f'border: {border}; margin-right: 1px; display: inline-block">{shown}</span>'
+            + "<br>" * token.count(b"\n")  # a token is one box: a line break goes after it
         )
+    # spaces kept; lines wrap between tokens, never inside one
     block = '<div style="white-space: pre-wrap; line-height: 1.8">' + "".join(spans) + "</div>"
     return block, len(spans), cut
 
@@ -214,8 +212,7 @@ def plot_fertility(
         lang: ``"en"`` or ``"ru"``; None for the current language.
         title: the figure title; by default one that says what is measured.
 
-    The x axis is logarithmic (vocabularies grow by factors); the dashed line at 1 is a
-    word-level vocabulary, which pays for its one token per word with ``<unk>``.
+    The x axis is logarithmic: vocabularies grow by factors.
 
         >>> fig = plot_fertility({"EN": {300: 4.6, 4000: 1.7}, "RU": {300: 6.2, 4000: 2.0}}, lang="ru")
         >>> fig.axes[0].get_xlabel(), [line.get_label() for line in fig.axes[0].get_lines()][:2]
@@ -232,7 +229,6 @@ def plot_fertility(
         else:  # one measurement: a marker, with its vocabulary size written beside it
             ax.plot(sizes, values, marker="o", color=colour, label=label, linestyle="none")
             ax.annotate(str(sizes[0]), (sizes[0], values[0]), xytext=(6, -4), textcoords="offset points")
-    ax.axhline(1.0, color="grey", linestyle="--", linewidth=1, label=MESSAGES("one_per_word", lang))
     ax.set_xscale("log")
     # the sizes of the curves as the ticks, written out (a log axis would only say 10^3); a size
     # too close to the one labelled before it keeps its tick without a label

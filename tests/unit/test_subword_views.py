@@ -38,7 +38,7 @@ def test_spans_colour_each_token_with_its_id_and_mark_cut_characters(tok):
     assert cut  # the emoji was never seen: four bytes, none a whole character
     assert block.count("dashed") == 4
     assert "&lt;" in block and "&amp;" in block and "<b>" not in block
-    assert "↵\n" in block  # the line break shows, and still breaks the line
+    assert "↵</span><br>" in block  # the line break shows, and still breaks the line
     colours = re.findall(r"background-color: (#\w+)", block)
     assert all(a != b for a, b in zip(colours, colours[1:], strict=False))  # neighbours differ
     assert not plots.token_spans(tok, "the cat")[2]
@@ -88,7 +88,7 @@ def test_fertility_draws_each_curve_and_a_single_point_as_a_marker(lang):
     assert list(lines.get("EN").get_xdata()) == [300, 1000, 4000]
     assert list(lines["RU"].get_xdata()) == [300, 4000] and list(lines["RU"].get_ydata()) == [6.2, 2.0]
     assert lines["EN-only"].get_linestyle() == "None" and lines["EN-only"].get_marker() == "o"
-    assert list(lines[token_plots.MESSAGES("one_per_word")].get_ydata()) == [1.0, 1.0]
+    assert len(lines) == 3
     assert ax.get_xscale() == "log"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["300", "1000", "4000"]
     assert [t.get_text() for t in ax.texts] == ["2421"]  # a single point says its size beside it
