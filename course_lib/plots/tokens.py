@@ -133,7 +133,8 @@ def token_spans(tok: BPETokenizer, text: str) -> tuple[str, int, bool]:
         spans.append(
             f'<span title="{i}" style="background-color: {PALETTE[n % len(PALETTE)]}; '
             f'border: {border}; margin-right: 1px; display: inline-block">{shown}</span>'
-            + "<br>" * token.count(b"\n")  # a token is one box: a line break goes after it
+            + "<br>"
+            * token.count(b"\n")  # a token is one box: a line break goes after it
         )
     # spaces kept; lines wrap between tokens, never inside one
     block = '<div style="white-space: pre-wrap; line-height: 1.8">' + "".join(spans) + "</div>"
