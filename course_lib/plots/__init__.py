@@ -25,6 +25,8 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
 - ``attention``: attention weights (lesson 4);
+- ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
+  (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
@@ -46,6 +48,7 @@ from .figure import (
 from .messages import MESSAGES
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
 from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
+from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
 
 __all__ = [
     # the figures of the lessons
@@ -57,6 +60,8 @@ __all__ = [
     "plot_precision",
     "plot_rotation",
     "plot_attention",
+    "plot_fertility",
+    "show_tokens",
     # the numbers behind them
     "wavelength",
     "magnitudes",
@@ -65,6 +70,8 @@ __all__ = [
     # figures in a notebook
     "NotebookFigure",
     "to_png",
+    "TokenRows",
+    "token_spans",
     # the pieces the widgets redraw, and what every figure shares
     "draw_heatmap",
     "draw_rotation",
