@@ -52,7 +52,7 @@ MESSAGES = Messages(
             "eval mode. Is the table created inside `forward`? Create `nn.Embedding` once, in "
             "`__init__`, so that every call reads the same learned table.",
             "ru": "Два вызова с одними и теми же индексами дали разные векторы, хотя модуль в "
-            "режиме eval. Может быть, таблица создаётся внутри `forward`? Создайте "
+            "режиме инференса (`model.eval()`). Может быть, таблица создаётся внутри `forward`? Создайте "
             "`nn.Embedding` один раз, в `__init__`: тогда каждый вызов читает одну и ту же "
             "обучаемую таблицу.",
         },
