@@ -68,9 +68,9 @@ MESSAGES = Messages(
             "{shape}, and position t of every sequence gets row t of the table: "
             "`self.pe[:x.size(1)]`.",
             "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
-            "последовательности: это формат sequence-first (seq, batch, d_model) из старых "
-            "туториалов PyTorch. В курсе батч идёт первым: x имеет форму (batch, seq, "
-            "d_model), здесь {shape}, и позиция t каждой последовательности получает строку t "
+            "последовательности: это порядок осей (seq, batch, d_model) из старых "
+            "туториалов PyTorch. В курсе порядок осей (batch, seq, d_model): x здесь формы "
+            "{shape}, и позиция t каждой последовательности получает строку t "
             "таблицы: `self.pe[:x.size(1)]`.",
         },
         "table_without_x": {
@@ -95,8 +95,8 @@ MESSAGES = Messages(
             "en": "Two calls on the same x gave different outputs, although the module is in eval "
             "mode. `F.dropout(x, p)` drops values even in eval mode unless you pass "
             "`training=self.training`; an `nn.Dropout` layer is switched off by `.eval()`.",
-            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме eval. "
-            "`F.dropout(x, p)` зануляет значения и в режиме eval, если не передать "
+            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме "
+            "инференса (`model.eval()`). `F.dropout(x, p)` обнуляет значения и в этом режиме, если не передать "
             "`training=self.training`; а слой `nn.Dropout` выключается вызовом `.eval()`.",
         },
         "scaled_inside": {

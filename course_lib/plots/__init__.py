@@ -15,7 +15,7 @@ random state is left alone.
     >>> from course_lib import sinusoidal_table
     >>> fig = plot_table(sinusoidal_table(64, 32), lang="ru")
     >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
-    ('измерение', 'позиция')
+    ('координата', 'позиция')
 
 The modules, by topic:
 
