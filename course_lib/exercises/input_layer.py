@@ -157,7 +157,7 @@ MESSAGES = Messages(
             "en": "`forward` takes no `positions`: write `def forward(self, ids, positions=None):`. A "
             "model that generates text one token at a time must say where the new token stands.",
             "ru": "`forward` не принимает `positions`: напишите `def forward(self, ids, "
-            "positions=None):`. Модель, которая порождает текст по одному токену, должна сообщать, "
+            "positions=None):`. Модель, которая генерирует текст по одному токену, должна сообщать, "
             "на какой позиции стоит новый токен.",
         },
         "positions_ignored": {
@@ -167,15 +167,15 @@ MESSAGES = Messages(
             "rows of the positions: `self.pe[positions]`, and `torch.arange(seq)` only when "
             "`positions is None`.",
             "ru": "С `positions=torch.tensor({positions})` ваш слой всё равно прибавляет строки 0, 1, "
-            "… таблицы: позиции не учитываются. Именно это происходит с моделью, которая порождает "
+            "… таблицы: позиции не учитываются. Именно это происходит с моделью, которая генерирует "
             "текст с кэшем: новый токен приходит один и получает PE(0). Берите строки по позициям: "
             "`self.pe[positions]`, а `torch.arange(seq)` — только когда `positions is None`.",
         },
         "positions_error": {
             "en": "With `positions=torch.tensor({positions})` (tokens {positions} of a text generated "
             "with a cache) your `forward` raised `{error}`: `{detail}`.",
-            "ru": "С `positions=torch.tensor({positions})` (токены {positions} текста, порождаемого с "
-            "кэшем) ваш `forward` упал с ошибкой `{error}`: `{detail}`.",
+            "ru": "С `positions=torch.tensor({positions})` (токены {positions} текста, который "
+            "генерируется с кэшем) ваш `forward` упал с ошибкой `{error}`: `{detail}`.",
         },
         "positions_mismatch": {
             "en": "With `positions=torch.tensor({positions})`, at batch row {row}, coordinate {dim} of "
