@@ -25,6 +25,7 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
 - ``attention``: attention weights (lesson 4);
+- ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
@@ -44,6 +45,7 @@ from .figure import (
     to_png,
 )
 from .messages import MESSAGES
+from .positions import draw_left_padding, left_padded_positions, plot_left_padding
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
 from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
 
@@ -57,11 +59,13 @@ __all__ = [
     "plot_precision",
     "plot_rotation",
     "plot_attention",
+    "plot_left_padding",
     # the numbers behind them
     "wavelength",
     "magnitudes",
     "precision_errors",
     "DEFAULT_PRECISION_POSITIONS",
+    "left_padded_positions",
     # figures in a notebook
     "NotebookFigure",
     "to_png",
@@ -69,6 +73,7 @@ __all__ = [
     "draw_heatmap",
     "draw_rotation",
     "draw_attention",
+    "draw_left_padding",
     "new_figure",
     "colours",
     "as_array",
