@@ -201,12 +201,14 @@ MESSAGES = Messages(
         "positions_batch_shape": {
             "en": "Right for positions of shape (seq,), but with positions of shape (batch, seq) = "
             "{shape}, as a left-padded batch needs, the output has shape {got} instead of "
-            "{expected}. `self.pe[positions]` is then (batch, seq, d_model) already: add it as it "
-            "is, without `unsqueeze(0)`.",
+            "{expected}: an extra axis. Indexing a (max_len, d_model) table with them, "
+            "`self.pe[positions]`, already gives (batch, seq, d_model): add it as it is (for a (1, "
+            "max_len, d_model) buffer, `self.pe[0, positions]`).",
             "ru": "Для позиций формы (seq,) всё верно, но с позициями формы (batch, seq) = {shape}, "
-            "как нужно батчу с паддингом слева, выход имеет форму {got} вместо {expected}. "
-            "`self.pe[positions]` тогда уже имеет форму (batch, seq, d_model): прибавляйте его как "
-            "есть, без `unsqueeze(0)`.",
+            "как нужно батчу с паддингом слева, выход имеет форму {got} вместо {expected}: лишняя "
+            "ось. Индексирование ими таблицы формы (max_len, d_model), `self.pe[positions]`, уже "
+            "даёт (batch, seq, d_model): прибавляйте результат как есть (для буфера формы (1, "
+            "max_len, d_model) — `self.pe[0, positions]`).",
         },
         "positions_batch_values": {
             "en": "Right for positions of shape (seq,), but with positions of shape (batch, seq), "

@@ -415,3 +415,19 @@ def test_check_leaves_the_students_random_stream_and_dtype_alone():
     INP.check(Reference)
     assert torch.equal(torch.rand(3), expected)
     assert torch.get_default_dtype() == torch.float32
+
+
+class BatchedBufferIndexedOnAxis1(BatchedBufferWithDropout):
+    """A (1, max_len, d_model) buffer indexed as pe[:, positions]: right for (seq,), one axis too many for (batch, seq)."""
+
+    def forward(self, ids, positions=None):
+        x = self.tok(ids)
+        if positions is None:
+            positions = torch.arange(ids.size(1))
+        return x + self.pe[:, positions].to(x.dtype)
+
+
+def test_a_batched_buffer_indexed_on_axis_1_is_told_how_to_index_it():
+    feedback = INP.check(BatchedBufferIndexedOnAxis1)
+    assert feedback.key == "inp.positions_batch_shape" and feedback.values["got"] == (1, 3, 5, 24)
+    assert "self.pe[0, positions]" in feedback.message
