@@ -27,6 +27,7 @@ The modules, by topic:
 - ``attention``: attention weights (lesson 4);
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
+- ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
@@ -46,6 +47,7 @@ from .figure import (
     to_png,
 )
 from .messages import MESSAGES
+from .positions import draw_left_padding, left_padded_positions, plot_left_padding
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
 from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
 from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
@@ -62,11 +64,13 @@ __all__ = [
     "plot_attention",
     "plot_fertility",
     "show_tokens",
+    "plot_left_padding",
     # the numbers behind them
     "wavelength",
     "magnitudes",
     "precision_errors",
     "DEFAULT_PRECISION_POSITIONS",
+    "left_padded_positions",
     # figures in a notebook
     "NotebookFigure",
     "to_png",
@@ -76,6 +80,7 @@ __all__ = [
     "draw_heatmap",
     "draw_rotation",
     "draw_attention",
+    "draw_left_padding",
     "new_figure",
     "colours",
     "as_array",

@@ -24,14 +24,15 @@ setting ``.value`` and look at what was drawn:
 
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
 catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
-table and the rotation), on ``base`` (what every explorer shares) and ``messages`` (the
-catalogue).
+table and the rotation), ``positions`` (6: left padding, with its own catalogue), on
+``base`` (what every explorer shares) and ``messages`` (the catalogue).
 """
 
 from .attention import PositionStrengthExplorer, position_strength_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
+from .positions import LeftPaddingExplorer, left_padding_explorer
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
 from .tokens import TokenExplorer, token_explorer
 from .vocab import VocabExplorer, vocab_explorer
@@ -43,6 +44,7 @@ __all__ = [
     "embedding_explorer",
     "rotation_explorer",
     "position_strength_explorer",
+    "left_padding_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
@@ -50,6 +52,7 @@ __all__ = [
     "EmbeddingExplorer",
     "RotationExplorer",
     "PositionStrengthExplorer",
+    "LeftPaddingExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",

@@ -1116,9 +1116,12 @@ def test_right_implementations_in_any_style_pass(exercise, student, lang):
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
 def test_every_diagnosis_of_every_exercise_is_provoked_by_a_test(exercise):
-    from tests.unit import test_exercises_positions as lessons_7_8  # imports this module: not at the top
+    # they import this module: not at the top
+    from tests.unit import test_exercises_input_layer as lesson_6
+    from tests.unit import test_exercises_positions as lessons_7_8
 
-    provoked = {key for _, _, key in WRONG + lessons_7_8.WRONG} | {f"{e.prefix}.correct" for e in EXERCISES}
+    wrong = WRONG + lesson_6.WRONG + lessons_7_8.WRONG
+    provoked = {key for _, _, key in wrong} | {f"{e.prefix}.correct" for e in EXERCISES}
     provoked.add(lessons_7_8.CORRECT_QK)
     missing = sorted(set(exercise.diagnoses) - provoked)
     assert exercise.diagnoses and not missing, f"no test provokes {missing}"

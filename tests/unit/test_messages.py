@@ -44,6 +44,9 @@ def test_every_area_of_the_package_has_its_catalogue():
         "rotary",
         "lp",
         "rope",
+        "inp",
+        "plots_positions",
+        "widgets_positions",
     } <= set(CATALOGUES)
 
 

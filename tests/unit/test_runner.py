@@ -4,9 +4,12 @@ Each test below is a way a student's code used to hang ``check``, escape it, cha
 notebook's state behind the student's back, or get a misleading verdict.
 """
 
+import os
 import re
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -175,6 +178,22 @@ def test_state_changed_by_student_code_is_put_back():
     assert not torch.is_anomaly_enabled()
     assert course_lib.get_language() == "en"
     assert torch.equal(torch.rand(3), expected)
+
+
+def test_a_check_that_changes_nothing_leaves_the_deterministic_flag_untouched():
+    """Setting the flag imports torch._inductor (1.5-4 s): a lesson's first check paid it for nothing."""
+    code = (
+        "import sys, torch\n"
+        "from course_lib import exercises\n"
+        "namespace = {}\n"
+        "exec(exercises.positional_encoding.template, namespace)\n"
+        "exercises.positional_encoding.check(namespace['MyPositionalEncoding'])\n"
+        "print('torch._inductor' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root)
+    assert out.stdout.strip() == "False", out.stderr
 
 
 # ----------------------------------------------------------------------------- the notebook's state does not change the verdict
