@@ -23,14 +23,22 @@ setting ``.value`` and look at what was drawn:
     'позиции'
 
 The modules, by lesson: ``vocab`` (1), ``embeddings`` (2), ``attention`` (3), ``table``
-(4: the table and the rotation), on ``base`` (what every explorer shares) and
-``messages`` (the catalogue).
+(4: the table and the rotation), ``rotary`` (8: RoPE and ALiBi, with its own catalogue),
+on ``base`` (what every explorer shares) and ``messages`` (the catalogue).
 """
 
 from .attention import PositionStrengthExplorer, position_strength_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
+from .rotary import (
+    AlibiExplorer,
+    RopeAnglesExplorer,
+    RopeExplorer,
+    alibi_explorer,
+    rope_angles_explorer,
+    rope_explorer,
+)
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
 from .vocab import VocabExplorer, vocab_explorer
 
@@ -40,12 +48,18 @@ __all__ = [
     "embedding_explorer",
     "rotation_explorer",
     "position_strength_explorer",
+    "rope_explorer",
+    "alibi_explorer",
+    "rope_angles_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TableExplorer",
     "EmbeddingExplorer",
     "RotationExplorer",
     "PositionStrengthExplorer",
+    "RopeExplorer",
+    "AlibiExplorer",
+    "RopeAnglesExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",
