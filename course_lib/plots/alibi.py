@@ -42,13 +42,11 @@ MESSAGES = Messages(
             "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса i и ключа j",
         },
         "alibi_distance": {"en": "distance i − j", "ru": "расстояние i − j"},
-        "alibi_weight": {
-            "en": "attention weight of the last query\n(all content scores equal)",
-            "ru": "вес внимания последнего запроса\n(все оценки по содержанию равны)",
-        },
+        "alibi_weight": {"en": "weight of the last query", "ru": "вес последнего запроса"},
+        "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
         "alibi_weights_title": {
-            "en": "Where each head looks when the content says nothing: softmax(−m·(i − j))",
-            "ru": "Куда смотрит каждая голова, когда содержание ничего не подсказывает: softmax(−m·(i − j))",
+            "en": "Weights of the last query when all content scores are equal: softmax(−m·(i − j))",
+            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−m·(i − j))",
         },
         "plot_alibi_head": {
             "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",
@@ -110,6 +108,7 @@ def draw_alibi_head(fig: Figure, seq_len: int, lang: str) -> dict:
     right.set_ylim(0, 1.1 * alibi_weights(1.0, seq_len)[0])
     right.set_xlabel(MESSAGES("alibi_distance", lang))
     right.set_ylabel(MESSAGES("alibi_weight", lang))
+    right.set_title(MESSAGES("alibi_equal", lang), fontsize="medium")
     return {"left": left, "image": image, "bars": bars, "seq_len": seq_len}
 
 
@@ -182,7 +181,7 @@ def plot_alibi_weights(
     num_heads = validate.positive_int("num_heads", num_heads)
     seq_len = validate.positive_int("seq_len", seq_len)
     slopes = alibi_slopes(num_heads, dtype=torch.float64).tolist()
-    fig = new_figure(figsize or (8.0, 3.8), dpi)
+    fig = new_figure(figsize or (8.0, 3.2), dpi)
     ax = fig.add_subplot()
     # one colour per head from a sequential map: steep heads dark, gentle heads light
     palette = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.9, num_heads))
