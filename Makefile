@@ -96,6 +96,7 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python benchmarks/bench_widgets_rotary.py
 	$(BIN)/python benchmarks/bench_rotary.py
 	$(BIN)/python benchmarks/bench_bpe.py
 

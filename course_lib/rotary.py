@@ -6,7 +6,7 @@ so that a score depends on how far apart two tokens are, not on where they stand
 - RoPE (Su et al., "RoFormer: Enhanced Transformer with Rotary Position Embedding", 2021,
   https://arxiv.org/abs/2104.09864) rotates each pair of coordinates of a query or key at
   position ``p`` by the angle ``p * base^(-2i/head_dim)`` -- the angle of column pair
-  ``i`` of the sinusoidal table (lesson 4). A rotation keeps lengths, and the dot product
+  ``i`` of the sinusoidal table (lesson 5). A rotation keeps lengths, and the dot product
   of two rotated vectors depends on the difference of their angles only: ``q_m . k_n``
   depends on ``m - n``.
 - ALiBi (Press et al., "Train Short, Test Long: Attention with Linear Biases Enables Input
@@ -88,7 +88,7 @@ class RotaryEmbedding(validate.CheckedModule):
     and a checkpoint fixes it:
 
     - ``interleaved=True`` (default): columns ``(2i, 2i + 1)``, the course's own layout (the
-      sine and cosine of a frequency side by side in lesson 4's table), rotated as the
+      sine and cosine of a frequency side by side in lesson 5's table), rotated as the
       complex number :math:`x_{2i} + j\,x_{2i+1}` times :math:`e^{j \cdot angle}`: the
       RoFormer paper's and Meta's original LLaMA ``apply_rotary_emb``.
     - ``interleaved=False``: columns ``(i, i + head_dim/2)``, the GPT-NeoX and Hugging Face
@@ -98,7 +98,7 @@ class RotaryEmbedding(validate.CheckedModule):
     never in ``state_dict``, rebuilt after ``to_empty`` off the meta device. They are built
     and kept in float64 (2 MiB for max_len 4096 and head_dim 64) and each call casts the rows it uses to
     the input's dtype: in float32 the angle ``p * base^(-2i/d)`` itself is off by about
-    5e-3 near position 100 000 (lesson 4), while these tables stay within the input's
+    5e-3 near position 100 000 (lesson 5), while these tables stay within the input's
     rounding at any position. Outputs have the dtype and device of their inputs.
 
     Args:

@@ -49,11 +49,11 @@ MESSAGES = Messages(
         "half_split": {
             "en": "Your pairs are columns (i, i + head_dim/2), the `rotate_half` layout of GPT-NeoX and "
             "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
-            "lesson pairs neighbours, (2i, 2i+1), as lesson 4's table does: `x[..., 0::2]` and "
+            "lesson pairs neighbours, (2i, 2i+1), as lesson 5's table does: `x[..., 0::2]` and "
             "`x[..., 1::2]`.",
             "ru": "У вас пары — столбцы (i, i + head_dim/2), раскладка `rotate_half` из GPT-NeoX и "
             "Hugging Face: те же повороты, но в другой раскладке, а её фиксирует чекпоинт. В этом "
-            "уроке пары — соседние столбцы (2i, 2i+1), как в таблице урока 4: `x[..., 0::2]` и "
+            "уроке пары — соседние столбцы (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
             "`x[..., 1::2]`.",
         },
         "wrong_direction": {
@@ -107,12 +107,12 @@ MESSAGES = Messages(
         "float64": {
             "en": "With x in {dtype} at position {position}, your values are off by {err:.1e}: the "
             "angles were computed in too low a precision. There p · base^(−2i/head_dim) is a large "
-            "number, which float32 rounds by about 5e-3 near position 100 000 (lesson 4), and "
+            "number, which float32 rounds by about 5e-3 near position 100 000 (lesson 5), and "
             "float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
             "and cast only the result to `x.dtype`.",
             "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err:.1e}: "
             "углы посчитаны со слишком низкой точностью. Там p · base^(−2i/head_dim) — большое "
-            "число, и float32 округляет его примерно на 5e-3 около позиции 100 000 (урок 4), а "
+            "число, и float32 округляет его примерно на 5e-3 около позиции 100 000 (урок 5), а "
             "float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
             "и приводите к `x.dtype` только результат.",
         },
@@ -216,7 +216,7 @@ import torch
 def apply_rotary(x, positions, base=10000.0):
     head_dim = x.size(-1)
     two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
-    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 4)
+    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 5)
     angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
     cos, sin = torch.cos(angle), torch.sin(angle)
     a, b = x[..., 0::2].double(), x[..., 1::2].double()  # pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)

@@ -28,9 +28,19 @@ The modules, by topic:
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
+- ``rotary``: RoPE's pair of q and k turning, its two layouts, the angles of long contexts (lesson 8);
+- ``alibi``: ALiBi's bias per head and where it lets a query look (lesson 8);
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
+from .alibi import (
+    alibi_weights,
+    draw_alibi_head,
+    plot_alibi,
+    plot_alibi_weights,
+    slope_label,
+    update_alibi_head,
+)
 from .attention import draw_attention, plot_attention
 from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
 from .figure import (
@@ -49,6 +59,19 @@ from .figure import (
 from .messages import MESSAGES
 from .positions import draw_left_padding, left_padded_positions, plot_left_padding
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
+from .rotary import (
+    draw_rope_angles,
+    draw_rope_rotation,
+    new_angle_pairs,
+    plot_rope_angles,
+    plot_rope_layouts,
+    plot_rope_rotation,
+    rope_rotate,
+    rope_score,
+    rope_vectors,
+    update_rope_angles,
+    update_rope_rotation,
+)
 from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
 from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
 
@@ -65,12 +88,23 @@ __all__ = [
     "plot_fertility",
     "show_tokens",
     "plot_left_padding",
+    "plot_rope_rotation",
+    "plot_rope_layouts",
+    "plot_rope_angles",
+    "plot_alibi",
+    "plot_alibi_weights",
     # the numbers behind them
     "wavelength",
     "magnitudes",
     "precision_errors",
     "DEFAULT_PRECISION_POSITIONS",
     "left_padded_positions",
+    "rope_vectors",
+    "rope_rotate",
+    "rope_score",
+    "new_angle_pairs",
+    "alibi_weights",
+    "slope_label",
     # figures in a notebook
     "NotebookFigure",
     "to_png",
@@ -81,6 +115,12 @@ __all__ = [
     "draw_rotation",
     "draw_attention",
     "draw_left_padding",
+    "draw_rope_rotation",
+    "update_rope_rotation",
+    "draw_rope_angles",
+    "update_rope_angles",
+    "draw_alibi_head",
+    "update_alibi_head",
     "new_figure",
     "colours",
     "as_array",

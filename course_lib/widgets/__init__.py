@@ -24,8 +24,9 @@ setting ``.value`` and look at what was drawn:
 
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
 catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
-table and the rotation), ``positions`` (6: left padding, with its own catalogue), on
-``base`` (what every explorer shares) and ``messages`` (the catalogue).
+table and the rotation), ``positions`` (6: left padding, with its own catalogue), ``rotary``
+(8: RoPE and ALiBi, with its own catalogue), on ``base`` (what every explorer shares) and
+``messages`` (the catalogue).
 """
 
 from .attention import PositionStrengthExplorer, position_strength_explorer
@@ -33,6 +34,14 @@ from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
 from .positions import LeftPaddingExplorer, left_padding_explorer
+from .rotary import (
+    AlibiExplorer,
+    RopeAnglesExplorer,
+    RopeExplorer,
+    alibi_explorer,
+    rope_angles_explorer,
+    rope_explorer,
+)
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
 from .tokens import TokenExplorer, token_explorer
 from .vocab import VocabExplorer, vocab_explorer
@@ -45,6 +54,9 @@ __all__ = [
     "rotation_explorer",
     "position_strength_explorer",
     "left_padding_explorer",
+    "rope_explorer",
+    "alibi_explorer",
+    "rope_angles_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
@@ -53,6 +65,9 @@ __all__ = [
     "RotationExplorer",
     "PositionStrengthExplorer",
     "LeftPaddingExplorer",
+    "RopeExplorer",
+    "AlibiExplorer",
+    "RopeAnglesExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",

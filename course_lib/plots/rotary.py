@@ -1,0 +1,434 @@
+"""Figures of RoPE (lesson 8): one pair of q and k turning, the two layouts, the angles of long contexts.
+
+The maths is :mod:`course_lib.rotary`'s: pair ``i`` of a query or key at position ``p``
+turns by ``p · base^(-2i/head_dim)``, taken from :func:`~course_lib.rotary.rotary_tables`
+(float64). The figures only draw what those tables give.
+
+    >>> q, k = rope_vectors(8)
+    >>> a, b = rope_score(q, k, 5, 2), rope_score(q, k, 45, 42)  # the same offset m - n = 3
+    >>> abs(a - b) < 1e-12
+    True
+"""
+
+import math
+
+import numpy as np
+import torch
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from .. import validate
+from ..i18n import Messages, resolve
+from ..rotary import rotary_tables
+from .figure import DIVERGING, new_figure
+
+__all__ = [
+    "MESSAGES",
+    "rope_vectors",
+    "rope_rotate",
+    "rope_score",
+    "draw_rope_rotation",
+    "update_rope_rotation",
+    "plot_rope_rotation",
+    "plot_rope_layouts",
+    "new_angle_pairs",
+    "draw_rope_angles",
+    "update_rope_angles",
+    "plot_rope_angles",
+]
+
+MESSAGES = Messages(
+    "plots_rotary",
+    {
+        # plot_rope_rotation
+        "rope_q": {
+            "en": "q at position m = {m}: turned by m·θ = {angle:.2f} rad",
+            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle:.2f} рад",
+        },
+        "rope_k": {
+            "en": "k at position n = {n}: turned by n·θ = {angle:.2f} rad",
+            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle:.2f} рад",
+        },
+        "rope_pair_title": {
+            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta:.4g}",
+            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta:.4g}",
+        },
+        "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
+        "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
+        "rope_curve_title": {
+            "en": "q_m · k_n at every offset m − n",
+            "ru": "q_m · k_n при каждом сдвиге m − n",
+        },
+        "rope_title": {
+            "en": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, so m − n = {offset} and q_m · k_n = {score:.3f}",
+            "ru": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, поэтому m − n = {offset} и q_m · k_n = {score:.3f}",
+        },
+        # plot_rope_layouts
+        "layout_interleaved": {
+            "en": "interleaved (2i, 2i+1)\nRoFormer, Meta's LLaMA",
+            "ru": "чередование (2i, 2i+1)\nRoFormer, LLaMA от Meta",
+        },
+        "layout_half": {
+            "en": "halves (i, i + d/2)\nGPT-NeoX, Hugging Face",
+            "ru": "половины (i, i + d/2)\nGPT-NeoX, Hugging Face",
+        },
+        "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
+        "layout_title": {
+            "en": "Which coordinates form pair i (the number in each cell), head_dim = {head_dim}",
+            "ru": "Какие координаты образуют пару i (число в клетке), head_dim = {head_dim}",
+        },
+        # plot_rope_angles
+        "angles_pair": {"en": "pair i", "ru": "пара i"},
+        "angles_position": {"en": "position p", "ru": "позиция p"},
+        "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
+        "angles_train": {"en": "training length L = {train_len}", "ru": "длина при обучении L = {train_len}"},
+        "angles_title": {
+            "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
+            "ru": "base = {base}, s = {scale}: пар с углами,\nне виданными при обучении: {new} из {pairs}",
+        },
+        "plot_even_head_dim": {
+            "en": "head_dim must be even, got {value!r}: RoPE turns the coordinates of a head in pairs",
+            "ru": "head_dim должен быть чётным, а получено {value!r}: RoPE поворачивает координаты головы парами",
+        },
+        "plot_rope_pair": {
+            "en": "pair={value!r} is out of range: head_dim={head_dim} has pairs 0 .. {last}",
+            "ru": "pair={value!r} вне диапазона: при head_dim={head_dim} пары нумеруются от 0 до {last}",
+        },
+        "plot_scale": {
+            "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
+            "ru": "scale должен быть числом >= 1 (на него делятся позиции), а получено {value!r}",
+        },
+    },
+)
+
+Q_COLOUR, K_COLOUR = "tab:blue", "tab:orange"
+
+
+def even_head_dim(value) -> int:
+    """``value`` if it is an even positive integer, the width of a head that RoPE turns in pairs."""
+    head_dim = validate.positive_int("head_dim", value)
+    if head_dim % 2:
+        raise ValueError(MESSAGES("plot_even_head_dim", value=value))
+    return head_dim
+
+
+def check_pair(pair, head_dim: int) -> int:
+    """``pair`` if it numbers one of the ``head_dim/2`` pairs of a head."""
+    if not validate.is_integer(pair) or not 0 <= pair < head_dim // 2:
+        raise ValueError(MESSAGES("plot_rope_pair", value=pair, head_dim=head_dim, last=head_dim // 2 - 1))
+    return int(pair)
+
+
+def rope_vectors(head_dim: int = 8, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A query and a key of ``head_dim`` numbers, drawn from N(0, 1) with ``seed``: the same on every run.
+
+    The caller's random state is left alone (a generator of its own).
+    """
+    head_dim = even_head_dim(head_dim)
+    g = torch.Generator().manual_seed(validate.non_negative_int("seed", seed))
+    q, k = torch.randn(2, head_dim, generator=g, dtype=torch.float64)  # (head_dim,) each
+    return q.numpy(), k.numpy()
+
+
+def rope_rotate(x: np.ndarray, positions, base: float = 10000.0) -> np.ndarray:
+    """``x`` (``(head_dim,)``) turned to each of ``positions``: ``(len(positions), head_dim)``, interleaved pairs.
+
+    Pair ``(2i, 2i+1)`` turns by ``p · base^(-2i/head_dim)``, as
+    :class:`~course_lib.RotaryEmbedding` (``interleaved=True``) turns it, in float64.
+    """
+    positions = np.asarray(positions, dtype=np.int64).reshape(-1)  # (n,)
+    cos, sin = rotary_tables(int(positions.max()) + 1, len(x), base)  # (max + 1, head_dim/2) each
+    cos, sin = cos.numpy()[positions], sin.numpy()[positions]  # (n, head_dim/2)
+    a, b = x[0::2], x[1::2]
+    out = np.empty((len(positions), len(x)))  # (n, head_dim)
+    out[:, 0::2] = a * cos - b * sin
+    out[:, 1::2] = a * sin + b * cos
+    return out
+
+
+def rope_score(q: np.ndarray, k: np.ndarray, m: int, n: int, base: float = 10000.0) -> float:
+    """``q_m · k_n``: the dot product of ``q`` turned to position ``m`` and ``k`` turned to position ``n``."""
+    return float(rope_rotate(q, [m], base)[0] @ rope_rotate(k, [n], base)[0])
+
+
+# ----------------------------------------------------------------------------- one pair turning
+
+
+def draw_rope_rotation(
+    fig: Figure, q: np.ndarray, k: np.ndarray, max_offset: int, base: float, lang: str
+) -> dict:
+    """The fixed parts of :func:`plot_rope_rotation`; returns the artists that :func:`update_rope_rotation` moves.
+
+    Left: the plane of one pair, with arrows for q and k. Right: ``q_m · k_n`` against the
+    offset ``m − n`` from ``-max_offset`` to ``max_offset``, computed at ``(max_offset + o,
+    max_offset)``; a dot marks the current ``(m, n)``.
+    """
+    left, right = fig.subplots(1, 2, width_ratios=(1, 1.25))
+    left.set_aspect("equal")
+    left.axhline(0, color="0.85", linewidth=0.8)
+    left.axvline(0, color="0.85", linewidth=0.8)
+    circles, arrows = {}, {}
+    for name, colour in (("q", Q_COLOUR), ("k", K_COLOUR)):
+        # a rotation keeps the length: each arrow stays on its own circle
+        circles[name] = left.plot([], [], color=colour, linewidth=0.8, alpha=0.35)[0]
+        arrows[name] = left.annotate(
+            "", xy=(1, 0), xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2}
+        )
+    handles = [left.plot([], [], color=c, linewidth=2)[0] for c in (Q_COLOUR, K_COLOUR)]
+    # made once, its texts changed on every move: a new legend per move costs more than the rest
+    legend = left.legend(
+        handles, ["q", "k"], loc="upper center", bbox_to_anchor=(0.5, -0.08), fontsize="small", frameon=False
+    )
+    left.set_xticks([])  # the arrows' directions matter, not their coordinates' values
+    left.set_yticks([])
+    offsets = np.arange(-max_offset, max_offset + 1)  # (2 max_offset + 1,)
+    scores = rope_rotate(q, max_offset + offsets, base) @ rope_rotate(k, [max_offset], base)[0]
+    # scores exist at whole offsets only: dots on them, a thin line to guide the eye
+    right.plot(offsets, scores, ".-", color="0.4", linewidth=0.6, markersize=3)
+    right.axhline(0, color="0.85", linewidth=0.8)
+    dot = right.plot([], [], "o", color="tab:red", markersize=8)[0]
+    right.set_xlabel(MESSAGES("rope_offset", lang))
+    right.set_ylabel("q_m · k_n")
+    right.yaxis.set_major_locator(MaxNLocator(5))
+    right.set_title(MESSAGES("rope_curve_title", lang), fontsize="medium")
+    return {
+        "left": left,
+        "right": right,
+        "circles": circles,
+        "arrows": arrows,
+        "legend": legend,
+        "dot": dot,
+        "q": q,
+        "k": k,
+        "base": base,
+    }
+
+
+def update_rope_rotation(artists: dict, m: int, n: int, pair: int, lang: str) -> float:
+    """Move the arrows and the dot of a figure drawn by :func:`draw_rope_rotation` to ``(m, n)`` and ``pair``.
+
+    Returns ``q_m · k_n``.
+    """
+    q, k, base = artists["q"], artists["k"], artists["base"]
+    q_m, k_n = rope_rotate(q, [m], base)[0], rope_rotate(k, [n], base)[0]
+    score = float(q_m @ k_n)
+    left = artists["left"]
+    t = np.linspace(0, 2 * np.pi, 100)
+    for name, vec in (("q", q_m), ("k", k_n)):
+        x, y = vec[2 * pair], vec[2 * pair + 1]
+        artists["arrows"][name].xy = (x, y)
+        artists["circles"][name].set_data(np.hypot(x, y) * np.cos(t), np.hypot(x, y) * np.sin(t))
+    radius = 1.15 * max(np.hypot(q[2 * pair], q[2 * pair + 1]), np.hypot(k[2 * pair], k[2 * pair + 1]))
+    left.set_xlim(-radius, radius)
+    left.set_ylim(-radius, radius)
+    left.set_xlabel(MESSAGES("rope_coordinate", lang, c=2 * pair))
+    left.set_ylabel(MESSAGES("rope_coordinate", lang, c=2 * pair + 1))
+    theta = base ** (-2 * pair / len(q))
+    left.set_title(MESSAGES("rope_pair_title", lang, i=pair, theta=theta), fontsize="medium")
+    q_text, k_text = artists["legend"].get_texts()
+    q_text.set_text(MESSAGES("rope_q", lang, m=m, angle=m * theta))
+    k_text.set_text(MESSAGES("rope_k", lang, n=n, angle=n * theta))
+    artists["dot"].set_data([m - n], [score])
+    left.figure.suptitle(
+        MESSAGES("rope_title", lang, head_dim=len(q), m=m, n=n, offset=m - n, score=score), fontsize="medium"
+    )
+    return score
+
+
+def plot_rope_rotation(
+    m: int = 5,
+    n: int = 2,
+    pair: int = 0,
+    head_dim: int = 8,
+    base: float = 10000.0,
+    max_offset: int = 30,
+    seed: int = 0,
+    lang: str | None = None,
+    *,
+    figsize=None,
+    dpi=None,
+) -> Figure:
+    """A query at position ``m`` and a key at position ``n``, both turned by RoPE: their score depends on ``m − n``.
+
+    Left: pair ``pair`` of the two vectors as arrows in its plane; the angle between them
+    is the angle they started with plus ``(m − n)·θ``. Right: the whole score ``q_m · k_n``
+    against the offset ``m − n``; the dot for ``(m, n)`` lies on this one curve whatever
+    ``m`` is. ``q`` and ``k`` are :func:`rope_vectors` of ``seed``.
+
+        >>> fig = plot_rope_rotation(m=7, n=4, lang="ru")
+        >>> fig.axes[1].get_xlabel(), list(fig.axes[1].lines[-1].get_xdata())
+        ('сдвиг m − n', [3])
+    """
+    lang = resolve(lang)
+    m, n = validate.non_negative_int("m", m), validate.non_negative_int("n", n)
+    head_dim = even_head_dim(head_dim)
+    pair = check_pair(pair, head_dim)
+    base = validate.base(base)
+    max_offset = validate.positive_int("max_offset", max_offset)
+    q, k = rope_vectors(head_dim, seed)
+    fig = new_figure(figsize or (9.0, 4.2), dpi)
+    artists = draw_rope_rotation(fig, q, k, max_offset, base, lang)
+    update_rope_rotation(artists, m, n, pair, lang)
+    return fig
+
+
+# ----------------------------------------------------------------------------- the two layouts
+
+
+def plot_rope_layouts(head_dim: int = 8, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
+    """Which coordinates RoPE turns together: neighbours (2i, 2i+1), or i and i + head_dim/2.
+
+    One row per layout; each cell is a coordinate of q or k, coloured and numbered by its
+    pair. The same rotations either way: the columns are permuted.
+
+        >>> fig = plot_rope_layouts(4)
+        >>> fig.axes[0].images[0].get_array().tolist()
+        [[0, 0, 1, 1], [0, 1, 0, 1]]
+    """
+    lang = resolve(lang)
+    head_dim = even_head_dim(head_dim)
+    columns = np.arange(head_dim)
+    pairs = np.stack([columns // 2, columns % (head_dim // 2)])  # (2, head_dim): the pair of each column
+    fig = new_figure(figsize or (max(6.0, 0.55 * head_dim + 3.0), 2.6), dpi)
+    ax = fig.add_subplot()
+    ax.imshow(pairs, cmap="tab10", vmin=0, vmax=9, aspect="equal")
+    for (row, col), i in np.ndenumerate(pairs):
+        ax.text(col, row, str(i), ha="center", va="center", color="white", fontsize="large", weight="bold")
+    ax.set_xticks(columns)
+    ax.set_yticks([0, 1], labels=[MESSAGES("layout_interleaved", lang), MESSAGES("layout_half", lang)])
+    ax.set_xlabel(MESSAGES("layout_coordinate", lang))
+    ax.set_title(MESSAGES("layout_title", lang, head_dim=head_dim), fontsize="medium")
+    return fig
+
+
+# ----------------------------------------------------------------------------- angles of long contexts
+
+
+def new_angle_pairs(
+    head_dim: int,
+    num_positions: int,
+    train_len: int,
+    base: float = 10000.0,
+    scale: float = 1.0,
+    train_base: float = 10000.0,
+) -> np.ndarray:
+    """Which pairs reach angles that training never showed them: a bool per pair, ``(head_dim/2,)``.
+
+    Training on positions in ``[0, train_len)`` with ``train_base`` turned pair ``i`` by
+    angles in ``[0, train_len·θ_i)``. A pair for which that range spans ``2π`` has been all
+    the way round: every angle is familiar. Any other pair meets new angles when the
+    positions ``0 .. num_positions-1``, divided by ``scale`` (position interpolation) and
+    turned with ``base``, leave its range: ``(num_positions - 1)/scale · θ'_i >= train_len·θ_i``.
+
+        >>> int(new_angle_pairs(128, 8192, 4096).sum()), int(new_angle_pairs(128, 8192, 4096, scale=2).sum())
+        (18, 0)
+    """
+    two_i = np.arange(0, head_dim, 2)  # (head_dim/2,)
+    trained = train_len * train_base ** (-two_i / head_dim)  # the end of the angles seen, per pair
+    reached = (num_positions - 1) / scale * base ** (-two_i / head_dim)
+    return (trained < 2 * math.pi) & (reached >= trained)
+
+
+def check_scale(value) -> float:
+    """``value`` if it is a finite number >= 1: the factor that position interpolation divides positions by."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not value >= 1
+        or not math.isfinite(value)
+    ):
+        raise ValueError(MESSAGES("plot_scale", value=value))
+    return float(value)
+
+
+def angle_table(head_dim: int, num_positions: int, base: float, scale: float) -> np.ndarray:
+    """cos of RoPE's angles at positions ``p / scale``: ``(num_positions, head_dim/2)``, in float64."""
+    positions = np.arange(num_positions)[:, None] / scale  # (n, 1)
+    return np.cos(positions * base ** (-np.arange(0, head_dim, 2) / head_dim))  # (n, head_dim/2)
+
+
+def draw_rope_angles(fig: Figure, ax, head_dim: int, num_positions: int, train_len: int, lang: str) -> dict:
+    """The fixed parts of one panel of :func:`plot_rope_angles`: the heatmap and the line at the training length."""
+    image = ax.imshow(
+        np.zeros((num_positions, head_dim // 2)),
+        cmap=DIVERGING,
+        vmin=-1.0,
+        vmax=1.0,
+        aspect="auto",
+        interpolation="antialiased",
+    )
+    ax.axhline(train_len - 0.5, color="black", linestyle="--", linewidth=1.2)
+    ax.text(
+        head_dim // 2 - 0.5,
+        train_len,
+        MESSAGES("angles_train", lang, train_len=train_len),
+        ha="right",
+        va="top",
+        fontsize="small",
+        bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 1},
+    )
+    # a strip above row 0 for the marks (an empty line drawn off the axes upsets constrained layout)
+    ax.set_ylim(num_positions - 0.5, -0.04 * num_positions)
+    marks = ax.plot([], [], "v", color="black", markersize=5)[0]
+    ax.set_xlabel(MESSAGES("angles_pair", lang))
+    ax.set_ylabel(MESSAGES("angles_position", lang))
+    return {
+        "ax": ax,
+        "image": image,
+        "marks": marks,
+        "head_dim": head_dim,
+        "num_positions": num_positions,
+        "train_len": train_len,
+    }
+
+
+def update_rope_angles(artists: dict, base: float, scale: float, lang: str) -> int:
+    """Draw the angles for ``base`` and ``scale`` into a panel of :func:`draw_rope_angles`; returns the new pairs."""
+    head_dim, n, train_len = artists["head_dim"], artists["num_positions"], artists["train_len"]
+    artists["image"].set_data(angle_table(head_dim, n, base, scale))
+    new = new_angle_pairs(head_dim, n, train_len, base, scale)
+    pairs = np.flatnonzero(new)
+    artists["marks"].set_data(pairs, np.full(len(pairs), -0.02 * n))
+    artists["ax"].set_title(
+        MESSAGES(
+            "angles_title", lang, base=f"{base:.0f}", scale=f"{scale:g}", new=len(pairs), pairs=head_dim // 2
+        ),
+        fontsize="medium",
+    )
+    return len(pairs)
+
+
+def plot_rope_angles(
+    head_dim: int = 64,
+    num_positions: int = 2048,
+    train_len: int = 512,
+    settings=((10000.0, 1.0),),
+    lang: str | None = None,
+    *,
+    figsize=None,
+    dpi=None,
+) -> Figure:
+    """cos of RoPE's angles, positions down, pairs across, for each ``(base, scale)`` of ``settings``.
+
+    A dashed line marks the training length ``train_len`` (trained with base 10 000 and no
+    scaling); a triangle above a column marks a pair that, below the line, reaches angles
+    it never saw in training (:func:`new_angle_pairs`). ``scale`` s divides every position
+    (position interpolation, Chen et al., 2023); a larger ``base`` slows every pair but
+    the first.
+
+        >>> fig = plot_rope_angles(64, 2048, 512, settings=[(10000.0, 1.0), (10000.0, 4.0)])
+        >>> [len(ax.lines[-1].get_xdata()) for ax in fig.axes[:2]]  # pairs with new angles
+        [16, 0]
+    """
+    lang = resolve(lang)
+    head_dim = even_head_dim(head_dim)
+    num_positions = validate.positive_int("num_positions", num_positions)
+    train_len = validate.positive_int("train_len", train_len)
+    settings = [(validate.base(b), check_scale(s)) for b, s in settings]
+    fig = new_figure(figsize or (4.0 * len(settings) + 1.0, 4.6), dpi)
+    axes = fig.subplots(1, len(settings), squeeze=False, sharey=True)[0]
+    for ax, (base, scale) in zip(axes, settings, strict=True):
+        artists = draw_rope_angles(fig, ax, head_dim, num_positions, train_len, lang)
+        update_rope_angles(artists, base, scale, lang)
+    fig.colorbar(axes[0].images[0], ax=list(axes), label=MESSAGES("angles_colour", lang))
+    return fig

@@ -1,0 +1,389 @@
+"""Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
+
+Each redraws a figure of :mod:`course_lib.plots.rotary` or :mod:`course_lib.plots.alibi`
+in place, as the other explorers do (see :mod:`course_lib.widgets`).
+
+>>> explorer = rope_explorer(m=5, n=2, lang="ru")
+>>> explorer.together.value = True
+>>> explorer.m.value = 40  # n follows: the offset stays 3, and so does the score
+>>> explorer.n.value, explorer.m.description
+(37, 'позиция запроса m')
+"""
+
+import html
+import math
+
+import ipywidgets as widgets
+import numpy as np
+import torch
+
+from .. import plots, validate
+from ..i18n import Messages, resolve
+from ..plots.alibi import check_head
+from ..plots.rotary import MESSAGES as PLOT_MESSAGES
+from ..plots.rotary import check_pair, check_scale, even_head_dim
+from ..rotary import alibi_slopes
+from .base import DPI, FigureWidget, slider
+
+__all__ = [
+    "MESSAGES",
+    "RopeExplorer",
+    "rope_explorer",
+    "AlibiExplorer",
+    "alibi_explorer",
+    "RopeAnglesExplorer",
+    "rope_angles_explorer",
+]
+
+MESSAGES = Messages(
+    "widgets_rotary",
+    {
+        # rope_explorer
+        "slider_m": {"en": "query position m", "ru": "позиция запроса m"},
+        "slider_n": {"en": "key position n", "ru": "позиция ключа n"},
+        "slider_pair": {"en": "pair i", "ru": "пара i"},
+        "together": {"en": "move m and n together", "ru": "двигать m и n вместе"},
+        "rope_readout": {
+            "en": "m − n = {offset}, q_m · k_n = {score:.4f}. Shifting both positions by any s that keeps "
+            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err:.0e}.",
+            "ru": "m − n = {offset}, q_m · k_n = {score:.4f}. Сдвиг обеих позиций на любое s, при котором "
+            "они остаются в 0 … {last}, даёт то же скалярное произведение: проверено сдвигов: {shifts}, "
+            "наибольшее расхождение {err:.0e}.",
+        },
+        # alibi_explorer
+        "slider_heads": {"en": "number of heads", "ru": "число голов"},
+        "slider_head": {"en": "head h", "ru": "голова h"},
+        "alibi_power": {
+            "en": "{heads} heads: the slopes are 2^(−8h/{heads}) for h = 1 … {heads}, a geometric sequence.",
+            "ru": "Голов: {heads}; наклоны равны 2^(−8h/{heads}) при h = 1 … {heads}, это геометрическая "
+            "прогрессия.",
+        },
+        "alibi_other": {
+            "en": "{heads} heads is not a power of two: heads 1 … {closest} take the slopes of {closest} "
+            "heads, heads {next} … {heads} every other slope of {double} heads (the 1st, 3rd, …).",
+            "ru": "Число голов {heads} — не степень двойки: головы 1 … {closest} берут наклоны для "
+            "{closest} голов, а головы {next} … {heads} — каждый второй наклон для {double} голов (1-й, "
+            "3-й, …).",
+        },
+        "alibi_one": {
+            "en": "1 head: its slope is 2^(−8).",
+            "ru": "Одна голова: её наклон равен 2^(−8).",
+        },
+        "alibi_readout": {
+            "en": "Head {head}: m = {slope} = {value:.4f}. With equal content scores the last query gives "
+            "half of its attention to the nearest {half} of {seq} keys.",
+            "ru": "Голова {head}: m = {slope} = {value:.4f}. При равных оценках по содержанию последний "
+            "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
+        },
+        # rope_angles_explorer
+        "slider_base": {"en": "base", "ru": "основание base"},
+        "slider_scale": {"en": "interpolation s", "ru": "интерполяция s"},
+        "angles_readout": {
+            "en": "Trained on positions 0 … {last_train} with base = 10000. Now positions 0 … {last} are "
+            "divided by s = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
+            "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
+            "training: {slow_train} rad).",
+            "ru": "Обучение: позиции 0 … {last_train}, основание base = 10000. Сейчас позиции 0 … {last} "
+            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, не "
+            "виданными при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
+            "на {slow_now} рад (при обучении — на {slow_train} рад).",
+        },
+    },
+)
+
+
+class RopeExplorer(FigureWidget):
+    """Sliders for the positions ``m`` and ``n`` of a query and a key, and the pair shown, over RoPE's rotation.
+
+    Attributes: ``m``, ``n``, ``pair`` (IntSlider), ``together`` (Checkbox: moving one
+    slider moves the other by as much), ``readout`` (HTML), ``image``, ``figure``, and for
+    the positions shown now ``score`` (``q_m · k_n``) and ``error``, the largest difference
+    between it and the score after shifting both positions by every ``s`` that keeps them
+    on the sliders.
+    """
+
+    def __init__(
+        self,
+        head_dim: int = 8,
+        m: int = 5,
+        n: int = 2,
+        pair: int = 0,
+        base: float = 10000.0,
+        max_position: int = 40,
+        seed: int = 0,
+        lang=None,
+    ):
+        self.lang = resolve(lang)
+        m, n = validate.non_negative_int("m", m), validate.non_negative_int("n", n)
+        head_dim = even_head_dim(head_dim)
+        pair = check_pair(pair, head_dim)
+        self.base_value = validate.base(base)
+        max_position = validate.positive_int("max_position", max_position)
+        self.q, self.k = plots.rope_vectors(head_dim, seed)
+        figure = plots.new_figure((8.0, 3.8), DPI)
+        self._artists = plots.draw_rope_rotation(
+            figure, self.q, self.k, max_position, self.base_value, self.lang
+        )
+        self.m, self.n = (
+            slider(
+                widgets.IntSlider,
+                value=value,
+                min=0,
+                max=max(max_position, value),
+                description=MESSAGES(key, self.lang),
+            )
+            for value, key in ((m, "slider_m"), (n, "slider_n"))
+        )
+        self.pair = slider(
+            widgets.IntSlider,
+            value=pair,
+            min=0,
+            max=head_dim // 2 - 1,
+            description=MESSAGES("slider_pair", self.lang),
+        )
+        self.together = widgets.Checkbox(
+            value=False, description=MESSAGES("together", self.lang), indent=False
+        )
+        self.readout = widgets.HTML()
+        self._syncing = False
+        self._update()
+        self.attach_figure(figure)
+        self.m.observe(lambda change: self._on_position(change, self.n), names="value")
+        self.n.observe(lambda change: self._on_position(change, self.m), names="value")
+        self.pair.observe(self._on_pair, names="value")
+        super().__init__([self.m, self.n, self.together, self.pair, self.readout, self.image])
+
+    def _on_position(self, change, partner) -> None:
+        if self._syncing:
+            return
+        if self.together.value:
+            moved = change.owner
+            target = partner.value + change.new - change.old
+            reached = min(max(target, partner.min), partner.max)
+            self._syncing = True
+            try:
+                moved.value -= (
+                    target - reached
+                )  # the partner stopped at the end of its slider: so does this one
+                partner.value = reached
+            finally:
+                self._syncing = False
+        self._update()
+        self.redraw()
+
+    def _on_pair(self, _change=None) -> None:
+        self._update()
+        self.redraw(layout=True)
+
+    def _update(self) -> None:
+        m, n = self.m.value, self.n.value
+        self.score = plots.update_rope_rotation(self._artists, m, n, self.pair.value, self.lang)
+        last = min(self.m.max, self.n.max)
+        shifts = np.arange(-min(m, n), last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
+        q_s = plots.rope_rotate(self.q, m + shifts, self.base_value)  # (shifts, head_dim)
+        k_s = plots.rope_rotate(self.k, n + shifts, self.base_value)
+        self.error = float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
+        self.readout.value = html.escape(
+            MESSAGES(
+                "rope_readout",
+                self.lang,
+                offset=m - n,
+                score=self.score,
+                last=last,
+                shifts=len(shifts),
+                err=max(self.error, 1e-16),
+            )
+        )
+
+
+def rope_explorer(
+    head_dim: int = 8,
+    m: int = 5,
+    n: int = 2,
+    pair: int = 0,
+    base: float = 10000.0,
+    max_position: int = 40,
+    seed: int = 0,
+    lang: str | None = None,
+) -> RopeExplorer:
+    """A query at position ``m`` and a key at position ``n``, turned by RoPE (lesson 8).
+
+    Move ``m`` and ``n`` together and the score stays; move them apart and it follows the
+    curve of the offset. The static figure to show beside it is
+    :func:`course_lib.plots.plot_rope_rotation`.
+    """
+    return RopeExplorer(head_dim, m, n, pair, base, max_position, seed, lang)
+
+
+class AlibiExplorer(FigureWidget):
+    """Sliders for the number of heads and the head shown, over ALiBi's bias and the weights it gives.
+
+    Attributes: ``num_heads``, ``head`` (IntSlider, heads numbered from 1), ``readout``
+    (HTML: the rule for the slopes, the slope, how far the head looks), ``image``,
+    ``figure``, ``slope`` and ``weights``, the last query's weights by distance when the
+    content scores are equal.
+    """
+
+    def __init__(self, num_heads: int = 8, head: int = 1, seq_len: int = 32, lang=None):
+        self.lang = resolve(lang)
+        num_heads = validate.positive_int("num_heads", num_heads)
+        self.seq_len = validate.positive_int("seq_len", seq_len)
+        head = check_head(head, num_heads)
+        self.num_heads = slider(
+            widgets.IntSlider,
+            value=num_heads,
+            min=1,
+            max=max(16, num_heads),
+            description=MESSAGES("slider_heads", self.lang),
+        )
+        self.head = slider(
+            widgets.IntSlider,
+            value=head,
+            min=1,
+            max=num_heads,
+            description=MESSAGES("slider_head", self.lang),
+        )
+        self.readout = widgets.HTML()
+        figure = plots.new_figure((7.6, 3.4), DPI)
+        self._artists = plots.draw_alibi_head(figure, self.seq_len, self.lang)
+        self._update()
+        self.attach_figure(figure)
+        self.num_heads.observe(self._on_heads, names="value")
+        self.head.observe(self._on_head, names="value")
+        super().__init__([self.num_heads, self.head, self.readout, self.image])
+
+    def _on_heads(self, _change=None) -> None:
+        self.head.max = self.num_heads.value  # clamps the head, which then redraws itself if it moved
+        self._on_head()
+
+    def _on_head(self, _change=None) -> None:
+        self._update()
+        self.redraw()
+
+    def _update(self) -> None:
+        heads, head = self.num_heads.value, self.head.value
+        self.weights = plots.update_alibi_head(self._artists, heads, head, self.lang)
+        self.slope = float(alibi_slopes(heads, dtype=torch.float64)[head - 1])
+        closest = 1 << (heads.bit_length() - 1)
+        if heads == 1:
+            rule = MESSAGES("alibi_one", self.lang)
+        elif heads == closest:
+            rule = MESSAGES("alibi_power", self.lang, heads=heads)
+        else:
+            rule = MESSAGES(
+                "alibi_other", self.lang, heads=heads, closest=closest, next=closest + 1, double=2 * closest
+            )
+        half = int(np.searchsorted(np.cumsum(self.weights), 0.5) + 1)
+        detail = MESSAGES(
+            "alibi_readout",
+            self.lang,
+            head=head,
+            slope=plots.slope_label(self.slope),
+            value=self.slope,
+            half=half,
+            seq=self.seq_len,
+        )
+        self.readout.value = f"{html.escape(rule)}<br>{html.escape(detail)}"
+
+
+def alibi_explorer(
+    num_heads: int = 8, head: int = 1, seq_len: int = 32, lang: str | None = None
+) -> AlibiExplorer:
+    """ALiBi's bias for one head, and where it lets the last query look (lesson 8).
+
+    The static figures to show beside it are :func:`course_lib.plots.plot_alibi` (every
+    head's bias) and :func:`course_lib.plots.plot_alibi_weights` (every head's weights).
+    """
+    return AlibiExplorer(num_heads, head, seq_len, lang)
+
+
+class RopeAnglesExplorer(FigureWidget):
+    """Sliders for ``base`` and the interpolation factor ``s`` over RoPE's angles at every position (lesson 8).
+
+    Attributes: ``base`` (FloatLogSlider), ``scale`` (FloatSlider), ``readout`` (HTML),
+    ``image``, ``figure`` and ``new_pairs``, how many pairs reach angles that training
+    (base 10 000, positions below ``train_len``) never showed them.
+    """
+
+    def __init__(
+        self,
+        head_dim: int = 64,
+        num_positions: int = 2048,
+        train_len: int = 512,
+        base: float = 10000.0,
+        scale: float = 1.0,
+        lang=None,
+    ):
+        self.lang = resolve(lang)
+        self.head_dim = even_head_dim(head_dim)
+        self.num_positions = validate.positive_int("num_positions", num_positions)
+        self.train_len = validate.positive_int("train_len", train_len)
+        base, scale = validate.base(base), check_scale(scale)
+        figure = plots.new_figure((6.0, 4.2), DPI)
+        ax = figure.add_subplot()
+        self._artists = plots.draw_rope_angles(
+            figure, ax, self.head_dim, self.num_positions, self.train_len, self.lang
+        )
+        figure.colorbar(self._artists["image"], ax=ax, label=PLOT_MESSAGES("angles_colour", self.lang))
+        self.base = slider(
+            widgets.FloatLogSlider,
+            value=base,
+            base=10,
+            min=min(3.0, math.floor(math.log10(base))),
+            max=max(7.0, math.ceil(math.log10(base))),
+            step=0.1,
+            readout_format=".0f",
+            description=MESSAGES("slider_base", self.lang),
+        )
+        self.scale = slider(
+            widgets.FloatSlider,
+            value=scale,
+            min=1.0,
+            max=max(8.0, scale),
+            step=0.5,
+            description=MESSAGES("slider_scale", self.lang),
+        )
+        self.readout = widgets.HTML()
+        self._update()
+        self.attach_figure(figure)
+        for s in (self.base, self.scale):
+            s.observe(self._on_change, names="value")
+        super().__init__([self.base, self.scale, self.readout, self.image])
+
+    def _on_change(self, _change=None) -> None:
+        self._update()
+        self.redraw()
+
+    def _update(self) -> None:
+        base, scale = self.base.value, self.scale.value
+        self.new_pairs = plots.update_rope_angles(self._artists, base, scale, self.lang)
+        slowest = 2 * (self.head_dim // 2 - 1) / self.head_dim
+        self.readout.value = html.escape(
+            MESSAGES(
+                "angles_readout",
+                self.lang,
+                last_train=self.train_len - 1,
+                last=self.num_positions - 1,
+                scale=f"{scale:g}",
+                base=f"{base:.0f}",
+                new=self.new_pairs,
+                pairs=self.head_dim // 2,
+                slow_now=f"{(self.num_positions - 1) / scale * base**-slowest:.2g}",
+                slow_train=f"{(self.train_len - 1) * 10000.0**-slowest:.2g}",
+            )
+        )
+
+
+def rope_angles_explorer(
+    head_dim: int = 64,
+    num_positions: int = 2048,
+    train_len: int = 512,
+    base: float = 10000.0,
+    scale: float = 1.0,
+    lang: str | None = None,
+) -> RopeAnglesExplorer:
+    """cos of RoPE's angles at every position and pair, with sliders for ``base`` and position interpolation.
+
+    The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
+    """
+    return RopeAnglesExplorer(head_dim, num_positions, train_len, base, scale, lang)

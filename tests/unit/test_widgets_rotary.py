@@ -1,0 +1,199 @@
+"""course_lib.widgets.rotary (lesson 8): moving a slider redraws the right numbers, labelled in the student's language."""
+
+import io
+import math
+
+import ipywidgets
+import numpy as np
+import PIL.Image
+import pytest
+import torch
+
+from course_lib import alibi_slopes, plots, set_language, widgets
+from course_lib.i18n import PSEUDO, catalogues
+from course_lib.widgets import rotary as widgets_rotary
+from tests.unit.test_plots import assert_pseudo_localised, untranslated
+from tests.unit.test_plots_rotary import SYMBOLS
+from tests.unit.test_widgets import widget_texts
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    return PIL.Image.open(io.BytesIO(data)).size
+
+
+# ----------------------------------------------------------------------------- rope_explorer
+
+
+def test_rope_explorer_shows_the_score_of_its_positions():
+    explorer = widgets.rope_explorer(head_dim=8, m=5, n=2, base=100.0, seed=1)
+    assert explorer.children == (
+        explorer.m,
+        explorer.n,
+        explorer.together,
+        explorer.pair,
+        explorer.readout,
+        explorer.image,
+    )
+    q, k = plots.rope_vectors(8, seed=1)
+    for m, n in ((5, 2), (9, 30), (0, 0)):
+        explorer.m.value, explorer.n.value = m, n
+        assert math.isclose(explorer.score, plots.rope_score(q, k, m, n, 100.0), abs_tol=1e-12)
+        assert explorer.error < 1e-12  # the readout's check: every shift of both gives this score
+        dot = explorer.figure.axes[1].lines[-1]
+        assert list(dot.get_xdata()) == [m - n]
+
+
+def test_moving_together_keeps_the_offset_and_the_score():
+    explorer = widgets.rope_explorer(m=5, n=2, max_position=40)
+    score = explorer.score
+    explorer.together.value = True
+    before = explorer.image.value
+    explorer.m.value = 20
+    assert (explorer.m.value, explorer.n.value) == (20, 17)
+    assert explorer.image.value != before  # the arrows turned
+    assert math.isclose(explorer.score, score, abs_tol=1e-12)
+    explorer.n.value = 40  # m would pass the end of its slider: both stop there
+    assert (explorer.m.value, explorer.n.value) == (40, 37)
+    explorer.n.value = 0  # and back down to the other end
+    assert (explorer.m.value, explorer.n.value) == (3, 0)
+    assert math.isclose(explorer.score, score, abs_tol=1e-12)
+    explorer.together.value = False
+    explorer.m.value = 4  # apart: the offset and the score change
+    assert explorer.n.value == 0 and abs(explorer.score - score) > 1e-3
+
+
+def test_rope_explorer_pair_slider_shows_that_pairs_plane():
+    explorer = widgets.rope_explorer(head_dim=8, m=3, n=1)
+    explorer.pair.value = 3
+    assert explorer.pair.max == 3
+    assert explorer.figure.axes[0].get_xlabel() == "coordinate 6"
+    arrow = next(c for c in explorer.figure.axes[0].get_children() if c.__class__.__name__ == "Annotation")
+    q_m = plots.rope_rotate(explorer.q, [3])[0]
+    assert tuple(arrow.xy) == (q_m[6], q_m[7])
+
+
+def test_rope_explorer_in_russian():
+    explorer = widgets.rope_explorer(lang="ru")
+    assert (explorer.m.description, explorer.together.description) == (
+        "позиция запроса m",
+        "двигать m и n вместе",
+    )
+    assert "даёт то же скалярное произведение" in explorer.readout.value
+
+
+# ----------------------------------------------------------------------------- alibi_explorer
+
+
+def test_alibi_explorer_shows_the_heads_slope_and_weights():
+    explorer = widgets.alibi_explorer(num_heads=8, head=3, seq_len=16)
+    assert explorer.slope == 2**-3
+    np.testing.assert_allclose(explorer.weights, plots.alibi_weights(2**-3, 16))
+    heights = [bar.get_height() for bar in explorer.figure.axes[1].patches]
+    np.testing.assert_allclose(heights, explorer.weights)
+    half = int(np.searchsorted(np.cumsum(explorer.weights), 0.5)) + 1
+    assert f"the nearest {half} of 16 keys" in explorer.readout.value
+    assert "2^(−8h/8)" in explorer.readout.value
+
+
+def test_alibi_explorer_head_slider_follows_the_number_of_heads():
+    explorer = widgets.alibi_explorer(num_heads=8, head=8)
+    explorer.num_heads.value = 6  # head 8 no longer exists: the slider clamps it
+    assert (explorer.head.max, explorer.head.value) == (6, 6)
+    assert explorer.slope == float(alibi_slopes(6, dtype=torch.float64)[5])
+    assert "6 heads is not a power of two: heads 1 … 4" in explorer.readout.value
+    explorer.num_heads.value = 1
+    assert explorer.head.value == 1 and explorer.slope == 2**-8
+    assert "1 head: its slope is 2^(−8)" in explorer.readout.value
+
+
+def test_alibi_explorer_in_russian():
+    explorer = widgets.alibi_explorer(num_heads=12, head=10, lang="ru")
+    assert explorer.head.description == "голова h"
+    assert "не степень двойки" in explorer.readout.value and "2^-1.5" in explorer.readout.value
+
+
+# ----------------------------------------------------------------------------- rope_angles_explorer
+
+
+def test_rope_angles_explorer_counts_the_pairs_with_new_angles():
+    explorer = widgets.rope_angles_explorer(head_dim=32, num_positions=400, train_len=100)
+    assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100).sum()) > 0
+    explorer.scale.value = 4.0  # 400 positions back into the 100 trained ones
+    assert explorer.new_pairs == 0
+    p = np.arange(400)[:, None] / 4.0
+    expected = np.cos(p * 10000.0 ** (-np.arange(0, 32, 2) / 32))
+    np.testing.assert_allclose(explorer.figure.axes[0].images[0].get_array(), expected, rtol=0, atol=1e-12)
+    explorer.scale.value, explorer.base.value = 1.0, 10.0**6
+    assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100, base=10.0**6).sum())
+    assert f"{explorer.new_pairs} of 16 pairs" in explorer.readout.value
+
+
+def test_rope_angles_explorer_in_russian():
+    explorer = widgets.rope_angles_explorer(lang="ru")
+    assert explorer.base.description == "основание base"
+    assert "не виданными при обучении" in explorer.readout.value
+
+
+# ----------------------------------------------------------------------------- every explorer
+
+
+EXPLORERS = {
+    "rope": (lambda: widgets.rope_explorer(), lambda ex: setattr(ex.n, "value", 9)),
+    "alibi": (lambda: widgets.alibi_explorer(), lambda ex: setattr(ex.num_heads, "value", 12)),
+    "rope_angles": (lambda: widgets.rope_angles_explorer(), lambda ex: setattr(ex.scale, "value", 2.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_image_keeps_its_pixel_width_and_threads(name):
+    build, move = EXPLORERS[name]
+    explorer = build()
+    width, _ = png_size(explorer.image.value)
+    assert explorer.image.layout.width == f"{width}px"
+    threads = torch.get_num_threads()
+    move(explorer)
+    assert png_size(explorer.image.value)[0] == width
+    assert torch.get_num_threads() == threads
+    assert isinstance(explorer, ipywidgets.VBox)
+
+
+def test_catalogue_has_every_language_with_the_same_placeholders():
+    assert catalogues()["widgets_rotary"] is widgets_rotary.MESSAGES
+    assert widgets_rotary.MESSAGES.problems() == []
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_every_text_of_an_explorer_comes_from_a_catalogue(name):
+    set_language(PSEUDO)
+    build, move = EXPLORERS[name]
+    explorer = build()
+    for _ in ("built", "moved"):
+        texts = widget_texts(explorer)
+        assert any(t.startswith("⟦") for t in texts)
+        assert {t: untranslated(t, SYMBOLS) for t in texts if untranslated(t, SYMBOLS)} == {}
+        assert_pseudo_localised(explorer.figure, SYMBOLS)
+        move(explorer)
+
+
+@pytest.mark.parametrize(
+    ("bad", "match"),
+    [
+        (lambda: widgets.rope_explorer(head_dim=7), r"head_dim must be even, got 7"),
+        (lambda: widgets.rope_explorer(pair=4), r"pair=4 is out of range"),
+        (lambda: widgets.rope_explorer(max_position=0), r"max_position"),
+        (lambda: widgets.alibi_explorer(num_heads=4, head=5), r"head=5 is out of range: with 4 heads"),
+        (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1"),
+        (lambda: widgets.rope_angles_explorer(base=1.0), r"base"),
+    ],
+)
+def test_bad_settings_are_named(bad, match):
+    with pytest.raises(ValueError, match=match):
+        bad()
+
+
+def test_errors_of_the_explorers_come_from_the_catalogues():
+    set_language(PSEUDO)
+    for bad in (lambda: widgets.rope_explorer(pair=9), lambda: widgets.alibi_explorer(head=0)):
+        with pytest.raises(ValueError) as info:
+            bad()
+        assert str(info.value).startswith("⟦"), str(info.value)
