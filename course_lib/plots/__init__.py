@@ -24,11 +24,11 @@ The modules, by topic:
 - ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 5);
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
-- ``attention``: attention weights (lesson 4);
+- ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
-from .attention import draw_attention, plot_attention
+from .attention import Balance, attention_balance, draw_attention, plot_attention, plot_balance
 from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
 from .figure import (
     DIVERGING,
@@ -41,11 +41,20 @@ from .figure import (
     colours,
     draw_heatmap,
     new_figure,
+    one_thread,
     to_png,
 )
 from .messages import MESSAGES
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
-from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
+from .table import (
+    draw_rotation,
+    plot_rotation,
+    plot_similarity,
+    plot_table,
+    plot_waves,
+    slow_columns,
+    wavelength,
+)
 
 __all__ = [
     # the figures of the lessons
@@ -57,9 +66,13 @@ __all__ = [
     "plot_precision",
     "plot_rotation",
     "plot_attention",
+    "plot_balance",
     # the numbers behind them
     "wavelength",
+    "slow_columns",
     "magnitudes",
+    "attention_balance",
+    "Balance",
     "precision_errors",
     "DEFAULT_PRECISION_POSITIONS",
     # figures in a notebook
@@ -70,6 +83,7 @@ __all__ = [
     "draw_rotation",
     "draw_attention",
     "new_figure",
+    "one_thread",
     "colours",
     "as_array",
     "check_dims",

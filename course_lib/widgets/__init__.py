@@ -22,12 +22,12 @@ setting ``.value`` and look at what was drawn:
     >>> explorer.num_positions.description
     'позиции'
 
-The modules, by lesson: ``vocab`` (1), ``embeddings`` (2), ``attention`` (3), ``table``
-(4: the table and the rotation), on ``base`` (what every explorer shares) and
+The modules, by lesson: ``vocab`` (1), ``embeddings`` (3), ``attention`` (4), ``table``
+(5: the table and the rotation), on ``base`` (what every explorer shares) and
 ``messages`` (the catalogue).
 """
 
-from .attention import PositionStrengthExplorer, position_strength_explorer
+from .attention import BalanceExplorer, balance_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
@@ -39,13 +39,13 @@ __all__ = [
     "table_explorer",
     "embedding_explorer",
     "rotation_explorer",
-    "position_strength_explorer",
+    "balance_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TableExplorer",
     "EmbeddingExplorer",
     "RotationExplorer",
-    "PositionStrengthExplorer",
+    "BalanceExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",
