@@ -8,12 +8,13 @@ positions, as the token vectors grow against the positional encoding;
     >>> import torch
     >>> from course_lib import Vocab
     >>> vocab, table = Vocab.build(["dog bites man"]), torch.randn(8, 4, generator=torch.Generator().manual_seed(0))
+    >>> embed = lambda text: table[vocab.encode(text)]  # (seq, 4) token vectors
     >>> def attention(x):  # (seq, d_model) -> outputs, (seq, seq) weights
     ...     weights = torch.softmax(x @ x.T, dim=-1)
     ...     return weights @ x, weights
-    >>> b = attention_balance(attention, lambda t: table[vocab.encode(t)], "dog bites man", "man bites dog", 1e-3)
-    >>> b.word_effect < 0.01 < b.position_effect  # tiny token vectors: only the positions count
-    True
+    >>> tiny, huge = (attention_balance(attention, embed, "dog bites man", "man bites dog", c) for c in (1e-3, 100.0))
+    >>> tiny.word_effect < 0.01, huge.position_effect < 0.01  # only the positions count, then only the words
+    (True, True)
 """
 
 import math
