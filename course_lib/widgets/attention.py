@@ -44,8 +44,21 @@ class BalanceExplorer(FigureWidget):
 
     def _draw(self, figure) -> None:
         b = self.balance
-        plots.draw_attention(figure, [w.numpy() for w in b.weights], list(b.tokens), None, self.lang, ncols=2)
+        weights = [w.numpy() for w in b.weights]
+        self._images = plots.draw_attention(figure, weights, list(b.tokens), None, self.lang, ncols=2)
         figure.suptitle(MESSAGES("balance_title", self.lang, scale=b.scale))
+
+    def _update_figure(self) -> None:
+        """The new weights into the existing heatmaps and their numbers: no new axes, no new layout."""
+        b = self.balance
+        for image, w in zip(self._images, b.weights, strict=True):
+            w = w.numpy()
+            image.set_data(w)
+            # draw_attention writes each weight in its cell, row by row, white on dark cells
+            for text, value in zip(image.axes.texts, w.flatten().tolist(), strict=True):
+                text.set_text(f"{value:.2f}")
+                text.set_color("white" if value > 0.6 else "black")
+        self.figure.suptitle(MESSAGES("balance_title", self.lang, scale=b.scale))
 
     def _update_readout(self) -> None:
         b = self.balance
@@ -65,9 +78,8 @@ class BalanceExplorer(FigureWidget):
     def _on_change(self, _change=None) -> None:
         self.balance = plots.attention_balance(*self._args, float(self.scale.value))
         self._update_readout()
-        self.figure.clear()
-        self._draw(self.figure)
-        self.redraw(layout=True)
+        self._update_figure()
+        self.redraw()
 
 
 def balance_explorer(
