@@ -7,11 +7,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides notebooks bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site notebooks bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (course)" >/dev/null
 	touch $@
 
@@ -34,7 +34,7 @@ lab-ru: $(STAMP)
 	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval nbval-portable browser-lab browser-slides
+test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -77,6 +77,17 @@ slides: $(STAMP) $(NPM_STAMP)
 # every deck from file:// in headless Chromium, English and Russian; refreshes slides/screenshots/
 browser-slides: slides
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_slides.py
+
+# The course as a website, offline: site/index.html, site/<lang>/ (every lesson's page, a home page,
+# the glossary, search), site/slides/ (the decks), from the committed notebooks (nothing is executed).
+# Sphinx, myst-nb and the theme come from the `site` extra; MathJax 3, require.js and the widget
+# renderer from the npm packages. Open site/index.html, or publish the folder on any static host.
+site: slides
+	$(BIN)/python -m course_tools.site
+
+# every page of the site in headless Chromium, from file:// and from a local server; refreshes site_screenshots/
+browser-site: site
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_site.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

@@ -31,7 +31,7 @@ MESSAGES = Messages(
         },
         "last_dim": {
             "en": "the last dimension of {name} is {got}, but this module was built with head_dim={head_dim}",
-            "ru": "последнее измерение {name} имеет размер {got}, а модуль создан с head_dim={head_dim}",
+            "ru": "размер {name} по последней оси равен {got}, а модуль создан с head_dim={head_dim}",
         },
         "qk_mismatch": {
             "en": "q and k must have the same batch size and sequence length (their numbers of heads may "

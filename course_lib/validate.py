@@ -65,7 +65,7 @@ MESSAGES = Messages(
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
             "to 2π·base, so with base ≤ 1 they no longer grow from column to column (base = 1 makes every "
             "column pair the same)",
-            "ru": "base должен быть конечным числом больше 1, а получено {value!r}: длины волн идут от 2π "
+            "ru": "основание base должно быть конечным числом больше 1, а получено {value!r}: длины волн идут от 2π "
             "до 2π·base, и при base ≤ 1 они перестают расти от столбца к столбцу (при base = 1 все пары "
             "столбцов одинаковы)",
         },
@@ -155,7 +155,7 @@ MESSAGES = Messages(
         },
         "last_dim": {
             "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
-            "ru": "последнее измерение x имеет размер {got}, а модуль создан с d_model={d_model}",
+            "ru": "размер x по последней оси равен {got}, а модуль создан с d_model={d_model}",
         },
         "seq_too_long": {
             "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",

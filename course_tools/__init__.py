@@ -5,13 +5,15 @@ tool           what it does
 =============  ==================================================================
 ``lessons``    lesson sources -> executed notebooks per language; ``check``, ``stamp``
 ``slides``     the committed notebooks -> one reveal.js deck per lesson and language
+``site``       the committed notebooks and the decks -> the course as an offline website
 ``workspace``  the students' own copies of the lessons, never overwritten (``make lab``)
 =============  ==================================================================
 
 The modules beneath them: ``config`` (where everything is, per language and lesson),
 ``source`` (one lesson source: read, check, render, stamp), ``tables`` (the lesson tables),
 ``course`` (all lessons at once: problems, freshness, renders), ``execute`` (running a
-notebook), ``files`` (writes that are atomic, and all-or-nothing).
+notebook), ``files`` (writes that are atomic, and all-or-nothing); the site's own pages are
+``site_pages``, its Sphinx side ``site_theme``.
 
 Not installed with ``course_lib``: these tools build the course, students never import them.
 """

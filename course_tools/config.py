@@ -133,7 +133,7 @@ class Config:
     def readme(self, lang: str) -> Path:
         return self.root / LANGUAGE_DATA[lang].readme
 
-    # --- slides and the students' workspace
+    # --- slides, the website and the students' workspace
 
     @property
     def slides_dir(self) -> Path:
@@ -143,6 +143,11 @@ class Config:
     @property
     def slides_template(self) -> Path:
         return self.slides_dir / "template"
+
+    @property
+    def site_dir(self) -> Path:
+        """The website, one folder per language and a copy of the decks (built, git-ignored)."""
+        return self.root / "site"
 
     @property
     def node_modules(self) -> Path:

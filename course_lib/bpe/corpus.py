@@ -5,7 +5,7 @@ and language in ``course_lib/data/corpus/<lang>/``, each line one line of prose 
 student reads it. Nothing is downloaded, and the numbers a lesson prints from it do not
 change when a lesson's wording does: the snapshot is refreshed only on purpose, with
 
-    python -m course_lib.bpe.refresh_corpus notebooks/0[0-5]_*.md
+    python -m course_lib.bpe.refresh_corpus notebooks/0[013456]_*.md
 
 which rewrites the files from the given sources (see :func:`extract_prose`).
 

@@ -37,6 +37,13 @@ MESSAGES = Messages(
             "ru": "vocab_size={value!r} слишком мал: 256 значений байта и специальные токены (их {n_specials}) "
             "уже занимают индексы с 0 по {last}, поэтому vocab_size должен быть не меньше {minimum}",
         },
+        "truncate_range": {
+            "en": "vocab_size={value!r} is out of range: this tokenizer has {size} tokens, and its special "
+            "tokens and 256 bytes take the first {minimum}, so vocab_size must be in [{minimum}, {size}]",
+            "ru": "vocab_size={value!r} вне допустимого диапазона: в этом токенизаторе {size} токенов, и "
+            "первые {minimum} занимают специальные токены и 256 байтов, поэтому vocab_size должен лежать "
+            "в [{minimum}, {size}]",
+        },
         "specials_not_list": {
             "en": "specials must be a tuple or list of strings, got {type_name}",
             "ru": "specials должен быть кортежем или списком строк, а получен {type_name}",

@@ -152,6 +152,35 @@ class BPETokenizer:
             pass
         return cls([*specials, *learner.tokens], [(a, b) for a, b, _ in learner.merges])
 
+    def truncate(self, vocab_size: int) -> "BPETokenizer":
+        """The tokenizer as its training was when the vocabulary had ``vocab_size`` tokens.
+
+        Training is greedy: each merge depends only on the word counts and the merges before
+        it, never on how many will follow. So the tokens below ``vocab_size`` and the merges
+        that made them are exactly what :meth:`train` learns on the same texts with that
+        ``vocab_size`` (``tests/unit/test_bpe.py`` checks it): one training at the largest size
+        gives every smaller vocabulary.
+
+            >>> tok = BPETokenizer.train(["low lower newest widest"] * 3, vocab_size=270)
+            >>> tok.truncate(262) == BPETokenizer.train(["low lower newest widest"] * 3, vocab_size=262)
+            True
+        """
+        if not is_integer(vocab_size):
+            raise TypeError(MESSAGES("vocab_size_type", value=vocab_size))
+        minimum = max(*self.specials.values(), *self._byte_ids) + 1
+        if not minimum <= vocab_size <= len(self):
+            raise ValueError(MESSAGES("truncate_range", value=vocab_size, minimum=minimum, size=len(self)))
+        # the merges up to the one that made the last token kept: training stops there, so a
+        # later merge that spells a token kept again (two merges, one token) is not learned
+        last = -1
+        if vocab_size > minimum:
+            last = min(rank for rank, new in self._ranks.values() if new == vocab_size - 1)
+        tokens = [
+            self._bytes[i].decode() if i in self.specials.values() else self._bytes[i]
+            for i in range(vocab_size)
+        ]
+        return BPETokenizer(tokens, self.merges[: last + 1])
+
     # ------------------------------------------------------------------------- text -> ids -> text
 
     def __len__(self) -> int:

@@ -166,7 +166,7 @@ MESSAGES = Messages(
             "en": "Your output contains `{value}` (row {row}, position {pos}, dimension {dim}): "
             "some number was divided by zero or grew too large. Print the intermediate "
             "tensors of your code to find where the first `inf` or `nan` appears.",
-            "ru": "В вашем выходе есть `{value}` (строка {row}, позиция {pos}, измерение {dim}): "
+            "ru": "В вашем выходе есть `{value}` (строка {row}, позиция {pos}, координата {dim}): "
             "какое-то число поделили на ноль, или оно стало слишком большим. Напечатайте "
             "промежуточные тензоры своего кода, чтобы найти, где впервые появляется `inf` или "
             "`nan`.",

@@ -59,8 +59,8 @@ MESSAGES = Messages(
             "mode. Is the table drawn in `forward`? `torch.randn` there makes a new table on "
             "every call, which nothing can learn: draw it once, in `__init__`. (`F.dropout` "
             "without `training=self.training` does this too.)",
-            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме eval. "
-            "Не создаётся ли таблица в `forward`? `torch.randn` там даёт новую таблицу при "
+            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме "
+            "инференса (`model.eval()`). Не создаётся ли таблица в `forward`? `torch.randn` там даёт новую таблицу при "
             "каждом вызове, и обучить её нельзя: создайте её один раз, в `__init__`. (То же "
             "делает `F.dropout` без `training=self.training`.)",
         },

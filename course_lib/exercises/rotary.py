@@ -77,7 +77,7 @@ MESSAGES = Messages(
         "base_ignored": {
             "en": "Your rotation uses base 10 000, but this call passed base = {base}: use the `base` "
             "argument in base ** (−2i / head_dim) rather than a fixed number.",
-            "ru": "Ваш поворот использует base = 10 000, а в этом вызове передано base = {base}: "
+            "ru": "Ваш поворот использует основание base = 10 000, а в этом вызове передано base = {base}: "
             "подставьте в base ** (−2i / head_dim) аргумент `base`, а не фиксированное число.",
         },
         "positions_ignored": {

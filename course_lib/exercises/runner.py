@@ -117,7 +117,13 @@ def sandbox():
     finally:
         torch.set_default_dtype(saved_dtype)
         torch.set_num_threads(saved_threads)
-        torch.use_deterministic_algorithms(saved_deterministic, warn_only=saved_warn_only)
+        # only when changed: the call imports torch._inductor's config, 2-4 s the first time
+        now = (
+            torch.are_deterministic_algorithms_enabled(),
+            torch.is_deterministic_algorithms_warn_only_enabled(),
+        )
+        if now != (saved_deterministic, saved_warn_only):
+            torch.use_deterministic_algorithms(saved_deterministic, warn_only=saved_warn_only)
         torch.set_anomaly_enabled(saved_anomaly)
         i18n.set_language(saved_language)
 

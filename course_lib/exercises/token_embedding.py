@@ -1,6 +1,11 @@
 """Lesson 3: a token embedding, a lookup table whose rows are scaled by √d_model.
 
-The student writes a class ``MyTokenEmbedding(vocab_size, d_model)``.
+The student writes a class ``MyTokenEmbedding(vocab_size, d_model)``. The check runs it at a
+small size, where every value can be compared with the student's own table, then builds it at
+the paper's size and measures how large its vectors start: the initialisation and the factor
+must together give vectors the size of the positional encoding added to them (lesson 3's
+argument), so nn.Embedding's default N(0, 1) is a diagnosis, and so is Xavier's much smaller
+init.
 """
 
 import math
@@ -29,9 +34,11 @@ MESSAGES = Messages(
     {
         "correct": {
             "en": "Each token id picks its row of the table, and the row is multiplied by √d_model "
-            "(here {scale:.4f}). Well done!",
+            "(here {scale:.4f}); at the paper's size your vectors start with RMS {rms:.2f}, the "
+            "size of the positional encoding added to them. Well done!",
             "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model "
-            "(здесь {scale:.4f}). Отлично!",
+            "(здесь {scale:.4f}); при размерах из статьи ваши векторы начинают с RMS {rms:.2f} — "
+            "того же порядка, что и прибавляемое к ним позиционное кодирование. Отлично!",
         },
         "embedding_shape": {
             "en": "`nn.Embedding` takes the number of rows first: your table has shape ({rows}, "
@@ -52,7 +59,7 @@ MESSAGES = Messages(
             "eval mode. Is the table created inside `forward`? Create `nn.Embedding` once, in "
             "`__init__`, so that every call reads the same learned table.",
             "ru": "Два вызова с одними и теми же индексами дали разные векторы, хотя модуль в "
-            "режиме eval. Может быть, таблица создаётся внутри `forward`? Создайте "
+            "режиме инференса (`model.eval()`). Может быть, таблица создаётся внутри `forward`? Создайте "
             "`nn.Embedding` один раз, в `__init__`: тогда каждый вызов читает одну и ту же "
             "обучаемую таблицу.",
         },
@@ -114,6 +121,42 @@ MESSAGES = Messages(
             "не смогла бы отличить один токен от другого, а градиенты всех строк оставались бы одинаковыми. "
             "Начните со случайных чисел, например `nn.init.normal_(weight, std=d_model ** -0.5)`.",
         },
+        "init_too_large": {
+            "en": "The lookup, the factor and the gradients are right; now the size. Built at the "
+            "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
+            "vectors of RMS {rms:.1f} = {ratio:.0f} × the RMS of the positional encoding (1/√2 "
+            "≈ 0.71) that will be added to them: the positions would hardly change the sum. "
+            "`nn.Embedding`'s default, N(0, 1), gives exactly that after × √d_model. Draw the "
+            "table from N(0, 1/d_model), the small init that weight tying asks for: "
+            "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; × √d_model then "
+            "brings the vectors to RMS 1.",
+            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить размер. При "
+            "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
+            "возвращает векторы с RMS {rms:.1f} = {ratio:.0f} × RMS позиционного кодирования "
+            "(1/√2 ≈ 0,71), которое к ним прибавят: позиции почти не изменят сумму. Ровно это даёт инициализация `nn.Embedding` по умолчанию, N(0, 1), после "
+            "умножения на √d_model. Берите таблицу из N(0, 1/d_model) — маленькую инициализацию, "
+            "которой требует связывание весов: `nn.init.normal_(self.embedding.weight, "
+            "std=d_model ** -0.5)`; тогда умножение на √d_model приведёт векторы к RMS 1.",
+        },
+        "init_too_small": {
+            "en": "The lookup, the factor and the gradients are right; now the size. Built at the "
+            "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
+            "vectors of RMS {rms:.2f} = only {ratio:.2f} × the RMS of the positional encoding "
+            "(1/√2 ≈ 0.71) that will be added to them: the positions would drown the words. Xavier "
+            "init (the Annotated Transformer), `nn.Linear`'s default and std = 1/d_model all "
+            "start this small; N(0, 1/d_model) names the variance, so its standard deviation "
+            "is d_model ** -0.5. Write `nn.init.normal_(self.embedding.weight, std=d_model ** "
+            "-0.5)`; × √d_model then brings the vectors to RMS 1.",
+            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить размер. При "
+            "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
+            "возвращает векторы с RMS {rms:.2f} = всего {ratio:.2f} × RMS позиционного "
+            "кодирования (1/√2 ≈ 0,71), которое к ним прибавят: позиции заглушат слова. "
+            "Так мало дают инициализация Ксавье (Xavier, как в Annotated Transformer), инициализация "
+            "`nn.Linear` по умолчанию и std = 1/d_model; в записи N(0, 1/d_model) стоит "
+            "дисперсия, а стандартное отклонение равно d_model ** -0.5. Напишите "
+            "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; тогда умножение на "
+            "√d_model приведёт векторы к RMS 1.",
+        },
         "mismatch": {
             "en": "The first value that differs from the row of the table × √d_model: batch row "
             "{row}, position {pos}, dimension {dim} (token id {token}): expected "
@@ -135,25 +178,36 @@ MESSAGES = Messages(
         "hint2": {
             "en": "In `forward`, `self.embedding(ids)` replaces every id by its row of the table: "
             "ids of shape `(batch, seq)` become vectors of shape `(batch, seq, d_model)`. "
-            "Then scale them: the paper multiplies the embeddings by √d_model (section 3.4).",
+            "Then scale them: the paper multiplies the embeddings by √d_model (section 3.4). "
+            "The factor and the table's init go together: `nn.Embedding` starts at N(0, 1), "
+            "√d_model times too large once scaled; the lesson starts it at N(0, 1/d_model).",
             "ru": "В `forward` вызов `self.embedding(ids)` заменяет каждый индекс его строкой "
             "таблицы: из индексов формы `(batch, seq)` получаются векторы формы `(batch, seq, "
             "d_model)`. Осталось их масштабировать: в статье эмбеддинги умножают на √d_model "
-            "(раздел 3.4).",
+            "(раздел 3.4). Множитель и инициализация таблицы выбираются вместе: `nn.Embedding` "
+            "начинает с N(0, 1), и после умножения векторы в √d_model раз больше нужного; в "
+            "уроке таблица начинается с N(0, 1/d_model).",
         },
         "hint3": {
-            "en": "The factor is a plain number, so compute it once, in `__init__`: `self.scale = "
+            "en": "Right after creating the table, draw it again: `nn.init.normal_(self.embedding.weight, "
+            "std=d_model ** -0.5)` (the variance is 1/d_model, so the std is its square root). "
+            "The factor is a plain number, so compute it once, in `__init__`: `self.scale = "
             "math.sqrt(d_model)`. Multiply, don't divide, and take the square root of "
             "d_model, not d_model itself: `return self.embedding(ids) * self.scale`.",
-            "ru": "Множитель — обычное число, поэтому посчитайте его один раз, в `__init__`: "
-            "`self.scale = math.sqrt(d_model)`. Умножайте, а не делите, и берите корень из "
-            "d_model, а не сам d_model: `return self.embedding(ids) * self.scale`.",
+            "ru": "Сразу после создания таблицы заполните её заново: "
+            "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)` (дисперсия равна "
+            "1/d_model, значит, стандартное отклонение — корень из неё). Множитель — обычное "
+            "число, поэтому посчитайте его один раз, в `__init__`: `self.scale = "
+            "math.sqrt(d_model)`. Умножайте, а не делите, и берите корень из d_model, а не сам "
+            "d_model: `return self.embedding(ids) * self.scale`.",
         },
         "solution": {
-            "en": "A lookup table made once, in `__init__`; `forward` reads the rows of the ids and "
-            "multiplies them by √d_model.",
-            "ru": "Таблица создаётся один раз, в `__init__`; `forward` берёт строки для индексов и "
-            "умножает их на √d_model.",
+            "en": "A lookup table made once, in `__init__`, and drawn from N(0, 1/d_model); "
+            "`forward` reads the rows of the ids and multiplies them by √d_model, which brings "
+            "them to RMS 1.",
+            "ru": "Таблица создаётся один раз, в `__init__`, и заполняется из N(0, 1/d_model); "
+            "`forward` берёт строки для индексов и умножает их на √d_model, что приводит их к "
+            "RMS 1.",
         },
     },
 )
@@ -185,6 +239,7 @@ class MyTokenEmbedding(nn.Module):
     def __init__(self, vocab_size, d_model):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model)
+        nn.init.normal_(self.embedding.weight, mean=0.0, std=d_model**-0.5)  # N(0, 1/d_model)
         self.scale = math.sqrt(d_model)
 
     def forward(self, ids):  # ids: (batch, seq)
@@ -193,6 +248,14 @@ class MyTokenEmbedding(nn.Module):
 
 # d_model is no perfect square, so sqrt(d_model), d_model and 1/sqrt(d_model) all differ
 _TOK_VOCAB, _TOK_D, _TOK_BATCH, _TOK_SEQ = 23, 12, 3, 5
+# the size check runs at the paper's size, the one lesson 3 measures: Xavier's init depends on
+# vocab_size, and at d_model = 512 the default N(0, 1) is 23 times too large once scaled
+_INIT_VOCAB, _INIT_D = 32000, 512
+_INIT_IDS = (4, 16)  # 64 rows of 512 values: their RMS is measured to about 0.4 % (one sd)
+_PE_RMS = 2**-0.5  # every sine-cosine pair has sin² + cos² = 1, so the mean square is 1/2
+# accepted: within a factor 2 of RMS 1, what N(0, 1/d_model) × √d_model gives. N(0, 1) gives
+# √512 ≈ 22.6; Xavier at this size 0.18, nn.Linear's default 0.07, std = 1/d_model 0.04
+_INIT_RMS_RANGE = (0.5, 2.0)
 
 
 def _tok_ids() -> torch.Tensor:
@@ -263,6 +326,28 @@ def _tok_values(out: torch.Tensor, ids: torch.Tensor, tables: list[torch.Tensor]
     )
 
 
+def _tok_init_rms(student: type, run: Run) -> float:
+    """The RMS of the vectors the student's module returns at the paper's size, if in range."""
+    module = run.build(student, _INIT_VOCAB, _INIT_D)
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(0, _INIT_VOCAB, _INIT_IDS, generator=g)  # (batch, seq)
+    out = require_tensor(run.forward(module, ids)[0])
+    if out.shape != (*_INIT_IDS, _INIT_D):
+        raise wrong(
+            "tok.wrong_shape", ids_shape=_INIT_IDS, expected=(*_INIT_IDS, _INIT_D), got=tuple(out.shape)
+        )
+    got = out.detach().double()
+    require_finite(got)
+    rms = float(got.pow(2).mean().sqrt())
+    values = dict(rms=rms, ratio=rms / _PE_RMS, vocab_size=_INIT_VOCAB, d_model=_INIT_D)
+    low, high = _INIT_RMS_RANGE
+    if rms < low:
+        raise wrong("tok.init_too_small", **values)
+    if rms > high:
+        raise wrong("tok.init_too_large", **values)
+    return rms
+
+
 def check(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _TOK_VOCAB, _TOK_D)
@@ -285,7 +370,8 @@ def check(student, run: Run) -> Feedback:
     table = _tok_values(out, ids, tables)
     if not (out.requires_grad and table.requires_grad):
         raise wrong("tok.no_gradient")
-    return feedback("correct", "tok.correct", scale=math.sqrt(_TOK_D))
+    rms = _tok_init_rms(student, run)
+    return feedback("correct", "tok.correct", scale=math.sqrt(_TOK_D), rms=rms)
 
 
 EXERCISE = Exercise("token_embedding", 3, check, TEMPLATE, SOLUTION, MESSAGES)

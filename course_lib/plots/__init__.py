@@ -15,7 +15,7 @@ random state is left alone.
     >>> from course_lib import sinusoidal_table
     >>> fig = plot_table(sinusoidal_table(64, 32), lang="ru")
     >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
-    ('измерение', 'позиция')
+    ('координата', 'позиция')
 
 The modules, by topic:
 
@@ -25,6 +25,8 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
 - ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
+- ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
+  (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
@@ -55,6 +57,7 @@ from .table import (
     slow_columns,
     wavelength,
 )
+from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
 
 __all__ = [
     # the figures of the lessons
@@ -67,6 +70,8 @@ __all__ = [
     "plot_rotation",
     "plot_attention",
     "plot_balance",
+    "plot_fertility",
+    "show_tokens",
     # the numbers behind them
     "wavelength",
     "slow_columns",
@@ -78,6 +83,8 @@ __all__ = [
     # figures in a notebook
     "NotebookFigure",
     "to_png",
+    "TokenRows",
+    "token_spans",
     # the pieces the widgets redraw, and what every figure shares
     "draw_heatmap",
     "draw_rotation",

@@ -17,8 +17,9 @@ MESSAGES = Messages(
     {
         # axis labels shared by the figures
         "positions": {"en": "position", "ru": "позиция"},
-        # "размерность" is the size of a vector (d_model); one of its coordinates is an "измерение"
-        "dimension": {"en": "dimension", "ru": "измерение"},
+        # "размерность" is the size of a vector (d_model); one of its coordinates is a "координата"
+        # ("измерение" is kept for the axes of a tensor: notebooks/GLOSSARY.md)
+        "dimension": {"en": "dimension", "ru": "координата"},
         "value": {"en": "value", "ru": "значение"},
         "token": {"en": "token", "ru": "токен"},
         "offset": {"en": "offset k", "ru": "сдвиг k"},
@@ -46,7 +47,7 @@ MESSAGES = Messages(
         },
         "plot_dim_range": {
             "en": "dimension {dim!r} is out of range: with d_model={d_model} the columns are 0 .. {last}",
-            "ru": "измерение {dim!r} вне диапазона: при d_model={d_model} столбцы нумеруются от 0 до {last}",
+            "ru": "столбец {dim!r} вне диапазона: при d_model={d_model} столбцы нумеруются от 0 до {last}",
         },
         "plot_positions": {
             "en": "positions must be non-negative integers, got {value!r}",
@@ -55,7 +56,7 @@ MESSAGES = Messages(
         # table.py: plot_table, plot_waves, plot_similarity, plot_rotation
         "table_title": {
             "en": "Positional encoding table: {num_positions} × {d_model} (positions × dimensions)",
-            "ru": "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × измерения)",
+            "ru": "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × координаты)",
         },
         "waves_title": {
             "en": "Columns of the table (d_model = {d_model}): each is a wave of length {formula}",
@@ -63,7 +64,7 @@ MESSAGES = Messages(
         },
         "wave_label": {
             "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
-            "ru": "измерение {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
+            "ru": "столбец {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
         },
         "similarity_title": {
             "en": "The dot product of two positions depends only on the offset k = q − p:\n"
@@ -90,7 +91,7 @@ MESSAGES = Messages(
         # embeddings.py: plot_embeddings, plot_magnitudes
         "embeddings_title": {
             "en": "Vectors of the sentence: {seq} × {d_model} (tokens × dimensions)",
-            "ru": "Векторы предложения: {seq} × {d_model} (токены × измерения)",
+            "ru": "Векторы предложения: {seq} × {d_model} (токены × координаты)",
         },
         "plot_tokens_count": {
             "en": "got {n_tokens} tokens for {n_rows} vectors: give one token per row",

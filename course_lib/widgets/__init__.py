@@ -22,9 +22,10 @@ setting ``.value`` and look at what was drawn:
     >>> explorer.num_positions.description
     'позиции'
 
-The modules, by lesson: ``vocab`` (1), ``embeddings`` (3), ``attention`` (4), ``table``
-(5: the table and the rotation), on ``base`` (what every explorer shares) and
-``messages`` (the catalogue).
+The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
+catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
+table and the rotation), on ``base`` (what every explorer shares) and ``messages`` (the
+catalogue).
 """
 
 from .attention import BalanceExplorer, balance_explorer
@@ -32,16 +33,19 @@ from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
+from .tokens import TokenExplorer, token_explorer
 from .vocab import VocabExplorer, vocab_explorer
 
 __all__ = [
     "vocab_explorer",
+    "token_explorer",
     "table_explorer",
     "embedding_explorer",
     "rotation_explorer",
     "balance_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
+    "TokenExplorer",
     "TableExplorer",
     "EmbeddingExplorer",
     "RotationExplorer",

@@ -4,7 +4,7 @@ One catalogue for the package, grouped by the module that uses each entry. The l
 of the figures inside the widgets come from :data:`course_lib.plots.MESSAGES`.
 
     >>> MESSAGES("slider_base", "ru")
-    'основание'
+    'основание base'
 """
 
 from ..i18n import Messages
@@ -16,11 +16,11 @@ MESSAGES = Messages(
     {
         # table.py: table_explorer (lesson 5)
         "slider_positions": {"en": "positions", "ru": "позиции"},
-        "slider_base": {"en": "base", "ru": "основание"},
+        "slider_base": {"en": "base", "ru": "основание base"},
         "table_readout": {
             "en": "d_model = {d_model}, {num_positions} positions, base = {base}. "
             "Wavelength, in positions: from {shortest} (i = 0) to {longest} (i = {last_i}).",
-            "ru": "d_model = {d_model}, позиций: {num_positions}, base = {base}. "
+            "ru": "d_model = {d_model}, позиций: {num_positions}, основание base = {base}. "
             "Длина волны в позициях: от {shortest} (i = 0) до {longest} (i = {last_i}).",
         },
         "table_slow": {

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from course_tools import slides, tables, workspace
+from course_tools import site_pages, slides, tables, workspace
 from course_tools.config import CONFIG
 from course_tools.source import cell_lang, read_source
 from tests.unit.test_messages import all_catalogues
@@ -23,20 +23,48 @@ def forbidden_words():
 FORBIDDEN = forbidden_words()
 
 
+# A word of the text: Cyrillic or Latin letters, hyphens inside ("sequence-first").
+WORD = re.compile(r"[a-zа-яё]+(?:-[a-zа-яё]+)*")
+
+
 def offending(text):
-    found = set(re.findall(r"[а-яё\-]+(?: [а-яё\-]+)?", text.lower()))
-    tokens = set(re.findall(r"[а-яё\-]+", text.lower()))
-    return sorted(w for w in FORBIDDEN if w in tokens or w in found)
+    """The forbidden words in ``text``: a word, two adjacent words ("режим оценки"), or every
+    word that starts with a prefix written with a trailing ellipsis ("занул…")."""
+    words = WORD.findall(text.lower())
+    candidates = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    found = set()
+    for rule in FORBIDDEN:
+        if rule.endswith("…"):
+            if any(w.startswith(rule[:-1]) for w in candidates):
+                found.add(rule)
+        elif rule in candidates:
+            found.add(rule)
+    return sorted(found)
 
 
 def test_glossary_lists_forbidden_words():
     assert "вложение" in FORBIDDEN and "жетон" in FORBIDDEN
+    assert {"режим оценки", "sequence-first", "занул…"} <= set(FORBIDDEN)
 
 
 def test_offending_finds_words_and_phrases():
     assert offending("Каждое вложение токена") == ["вложение"]
     assert offending("Позиционная кодировка") == ["позиционная кодировка"]
     assert offending("Эмбеддинг токена") == []
+
+
+def test_offending_finds_a_phrase_wherever_it_starts():
+    # the pair of words starting at an odd word is a phrase too
+    assert offending("Эта позиционная кодировка") == ["позиционная кодировка"]
+    assert offending("модуль в режиме оценки") == ["режиме оценки"]
+
+
+def test_offending_finds_latin_words_and_prefixes():
+    assert offending("это формат sequence-first из туториалов") == ["sequence-first", "формат sequence-first"]
+    assert offending("модуль в режиме eval, если") == ["режиме eval"]
+    assert offending("`F.dropout` зануляет значения") == ["занул…"]
+    assert offending("строка занулена, вектор занулён") == ["занул…"]
+    assert offending("`F.dropout` обнуляет значения в режиме инференса (`model.eval()`)") == []
 
 
 @pytest.mark.parametrize("path", CONFIG.sources(), ids=lambda p: p.stem)
@@ -53,7 +81,9 @@ def test_russian_messages_follow_the_glossary():
             assert offending(entry["ru"]) == [], f"catalogue entry {area}.{key}"
 
 
-@pytest.mark.parametrize("catalogue", [workspace.TEXT, slides.TEXT, tables.HEADERS], ids=lambda c: c.area)
+@pytest.mark.parametrize(
+    "catalogue", [workspace.TEXT, slides.TEXT, site_pages.TEXT, tables.HEADERS], ids=lambda c: c.area
+)
 def test_the_tools_messages_are_complete_and_follow_the_glossary(catalogue):
     assert catalogue.problems() == []
     for key, entry in catalogue.entries.items():

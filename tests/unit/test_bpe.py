@@ -171,6 +171,39 @@ def test_training_stops_when_every_word_is_one_token():
     assert [tok.token_bytes(i) for i in range(259, len(tok))] == [b"aa", b"aaa", b" aaa"]
 
 
+def test_a_truncated_tokenizer_is_the_one_trained_to_that_size(toks):
+    # training is greedy: the first merges of a large vocabulary are those of a smaller one
+    big = toks[4000]
+    for size in (259, 260, 300, 1000, 2500, 4000):
+        assert big.truncate(size) == BPETokenizer.train(CORPUS, size), size
+    assert big.truncate(300) == toks[300]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.text("aab c  абв\n'1é😀", max_size=40), min_size=1, max_size=5),
+    sizes=st.lists(st.integers(0, 40), min_size=2, max_size=2),
+)
+def test_truncated_or_trained_to_any_size_on_any_small_corpus(texts, sizes):
+    if not "".join(texts):
+        return
+    small, large = sorted(sizes)
+    big = BPETokenizer.train(texts, 259 + large)
+    size = min(259 + small, len(big))
+    assert big.truncate(size) == BPETokenizer.train(texts, size)
+
+
+def test_truncate_stops_after_the_merge_that_made_the_last_token_kept():
+    # (a b) c and a (b c) both make abc: training to 260 tokens stops once abc exists, before a (bc)
+    tokens = ["<pad>", *(bytes([b]) for b in range(256)), b"ab", b"bc", b"abc"]
+    i = {t: n for n, t in enumerate(tokens)}
+    merges = [(i[b"a"], i[b"b"]), (i[b"b"], i[b"c"]), (i[b"ab"], i[b"c"]), (i[b"a"], i[b"bc"])]
+    tok = BPETokenizer(tokens, merges)
+    assert tok.truncate(260).merges == merges[:3]
+    assert tok.truncate(259).merges == merges[:2] and len(tok.truncate(259)) == 259
+    assert tok.truncate(257).merges == [] and len(tok.truncate(257)) == 257
+
+
 # ----------------------------------------------------------------------------- lossless
 
 
@@ -521,6 +554,16 @@ def test_encoding_and_decoding_errors(toks, lang):
     _raises(TypeError, "texts_not_list", lambda: tok.encode_batch("abc"), type_name="str")
     only_pad = BPETokenizer.train(["a"], 300, specials=["<pad>"])
     _raises(ValueError, "no_bos_eos", lambda: only_pad.encode("a", add_bos_eos=True), specials=["<pad>"])
+
+
+def test_truncate_errors(toks, lang):
+    tok = toks[300]
+    for bad in (258, 301, -1):
+        _raises(
+            ValueError, "truncate_range", lambda bad=bad: tok.truncate(bad), value=bad, minimum=259, size=300
+        )
+    for bad in (300.0, "300", True, None):
+        _raises(TypeError, "vocab_size_type", lambda bad=bad: tok.truncate(bad), value=bad)
 
 
 def test_corpus_errors(lang):

@@ -432,7 +432,7 @@ class OneHotTimesMatrix(nn.Module):
     def __init__(self, vocab_size, d_model):
         super().__init__()
         self.vocab_size, self.d_model = vocab_size, d_model
-        self.weight = nn.Parameter(torch.randn(vocab_size, d_model))
+        self.weight = nn.Parameter(torch.randn(vocab_size, d_model) / d_model**0.5)
 
     def forward(self, ids):
         one_hot = F.one_hot(ids, self.vocab_size).float()
@@ -444,13 +444,89 @@ class LinearWithoutBias(nn.Module):
         super().__init__()
         self.vocab_size = vocab_size
         self.proj = nn.Linear(vocab_size, d_model, bias=False)
+        nn.init.normal_(self.proj.weight, std=d_model**-0.5)
         self.scale = torch.sqrt(torch.tensor(float(d_model)))
 
     def forward(self, ids):
         return self.proj(F.one_hot(ids, self.vocab_size).float()) * self.scale
 
 
+class UniformOfTheSameSize(nn.Module):
+    """Any init of the right size passes: uniform with variance 1/d_model, like N(0, 1/d_model)."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        bound = (3 / d_model) ** 0.5
+        nn.init.uniform_(self.emb.weight, -bound, bound)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
 # wrong, one mistake each
+
+
+class DefaultInit(nn.Module):
+    """The lesson's old solution: nn.Embedding's N(0, 1), so RMS √d_model once scaled."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
+
+
+class OneHotTimesRandn(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size, self.d_model = vocab_size, d_model
+        self.weight = nn.Parameter(torch.randn(vocab_size, d_model))
+
+    def forward(self, ids):
+        return F.one_hot(ids, self.vocab_size).float() @ self.weight * self.d_model**0.5
+
+
+class XavierInit(nn.Module):
+    """The Annotated Transformer: every matrix Xavier-uniform, the embedding table included."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.lut = nn.Embedding(vocab_size, d_model)
+        self.d_model = d_model
+        for p in self.parameters():
+            if p.dim() > 1:
+                nn.init.xavier_uniform_(p)
+
+    def forward(self, x):
+        return self.lut(x) * math.sqrt(self.d_model)
+
+
+class LinearDefaultInit(nn.Module):
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.vocab_size = vocab_size
+        self.proj = nn.Linear(vocab_size, d_model, bias=False)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.proj(F.one_hot(ids, self.vocab_size).float()) * self.scale
+
+
+class StdIsTheVariance(nn.Module):
+    """N(0, 1/d_model) read as std = 1/d_model: √d_model times too small."""
+
+    def __init__(self, vocab_size, d_model):
+        super().__init__()
+        self.emb = nn.Embedding(vocab_size, d_model)
+        nn.init.normal_(self.emb.weight, std=1 / d_model)
+        self.scale = math.sqrt(d_model)
+
+    def forward(self, ids):
+        return self.emb(ids) * self.scale
 
 
 class NoScale(nn.Module):
@@ -961,6 +1037,11 @@ WRONG = [
     (TOK, FrozenPretrained, "tok.no_gradient"),
     (TOK, LinearWithBias, "tok.mismatch"),
     (TOK, FloatIds, "error_forward"),
+    (TOK, DefaultInit, "tok.init_too_large"),
+    (TOK, OneHotTimesRandn, "tok.init_too_large"),
+    (TOK, XavierInit, "tok.init_too_small"),
+    (TOK, LinearDefaultInit, "tok.init_too_small"),
+    (TOK, StdIsTheVariance, "tok.init_too_small"),
     (PAD, pad_only_ids, "pad.not_pair"),
     (PAD, pad_as_lists, "pad.not_tensor"),
     (PAD, pad_sequence_first, "pad.ids_shape"),
@@ -1010,6 +1091,7 @@ RIGHT = [
     (TOK, course_lib.TokenEmbedding),
     (TOK, OneHotTimesMatrix),
     (TOK, LinearWithoutBias),
+    (TOK, UniformOfTheSameSize),
     (PAD, pad_with_pad_sequence),
     (PERM, equivariant_numpy),
     (PERM, equivariant_max_error),
@@ -1051,6 +1133,25 @@ def test_the_mismatch_fallback_names_position_dimension_and_values():
     assert (values["row"], values["pos"], values["dim"]) == (0, 0, 0)
     assert values["expected"] == 0.0 and values["got"] == pytest.approx(math.sin(1), abs=1e-6)
     assert "position 0, dimension 0" in feedback.message and "0.8415" in feedback.message
+
+
+@pytest.mark.parametrize(
+    "student, rms, ratio",
+    [
+        (DefaultInit, math.sqrt(512), math.sqrt(512) * 2**0.5),  # N(0, 1) × √d_model: 32 × PE
+        (XavierInit, math.sqrt(2 / 32512 * 512), math.sqrt(2 / 32512 * 512) * 2**0.5),  # 0.25 × PE
+        (StdIsTheVariance, 512**-0.5, 2**0.5 / 512**0.5),
+    ],
+)
+def test_the_size_verdicts_report_the_measured_rms_at_the_papers_size(student, rms, ratio):
+    values = TOK.check(student).values
+    assert (values["vocab_size"], values["d_model"]) == (32000, 512)
+    assert values["rms"] == pytest.approx(rms, rel=0.02)
+    assert values["ratio"] == pytest.approx(ratio, rel=0.02)
+
+
+def test_the_lessons_init_passes_with_rms_one():
+    assert TOK.check(course_lib.TokenEmbedding).values["rms"] == pytest.approx(1.0, rel=0.02)
 
 
 def test_the_token_mismatch_fallback_names_the_token():

@@ -50,7 +50,7 @@ def test_table_draws_the_table_with_axes_in_the_language(lang):
 
 def test_table_labels_are_russian_words_in_russian():
     ax = plots.plot_table(sinusoidal_table(8, 8), lang="ru").axes[0]
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("измерение", "позиция")
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("координата", "позиция")
     assert ax.get_title().startswith("Таблица позиционного кодирования")
 
 
@@ -132,7 +132,7 @@ def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
 
 def test_waves_legend_is_russian_in_russian():
     fig = plots.plot_waves(dims=(5,), lang="ru")
-    assert legend_texts(fig.axes[0]) == ["измерение 5: cos, i = 2, λ = 11.2"]
+    assert legend_texts(fig.axes[0]) == ["столбец 5: cos, i = 2, λ = 11.2"]
 
 
 def test_waves_reject_a_column_outside_the_table():

@@ -161,9 +161,9 @@ def test_margins_follow_wider_position_numbers():
 def test_table_explorer_in_russian():
     explorer = widgets.table_explorer(d_model=16, num_positions=20, lang="ru")
     assert explorer.num_positions.description == "позиции"
-    assert explorer.base.description == "основание"
+    assert explorer.base.description == "основание base"
     assert "Длина волны в позициях" in explorer.readout.value
-    assert explorer.axes_image.axes.get_xlabel() == "измерение"
+    assert explorer.axes_image.axes.get_xlabel() == "координата"
 
 
 def test_table_explorer_image_stays_small_for_the_notebook():

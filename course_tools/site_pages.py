@@ -1,0 +1,152 @@
+"""What the course website says in its own words: its catalogue, the home pages, the glossary page, the root page.
+
+The lesson pages are the committed notebooks; these are the pages the site tool writes around
+them, in every language of ``LANGUAGES``. The lesson list is made from the lessons' title cells
+(``course_tools.tables``), like the READMEs' tables; the glossary page from
+``notebooks/GLOSSARY.md``. The strings of the theme itself are translated in
+``site_theme/locales/`` (they are Sphinx's and the theme's, in gettext's format).
+"""
+
+import html
+import json
+
+from course_lib.i18n import NAMES, Messages
+
+from .config import LANGUAGES, SOURCE_LANGUAGE, Config
+from .course import Course
+
+__all__ = ["STORAGE_KEY", "TEXT", "home_page", "glossary_page", "root_page"]
+
+# remembered by the pages (course-site.js) and read by the root page
+STORAGE_KEY = "course-lang"
+
+TEXT = Messages(
+    "site",
+    {
+        "title": {"en": "The input layer of a Transformer", "ru": "Входной слой трансформера"},
+        "intro": {
+            "en": "Text → token IDs → token embeddings scaled by √d_model → positional encodings added: "
+            "the input side of a Transformer (Vaswani et al., 2017, §3.4–3.5), built step by step. "
+            "Each lesson here is its executed notebook: every output, formula and figure as it ran. "
+            "The widgets show the state they were saved in, beside a static figure of the same thing; "
+            "to move a slider and watch the figure follow, run the notebook.",
+            "ru": "Текст → индексы токенов → эмбеддинги токенов, умноженные на √d_model → плюс позиционное "
+            "кодирование: входная часть трансформера (Vaswani et al., 2017, §3.4–3.5), шаг за шагом. "
+            "Каждый урок здесь — его выполненный ноутбук: все выводы, формулы и рисунки. "
+            "Виджеты показаны в сохранённом состоянии, рядом с обычным рисунком того же; "
+            "чтобы слайдер двигал рисунок, запустите ноутбук.",
+        },
+        "lessons": {"en": "Lessons", "ru": "Уроки"},
+        "slides": {"en": "slides", "ru": "слайды"},
+        "notebook": {"en": "notebook", "ru": "ноутбук"},
+        "all_slides": {"en": "All the slides", "ru": "Все слайды"},
+        "glossary": {"en": "Glossary", "ru": "Глоссарий"},
+        "glossary_intro": {
+            "en": "The course's terms in English and Russian; the last column lists the words "
+            "the Russian text does not use.",
+            "ru": "Термины курса по-английски и по-русски; в последнем столбце — слова, "
+            "которых в русском тексте нет.",
+        },
+        "run_title": {
+            "en": "Run the course on your computer",
+            "ru": "Как запустить курс на своём компьютере",
+        },
+        "run": {
+            "en": "You need Python 3.11 and `make`; everything else is installed from pinned versions, "
+            "and nothing is downloaded while you work. In the folder of the course's repository:\n\n"
+            "```bash\n"
+            "make lab      # the lessons in JupyterLab (the first run creates .venv and installs the course)\n"
+            "make lab-ru   # the Russian lessons, in JupyterLab's Russian interface\n"
+            "```\n\n"
+            "JupyterLab opens on 127.0.0.1; the address with its token is printed in the terminal. "
+            "Your copies of the lessons live in `workspace/`: updating the course never overwrites them.",
+            "ru": "Нужны Python 3.11 и `make`; всё остальное ставится из зафиксированных версий, "
+            "и во время работы ничего не скачивается. В папке репозитория курса:\n\n"
+            "```bash\n"
+            "make lab-ru   # русские уроки в JupyterLab с русским интерфейсом (первый запуск создаёт .venv и ставит курс)\n"
+            "make lab      # английские уроки\n"
+            "```\n\n"
+            "JupyterLab открывается на 127.0.0.1; адрес с токеном печатается в терминале. "
+            "Ваши копии уроков лежат в `workspace/`: обновление курса их не перезаписывает.",
+        },
+        "offline": {
+            "en": "This website needs no network: copy its folder anywhere and open `index.html`.",
+            "ru": "Этому сайту не нужна сеть: скопируйте его папку куда угодно и откройте `index.html`.",
+        },
+        "search": {"en": "Search the course…", "ru": "Поиск по курсу…"},
+        # on a page in another language, the link to this one
+        "this_page": {"en": "This page in English", "ru": "Эта страница по-русски"},
+        "download": {"en": "Download the notebook (.ipynb)", "ru": "Скачать ноутбук (.ipynb)"},
+    },
+)
+
+
+def home_page(course: Course, lang: str) -> str:
+    """A language's home page (MyST Markdown): the lessons, one line each, and how to run the course."""
+    lines = [f"# {TEXT('title', lang)}", "", TEXT("intro", lang), "", f"## {TEXT('lessons', lang)}", ""]
+    for name in course.names:
+        row = course.titles[name]
+        deck = f'<a href="../slides/{lang}/{name}.html">{html.escape(TEXT("slides", lang))}</a>'
+        notebook = f'<a href="{name}.ipynb" download>{html.escape(TEXT("notebook", lang))} (.ipynb)</a>'
+        lines.append(f"- [{row.heading(lang)}]({name}.ipynb) — {row.summary(lang)} · {deck} · {notebook}")
+    lines += [
+        "",
+        f"[{TEXT('glossary', lang)}](glossary.md) · "
+        f'<a href="../slides/{lang}/index.html">{html.escape(TEXT("all_slides", lang))}</a>',
+        "",
+        f"## {TEXT('run_title', lang)}",
+        "",
+        TEXT("run", lang),
+        "",
+        TEXT("offline", lang),
+        "",
+        "```{toctree}",
+        ":hidden:",
+        "",
+        *course.names,
+        "glossary",
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def glossary_page(config: Config, lang: str) -> str:
+    """The glossary's table (``notebooks/GLOSSARY.md``, one for every language) under a title in ``lang``."""
+    text = (config.lessons_dir / "GLOSSARY.md").read_text(encoding="utf-8")
+    table = [line for line in text.splitlines() if line.startswith("|")]
+    return "\n".join([f"# {TEXT('glossary', lang)}", "", TEXT("glossary_intro", lang), "", *table, ""])
+
+
+def root_page() -> str:
+    """``site/index.html``: opens the language read last (``localStorage``), else the browser's, else the source's."""
+    titles = " — ".join(TEXT("title", lang) for lang in LANGUAGES)
+    links = " · ".join(
+        f'<a href="{lang}/index.html" hreflang="{lang}" lang="{lang}">{html.escape(NAMES[lang])}</a>'
+        for lang in LANGUAGES
+    )
+    return f"""<!DOCTYPE html>
+<html lang="{SOURCE_LANGUAGE}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(titles)}</title>
+<script>
+(function () {{
+  var languages = {json.dumps(list(LANGUAGES))}, lang = null;
+  try {{ lang = localStorage.getItem({json.dumps(STORAGE_KEY)}); }} catch (e) {{}}
+  if (languages.indexOf(lang) < 0) {{
+    var asked = (navigator.language || "").toLowerCase().split("-")[0];
+    lang = languages.indexOf(asked) >= 0 ? asked : {json.dumps(SOURCE_LANGUAGE)};
+  }}
+  location.replace(lang + "/index.html");
+}})();
+</script>
+<style>body {{ font-family: system-ui, sans-serif; max-width: 40em; margin: 4em auto; line-height: 1.6; }}</style>
+</head>
+<body>
+<h1>{"<br>".join(f'<span lang="{lang}">{html.escape(TEXT("title", lang))}</span>' for lang in LANGUAGES)}</h1>
+<p>{links}</p>
+</body>
+</html>
+"""

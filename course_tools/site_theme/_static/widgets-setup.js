@@ -1,0 +1,31 @@
+/* Loaded before require.js and the widget renderer (nb_ipywidgets_js in conf.py).
+   The renderer's CSS asks for its icon fonts relative to the URL require.js gives its AMD module
+   "@jupyter-widgets/html-manager/dist/libembed-amd" — by default <page folder>/@jupyter-widgets/…,
+   which does not exist. Map that module name to the folder the fonts were copied to. require.js reads
+   a plain `require` object defined before it loads as its configuration. */
+(function () {
+  var s = document.currentScript && document.currentScript.src;
+  if (!s) return;
+  var dir = s.replace(/widgets-setup\.js(\?.*)?$/, "html-manager");
+  window.require = { paths: { "@jupyter-widgets/html-manager/dist": dir } };
+})();
+
+/* The widget renderer typesets labels with the MathJax 2 call MathJax.Hub.Queue(["Typeset", Hub, el]);
+   the site runs MathJax 3, which has no Hub. Widgets render on window "load", after the deferred MathJax
+   script has replaced window.MathJax, so adding the shim at DOMContentLoaded (and now) is enough. */
+(function () {
+  function shim() {
+    var MJ = window.MathJax;
+    if (!MJ || MJ.Hub) return;
+    MJ.Hub = {
+      Queue: function (job) {
+        var el = job && job[2];
+        var M = window.MathJax;
+        if (el && M && M.typesetPromise && M.startup)
+          M.startup.promise = M.startup.promise.then(function () { return M.typesetPromise([el]); });
+      },
+    };
+  }
+  shim();
+  document.addEventListener("DOMContentLoaded", shim);
+})();
