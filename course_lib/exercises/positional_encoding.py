@@ -33,237 +33,190 @@ MESSAGES = Messages(
     "pe",
     {
         "correct": {
-            "en": "Your positional encoding adds the paper's sinusoidal table to x, keeps the table "
-            "in a buffer, returns x's dtype and works for an odd d_model too. Well done!",
-            "ru": "Ваше позиционное кодирование прибавляет к x синусоидальную таблицу из статьи, "
-            "хранит её в буфере, сохраняет тип данных x и работает даже с нечётным d_model. "
-            "Отлично!",
+            "en": "Your positional encoding adds the paper's sinusoidal table to x, keeps the table in a "
+            "buffer, returns x's dtype and works for an odd d_model too. Well done!",
+            "ru": "Ваше позиционное кодирование прибавляет к x синусоидальную таблицу из статьи, хранит её в "
+            "буфере, сохраняет тип данных x и работает даже с нечётным d_model. Отлично!",
         },
         "assigned_before_register_buffer": {
-            "en": "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch "
-            "refuses to register a buffer under a name that is already an attribute "
-            "(KeyError: attribute '{name}' already exists). Keep the table in a local "
-            "variable and register it once: `self.register_buffer('{name}', pe, "
-            "persistent=False)`.",
-            "ru": "`self.{name} = ...` стоит раньше `self.register_buffer('{name}', ...)`: PyTorch "
-            "не регистрирует буфер под именем, которое уже занято атрибутом (KeyError: "
-            "attribute '{name}' already exists). Держите таблицу в локальной переменной и "
-            "зарегистрируйте её один раз: `self.register_buffer('{name}', pe, "
-            "persistent=False)`.",
+            "en": "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch refuses a "
+            "buffer whose name is already an attribute (KeyError: attribute '{name}' already exists). "
+            "Build the table in a local variable, then register it.",
+            "ru": "`self.{name} = ...` стоит раньше `self.register_buffer('{name}', ...)`: PyTorch не "
+            "регистрирует буфер под именем, уже занятым атрибутом (KeyError: attribute '{name}' already "
+            "exists). Постройте таблицу в локальной переменной и только потом зарегистрируйте её.",
         },
         "not_sliced": {
-            "en": "`forward` adds the whole table, so the module works only when a sequence is "
-            "exactly max_len long; on x of shape {shape} it fails. Add only the first seq = "
-            "x.size(1) rows: `self.pe[:x.size(1)]` for a table of shape (max_len, d_model), "
-            "`self.pe[:, :x.size(1)]` for (1, max_len, d_model).",
-            "ru": "`forward` прибавляет всю таблицу, поэтому модуль работает, только когда длина "
-            "последовательности ровно max_len; на x формы {shape} он падает. Прибавляйте "
-            "только первые seq = x.size(1) строк: `self.pe[:x.size(1)]` для таблицы формы "
-            "(max_len, d_model), `self.pe[:, :x.size(1)]` для (1, max_len, d_model).",
+            "en": "`forward` adds the whole table, which fits only sequences of exactly max_len: on x of shape "
+            "{shape} it fails. Add the first seq = x.size(1) rows: `self.pe[:x.size(1)]`.",
+            "ru": "`forward` прибавляет всю таблицу, а она подходит только последовательностям длины ровно "
+            "max_len: на x формы {shape} модуль падает. Прибавляйте первые seq = x.size(1) строк: "
+            "`self.pe[:x.size(1)]`.",
         },
         "sequence_first": {
-            "en": "The table is cut by x.size(0), the batch size, instead of the sequence length: "
-            "that is the sequence-first layout (seq, batch, d_model) of older PyTorch "
-            "tutorials. This course is batch-first: x has shape (batch, seq, d_model), here "
-            "{shape}, and position t of every sequence gets row t of the table: "
-            "`self.pe[:x.size(1)]`.",
-            "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
-            "последовательности: это порядок осей (seq, batch, d_model) из старых "
-            "туториалов PyTorch. В курсе порядок осей (batch, seq, d_model): x здесь формы "
-            "{shape}, и позиция t каждой последовательности получает строку t "
-            "таблицы: `self.pe[:x.size(1)]`.",
+            "en": "The table is cut by x.size(0), the batch size: the axis order (seq, batch, d_model) of older "
+            "PyTorch tutorials. Here it is (batch, seq, d_model), x of shape {shape}: cut by `x.size(1)`.",
+            "ru": "Таблица обрезается по x.size(0), размеру батча: это порядок осей (seq, batch, d_model) из "
+            "старых туториалов PyTorch. Здесь порядок (batch, seq, d_model), x формы {shape}: обрезайте "
+            "по `x.size(1)`.",
         },
         "table_without_x": {
-            "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the "
-            "vector of each token plus the encoding of its position.",
-            "ru": "`forward` возвращает одну таблицу, а x теряется. Верните сумму `x + pe`: вектор "
-            "каждого токена плюс кодирование его позиции.",
+            "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the vector of "
+            "each token plus the encoding of its position.",
+            "ru": "`forward` возвращает одну таблицу, а x теряется. Верните сумму `x + pe`: вектор каждого "
+            "токена плюс кодирование его позиции.",
         },
         "wrong_shape": {
             "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
             "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
         },
         "dtype": {
-            "en": "x came in as {expected}, but the output is {got}: adding a table of another "
-            "dtype promotes the sum (float16 + float32 gives float32). Convert the table to "
-            "x's dtype: `self.pe[:x.size(1)].to(x.dtype)`.",
-            "ru": "x пришёл как {expected}, а выход получился {got}: при сложении с таблицей "
-            "другого типа сумма приводится к более широкому типу (float16 + float32 даёт "
-            "float32). Приведите таблицу к типу x: `self.pe[:x.size(1)].to(x.dtype)`.",
+            "en": "x came in as {expected}, but the output is {got}: a sum with a table of another dtype is "
+            "promoted (float16 + float32 gives float32). Convert the table: "
+            "`self.pe[:x.size(1)].to(x.dtype)`.",
+            "ru": "x пришёл как {expected}, а выход получился {got}: сумма с таблицей другого типа приводится к "
+            "более широкому (float16 + float32 даёт float32). Приведите таблицу к типу x: "
+            "`self.pe[:x.size(1)].to(x.dtype)`.",
         },
         "random_output": {
-            "en": "Two calls on the same x gave different outputs, although the module is in eval "
-            "mode. `F.dropout(x, p)` drops values even in eval mode unless you pass "
-            "`training=self.training`; an `nn.Dropout` layer is switched off by `.eval()`.",
-            "ru": "Два вызова с одним и тем же x дали разные результаты, хотя модуль в режиме "
-            "инференса (`model.eval()`). `F.dropout(x, p)` обнуляет значения и в этом режиме, если не передать "
-            "`training=self.training`; а слой `nn.Dropout` выключается вызовом `.eval()`.",
+            "en": "Two calls on the same x gave different outputs in eval mode (`model.eval()`): `F.dropout(x, "
+            "p)` needs `training=self.training`, while an `nn.Dropout` layer is switched off by "
+            "`.eval()`.",
+            "ru": "Два вызова с одним и тем же x в режиме инференса (`model.eval()`) дали разные результаты: "
+            "`F.dropout(x, p)` нужен `training=self.training`, а слой `nn.Dropout` выключается вызовом "
+            "`.eval()`.",
         },
         "scaled_inside": {
-            "en": "x is multiplied by √d_model inside the positional encoding. That scaling is the "
-            "token embedding's job, done once, there; the positional encoding only adds the "
-            "table: `x + pe`.",
-            "ru": "x умножается на √d_model внутри позиционного кодирования. Это масштабирование — "
-            "работа эмбеддинга токенов, и делается оно один раз, там; позиционное кодирование "
-            "только прибавляет таблицу: `x + pe`.",
+            "en": "x is multiplied by √d_model inside the positional encoding. That is the token embedding's "
+            "job, done once, there; the positional encoding only adds the table: `x + pe`.",
+            "ru": "x умножается на √d_model внутри позиционного кодирования. Это работа эмбеддинга токенов, и "
+            "делается она один раз, там; позиционное кодирование только прибавляет таблицу: `x + pe`.",
         },
         "sin_cos_swapped": {
-            "en": "Sine and cosine are swapped. Columns are numbered from 0, so the even ones (0, "
-            "2, 4, …) hold sines, sin(pos / 10000^(2i/d_model)), and the odd ones (1, 3, 5, "
-            "…) cosines. The row of position 0 must start 0, 1, 0, 1, …",
-            "ru": "Синус и косинус перепутаны местами. Столбцы нумеруются с 0, поэтому в чётных (0, "
-            "2, 4, …) стоят синусы, sin(pos / 10000^(2i/d_model)), а в нечётных (1, 3, 5, …) "
-            "— косинусы. Строка позиции 0 должна начинаться с 0, 1, 0, 1, …",
+            "en": "Sine and cosine are swapped. Columns are numbered from 0: the even ones (0, 2, 4, …) hold "
+            "sines, sin(pos / 10000^(2i/d_model)), the odd ones cosines. The row of position 0 must start "
+            "0, 1, 0, 1, …",
+            "ru": "Синус и косинус перепутаны местами. Столбцы нумеруются с 0: в чётных (0, 2, 4, …) стоят "
+            "синусы, sin(pos / 10000^(2i/d_model)), в нечётных — косинусы. Строка позиции 0 должна "
+            "начинаться с 0, 1, 0, 1, …",
         },
         "halves": {
-            "en": "All sines are in the first half of the columns and all cosines in the second "
-            "([sin … | cos …], as in tensor2tensor). A model can learn with that layout too, "
-            "but the paper's is different: the sine and cosine of one frequency sit side by "
-            "side, sin in column 2i, cos in column 2i+1. Fill `pe[:, 0::2]` and `pe[:, "
+            "en": "The sines fill the first half of the columns and the cosines the second, [sin … | cos …], as "
+            "in tensor2tensor and fairseq: the same columns in another order, a convention a checkpoint "
+            "fixes. Here, as in the paper, sin goes to column 2i and cos to 2i+1: `pe[:, 0::2]`, `pe[:, "
             "1::2]`.",
-            "ru": "Все синусы стоят в первой половине столбцов, а все косинусы — во второй ([sin … "
-            "| cos …], как в tensor2tensor). Модель справится и с таким порядком, но в статье "
-            "он другой: синус и косинус одной частоты стоят рядом, sin в столбце 2i, cos в "
-            "столбце 2i+1. Заполните `pe[:, 0::2]` и `pe[:, 1::2]`.",
+            "ru": "Синусы заполняют первую половину столбцов, косинусы — вторую, [sin … | cos …], как в "
+            "tensor2tensor и fairseq: те же столбцы в другом порядке, соглашение, которое фиксирует "
+            "чекпоинт. Здесь, как в статье, sin идёт в столбец 2i, cos — в 2i+1: `pe[:, 0::2]`, `pe[:, "
+            "1::2]`.",
         },
         "exponent_i": {
-            "en": "The exponent uses i instead of 2i, so the frequencies fall too slowly. In pos / "
-            "10000^(2i/d_model), 2i is the number of the even column: `torch.arange(0, "
-            "d_model, 2)` already gives 2i, while `torch.arange(d_model // 2)` gives i, which "
-            "you must double.",
-            "ru": "В показателе степени стоит i вместо 2i, и частоты убывают слишком медленно. В "
-            "формуле pos / 10000^(2i/d_model) 2i — это номер чётного столбца: "
-            "`torch.arange(0, d_model, 2)` уже даёт 2i, а `torch.arange(d_model // 2)` даёт "
-            "i, и его нужно удвоить.",
+            "en": "The exponent uses i instead of 2i, so the frequencies fall too slowly. `torch.arange(0, "
+            "d_model, 2)` already gives 2i; `torch.arange(d_model // 2)` gives i, which you must double.",
+            "ru": "В показателе степени стоит i вместо 2i, и частоты убывают слишком медленно. `torch.arange(0, "
+            "d_model, 2)` уже даёт 2i, а `torch.arange(d_model // 2)` даёт i, и его нужно удвоить.",
         },
         "exponent_doubled": {
             "en": "The exponent is doubled, 2 · 2i instead of 2i, so the frequencies fall too fast. "
-            "`torch.arange(0, d_model, 2)` (or `range(0, d_model, 2)`) already gives 2i: "
-            "don't multiply it by 2 again.",
+            "`torch.arange(0, d_model, 2)` already gives 2i: don't multiply it by 2 again.",
             "ru": "Показатель степени удвоен, 2 · 2i вместо 2i, и частоты убывают слишком быстро. "
-            "`torch.arange(0, d_model, 2)` (или `range(0, d_model, 2)`) уже даёт 2i — "
-            "умножать его на 2 ещё раз не нужно.",
+            "`torch.arange(0, d_model, 2)` уже даёт 2i — умножать его на 2 ещё раз не нужно.",
         },
         "exponent_per_column": {
-            "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and "
-            "its cosine share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For an "
-            "odd column c, take c − 1 (in Python, `2 * (c // 2)`).",
-            "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его "
-            "косинуса она должна быть общей: столбцы 2i и 2i+1 оба используют "
-            "10000^(2i/d_model). Для нечётного столбца c берите c − 1 (в Python — `2 * (c // "
-            "2)`).",
+            "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and its cosine "
+            "share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For a column c, take `2 * (c // "
+            "2)`.",
+            "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его косинуса она "
+            "общая: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для столбца c берите `2 * (c // "
+            "2)`.",
         },
         "same_frequency": {
-            "en": "All sine columns are the same, and so are all cosine columns: every frequency is "
-            "equal. Usually the culprit is integer division: `2 * i // d_model` is 0 for "
-            "every i < d_model / 2, and `10000 ** 0 == 1`. Use true division, `/`, on "
-            "floating-point numbers.",
-            "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частоты совпадают. "
-            "Обычно виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < "
-            "d_model / 2, а `10000 ** 0 == 1`. Делите обычным `/`, в вещественных числах.",
+            "en": "All sine columns are equal, and so are all cosine columns: one frequency for all. Usually "
+            "integer division is the culprit: `2 * i // d_model` is 0 for every i < d_model / 2. Divide "
+            "with `/`.",
+            "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частота у всех одна. Обычно "
+            "виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < d_model / 2. Делите "
+            "обычным `/`.",
         },
         "mismatch": {
-            "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your "
-            "module adds {got:.4f}, but PE({pos}, {dim}) = {expected:.4f}. That is the first "
-            "value that differs.",
-            "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) "
-            "ваш модуль прибавляет {got:.4f}, а PE({pos}, {dim}) = {expected:.4f}. Это первое "
-            "расхождение.",
+            "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module adds "
+            "{got:.4f}, but PE({pos}, {dim}) = {expected:.4f}. That is the first value that differs.",
+            "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) ваш модуль "
+            "прибавляет {got:.4f}, а PE({pos}, {dim}) = {expected:.4f}. Это первое расхождение.",
         },
         "modifies_input": {
-            "en": "The values are right, but `forward` changed the caller's x in place (`x += "
-            "...`): the embeddings that came in are overwritten, and autograd may fail on "
-            "them. Return a new tensor: `return x + pe`.",
-            "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): "
-            "входные эмбеддинги затёрты, а autograd на таком коде может упасть. Верните новый "
-            "тензор: `return x + pe`.",
+            "en": "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
+            "embeddings that came in are overwritten, and autograd may fail. Return a new tensor: `x + "
+            "pe`.",
+            "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): входные эмбеддинги "
+            "затёрты, и autograd может упасть. Верните новый тензор: `x + pe`.",
         },
         "not_buffer": {
-            "en": "The table `{name}` is a plain attribute, not a registered buffer: "
-            "`model.to(device)` and `model.half()` leave it behind, so the model fails on a "
-            "GPU. Register it: `self.register_buffer('pe', pe, persistent=False)`.",
-            "ru": "Таблица `{name}` — обычный атрибут, а не зарегистрированный буфер: "
-            "`model.to(device)` и `model.half()` её не трогают, и на GPU модель упадёт. "
-            "Зарегистрируйте её: `self.register_buffer('pe', pe, persistent=False)`.",
+            "en": "The table `{name}` is a plain attribute, not a buffer: `model.to(device)` and `model.half()` "
+            "leave it behind. Register it: `self.register_buffer('pe', pe, persistent=False)`.",
+            "ru": "Таблица `{name}` — обычный атрибут, а не буфер: `model.to(device)` и `model.half()` её не "
+            "трогают. Зарегистрируйте её: `self.register_buffer('pe', pe, persistent=False)`.",
         },
         "table_is_parameter": {
-            "en": "The table `{name}` is an `nn.Parameter`, a weight for training to change (and, "
-            "even frozen, a weight saved in every checkpoint). The table is computed from "
-            "d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
+            "en": "The table `{name}` is an `nn.Parameter`: a weight to train, saved in every checkpoint. It "
+            "follows from d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
             "persistent=False)`.",
-            "ru": "Таблица `{name}` — это `nn.Parameter`, то есть вес, который меняется при "
-            "обучении (и даже замороженный сохраняется в каждый чекпоинт). Таблица "
-            "вычисляется из d_model и max_len, поэтому её место в буфере: "
-            "`self.register_buffer('pe', pe, persistent=False)`.",
+            "ru": "Таблица `{name}` — это `nn.Parameter`: обучаемый вес, который попадает в каждый чекпоинт. "
+            "Она следует из d_model и max_len, и её место в буфере: `self.register_buffer('pe', pe, "
+            "persistent=False)`.",
         },
         "odd_d_model_crash": {
-            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your "
-            "`{where}` raised `{error}`: `{detail}`. With an odd d_model there is one cosine "
-            "column fewer than sine columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // "
-            "2])`.",
-            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` "
-            "упал с ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на "
-            "один меньше, чем синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
+            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` raised "
+            "`{error}`: `{detail}`. With an odd d_model there is one cosine column fewer than sine "
+            "columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
+            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` упал с "
+            "ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один меньше, чем "
+            "синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
         },
         "odd_d_model_values": {
-            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd}, at position "
-            "{pos}, dimension {dim}, your module adds {got:.4f} instead of {expected:.4f}. "
-            "With an odd d_model the last column is a sine, and the exponents are still "
-            "divided by d_model = {odd}.",
-            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции "
-            "{pos}, в координате {dim} ваш модуль прибавляет {got:.4f} вместо {expected:.4f}. "
-            "При нечётном d_model последний столбец — синус, а показатели степени по-прежнему "
-            "делятся на d_model = {odd}.",
+            "en": "Almost: right for d_model = {even}, but for an odd d_model = {odd}, at position {pos}, "
+            "dimension {dim}, your module adds {got:.4f}, not {expected:.4f}. The last column is then a "
+            "sine, and the exponents divide by {odd}.",
+            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции {pos}, в "
+            "координате {dim} ваш модуль прибавляет {got:.4f}, а не {expected:.4f}. Последний столбец "
+            "тогда — синус, а показатели делятся на {odd}.",
         },
         "hint1": {
-            "en": "Build the table once, in `__init__`: `pe` of shape `(max_len, d_model)`, with "
-            "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)) and PE(pos, 2i+1) = cos(pos / "
-            "10000^(2i/d_model)). `torch.arange(max_len).unsqueeze(1)` is a column of "
-            "positions and `torch.arange(0, d_model, 2)` a row of values 2i: `pos / 10000 ** "
-            "(two_i / d_model)` broadcasts them into all the angles at once.",
-            "ru": "Постройте таблицу один раз, в `__init__`: `pe` формы `(max_len, d_model)`, где "
-            "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)) и PE(pos, 2i+1) = cos(pos / "
-            "10000^(2i/d_model)). `torch.arange(max_len).unsqueeze(1)` — это столбец позиций, "
-            "а `torch.arange(0, d_model, 2)` — строка значений 2i: благодаря broadcasting "
-            "`pos / 10000 ** (two_i / d_model)` сразу даёт все углы.",
+            "en": "Build the table once, in `__init__`, as `pe` of shape `(max_len, d_model)`. "
+            "`torch.arange(max_len).unsqueeze(1)` is a column of positions, `torch.arange(0, d_model, 2)` "
+            "a row of values 2i: `pos / 10000 ** (two_i / d_model)` broadcasts them into every angle at "
+            "once.",
+            "ru": "Постройте таблицу один раз, в `__init__`, как `pe` формы `(max_len, d_model)`. "
+            "`torch.arange(max_len).unsqueeze(1)` — столбец позиций, `torch.arange(0, d_model, 2)` — "
+            "строка значений 2i: благодаря broadcasting `pos / 10000 ** (two_i / d_model)` сразу даёт все "
+            "углы.",
         },
         "hint2": {
-            "en": "Columns are numbered from 0: sines go to the even columns, `pe[:, 0::2] = "
-            "torch.sin(angle)`, cosines to the odd ones, `pe[:, 1::2] = torch.cos(angle)`. "
-            "With an odd d_model there is one cosine column fewer: take `angle[:, : d_model "
-            "// 2]` for the cosines. Compute in float64 and divide with `/`: `//` would make "
-            "every frequency the same.",
-            "ru": "Столбцы нумеруются с 0: синусы идут в чётные столбцы, `pe[:, 0::2] = "
-            "torch.sin(angle)`, косинусы — в нечётные, `pe[:, 1::2] = torch.cos(angle)`. При "
-            "нечётном d_model столбцов косинусов на один меньше: для них берите `angle[:, : "
-            "d_model // 2]`. Считайте в float64 и делите обычным `/`: с `//` все частоты "
-            "окажутся одинаковыми.",
+            "en": "Sines go to the even columns, `pe[:, 0::2] = torch.sin(angle)`, cosines to the odd ones, "
+            "`pe[:, 1::2] = torch.cos(angle)`; with an odd d_model take `angle[:, : d_model // 2]` for "
+            "the one cosine column fewer. Compute in float64 and divide with `/`.",
+            "ru": "Синусы идут в чётные столбцы, `pe[:, 0::2] = torch.sin(angle)`, косинусы — в нечётные, "
+            "`pe[:, 1::2] = torch.cos(angle)`; при нечётном d_model косинусов на один меньше, для них "
+            "берите `angle[:, : d_model // 2]`. Считайте в float64 и делите обычным `/`.",
         },
         "hint3": {
-            "en": "Keep the table in a buffer, which follows `.to(device)` but is neither trained "
-            "nor saved: `self.register_buffer('pe', pe, persistent=False)`, without assigning "
-            "`self.pe` before. In `forward`, add only the first `x.size(1)` rows, in x's "
-            "dtype: `return x + self.pe[: x.size(1)].to(x.dtype)`. No √d_model here: that "
-            "scaling belongs to the token embedding.",
-            "ru": "Храните таблицу в буфере — он переезжает вместе с `.to(device)`, но не обучается "
-            "и не сохраняется: `self.register_buffer('pe', pe, persistent=False)`, и не "
-            "присваивайте перед этим `self.pe`. В `forward` прибавляйте только первые "
-            "`x.size(1)` строк, приведённые к типу x: `return x + self.pe[: "
-            "x.size(1)].to(x.dtype)`. На √d_model здесь умножать не нужно: это делает "
-            "эмбеддинг токенов.",
+            "en": "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
+            "pe, persistent=False)`. In `forward`, add the first `x.size(1)` rows in x's dtype: `x + "
+            "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here.",
+            "ru": "Буфер переезжает вместе с `.to(device)`, но не обучается и не сохраняется: "
+            "`self.register_buffer('pe', pe, persistent=False)`. В `forward` прибавьте первые `x.size(1)` "
+            "строк в типе x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
         },
         "solution": {
-            "en": "The table is built once, in float64, and kept in a buffer with "
-            "`persistent=False`; `forward` adds its first seq rows in x's dtype.",
-            "ru": "Таблица строится один раз, в float64, и хранится в буфере с `persistent=False`; "
-            "`forward` прибавляет её первые seq строк, приведённые к типу x.",
+            "en": "The table is built once, in float64, and kept in a buffer with `persistent=False`; `forward` "
+            "adds its first seq rows in x's dtype.",
+            "ru": "Таблица строится один раз, в float64, и хранится в буфере с `persistent=False`; `forward` "
+            "прибавляет её первые seq строк, приведённые к типу x.",
         },
     },
 )
 
 TEMPLATE = """\
-import math
-
 import torch
 from torch import nn
 
@@ -278,8 +231,6 @@ class MyPositionalEncoding(nn.Module):
 """
 
 SOLUTION = """\
-import math
-
 import torch
 from torch import nn
 
@@ -380,33 +331,26 @@ def _pe_values(out, x: torch.Tensor, table: torch.Tensor) -> None:
     raise wrong("pe.mismatch", row=row, pos=pos, dim=dim, expected=float(pe[pos, dim]), got=added, d_model=d)
 
 
-def _pe_layout_probe(student: type, run: Run, x: torch.Tensor, table: torch.Tensor) -> str | None:
-    """After a crash in forward: does the module work when seq == max_len, or when batch == seq?
-
-    Two more builds and calls of the student's code at most, within the check's time budget.
-    """
-    _, seq, d = x.shape
-    square = randn(seq, seq, d)
-    for key, max_len, probe in (("pe.not_sliced", seq, x), ("pe.sequence_first", _PE_MAX_LEN, square)):
-        try:
-            out, _ = run.forward(run.build(student, d, max_len), probe)
-        except Stop:
-            if run.timed_out:
-                raise
-            continue
-        if isinstance(out, torch.Tensor) and close(out.detach().double(), probe.double() + table[:seq]):
-            return key
-    return None
-
-
 def _pe_output(student: type, run: Run, module: nn.Module, x: torch.Tensor, table: torch.Tensor):
-    """The module's output for x; a crash that a layout mistake explains gets that diagnosis."""
+    """The module's output for x. After a crash: does it work when seq == max_len, or batch == seq?"""
     try:
         return run.forward(module, x)
     except Stop as stop:
-        key = _pe_layout_probe(student, run, x, table) if stop.error is not None else None
-        if key is not None:
-            raise wrong(key, shape=tuple(x.shape)) from None
+        if stop.error is None:
+            raise
+        _, seq, d = x.shape
+        for key, max_len, probe in (
+            ("pe.not_sliced", seq, x),
+            ("pe.sequence_first", _PE_MAX_LEN, randn(seq, seq, d)),
+        ):
+            try:
+                out, _ = run.forward(run.build(student, d, max_len), probe)
+            except Stop:
+                if run.timed_out:
+                    raise
+                continue
+            if isinstance(out, torch.Tensor) and close(out.detach().double(), probe.double() + table[:seq]):
+                raise wrong(key, shape=tuple(x.shape)) from None
         raise
 
 
@@ -425,44 +369,32 @@ def _pe_storage(module: nn.Module, d: int) -> None:
     for name, p in module.named_parameters():
         if p.dim() >= 2 and p.shape[-1] == d:
             raise wrong("pe.table_is_parameter", name=name)
-    plain = plain_tensors(module, d)
-    if plain:
+    if plain := plain_tensors(module, d):
         raise wrong("pe.not_buffer", name=plain[0])
 
 
 def _pe_odd_width(student: type, run: Run) -> None:
     """An implementation right for even d_model must also be right for an odd one."""
-    d = _PE_ODD_D
-    x = randn(_PE_BATCH, _PE_SEQ, d)
-    where = "__init__"
+    d, x, where = _PE_ODD_D, randn(_PE_BATCH, _PE_SEQ, _PE_ODD_D), "__init__"
+    widths = {"even": _PE_D, "odd": d}
     try:
         module = run.build(student, d, _PE_MAX_LEN)
         where = "forward"
         out, _ = run.forward(module, x)
     except Stop as stop:
-        if stop.error is None:  # a time-out, an exit: no odd-width story to tell
+        if (error := stop.error) is None:  # a time-out, an exit: no odd-width story to tell
             raise
-        error = stop.error
+        detail = code_safe(safe_str(error) or repr(error))
         raise wrong(
-            "pe.odd_d_model_crash",
-            even=_PE_D,
-            odd=d,
-            where=where,
-            error=type(error).__name__,
-            detail=code_safe(safe_str(error) or repr(error)),
+            "pe.odd_d_model_crash", where=where, error=type(error).__name__, detail=detail, **widths
         ) from None
     try:
         _pe_values(out, x, sinusoidal_table(_PE_MAX_LEN, d, dtype=torch.float64))
     except Stop as stop:
-        values = stop.feedback.values
         if stop.feedback.key != "pe.mismatch":
             raise
-        raise wrong(
-            "pe.odd_d_model_values",
-            even=_PE_D,
-            odd=d,
-            **{k: values[k] for k in ("pos", "dim", "expected", "got")},
-        ) from None
+        where_wrong = {k: stop.feedback.values[k] for k in ("pos", "dim", "expected", "got")}
+        raise wrong("pe.odd_d_model_values", **where_wrong, **widths) from None
 
 
 def check(student, run: Run) -> Feedback:

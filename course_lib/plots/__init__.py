@@ -24,7 +24,7 @@ The modules, by topic:
 - ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 5);
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
-- ``attention``: attention weights (lesson 4);
+- ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
@@ -41,7 +41,7 @@ from .alibi import (
     slope_label,
     update_alibi_head,
 )
-from .attention import draw_attention, plot_attention
+from .attention import Balance, attention_balance, draw_attention, plot_attention, plot_balance
 from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
 from .figure import (
     DIVERGING,
@@ -54,6 +54,7 @@ from .figure import (
     colours,
     draw_heatmap,
     new_figure,
+    one_thread,
     to_png,
 )
 from .messages import MESSAGES
@@ -72,7 +73,15 @@ from .rotary import (
     update_rope_angles,
     update_rope_rotation,
 )
-from .table import draw_rotation, plot_rotation, plot_similarity, plot_table, plot_waves, wavelength
+from .table import (
+    draw_rotation,
+    plot_rotation,
+    plot_similarity,
+    plot_table,
+    plot_waves,
+    slow_columns,
+    wavelength,
+)
 from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
 
 __all__ = [
@@ -85,6 +94,7 @@ __all__ = [
     "plot_precision",
     "plot_rotation",
     "plot_attention",
+    "plot_balance",
     "plot_fertility",
     "show_tokens",
     "plot_left_padding",
@@ -95,7 +105,10 @@ __all__ = [
     "plot_alibi_weights",
     # the numbers behind them
     "wavelength",
+    "slow_columns",
     "magnitudes",
+    "attention_balance",
+    "Balance",
     "precision_errors",
     "DEFAULT_PRECISION_POSITIONS",
     "left_padded_positions",
@@ -122,6 +135,7 @@ __all__ = [
     "draw_alibi_head",
     "update_alibi_head",
     "new_figure",
+    "one_thread",
     "colours",
     "as_array",
     "check_dims",

@@ -1,17 +1,37 @@
-"""Attention weights as heatmaps (lesson 4): what each token looks at, with the tokens on both axes."""
+"""Attention weights (lesson 4): heatmaps with the tokens on both axes, and what attention looks at.
+
+:func:`attention_balance` measures, for two sentences with the same tokens in another
+order, how much their attention weights depend on the words and how much on the
+positions, as the token vectors grow against the positional encoding;
+:func:`plot_balance` draws it over a range of sizes.
+
+    >>> import torch
+    >>> from course_lib import Vocab
+    >>> vocab, table = Vocab.build(["dog bites man"]), torch.randn(8, 4, generator=torch.Generator().manual_seed(0))
+    >>> embed = lambda text: table[vocab.encode(text)]  # (seq, 4) token vectors
+    >>> def attention(x):  # (seq, d_model) -> outputs, (seq, seq) weights
+    ...     weights = torch.softmax(x @ x.T, dim=-1)
+    ...     return weights @ x, weights
+    >>> tiny, huge = (attention_balance(attention, embed, "dog bites man", "man bites dog", c) for c in (1e-3, 100.0))
+    >>> tiny.word_effect < 0.01, huge.position_effect < 0.01  # only the positions count, then only the words
+    (True, True)
+"""
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 from matplotlib.figure import Figure
 
 from .. import validate
+from ..embedding import sinusoidal_table
 from ..i18n import resolve
-from .figure import as_array, new_figure
+from ..vocab import tokenize
+from .figure import as_array, new_figure, one_thread
 from .messages import MESSAGES
 
-__all__ = ["draw_attention", "plot_attention"]
+__all__ = ["draw_attention", "plot_attention", "Balance", "attention_balance", "plot_balance"]
 
 
 def _check_attention(weights, tokens, titles) -> tuple[list[np.ndarray], list[list[str]], list[str] | None]:
@@ -100,4 +120,106 @@ def plot_attention(
     nrows = math.ceil(n / min(ncols, n))
     fig = new_figure(figsize or (3.0 * min(ncols, n) + 1.5, 2.7 * nrows + 0.6), dpi)
     draw_attention(fig, weights, tokens, titles, lang, ncols)
+    return fig
+
+
+# ----------------------------------------------------------------------------- words against positions
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What attention looks at in two sentences with the same tokens in another order.
+
+    The input of each sentence is ``scale · embed(text) + PE``. ``weights`` holds their
+    ``(seq, seq)`` attention weights; ``perm`` the order of the second sentence in positions
+    of the first. Both effects are the share of attention weight that moves, averaged over
+    the rows (half the L1 distance of two rows, from 0 to 1):
+
+    - ``position_effect``: the second sentence's weights against the first's reordered by
+      ``perm``. 0 when attention sees only the words (no positions, or tiny ones).
+    - ``word_effect``: the two sentences' weights position by position. 0 when attention
+      sees only the positions (the token vectors are too small to matter).
+    """
+
+    scale: float
+    tokens: tuple[list[str], list[str]]
+    perm: torch.Tensor
+    weights: tuple[torch.Tensor, torch.Tensor]
+    token_rms: float
+    position_rms: float
+    position_effect: float
+    word_effect: float
+
+
+def _moved(a: torch.Tensor, b: torch.Tensor) -> float:
+    """The share of attention weight that moves from rows ``a`` to rows ``b``, averaged over rows."""
+    return 0.5 * (a - b).abs().sum(dim=-1).mean().item()
+
+
+def attention_balance(attention, embed, first: str, second: str, scale: float) -> Balance:
+    """Attention on ``scale · embed(text) + PE`` for two sentences: does it see the words, the positions, or both?
+
+    Args:
+        attention: ``attention(x)`` for ``x`` of shape ``(seq, d_model)`` returns
+            ``(outputs, weights)`` with ``weights`` of shape ``(seq, seq)``.
+        embed: ``embed(text)`` returns the token vectors ``(seq, d_model)``, no positions.
+        first, second: the same tokens (each once) in two orders.
+        scale: the factor ``c >= 0`` in front of the token vectors.
+    """
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 <= scale < math.inf:
+        raise ValueError(MESSAGES("balance_scale_range", value=scale))
+    tokens = (tokenize(first), tokenize(second))
+    a, b = tokens
+    if len(set(a)) != len(a) or sorted(a) != sorted(b):
+        raise ValueError(MESSAGES("balance_not_permutation", first=first, second=second))
+    perm = torch.tensor([a.index(token) for token in b])  # (seq,)
+    # tiny matrices: one thread, or each softmax may wait ~10 ms for a sleeping worker
+    with torch.no_grad(), one_thread():
+        vectors = [scale * torch.as_tensor(embed(text)) for text in (first, second)]  # (seq, d_model) each
+        table = sinusoidal_table(*vectors[0].shape, dtype=vectors[0].dtype)  # (seq, d_model)
+        w_a, w_b = (attention(x + table)[1] for x in vectors)  # (seq, seq) each
+    return Balance(
+        scale=scale,
+        tokens=tokens,
+        perm=perm,
+        weights=(w_a, w_b),
+        token_rms=torch.cat(vectors).pow(2).mean().sqrt().item(),
+        position_rms=table.pow(2).mean().sqrt().item(),
+        position_effect=_moved(w_b, w_a[perm][:, perm]),
+        word_effect=_moved(w_b, w_a),
+    )
+
+
+def plot_balance(
+    attention, embed, first: str, second: str, scales=None, lang: str | None = None, *, figsize=None, dpi=None
+) -> Figure:
+    """The two effects of :func:`attention_balance` against the token scale ``c`` (log axis).
+
+    Small ``c``: the positional encoding dominates the input, and the two sentences get the
+    same weights (no word effect). Large ``c``: the token vectors dominate, and the second
+    sentence's weights are the first's reordered (no position effect). Dotted lines mark
+    ``c = 1`` and ``c = √d_model``: for token vectors from :class:`~course_lib.TokenEmbedding`
+    (initialised N(0, 1/d_model), then × √d_model), the vectors course_lib starts from,
+    and those PyTorch's default initialisation N(0, 1) would give.
+    """
+    lang = resolve(lang)
+    scales = np.logspace(-2, 2, 41) if scales is None else np.asarray(scales, dtype=float)
+    points = [attention_balance(attention, embed, first, second, float(c)) for c in scales]
+    d_model = torch.as_tensor(embed(first)).shape[-1]
+    fig = new_figure(figsize or (7.0, 4.4), dpi)
+    ax = fig.add_subplot()
+    ax.plot(
+        scales, [p.position_effect for p in points], ".-", label=MESSAGES("balance_position_effect", lang)
+    )
+    ax.plot(scales, [p.word_effect for p in points], ".-", label=MESSAGES("balance_word_effect", lang))
+    for c, key, y in ((1.0, "balance_course_lib", 0.97), (math.sqrt(d_model), "balance_default", 0.87)):
+        ax.axvline(c, color="0.5", linestyle=":")
+        ax.text(c, y, MESSAGES(key, lang, c=c), va="top", ha="left", fontsize="small", color="0.3")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(MESSAGES("balance_scale", lang))
+    ax.set_ylabel(MESSAGES("balance_moved", lang))
+    ax.set_title(MESSAGES("balance_title", lang, first=first, second=second), fontsize="medium")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small")
+    ax.grid(True, alpha=0.3)
     return fig

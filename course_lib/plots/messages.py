@@ -153,6 +153,39 @@ MESSAGES = Messages(
             "en": "{name} has {got} items for {n} weight matrices: give one per heatmap",
             "ru": "в {name} элементов: {got}, а матриц весов: {n}; нужно по одному на тепловую карту",
         },
+        # attention.py: attention_balance, plot_balance
+        "balance_position_effect": {
+            "en": "effect of the positions (0: attention sees only the words)",
+            "ru": "влияние позиций (0: внимание видит только слова)",
+        },
+        "balance_word_effect": {
+            "en": "effect of the words (0: attention sees only the positions)",
+            "ru": "влияние слов (0: внимание видит только позиции)",
+        },
+        "balance_course_lib": {"en": " c = 1: course_lib", "ru": " c = 1: course_lib"},
+        "balance_default": {
+            "en": " c = √d_model = {c:.0f}: PyTorch's N(0, 1)",
+            "ru": " c = √d_model = {c:.0f}: N(0, 1) из PyTorch",
+        },
+        "balance_scale": {
+            "en": "c, the factor in front of the token vectors",
+            "ru": "c — множитель перед векторами токенов",
+        },
+        "balance_moved": {"en": "attention weight that moves", "ru": "доля сдвинутого веса внимания"},
+        "balance_title": {
+            "en": 'Input c · tokens + PE: "{first}" against "{second}"',
+            "ru": "Вход c · токены + PE: «{first}» против «{second}»",
+        },
+        "balance_not_permutation": {
+            "en": "the two sentences must have the same tokens in another order, each token once; "
+            "got {first!r} and {second!r}",
+            "ru": "в двух предложениях должны быть одни и те же токены в разном порядке, каждый по одному разу, "
+            "а получено {first!r} и {second!r}",
+        },
+        "balance_scale_range": {
+            "en": "scale must be a finite number >= 0, got {value!r}",
+            "ru": "scale должен быть конечным числом >= 0, а получено {value!r}",
+        },
         "plot_attention_tokens": {
             "en": "tokens[{j}] has {n_tokens} tokens for a {seq} × {seq} matrix: give one token per row",
             "ru": "в tokens[{j}] токенов: {n_tokens}, а матрица {seq} × {seq}: нужен ровно один токен на строку",

@@ -12,7 +12,15 @@ from ..i18n import resolve
 from .figure import as_array, check_dims, colours, draw_heatmap, new_figure
 from .messages import MESSAGES
 
-__all__ = ["wavelength", "plot_table", "plot_waves", "plot_similarity", "draw_rotation", "plot_rotation"]
+__all__ = [
+    "wavelength",
+    "slow_columns",
+    "plot_table",
+    "plot_waves",
+    "plot_similarity",
+    "draw_rotation",
+    "plot_rotation",
+]
 
 
 def wavelength(i: int, d_model: int, base: float = 10000.0) -> float:
@@ -22,6 +30,21 @@ def wavelength(i: int, d_model: int, base: float = 10000.0) -> float:
     (6.2832, 60611)
     """
     return 2 * math.pi * base ** (2 * i / d_model)
+
+
+def slow_columns(num_positions: int, d_model: int, base: float = 10000.0) -> int:
+    """How many columns of the table have a wavelength longer than ``num_positions``.
+
+    Over the first ``num_positions`` rows such a column does not complete one period: it
+    changes slowly. Column ``c`` belongs to the pair ``i = c // 2``, whose wavelength
+    ``2π · base^(2i/d_model)`` exceeds ``n`` when ``2i/d_model > log(n/2π) / log(base)``:
+    a fraction of the way across the table, so the share of slow columns is about
+    ``1 - log(n/2π) / log(base)`` whatever ``d_model`` is.
+
+    >>> [slow_columns(256, d) for d in (64, 128, 256, 512)]
+    [38, 76, 152, 304]
+    """
+    return sum(wavelength(c // 2, d_model, base) > num_positions for c in range(d_model))
 
 
 def plot_table(table, title: str | None = None, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:

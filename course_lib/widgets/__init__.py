@@ -29,7 +29,7 @@ table and the rotation), ``positions`` (6: left padding, with its own catalogue)
 ``messages`` (the catalogue).
 """
 
-from .attention import PositionStrengthExplorer, position_strength_explorer
+from .attention import BalanceExplorer, balance_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .messages import MESSAGES
@@ -52,22 +52,22 @@ __all__ = [
     "table_explorer",
     "embedding_explorer",
     "rotation_explorer",
-    "position_strength_explorer",
     "left_padding_explorer",
     "rope_explorer",
     "alibi_explorer",
     "rope_angles_explorer",
+    "balance_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
     "TableExplorer",
     "EmbeddingExplorer",
     "RotationExplorer",
-    "PositionStrengthExplorer",
     "LeftPaddingExplorer",
     "RopeExplorer",
     "AlibiExplorer",
     "RopeAnglesExplorer",
+    "BalanceExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",

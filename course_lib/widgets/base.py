@@ -1,16 +1,15 @@
 """What every explorer shares: the slider style, the box that shows a figure, one torch thread, lengths.
 
+``one_thread`` lives in :mod:`course_lib.plots.figure`, whose figures need it too.
+
 >>> format_length(6.283185307179586), format_length(35332.9)
 ('6.3', '35333')
 """
 
-import contextlib
-
 import ipywidgets as widgets
-import torch
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-from ..plots import to_png
+from ..plots import one_thread, to_png
 
 __all__ = [
     "FIGSIZE",
@@ -70,22 +69,6 @@ class FigureWidget(widgets.VBox):
         if layout:
             self._layout.execute(self.figure)
         self.image.value = to_png(self.figure, palette=True)
-
-
-@contextlib.contextmanager
-def one_thread():
-    """Run torch on one thread, then restore the caller's setting.
-
-    A table of a few hundred thousand numbers takes ~1 ms on one core. Split over two
-    threads, it first wakes a worker that went to sleep during the ~50 ms of drawing, and
-    on a busy two-core machine that wake-up alone was measured at ~50 ms.
-    """
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
 
 
 def format_length(x: float) -> str:

@@ -23,6 +23,12 @@ MESSAGES = Messages(
             "ru": "d_model = {d_model}, позиций: {num_positions}, основание base = {base}. "
             "Длина волны в позициях: от {shortest} (i = 0) до {longest} (i = {last_i}).",
         },
+        "table_slow": {
+            "en": "{slow} of {d_model} columns ({percent}%) have a wavelength longer than the "
+            "{num_positions} positions shown: they change slowly.",
+            "ru": "{slow} из {d_model} столбцов ({percent} %) имеют длину волны больше, чем {num_positions} "
+            "показанных позиций: они меняются медленно.",
+        },
         # table.py: rotation_explorer (lesson 5)
         "slider_pos": {"en": "position pos", "ru": "позиция pos"},
         "slider_pair": {"en": "pair i", "ru": "пара i"},
@@ -51,33 +57,29 @@ MESSAGES = Messages(
             "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
             "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
         },
-        # attention.py: position_strength_explorer (lesson 4)
-        "slider_pe_scale": {"en": "PE scale", "ru": "множитель PE"},
-        "strength_title": {
-            "en": "input = token embeddings + {scale:.2f} · PE",
-            "ru": "вход = эмбеддинги токенов + {scale:.2f} · PE",
+        # attention.py: balance_explorer (lesson 4)
+        "slider_token_scale": {"en": "token scale c", "ru": "множитель токенов c"},
+        "balance_title": {
+            "en": "input = {scale:.2f} · token vectors + PE",
+            "ru": "вход = {scale:.2f} · векторы токенов + PE",
         },
-        "strength_readout": {
-            "en": "Positional encoding added × {scale:.2f}. "
-            "Largest difference between the outputs of «{second}» and the reordered outputs of «{first}»: "
-            "{gap:.4f}.",
-            "ru": "Позиционное кодирование прибавлено с множителем {scale:.2f}. "
-            "Наибольшая разность между выходами для «{second}» и переставленными выходами для «{first}»: "
-            "{gap:.4f}.",
+        "balance_rms": {
+            "en": "c = {scale:.2f}. RMS of the token vectors × c: {tokens:.2f}, of PE: {positions:.2f} "
+            "(ratio {ratio:.2f}).",
+            "ru": "c = {scale:.2f}. RMS векторов токенов × c: {tokens:.2f}, PE: {positions:.2f} "
+            "(отношение {ratio:.2f}).",
         },
-        "strength_same": {
-            "en": "Without positions the outputs are the same vectors in another order: attention cannot see it.",
-            "ru": "Без позиций выходы — те же векторы в другом порядке: внимание перестановки не видит.",
+        "balance_effects": {
+            "en": "Attention weight that moves — effect of the positions: {positions:.2f} "
+            "(0: attention sees only the words); effect of the words: {words:.2f} "
+            "(0: it sees only the positions).",
+            "ru": "Доля сдвинутого веса внимания — влияние позиций: {positions:.2f} "
+            "(0: внимание видит только слова); влияние слов: {words:.2f} "
+            "(0: оно видит только позиции).",
         },
-        "strength_differ": {
-            "en": "The outputs are no longer a reordering of each other: the word order reaches the model.",
-            "ru": "Выходы больше не получаются друг из друга перестановкой: порядок слов дошёл до модели.",
-        },
-        "strength_not_permutation": {
-            "en": "the two sentences must have the same tokens in another order, each token once; "
-            "got {first!r} and {second!r}",
-            "ru": "в двух предложениях должны быть одни и те же токены в разном порядке, каждый по одному разу, "
-            "а получено {first!r} и {second!r}",
+        "balance_slider_range": {
+            "en": "scale must be a number from 0.01 to 100, the slider's range, got {value!r}",
+            "ru": "scale должен быть числом от 0,01 до 100 (диапазон слайдера), а получено {value!r}",
         },
         # vocab.py: vocab_explorer (lesson 1)
         "vocab_text": {"en": "text", "ru": "текст"},

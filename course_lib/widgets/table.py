@@ -86,19 +86,25 @@ class TableExplorer(FigureWidget):
         self._label_width = width
 
     def _update_readout(self) -> None:
-        d, base = self.d_model.value, self.base.value
+        n, d, base = self.num_positions.value, self.d_model.value, self.base.value
         last_i = (d - 1) // 2  # the last sine/cosine pair, a lone sine when d is odd
-        text = MESSAGES(
-            "table_readout",
-            self.lang,
-            d_model=d,
-            num_positions=self.num_positions.value,
-            base=format_length(base),
-            shortest=format_length(plots.wavelength(0, d, base)),
-            longest=format_length(plots.wavelength(last_i, d, base)),
-            last_i=last_i,
-        )
-        self.readout.value = html.escape(text)
+        slow = plots.slow_columns(n, d, base)
+        lines = [
+            MESSAGES(
+                "table_readout",
+                self.lang,
+                d_model=d,
+                num_positions=n,
+                base=format_length(base),
+                shortest=format_length(plots.wavelength(0, d, base)),
+                longest=format_length(plots.wavelength(last_i, d, base)),
+                last_i=last_i,
+            ),
+            MESSAGES(
+                "table_slow", self.lang, slow=slow, d_model=d, percent=round(100 * slow / d), num_positions=n
+            ),
+        ]
+        self.readout.value = "<br>".join(html.escape(line) for line in lines)
 
 
 def table_explorer(
@@ -107,7 +113,9 @@ def table_explorer(
     """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 5).
 
     Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
-    log scale, 10 to 10^6). Under them, a line with the wavelengths and the heatmap,
+    log scale, 10 to 10^6). Under them, the wavelengths, the share of slow columns (those
+    whose wavelength is longer than the positions shown: :func:`~course_lib.plots.slow_columns`)
+    and the heatmap,
     drawn by :func:`course_lib.plots.plot_table`. The static figure to show beside it is
     ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
     """

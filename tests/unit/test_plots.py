@@ -358,6 +358,94 @@ def test_attention_rejects_mismatched_inputs():
         plots.plot_attention([w], [["a", "b"]])
 
 
+# ----------------------------------------------------------------------------- attention_balance, plot_balance
+
+
+def balance_setup(d_model: int = 8):
+    """A random attention and token table, as in lesson 4: (attention, embed)."""
+    from course_lib import Vocab
+
+    generator = torch.Generator().manual_seed(0)
+    w_q, w_k, w_v = (torch.randn(d_model, d_model, generator=generator) / d_model**0.5 for _ in range(3))
+    table = torch.randn(10, d_model, generator=generator)  # unit-variance token vectors
+    vocab = Vocab.build(["dog bites man"])
+
+    def attention(x):  # (seq, d_model)
+        weights = torch.softmax((x @ w_q) @ (x @ w_k).T / d_model**0.5, dim=-1)  # (seq, seq)
+        return weights @ (x @ w_v), weights
+
+    return attention, lambda text: table[vocab.encode(text)]
+
+
+def test_balance_without_tokens_sees_only_positions_and_with_huge_tokens_only_words():
+    attention, embed = balance_setup()
+    small = plots.attention_balance(attention, embed, "dog bites man", "man bites dog", 0.0)
+    assert small.word_effect == 0.0 and small.token_rms == 0.0  # both inputs are the table itself
+    torch.testing.assert_close(small.weights[0], small.weights[1])
+    large = plots.attention_balance(attention, embed, "dog bites man", "man bites dog", 1e4)
+    assert large.position_effect < 1e-6  # the second sentence's weights: the first's, reordered
+    w_a, w_b = large.weights
+    assert large.perm.tolist() == [2, 1, 0]
+    torch.testing.assert_close(w_b, w_a[large.perm][:, large.perm], atol=1e-6, rtol=0)
+    middle = plots.attention_balance(attention, embed, "dog bites man", "man bites dog", 1.0)
+    assert middle.position_effect > 0.01 and middle.word_effect > 0.01
+    assert middle.position_rms == pytest.approx(0.5**0.5)  # sines and cosines: RMS 1/√2
+    x = torch.cat([embed("dog bites man"), embed("man bites dog")])
+    assert middle.token_rms == pytest.approx(x.pow(2).mean().sqrt().item())
+
+
+def test_balance_effect_is_the_share_of_weight_that_moves():
+    # one-hot rows that all move: effect 1; rows that agree: 0
+    def attention(x):
+        return x, torch.eye(len(x)) if x[0, 0] > 1 else torch.eye(len(x)).flip(0)
+
+    vectors = {"a b": torch.tensor([[5.0, 0], [0, 0]]), "b a": torch.tensor([[0.0, 0], [5, 0]])}
+    balance = plots.attention_balance(attention, vectors.get, "a b", "b a", 1.0)
+    assert balance.word_effect == 1.0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_plot_balance_draws_both_effects_against_the_scale(lang):
+    attention, embed = balance_setup()
+    scales = [0.01, 1.0, 100.0]
+    ax = plots.plot_balance(
+        attention, embed, "dog bites man", "man bites dog", scales=scales, lang=lang
+    ).axes[0]
+    positions, words = ax.get_lines()[:2]
+    expected = [
+        plots.attention_balance(attention, embed, "dog bites man", "man bites dog", c) for c in scales
+    ]
+    np.testing.assert_allclose(positions.get_ydata(), [b.position_effect for b in expected])
+    np.testing.assert_allclose(words.get_ydata(), [b.word_effect for b in expected])
+    assert ax.get_xscale() == "log"
+    assert legend_texts(ax) == [
+        plots.MESSAGES("balance_position_effect", lang),
+        plots.MESSAGES("balance_word_effect", lang),
+    ]
+    # the two initialisations of lesson 3: c = 1 and c = √d_model
+    assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [1.0, pytest.approx(8**0.5)]
+
+
+def test_balance_rejects_other_tokens_and_bad_scales():
+    attention, embed = balance_setup()
+    with pytest.raises(ValueError, match=r"same tokens in another order.*'dog bites'"):
+        plots.attention_balance(attention, embed, "dog bites", "man bites", 1.0)
+    with pytest.raises(ValueError, match=r"each token once"):
+        plots.attention_balance(attention, embed, "dog dog bites", "dog bites dog", 1.0)
+    for bad in (-1.0, math.inf, "1", True):
+        with pytest.raises(ValueError, match=r"scale must be a finite number >= 0, got"):
+            plots.attention_balance(attention, embed, "dog bites man", "man bites dog", bad)
+
+
+def test_slow_columns_keep_their_share_as_d_model_grows():
+    # the exponent 2i/d_model is a fraction of the way across the table
+    shares = [plots.slow_columns(256, d) / d for d in (64, 128, 256, 512)]
+    assert shares == pytest.approx([0.594] * 4, abs=1e-3)
+    assert plots.slow_columns(1024, 128) < plots.slow_columns(256, 128)  # more positions shown
+    assert plots.slow_columns(256, 128, base=100.0) < plots.slow_columns(256, 128)  # a smaller base
+    assert plots.slow_columns(5, 3) == 3  # every wavelength is at least 2π > 5
+
+
 def test_precision_legend_sits_above_the_curves():
     ax = plots.plot_precision().axes[0]
     bottom, top = ax.get_ylim()
@@ -407,7 +495,7 @@ def assert_pseudo_localised(fig, data=()):
     )
 
 
-TOKENS = ("cat", "sat", "dog", "bites")
+TOKENS = ("cat", "sat", "dog", "bites", "man")
 
 PSEUDO_FIGURES = {
     "table": lambda: plots.plot_table(sinusoidal_table(8, 8)),
@@ -420,6 +508,7 @@ PSEUDO_FIGURES = {
     "attention": lambda: plots.plot_attention(
         [torch.eye(2)] * 3, [["dog", "bites"], ["bites", "dog"], ["cat", "sat"]]
     ),
+    "balance": lambda: plots.plot_balance(*balance_setup(), "dog bites man", "man bites dog", scales=[1.0]),
 }
 
 
@@ -441,6 +530,8 @@ def test_errors_of_the_figures_come_from_the_catalogue():
         lambda: plots.plot_rotation(k=-1),
         lambda: plots.plot_embeddings(torch.zeros(2, 2), ["a"]),
         lambda: plots.plot_attention([torch.eye(2)], [["a"]]),
+        lambda: plots.attention_balance(*balance_setup(), "a b", "a c", 1.0),
+        lambda: plots.attention_balance(*balance_setup(), "a b", "b a", -1.0),
     ):
         with pytest.raises((TypeError, ValueError)) as info:
             bad()

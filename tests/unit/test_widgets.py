@@ -50,9 +50,9 @@ def png_size(data: bytes) -> tuple[int, int]:
             lambda ex: setattr(ex.sentence, "value", 1),
         ),
         (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
-        (lambda: make_strength_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
+        (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     ],
-    ids=["table", "embedding", "rotation", "position_strength"],
+    ids=["table", "embedding", "rotation", "balance"],
 )
 def test_image_is_shown_at_its_own_pixel_width(build, move):
     # a box stretches its children to the notebook's width: without a width of its own the
@@ -133,6 +133,18 @@ def test_readout_gives_the_wavelengths(explorer):
     explorer.d_model.value = 5  # odd: the last column is the lone sine of pair 2
     assert "(i = 2)" in explorer.readout.value
     assert_shows_table(explorer, 60, 5, 10000.0)
+
+
+def test_readout_gives_the_share_of_slow_columns():
+    explorer = widgets.table_explorer(d_model=64, num_positions=256)
+    assert (
+        "38 of 64 columns (59%) have a wavelength longer than the 256 positions shown"
+        in explorer.readout.value
+    )
+    explorer.d_model.value = 512  # more columns, the same share
+    assert "304 of 512 columns (59%)" in explorer.readout.value
+    explorer.num_positions.value = 1024  # more positions shown: fewer slow columns
+    assert "228 of 512 columns (45%)" in explorer.readout.value
 
 
 def test_margins_follow_wider_position_numbers():
@@ -309,65 +321,65 @@ def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
         widgets.vocab_explorer(Vocab.build(["a"]), text=3)
 
 
-# ----------------------------------------------------------------------------- position_strength_explorer
+# ----------------------------------------------------------------------------- balance_explorer
 
 
-def make_strength_explorer():
-    d_model = 8
-    generator = torch.Generator().manual_seed(0)
-    w_q, w_k, w_v = (torch.randn(d_model, d_model, generator=generator) for _ in range(3))
-    table = torch.randn(10, d_model, generator=generator)  # one vector per token
+def make_balance_explorer(**options):
+    from tests.unit.test_plots import balance_setup
 
-    def attention(x):  # x: (seq, d_model)
-        weights = torch.softmax((x @ w_q) @ (x @ w_k).T / d_model**0.5, dim=-1)  # (seq, seq)
-        return weights @ (x @ w_v), weights
-
-    vocab = Vocab.build(["dog bites man"])
-    return widgets.position_strength_explorer(
-        attention, lambda text: table[vocab.encode(text)], "dog bites man", "man bites dog"
-    )
+    return widgets.balance_explorer(*balance_setup(), "dog bites man", "man bites dog", **options)
 
 
 @pytest.fixture(scope="module")
-def strength_explorer():
-    return make_strength_explorer()
+def balance_explorer():
+    return make_balance_explorer()
 
 
-def test_position_strength_at_zero_is_a_permutation(strength_explorer):
-    ex = strength_explorer
-    ex.scale.value = 0.0
+def test_balance_explorer_shows_the_balance_at_the_slider_scale(balance_explorer):
+    from tests.unit.test_plots import balance_setup
+
+    ex = balance_explorer
     assert ex.children == (ex.scale, ex.readout, ex.image)
-    assert ex.perm.tolist() == [2, 1, 0]
-    assert ex.gap < 1e-5
-    w_a, w_b = ex.weights
-    # the second sentence's weights are the first's, rows and columns reordered
-    torch.testing.assert_close(w_b, w_a[ex.perm][:, ex.perm])
-    assert widgets.MESSAGES("strength_same", "en") in ex.readout.value
-
-
-def test_position_strength_difference_grows_with_the_scale(strength_explorer):
-    ex = strength_explorer
-    gaps = []
-    for scale in (0.0, 0.25, 1.0):
-        before = ex.image.value
-        ex.scale.value = scale
-        gaps.append(ex.gap)
-    assert ex.image.value != before
-    assert gaps[0] < 1e-5 < gaps[1] < gaps[2]
-    assert widgets.MESSAGES("strength_differ", "en") in ex.readout.value
-    assert ex.figure.get_suptitle() == widgets.MESSAGES("strength_title", "en", scale=1.0)
+    assert isinstance(ex.scale, ipywidgets.FloatLogSlider) and (ex.scale.min, ex.scale.max) == (-2.0, 2.0)
+    before, readout = ex.image.value, ex.readout.value
+    ex.scale.value = 10.0
+    assert ex.image.value != before and ex.readout.value != readout
+    expected = plots.attention_balance(*balance_setup(), "dog bites man", "man bites dog", 10.0)
+    assert (ex.balance.position_effect, ex.balance.word_effect) == (
+        expected.position_effect,
+        expected.word_effect,
+    )
     heatmaps = [ax for ax in ex.figure.axes if ax.images]
-    np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), ex.weights[1].numpy())
+    np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), expected.weights[1].numpy())
+    assert ex.figure.get_suptitle() == widgets.MESSAGES("balance_title", "en", scale=10.0)
+    assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout.value
+    assert f"of PE: {expected.position_rms:.2f}" in ex.readout.value
 
 
-def test_position_strength_needs_the_same_tokens_reordered():
-    def attention(x):
-        return x, torch.eye(len(x))
+def test_balance_explorer_updates_its_heatmaps_instead_of_rebuilding_them():
+    # new axes, colourbar and layout on every move took ~300 ms; set_data and set_text ~50 ms
+    ex = make_balance_explorer()
+    axes, texts = list(ex.figure.axes), [t for ax in ex.figure.axes for t in ax.texts]
+    threads = torch.get_num_threads()
+    ex.scale.value = 0.1
+    assert torch.get_num_threads() == threads  # one_thread gave the threads back
+    assert ex.figure.axes == axes and [t for ax in ex.figure.axes for t in ax.texts] == texts
+    heatmaps = [ax for ax in axes if ax.images]
+    for ax, w in zip(heatmaps, ex.balance.weights, strict=True):
+        assert [t.get_text() for t in ax.texts] == [f"{v:.2f}" for v in w.flatten().tolist()]
 
-    with pytest.raises(ValueError, match=r"same tokens in another order.*'dog bites'"):
-        widgets.position_strength_explorer(attention, lambda t: torch.zeros(2, 4), "dog bites", "man bites")
-    with pytest.raises(ValueError, match=r"each token once"):
-        widgets.position_strength_explorer(attention, lambda t: torch.zeros(3, 4), "a a b", "a b a")
+
+def test_balance_explorer_in_russian():
+    ex = make_balance_explorer(lang="ru")
+    assert ex.scale.description == "множитель токенов c"
+    assert "влияние позиций" in ex.readout.value
+
+
+def test_balance_explorer_rejects_what_the_slider_cannot_show():
+    with pytest.raises(ValueError, match=r"from 0.01 to 100, the slider's range, got 0"):
+        make_balance_explorer(scale=0)
+    with pytest.raises(ValueError, match=r"same tokens in another order"):
+        widgets.balance_explorer(lambda x: (x, x), lambda t: torch.zeros(2, 4), "dog bites", "man bites")
 
 
 # ----------------------------------------------------------------------------- every text from the catalogue
@@ -401,7 +413,7 @@ PSEUDO_EXPLORERS = {
         lambda ex: setattr(ex.show, "value", "sum"),
     ),
     "rotation": (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
-    "position_strength": (lambda: make_strength_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
+    "balance": (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     "vocab": (
         lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
         lambda ex: setattr(ex.text, "value", "the bird"),
@@ -432,7 +444,8 @@ def test_errors_of_the_explorers_come_from_the_catalogue():
         lambda: widgets.embedding_explorer([]),
         lambda: widgets.vocab_explorer(["a"]),
         lambda: widgets.table_explorer(d_model=0),
-        lambda: widgets.position_strength_explorer(None, None, "a b", "a c"),
+        lambda: widgets.balance_explorer(None, None, "a b", "a c"),
+        lambda: make_balance_explorer(scale=1000),
     ):
         with pytest.raises((TypeError, ValueError)) as info:
             bad()
