@@ -2,8 +2,9 @@
 
 Every exercise of the course is an :class:`~course_lib.exercises.core.Exercise`, defined in a
 module of its own in this package: its template, reference solution, hints, checker and
-messages side by side. The registry finds them: a module of this package that defines
-``EXERCISE`` is an exercise, reachable as ``exercises.<its name>``::
+messages side by side (an exercise with many diagnoses is a small package instead, its
+checker in ``__init__.py`` beside its ``messages.py``). The registry finds them: a module or
+package here that defines ``EXERCISE`` is an exercise, reachable as ``exercises.<its name>``::
 
     from course_lib import exercises
     exercises.positional_encoding.check(MyPositionalEncoding)  # a verdict that names the mistake
