@@ -25,11 +25,14 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 5);
 - ``attention``: attention weights (lesson 4);
+- ``extrapolation``: the length experiment, accuracy against length and position (lesson 7),
+  with its own catalogue of labels;
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
 from .attention import draw_attention, plot_attention
 from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
+from .extrapolation import plot_attention_by_distance, plot_extrapolation
 from .figure import (
     DIVERGING,
     DPI,
@@ -57,6 +60,8 @@ __all__ = [
     "plot_precision",
     "plot_rotation",
     "plot_attention",
+    "plot_extrapolation",
+    "plot_attention_by_distance",
     # the numbers behind them
     "wavelength",
     "magnitudes",

@@ -23,13 +23,15 @@ setting ``.value`` and look at what was drawn:
     'позиции'
 
 The modules, by lesson: ``vocab`` (1), ``embeddings`` (2), ``attention`` (3), ``table``
-(4: the table and the rotation), on ``base`` (what every explorer shares) and
+(4: the table and the rotation), ``extrapolation`` (7: the length experiment, with its own
+catalogue), on ``base`` (what every explorer shares) and
 ``messages`` (the catalogue).
 """
 
 from .attention import PositionStrengthExplorer, position_strength_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
+from .extrapolation import ExtrapolationExplorer, extrapolation_explorer
 from .messages import MESSAGES
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
 from .vocab import VocabExplorer, vocab_explorer
@@ -40,12 +42,14 @@ __all__ = [
     "embedding_explorer",
     "rotation_explorer",
     "position_strength_explorer",
+    "extrapolation_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TableExplorer",
     "EmbeddingExplorer",
     "RotationExplorer",
     "PositionStrengthExplorer",
+    "ExtrapolationExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",
