@@ -306,7 +306,7 @@ def run(cfg: Config = Config(), seed: int = 0, variants=VARIANTS, lengths=None) 
     numbers: on the two-core development machine 150 training steps took 0.79 s on one
     thread and 0.71 s on two, for twice the CPU time, so a second thread buys nothing but
     competition with whatever else runs; and the thread count changes the order of sums,
-    so one thread also keeps the numbers the same from run to run.
+    so one thread also gives the same numbers on machines with any number of cores.
     """
     for variant in variants:
         validate.choice("positions", variant, VARIANTS)
