@@ -4,6 +4,7 @@ text --Vocab (words) or BPETokenizer (subwords)--> token ids --TokenEmbedding-->
      --PositionalEncoding--> + sinusoidal positions = the model's input (TransformerEmbedding)
      (or LearnedPositionalEmbedding, or no positions: NoPositionalEncoding)
 inside attention: RotaryEmbedding turns queries and keys, alibi_bias offsets the scores
+course_lib.extrapolation: a tiny Transformer trained short and tested long, with each kind of position
 
 Names are loaded on first use (the lazy loading of Scientific Python's SPEC 1): ``import
 course_lib`` itself imports nothing heavy, ``course_lib.TokenEmbedding`` imports torch,
@@ -38,6 +39,7 @@ _SUBMODULES = {
     "embedding",
     "positions",
     "rotary",
+    "extrapolation",
     "vocab",
     "bpe",
     "validate",

@@ -30,6 +30,8 @@ The modules, by topic:
 - ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
 - ``rotary``: RoPE's pair of q and k turning, its two layouts, the angles of long contexts (lesson 8);
 - ``alibi``: ALiBi's bias per head and where it lets a query look (lesson 8);
+- ``extrapolation``: the length experiment, accuracy against length and position (lesson 7),
+  with its own catalogue of labels;
 - ``messages``: the catalogue of every text above, in every language of the course.
 """
 
@@ -43,6 +45,7 @@ from .alibi import (
 )
 from .attention import Balance, attention_balance, draw_attention, plot_attention, plot_balance
 from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
+from .extrapolation import plot_attention_by_distance, plot_extrapolation
 from .figure import (
     DIVERGING,
     DPI,
@@ -103,6 +106,8 @@ __all__ = [
     "plot_rope_angles",
     "plot_alibi",
     "plot_alibi_weights",
+    "plot_extrapolation",
+    "plot_attention_by_distance",
     # the numbers behind them
     "wavelength",
     "slow_columns",

@@ -24,14 +24,16 @@ setting ``.value`` and look at what was drawn:
 
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
 catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
-table and the rotation), ``positions`` (6: left padding, with its own catalogue), ``rotary``
-(8: RoPE and ALiBi, with its own catalogue), on ``base`` (what every explorer shares) and
+table and the rotation), ``positions`` (6: left padding, with its own catalogue),
+``extrapolation`` (7: the length experiment, with its own catalogue), ``rotary`` (8: RoPE and
+ALiBi, with its own catalogue), on ``base`` (what every explorer shares) and
 ``messages`` (the catalogue).
 """
 
 from .attention import BalanceExplorer, balance_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
+from .extrapolation import ExtrapolationExplorer, extrapolation_explorer
 from .messages import MESSAGES
 from .positions import LeftPaddingExplorer, left_padding_explorer
 from .rotary import (
@@ -57,6 +59,7 @@ __all__ = [
     "alibi_explorer",
     "rope_angles_explorer",
     "balance_explorer",
+    "extrapolation_explorer",
     # the boxes they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
@@ -68,6 +71,7 @@ __all__ = [
     "AlibiExplorer",
     "RopeAnglesExplorer",
     "BalanceExplorer",
+    "ExtrapolationExplorer",
     "FigureWidget",
     "FIGSIZE",
     "DPI",

@@ -1,0 +1,343 @@
+"""Train short, test long: which positions let a tiny Transformer work beyond its training length (lesson 7).
+
+A two-layer attention model learns a task on sequences of ``min_len .. train_len`` tokens
+(``L``) and is then tested on sequences up to ``test_len`` (``4 L``). Its initial weights and
+its training batches are the same whatever its positions; only the positions change
+(:data:`VARIANTS`), each made by the course's own module:
+
+- ``"sinusoidal"``: :class:`~course_lib.PositionalEncoding`, the fixed table of Vaswani et
+  al. (2017, section 3.5), added to the tokens;
+- ``"learned"``: :class:`~course_lib.LearnedPositionalEmbedding`, a trained row per position
+  (BERT, GPT-2); rows ``L .. 4L-1`` exist, but no training step ever reaches them;
+- ``"none"``: :class:`~course_lib.NoPositionalEncoding`, nothing added (NoPE: Haviv et
+  al., 2022; Kazemnejad et al., 2023);
+- ``"rotary"``: :class:`~course_lib.RotaryEmbedding`, queries and keys turned by their
+  positions inside attention (RoPE, Su et al., 2021).
+
+The tasks (``y`` is the target at each position, :data:`IGNORE` where there is none):
+
+- ``"shift"``: ``y[i] = x[i - k]``, "say the token k places back", a rule in *relative*
+  positions (with ``k = 1``, the "previous-token head" of induction circuits);
+- ``"lookup"``: ``y[i] = x[k]`` for ``i > k``, "say the token at position k", a rule in
+  *absolute* positions.
+
+A plain copy, ``y[i] = x[i]``, would not do: every position can copy its own token
+without knowing where it is.
+
+    >>> cfg = Config(steps=2)
+    >>> x, y = make_batch(cfg, 6, 2, torch.Generator().manual_seed(0))
+    >>> x.shape, bool((y[:, 1:] == x[:, :-1]).all()), y[0, 0].item()
+    (torch.Size([2, 6]), True, -100)
+"""
+
+import dataclasses
+import math
+import time
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from . import validate
+from .embedding import PositionalEncoding, TokenEmbedding
+from .i18n import Messages
+from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
+from .rotary import RotaryEmbedding
+
+__all__ = [
+    "MESSAGES",
+    "VARIANTS",
+    "TASKS",
+    "IGNORE",
+    "Config",
+    "make_batch",
+    "SelfAttention",
+    "Block",
+    "TinyTransformer",
+    "Result",
+    "train",
+    "evaluate",
+    "run",
+    "attention_by_distance",
+]
+
+MESSAGES = Messages(
+    "extrapolation",
+    {
+        "head_dim": {
+            "en": "d_model={d_model} must split into n_heads={n_heads} heads of an even width "
+            "(RoPE turns the coordinates of a head in pairs)",
+            "ru": "d_model={d_model} должен делиться на n_heads={n_heads} голов чётной ширины "
+            "(RoPE поворачивает координаты головы парами)",
+        },
+        "lengths": {
+            "en": "the lengths must grow: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "test_len={test_len} (every training sequence needs a target after position k)",
+            "ru": "длины должны расти: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "test_len={test_len} (в каждой обучающей последовательности нужна цель после позиции k)",
+        },
+        "lookup_k": {
+            "en": "the lookup task needs k + 1 < min_len, got k={k}, min_len={min_len}: "
+            "y[i] = x[k] is a target only after position k",
+            "ru": "задаче lookup нужно k + 1 < min_len, а получено k={k}, min_len={min_len}: "
+            "цель y[i] = x[k] есть только после позиции k",
+        },
+        "lr": {
+            "en": "lr must be a positive number, got {value!r}",
+            "ru": "lr должен быть положительным числом, а получено {value!r}",
+        },
+        "test_length": {
+            "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
+            "ru": "длина для проверки должна лежать в 2 .. test_len={test_len}, а получено {value!r}",
+        },
+    },
+)
+
+VARIANTS = ("sinusoidal", "learned", "none", "rotary")
+TASKS = ("shift", "lookup")
+IGNORE = -100  # F.cross_entropy's ignore_index: positions without a target
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """The experiment, with the defaults of lesson 7 (about 2.5 s of one CPU core per variant)."""
+
+    task: str = "shift"  # "shift" (a relative rule) or "lookup" (an absolute rule)
+    k: int = 1  # shift: y[i] = x[i-k]; lookup: y[i] = x[k]
+    vocab_size: int = 16  # chance accuracy 1/16
+    d_model: int = 32
+    n_heads: int = 2  # head_dim 16: eight rotary frequencies
+    n_layers: int = 2  # with one, "none" stays near 1/3 on the shift task; the others need only one
+    causal: bool = True  # True: a decoder (sees only the past); False: an encoder (sees both sides)
+    min_len: int = 4  # training lengths are drawn uniformly from min_len .. train_len
+    train_len: int = 16  # L, the longest training sequence
+    test_len: int = 64  # 4 L: the longest test sequence, and the number of rows of every table
+    steps: int = 400  # sinusoidal, learned and rotary reach a loss < 0.01 on the shift task
+    batch_size: int = 64
+    lr: float = 3e-3  # Adam
+
+    def __post_init__(self):
+        validate.choice("task", self.task, TASKS)
+        validate.flag("causal", self.causal)
+        for name in ("vocab_size", "d_model", "n_heads", "n_layers", "min_len", "train_len", "test_len"):
+            validate.positive_int(name, getattr(self, name))
+        validate.positive_int("steps", self.steps)
+        validate.positive_int("batch_size", self.batch_size)
+        validate.non_negative_int("k", self.k)
+        if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
+            raise ValueError(MESSAGES("head_dim", d_model=self.d_model, n_heads=self.n_heads))
+        if not self.k < self.min_len <= self.train_len <= self.test_len:
+            raise ValueError(
+                MESSAGES(
+                    "lengths", **{n: getattr(self, n) for n in ("k", "min_len", "train_len", "test_len")}
+                )
+            )
+        if self.task == "lookup" and self.k + 1 >= self.min_len:
+            raise ValueError(MESSAGES("lookup_k", k=self.k, min_len=self.min_len))
+        if isinstance(self.lr, bool) or not isinstance(self.lr, int | float) or not 0 < self.lr < math.inf:
+            raise ValueError(MESSAGES("lr", value=self.lr))
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+
+def make_batch(cfg: Config, seq_len: int, batch_size: int, generator: torch.Generator):
+    """Random token sequences ``x`` and their targets ``y``, both ``(batch_size, seq_len)``."""
+    x = torch.randint(cfg.vocab_size, (batch_size, seq_len), generator=generator)  # (b, n)
+    y = torch.full_like(x, IGNORE)  # (b, n)
+    if cfg.task == "shift":
+        y[:, cfg.k :] = x[:, : seq_len - cfg.k]  # y[i] = x[i-k]; the first k have no target
+    else:
+        y[:, cfg.k + 1 :] = x[:, cfg.k : cfg.k + 1]  # y[i] = x[k] after position k
+    return x, y
+
+
+# ----------------------------------------------------------------------------- the model
+
+
+class SelfAttention(nn.Module):
+    """Multi-head self-attention; with ``rotary``, queries and keys are turned by their positions."""
+
+    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None):
+        super().__init__()
+        self.n_heads, self.causal, self.rotary = cfg.n_heads, cfg.causal, rotary
+        self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
+        self.proj = nn.Linear(cfg.d_model, cfg.d_model)
+
+    def scores(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The attention scores ``(b, heads, n, n)``, before the mask, and the values ``(b, heads, n, head_dim)``."""
+        b, n, d = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.n_heads, d // self.n_heads).permute(2, 0, 3, 1, 4)
+        # q, k, v: (b, heads, n, head_dim)
+        if self.rotary is not None:
+            q, k = self.rotary(q, k)
+        return q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), v  # (b, heads, n, n)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n, d_model)
+        b, n, d = x.shape
+        scores, v = self.scores(x)  # (b, heads, n, n)
+        if self.causal:  # query i sees keys 0 .. i only
+            future = torch.ones(n, n, dtype=torch.bool, device=x.device).triu(1)  # (n, n)
+            scores = scores.masked_fill(future, float("-inf"))
+        out = scores.softmax(dim=-1) @ v  # (b, heads, n, head_dim)
+        return self.proj(out.transpose(1, 2).reshape(b, n, d))  # (b, n, d_model)
+
+
+class Block(nn.Module):
+    """A pre-norm Transformer block: ``x + attention(LN(x))``, then ``x + MLP(LN(x))``."""
+
+    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None):
+        super().__init__()
+        self.ln1, self.ln2 = nn.LayerNorm(cfg.d_model), nn.LayerNorm(cfg.d_model)
+        self.attn = SelfAttention(cfg, rotary)
+        self.mlp = nn.Sequential(
+            nn.Linear(cfg.d_model, 4 * cfg.d_model), nn.GELU(), nn.Linear(4 * cfg.d_model, cfg.d_model)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n, d_model)
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class TinyTransformer(nn.Module):
+    """Token ids ``(b, n)`` to logits ``(b, n, vocab_size)``: the course's input layer, blocks, a linear head.
+
+    ``positions`` is one of :data:`VARIANTS`. The positional module is built last, so that a
+    learned table's random rows do not change the initial weights of everything else.
+    """
+
+    def __init__(self, cfg: Config, positions: str):
+        super().__init__()
+        self.positions = validate.choice("positions", positions, VARIANTS)
+        self.tok = TokenEmbedding(cfg.vocab_size, cfg.d_model)  # N(0, 1/d_model) · √d_model: RMS 1
+        rotary = RotaryEmbedding(cfg.head_dim, cfg.test_len) if positions == "rotary" else None
+        self.blocks = nn.ModuleList(Block(cfg, rotary) for _ in range(cfg.n_layers))
+        self.ln = nn.LayerNorm(cfg.d_model)
+        self.head = nn.Linear(cfg.d_model, cfg.vocab_size)
+        self.pos = {
+            "sinusoidal": lambda: PositionalEncoding(cfg.d_model, cfg.test_len),
+            "learned": lambda: LearnedPositionalEmbedding(cfg.test_len, cfg.d_model),
+            "none": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),
+            "rotary": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # it acts inside attention
+        }[positions]()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n) token ids
+        h = self.pos(self.tok(x))  # (b, n, d_model)
+        for block in self.blocks:
+            h = block(h)  # (b, n, d_model)
+        return self.head(self.ln(h))  # (b, n, vocab_size)
+
+
+# ----------------------------------------------------------------------------- training and testing
+
+
+@dataclasses.dataclass
+class Result:
+    """One trained variant and what it got right on the test sequences.
+
+    ``hits`` is ``(n_seqs, test_len)``: 1 where the prediction was right, 0 where wrong, NaN
+    where the position has no target. ``by_length`` maps a test length to the accuracy on
+    sequences of that length (prefixes of the same test sequences).
+    """
+
+    variant: str
+    model: TinyTransformer
+    loss: float  # on the last training batch
+    seconds: float  # of CPU time, training only
+    by_length: dict[int, float]
+    hits: torch.Tensor
+
+    @property
+    def by_position(self) -> torch.Tensor:
+        """Accuracy at each position of the longest test sequences ``(test_len,)``, NaN without a target."""
+        return self.hits.nanmean(dim=0)
+
+    def beyond(self, train_len: int) -> float:
+        """Accuracy on the positions ``train_len ..``, which training never showed."""
+        return self.hits[:, train_len:].nanmean().item()
+
+
+def train(cfg: Config, positions: str, seed: int = 0) -> tuple[TinyTransformer, float, float]:
+    """Adam on fresh random batches, each of one length drawn from ``min_len .. train_len``.
+
+    Returns the model in eval mode, the loss of the last batch and the CPU seconds taken.
+    """
+    torch.manual_seed(seed)
+    model = TinyTransformer(cfg, positions)
+    # plain Adam: a row whose gradient is always zero stays exactly as initialised (AdamW would shrink it)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    data = torch.Generator().manual_seed(seed)  # the same batches for every variant
+    start = time.process_time()
+    for _ in range(cfg.steps):
+        seq_len = int(torch.randint(cfg.min_len, cfg.train_len + 1, (), generator=data))
+        x, y = make_batch(cfg, seq_len, cfg.batch_size, data)  # (b, n) each
+        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten(), ignore_index=IGNORE)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return model.eval(), loss.item(), time.process_time() - start
+
+
+@torch.no_grad()
+def evaluate(model: TinyTransformer, cfg: Config, lengths, n_seqs: int = 256, seed: int = 1234):
+    """``(by_length, hits)`` of ``model`` on ``n_seqs`` random sequences of ``test_len`` tokens.
+
+    ``by_length[n]`` is the accuracy on their first ``n`` tokens, run as sequences of
+    length ``n``; ``hits`` as in :class:`Result`, from the whole sequences.
+    """
+    x, y = make_batch(cfg, cfg.test_len, n_seqs, torch.Generator().manual_seed(seed))  # (n_seqs, test_len)
+    by_length = {}
+    for n in sorted(lengths):
+        if not validate.is_integer(n) or not 2 <= n <= cfg.test_len:
+            raise ValueError(MESSAGES("test_length", test_len=cfg.test_len, value=n))
+        right = model(x[:, :n]).argmax(-1) == y[:, :n]  # (n_seqs, n); False where y is IGNORE
+        by_length[int(n)] = (right.sum() / (y[:, :n] != IGNORE).sum()).item()
+    right = (model(x).argmax(-1) == y).float()  # (n_seqs, test_len)
+    hits = right.masked_fill(y == IGNORE, math.nan)
+    return by_length, hits
+
+
+def run(cfg: Config = Config(), seed: int = 0, variants=VARIANTS, lengths=None) -> dict[str, Result]:
+    """Trains and tests each variant; returns ``{variant: Result}``.
+
+    ``lengths`` default to ``L/2, L, 2L, 3L, 4L`` with ``L = train_len`` and ``4L = test_len``.
+    Runs on one thread, then restores the caller's count. The tensors hold a few thousand
+    numbers: on the two-core development machine 150 training steps took 0.79 s on one
+    thread and 0.71 s on two, for twice the CPU time, so a second thread buys nothing but
+    competition with whatever else runs; and the thread count changes the order of sums,
+    so one thread also gives the same numbers on machines with any number of cores.
+    """
+    for variant in variants:
+        validate.choice("positions", variant, VARIANTS)
+    L = cfg.train_len
+    lengths = lengths or sorted({max(2, L // 2), L, *range(2 * L, cfg.test_len, L), cfg.test_len})
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        results = {}
+        for variant in variants:
+            model, loss, seconds = train(cfg, variant, seed)
+            by_length, hits = evaluate(model, cfg, lengths)
+            results[variant] = Result(variant, model, loss, seconds, by_length, hits)
+    finally:
+        torch.set_num_threads(threads)
+    return results
+
+
+@torch.no_grad()
+def attention_by_distance(
+    model: TinyTransformer, cfg: Config, n_seqs: int = 256, seed: int = 99
+) -> torch.Tensor:
+    """The score of the last query of ``test_len``-token sequences for the key ``d`` places back, averaged.
+
+    What each head has learned to expect at each distance, whatever the tokens. Returns
+    ``(n_layers, n_heads, test_len)``: entry ``[l, h, d]`` for distance ``d``.
+    """
+    x, _ = make_batch(cfg, cfg.test_len, n_seqs, torch.Generator().manual_seed(seed))  # (n_seqs, test_len)
+    h, found = model.pos(model.tok(x)), []  # (n_seqs, test_len, d_model)
+    for block in model.blocks:
+        scores, _ = block.attn.scores(block.ln1(h))  # (n_seqs, heads, test_len, test_len)
+        found.append(scores[:, :, -1].mean(0).flip(-1))  # (heads, test_len): index d = the key d back
+        h = block(h)
+    return torch.stack(found)  # (n_layers, heads, test_len)

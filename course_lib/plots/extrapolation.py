@@ -1,0 +1,153 @@
+"""The figures of the length experiment (lesson 7): accuracy against length and position, scores against distance.
+
+Each takes what :func:`course_lib.extrapolation.run` returns, ``{variant: Result}``, and the
+:class:`~course_lib.extrapolation.Config` it ran with. The labels are in this module's own
+catalogue, :data:`MESSAGES`.
+
+    >>> from course_lib import extrapolation as ex
+    >>> cfg = ex.Config(steps=1, train_len=8, test_len=16)
+    >>> fig = plot_extrapolation(ex.run(cfg, variants=["learned"]), cfg, lang="ru")
+    >>> fig.axes[1].get_xlabel(), fig.axes[1].get_legend_handles_labels()[1]
+    ('позиция', ['обучаемые', 'не встречались при обучении', 'случайное угадывание'])
+"""
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from ..extrapolation import Result
+from ..i18n import Messages, resolve
+from .figure import new_figure
+
+__all__ = [
+    "MESSAGES",
+    "COLOURS",
+    "check_results",
+    "variant_label",
+    "draw_training_range",
+    "plot_extrapolation",
+    "plot_attention_by_distance",
+]
+
+MESSAGES = Messages(
+    "extrapolation_plot",
+    {
+        "sinusoidal": {"en": "sinusoidal", "ru": "синусоидальные"},
+        "learned": {"en": "learned", "ru": "обучаемые"},
+        "none": {"en": "none (NoPE)", "ru": "нет (NoPE)"},
+        "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
+        "accuracy": {"en": "accuracy", "ru": "точность"},
+        "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
+        "position": {"en": "position", "ru": "позиция"},
+        "by_length_title": {"en": "accuracy against length", "ru": "точность в зависимости от длины"},
+        "by_position_title": {
+            "en": "accuracy at each position, sequences of {test_len}",
+            "ru": "точность на каждой позиции, последовательности из {test_len}",
+        },
+        "unseen": {"en": "never seen in training", "ru": "не встречались при обучении"},
+        "chance": {"en": "chance", "ru": "случайное угадывание"},
+        "task_shift": {
+            "en": "task: y[i] = x[i − {k}], trained on lengths {min_len} .. {train_len}",
+            "ru": "задача: y[i] = x[i − {k}], обучение на длинах {min_len} .. {train_len}",
+        },
+        "task_lookup": {
+            "en": "task: y[i] = x[{k}], trained on lengths {min_len} .. {train_len}",
+            "ru": "задача: y[i] = x[{k}], обучение на длинах {min_len} .. {train_len}",
+        },
+        "distance": {
+            "en": "distance d (the key d places before the query)",
+            "ru": "расстояние d (ключ стоит на d позиций раньше запроса)",
+        },
+        "mean_score": {"en": "mean score", "ru": "средняя оценка"},
+        "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
+        "scores_title": {
+            "en": "The score the rotary model gives a key at each distance",
+            "ru": "Оценка, которую поворотная модель даёт ключу на каждом расстоянии",
+        },
+        "not_results": {
+            "en": "results must be the non-empty dict that extrapolation.run returns, {{variant: Result}}, "
+            "got {value}",
+            "ru": "results должен быть непустым словарём {{вариант: Result}}, который возвращает "
+            "extrapolation.run, а получено {value}",
+        },
+    },
+)
+
+#: one colour per variant, the same in every figure and widget of the lesson
+COLOURS = {"sinusoidal": "tab:blue", "learned": "tab:orange", "none": "tab:gray", "rotary": "tab:green"}
+
+
+def check_results(results) -> dict:
+    """``results`` if it is a non-empty ``{variant: Result}``, as :func:`~course_lib.extrapolation.run` returns."""
+    if (
+        not isinstance(results, dict)
+        or not results
+        or not all(isinstance(r, Result) for r in results.values())
+    ):
+        shown = type(results).__name__ if isinstance(results, dict) and results else repr(results)
+        raise TypeError(MESSAGES("not_results", value=shown[:80]))
+    return results
+
+
+def variant_label(variant: str, lang: str | None = None) -> str:
+    """The name of a variant in a legend: ``"rotary"`` -> ``"rotary (RoPE)"``."""
+    return MESSAGES(variant, lang)
+
+
+def draw_training_range(ax: Axes, cfg, lang: str, start: float | None = None, accuracy: bool = True) -> None:
+    """Grey from ``start`` on: what training never showed (default: the positions from ``train_len``).
+
+    With ``accuracy``, also a dotted line at chance, ``1 / vocab_size``, and the y axis 0 .. 1.
+    """
+    start = cfg.train_len - 0.5 if start is None else start
+    ax.axvspan(start, cfg.test_len, color="0.92", zorder=0, label=MESSAGES("unseen", lang))
+    if accuracy:
+        ax.axhline(1 / cfg.vocab_size, color="k", ls=":", lw=1, label=MESSAGES("chance", lang))
+        ax.set_ylim(0, 1.05)
+
+
+def plot_extrapolation(results, cfg, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
+    """Left: accuracy against the test length. Right: accuracy at each position of the longest sequences.
+
+    The grey region holds the lengths and positions beyond ``train_len``, which training never
+    showed; the dotted line is chance, ``1 / vocab_size``.
+    """
+    lang = resolve(lang)
+    results = check_results(results)
+    fig = new_figure(figsize or (10.0, 3.9), dpi)
+    by_len, by_pos = fig.subplots(1, 2, sharey=True)
+    for variant, r in results.items():
+        lengths, accuracy = zip(*sorted(r.by_length.items()), strict=True)
+        label = variant_label(variant, lang)
+        by_len.plot(lengths, accuracy, "o-", color=COLOURS[variant], label=label)
+        by_pos.plot(np.arange(cfg.test_len), r.by_position.numpy(), color=COLOURS[variant], label=label)
+    draw_training_range(by_len, cfg, lang, start=cfg.train_len + 0.5)  # lengths up to train_len were seen
+    draw_training_range(by_pos, cfg, lang)  # positions up to train_len - 1 were seen
+    for ax in (by_len, by_pos):
+        ax.set_xlim(0, cfg.test_len)
+    by_len.set(xlabel=MESSAGES("test_length", lang), ylabel=MESSAGES("accuracy", lang))
+    by_len.set_title(MESSAGES("by_length_title", lang), fontsize="medium")
+    by_pos.set(xlabel=MESSAGES("position", lang))
+    by_pos.set_title(MESSAGES("by_position_title", lang, test_len=cfg.test_len), fontsize="medium")
+    handles, labels = by_pos.get_legend_handles_labels()
+    by_len.legend(handles, labels, loc="lower left", fontsize="small")
+    task = {n: getattr(cfg, n) for n in ("k", "min_len", "train_len")}
+    fig.suptitle(MESSAGES(f"task_{cfg.task}", lang, **task), fontsize="medium")
+    return fig
+
+
+def plot_attention_by_distance(scores, cfg, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
+    """Mean attention score against distance, one line per layer and head (from ``attention_by_distance``)."""
+    lang = resolve(lang)
+    fig = new_figure(figsize or (10.0, 3.4), dpi)
+    ax = fig.add_subplot()
+    for layer, heads in enumerate(scores):
+        for head, s in enumerate(heads):
+            ax.plot(np.arange(len(s)), s.numpy(), label=MESSAGES("head", lang, layer=layer, head=head))
+    # training sequences of at most train_len tokens: distances up to train_len - 1
+    draw_training_range(ax, cfg, lang, start=cfg.train_len - 0.5, accuracy=False)
+    ax.set_xlim(0, cfg.test_len)
+    ax.set(xlabel=MESSAGES("distance", lang), ylabel=MESSAGES("mean_score", lang))
+    ax.set_title(MESSAGES("scores_title", lang), fontsize="medium")
+    fig.legend(fontsize="small", loc="outside lower center", ncols=5)
+    return fig

@@ -1,0 +1,284 @@
+"""course_lib.extrapolation (lesson 7): the task, the model, what training touches, and the figure and explorer.
+
+The experiment itself (about 10 s) runs in lesson 7, whose cells assert what it shows; here
+every piece runs on a few training steps.
+"""
+
+import math
+
+import ipywidgets
+import numpy as np
+import pytest
+import torch
+from matplotlib.figure import Figure
+
+from course_lib import LearnedPositionalEmbedding, NoPositionalEncoding, PositionalEncoding, plots, widgets
+from course_lib import extrapolation as ex
+from course_lib.i18n import PSEUDO
+from course_lib.plots.extrapolation import MESSAGES as PLOT_MESSAGES
+from tests.unit.test_plots import assert_pseudo_localised
+
+SMALL = ex.Config(steps=3, batch_size=8, train_len=8, test_len=16, min_len=3)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return ex.run(SMALL, seed=0)
+
+
+def batch(cfg, n=10, b=4, seed=0):
+    return ex.make_batch(cfg, n, b, torch.Generator().manual_seed(seed))
+
+
+# ----------------------------------------------------------------------------- the tasks
+
+
+def test_shift_says_the_token_k_places_back():
+    cfg = ex.Config(k=2)
+    x, y = batch(cfg)
+    assert x.shape == y.shape == (4, 10)
+    assert (y[:, :2] == ex.IGNORE).all()
+    assert torch.equal(y[:, 2:], x[:, :-2])
+    assert 0 <= x.min() and x.max() < cfg.vocab_size
+
+
+def test_lookup_says_the_token_at_position_k():
+    x, y = batch(ex.Config(task="lookup", k=2))
+    assert (y[:, :3] == ex.IGNORE).all()
+    assert torch.equal(y[:, 3:], x[:, 2:3].expand(-1, 7))
+
+
+def test_the_same_generator_seed_gives_the_same_batch():
+    assert all(torch.equal(a, b) for a, b in zip(batch(SMALL), batch(SMALL), strict=True))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"task": "copy"}, r"task must be one of 'shift', 'lookup', got 'copy'"),
+        ({"d_model": 30, "n_heads": 4}, r"d_model=30 must split into n_heads=4 heads of an even width"),
+        ({"d_model": 0}, r"d_model must be a positive integer, got 0"),
+        ({"min_len": 20}, r"the lengths must grow: k=1 < min_len=20 <= train_len=16 <= test_len=64"),
+        ({"k": 4}, r"the lengths must grow: k=4 < min_len=4"),
+        ({"test_len": 8}, r"train_len=16 <= test_len=8"),
+        ({"task": "lookup", "k": 3}, r"the lookup task needs k \+ 1 < min_len, got k=3, min_len=4"),
+        ({"lr": 0}, r"lr must be a positive number, got 0"),
+        ({"lr": "3e-3"}, r"lr must be a positive number, got '3e-3'"),
+        ({"steps": 2.5}, r"steps must be a positive integer, got 2.5"),
+    ],
+)
+def test_config_says_what_is_wrong(changes, message):
+    with pytest.raises(ValueError, match=message):
+        ex.Config(**changes)
+
+
+def test_config_says_it_in_russian(lang):
+    if lang != "ru":
+        return
+    with pytest.raises(ValueError, match=r"задаче lookup нужно k \+ 1 < min_len"):
+        ex.Config(task="lookup", k=3)
+    with pytest.raises(ValueError, match=r"d_model=30 должен делиться на n_heads=4 голов чётной ширины"):
+        ex.Config(d_model=30, n_heads=4)
+
+
+# ----------------------------------------------------------------------------- the model
+
+
+@pytest.mark.parametrize("variant", ex.VARIANTS)
+def test_model_maps_token_ids_to_logits(variant):
+    model = ex.TinyTransformer(SMALL, variant)
+    x, _ = batch(SMALL, n=7, b=3)
+    assert model(x).shape == (3, 7, SMALL.vocab_size)
+
+
+def test_each_variant_uses_the_course_module():
+    kinds = {v: type(ex.TinyTransformer(SMALL, v).pos) for v in ex.VARIANTS}
+    assert kinds == {
+        "sinusoidal": PositionalEncoding,
+        "learned": LearnedPositionalEmbedding,
+        "none": NoPositionalEncoding,
+        "rotary": NoPositionalEncoding,
+    }
+    rotary = ex.TinyTransformer(SMALL, "rotary")
+    assert all(block.attn.rotary is rotary.blocks[0].attn.rotary is not None for block in rotary.blocks)
+    assert rotary.blocks[0].attn.rotary.head_dim == SMALL.head_dim
+
+
+def test_every_variant_starts_from_the_same_weights_but_its_positions():
+    models = {}
+    for variant in ex.VARIANTS:
+        torch.manual_seed(3)
+        models[variant] = ex.TinyTransformer(SMALL, variant).state_dict()
+    shared = models["none"]
+    for variant, state in models.items():
+        assert set(state) - set(shared) == ({"pos.weight"} if variant == "learned" else set())
+        assert all(torch.equal(state[name], shared[name]) for name in shared)
+
+
+@pytest.mark.parametrize("variant", ex.VARIANTS)
+def test_a_causal_model_never_looks_ahead(variant):
+    model = ex.TinyTransformer(SMALL, variant).eval()
+    x, _ = batch(SMALL, n=12, b=2)
+    changed = x.clone()
+    changed[:, 7:] = (changed[:, 7:] + 1) % SMALL.vocab_size
+    with torch.no_grad():
+        assert torch.equal(model(x)[:, :7], model(changed)[:, :7])
+        assert torch.allclose(model(x[:, :7]), model(x)[:, :7], atol=1e-5)
+
+
+def test_an_encoder_without_positions_is_blind_to_order():
+    cfg = ex.Config(causal=False, train_len=8, test_len=16)
+    model = ex.TinyTransformer(cfg, "none").eval()
+    x, _ = batch(cfg, n=9, b=2)
+    perm = torch.randperm(9, generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        assert torch.allclose(model(x[:, perm]), model(x)[:, perm], atol=1e-5)
+
+
+def test_unknown_positions_are_named():
+    with pytest.raises(
+        ValueError, match=r"positions must be one of 'sinusoidal', 'learned', 'none', 'rotary', got 'alibi'"
+    ):
+        ex.TinyTransformer(SMALL, "alibi")
+    with pytest.raises(ValueError, match=r"got 'alibi'"):
+        ex.run(SMALL, variants=["learned", "alibi"])
+
+
+def test_a_sequence_longer_than_the_tables_is_refused():
+    model = ex.TinyTransformer(SMALL, "learned")
+    with pytest.raises(ValueError, match=r"sequence length 17 exceeds max_len=16"):
+        model(torch.zeros(1, 17, dtype=torch.long))
+
+
+# ----------------------------------------------------------------------------- training and testing
+
+
+def test_training_never_touches_the_rows_beyond_the_training_length():
+    torch.manual_seed(0)
+    before = ex.TinyTransformer(SMALL, "learned").pos.weight.detach().clone()  # (test_len, d_model)
+    model, loss, seconds = ex.train(SMALL, "learned", seed=0)
+    after = model.pos.weight.detach()
+    L = SMALL.train_len
+    assert torch.equal(after[L:], before[L:])  # plain Adam: no gradient, no change, bit for bit
+    seen = SMALL.min_len  # every training sequence is at least this long
+    assert not (after[:seen] == before[:seen]).all(dim=1).any()  # every row of every batch moved
+    assert not model.training and math.isfinite(loss) and seconds >= 0
+
+
+def test_training_is_reproducible():
+    (a, loss_a, _), (b, loss_b, _) = ex.train(SMALL, "rotary", 5), ex.train(SMALL, "rotary", 5)
+    assert loss_a == loss_b
+    assert all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters(), strict=True))
+
+
+def test_evaluate_counts_right_answers_where_there_is_a_target():
+    model, _, _ = ex.train(SMALL, "none", 0)
+    by_length, hits = ex.evaluate(model, SMALL, [4, 16], n_seqs=5)
+    assert hits.shape == (5, 16)
+    assert hits[:, 0].isnan().all() and not hits[:, 1:].isnan().any()
+    assert set(hits[:, 1:].unique().tolist()) <= {0.0, 1.0}
+    assert list(by_length) == [4, 16]
+    # a causal model: the first n tokens of the longest sequences are sequences of length n
+    assert by_length[16] == pytest.approx(hits.nanmean().item())
+    assert by_length[4] == pytest.approx(hits[:, :4].nanmean().item())
+    with pytest.raises(ValueError, match=r"a test length must be in 2 .. test_len=16, got 17"):
+        ex.evaluate(model, SMALL, [17])
+
+
+def test_run_trains_each_variant_on_one_thread_and_restores_the_count(results):
+    threads = torch.get_num_threads()
+    ex.run(SMALL, variants=["learned"])
+    assert torch.get_num_threads() == threads
+    assert list(results) == list(ex.VARIANTS)
+    for variant, r in results.items():
+        assert r.variant == variant and r.model.positions == variant
+        assert sorted(r.by_length) == [4, 8, 16]
+        assert r.by_position.shape == (16,)
+        assert r.beyond(8) == pytest.approx(r.hits[:, 8:].nanmean().item())
+
+
+def test_attention_by_distance_reads_the_last_query(results):
+    model = results["rotary"].model
+    scores = ex.attention_by_distance(model, SMALL, n_seqs=3)
+    assert scores.shape == (SMALL.n_layers, SMALL.n_heads, SMALL.test_len)
+    x, _ = ex.make_batch(SMALL, SMALL.test_len, 3, torch.Generator().manual_seed(99))
+    with torch.no_grad():
+        first, _ = model.blocks[0].attn.scores(model.blocks[0].ln1(model.pos(model.tok(x))))
+    # distance d: the key d places before the last query
+    assert torch.allclose(scores[0, :, 0], first[:, :, -1, -1].mean(0))
+    assert torch.allclose(scores[0, :, 5], first[:, :, -1, -6].mean(0))
+
+
+# ----------------------------------------------------------------------------- the figures
+
+
+def test_plot_draws_accuracy_by_length_and_position(results, lang):
+    fig = plots.plot_extrapolation(results, SMALL)
+    assert isinstance(fig, Figure)
+    by_len, by_pos = fig.axes
+    for line, (variant, r) in zip(by_pos.get_lines(), results.items(), strict=False):
+        np.testing.assert_array_equal(line.get_ydata(), r.by_position.numpy())
+        assert line.get_label() == PLOT_MESSAGES(variant, lang)
+    lengths, accuracy = by_len.get_lines()[0].get_data()
+    assert list(lengths) == [4, 8, 16] and list(accuracy) == list(results["sinusoidal"].by_length.values())
+    assert by_pos.get_xlabel() == PLOT_MESSAGES("position", lang)
+
+
+def test_plot_of_scores_has_a_line_per_layer_and_head(results):
+    scores = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2)
+    ax = plots.plot_attention_by_distance(scores, SMALL).axes[0]
+    assert len([line for line in ax.get_lines() if line.get_label().startswith("layer")]) == 4
+
+
+@pytest.mark.parametrize("bad", [{}, [1, 2], {"learned": 0.5}, None])
+def test_plot_names_what_it_needs(bad):
+    with pytest.raises(TypeError, match=r"results must be the non-empty dict that extrapolation.run returns"):
+        plots.plot_extrapolation(bad, SMALL)
+
+
+def test_figures_are_localised(results):
+    from course_lib import set_language
+
+    set_language(PSEUDO)
+    assert_pseudo_localised(plots.plot_extrapolation(results, SMALL), data=("NoPE", "RoPE"))
+    scores = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2)
+    assert_pseudo_localised(plots.plot_attention_by_distance(scores, SMALL))
+
+
+# ----------------------------------------------------------------------------- the explorer
+
+
+def test_explorer_shows_the_first_n_positions(results, lang):
+    explorer = widgets.extrapolation_explorer(results, SMALL)
+    assert isinstance(explorer, ipywidgets.VBox)
+    first = explorer.image.value
+    explorer.length.value = 6
+    assert explorer.image.value != first
+    for variant, r in results.items():
+        x, y = explorer.lines[variant].get_data()
+        assert list(x) == list(range(6))
+        np.testing.assert_array_equal(y, r.hits[:, :6].nanmean(0).numpy())
+        assert explorer.accuracy[variant] == pytest.approx(r.hits[:, :6].nanmean().item())
+    assert explorer.readout.value.count("<br>") == len(results) - 1
+    assert "n = 6" in explorer.readout.value
+
+
+def test_explorer_hides_an_unchecked_variant(results):
+    explorer = widgets.extrapolation_explorer(results, SMALL, length=12)
+    explorer.checks["none"].value = False
+    assert not explorer.lines["none"].get_visible() and "none" not in explorer.accuracy
+    assert "NoPE" not in explorer.readout.value
+
+
+def test_explorer_refuses_an_encoder(results):
+    with pytest.raises(ValueError, match=r"holds for a causal model only"):
+        widgets.extrapolation_explorer(results, ex.Config(causal=False))
+
+
+def test_explorer_is_localised(results):
+    from course_lib import set_language
+
+    set_language(PSEUDO)
+    explorer = widgets.extrapolation_explorer(results, SMALL)
+    assert explorer.length.description.startswith("⟦")
+    assert_pseudo_localised(explorer.figure, data=("NoPE", "RoPE"))
