@@ -28,6 +28,7 @@ __all__ = [
     "positive_int",
     "non_negative_int",
     "table_size",
+    "thousands",
     "base",
     "probability",
     "choice",
@@ -56,10 +57,10 @@ MESSAGES = Messages(
             "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
         },
         "table_too_large": {
-            "en": "a table of {rows} × {d_model} = {entries:,} entries is too large: "
-            "the limit is {limit:,} entries (8 GiB in float32); lower max_len or d_model",
-            "ru": "таблица {rows} × {d_model} = {entries:,} элементов слишком велика: "
-            "предел — {limit:,} элементов (8 ГиБ во float32); уменьшите max_len или d_model",
+            "en": "a table of {rows} × {d_model} = {entries} entries is too large: "
+            "the limit is {limit} entries (8 GiB in float32); lower max_len or d_model",
+            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: "
+            "предел — {limit} элементов (8 ГиБ во float32); уменьшите max_len или d_model",
         },
         "base_invalid": {
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
@@ -240,12 +241,25 @@ def non_negative_int(name: str, value) -> int:
     return int(value)
 
 
+def thousands(n: int) -> str:
+    """``n`` with its thousands apart, a space between them, in every language of the course.
+
+    >>> thousands(2**31)
+    '2 147 483 648'
+    """
+    return f"{n:,}".replace(",", " ")
+
+
 def table_size(rows: int, d_model: int) -> None:
     """A ``(rows, d_model)`` table must fit: at most ``MAX_TABLE_ENTRIES`` entries."""
     if rows * d_model > MAX_TABLE_ENTRIES:
         raise ValueError(
             MESSAGES(
-                "table_too_large", rows=rows, d_model=d_model, entries=rows * d_model, limit=MAX_TABLE_ENTRIES
+                "table_too_large",
+                rows=rows,
+                d_model=d_model,
+                entries=thousands(rows * d_model),
+                limit=thousands(MAX_TABLE_ENTRIES),
             )
         )
 

@@ -34,7 +34,7 @@ MESSAGES = Messages(
         },
         "specials_first": {
             "en": "a vocabulary starts with the special tokens {specials}, got {first!r}",
-            "ru": "словарь начинается со служебных токенов {specials}, а получено {first!r}",
+            "ru": "словарь начинается со специальных токенов {specials}, а получено {first!r}",
         },
         "duplicate_token": {
             "en": "token {token!r} appears twice in the vocabulary (ids {first} and {second}): "
@@ -53,6 +53,12 @@ MESSAGES = Messages(
         "min_freq": {
             "en": "min_freq must be a positive integer, got {value!r}",
             "ru": "min_freq должен быть целым положительным числом, а получено {value!r}",
+        },
+        "no_counts": {
+            "en": "this vocabulary was made from a list of tokens, so it has no word counts to cut by "
+            "min_freq: build it with Vocab.build(texts)",
+            "ru": "этот словарь создан из списка токенов, и у него нет частот слов, по которым можно "
+            "отсечь min_freq: постройте его вызовом Vocab.build(texts)",
         },
     },
 )
@@ -104,6 +110,8 @@ class Vocab:
     (beginning and end of a sequence). Other words follow, most frequent first, ties in
     alphabetical order, so the ids depend only on the words and their counts -- not on
     the order of the texts, which changes when data is shuffled or sharded.
+    A vocabulary made by :meth:`build` keeps the counts (``counts``, None otherwise), so
+    :meth:`with_min_freq` gives the smaller vocabulary of a larger ``min_freq``.
 
     Example::
 
@@ -141,6 +149,7 @@ class Vocab:
                 raise ValueError(MESSAGES("duplicate_token", token=tok, first=self.stoi[tok], second=i))
             self.stoi[tok] = i
         self.pad_id, self.unk_id, self.bos_id, self.eos_id = range(len(self.SPECIALS))
+        self.counts: dict[str, int] | None = None  # word -> how often it occurred, set by build
 
     @classmethod
     def build(cls, texts: list[str], min_freq: int = 1) -> "Vocab":
@@ -153,7 +162,28 @@ class Vocab:
             (w for w, c in counts.items() if c >= min_freq and w not in cls.SPECIALS),
             key=lambda w: (-counts[w], w),
         )
-        return cls([*cls.SPECIALS, *words])
+        vocab = cls([*cls.SPECIALS, *words])
+        vocab.counts = {w: counts[w] for w in words}
+        return vocab
+
+    def with_min_freq(self, min_freq: int) -> "Vocab":
+        """The vocabulary :meth:`build` would give on the same texts with this larger ``min_freq``.
+
+        Words come most frequent first, so it is a prefix of ``itos``, with the same ids; a
+        ``min_freq`` below the one of :meth:`build` keeps every word.
+
+            >>> texts = ["the cat sat", "the dog sat down"]
+            >>> Vocab.build(texts).with_min_freq(2).itos == Vocab.build(texts, min_freq=2).itos
+            True
+        """
+        if self.counts is None:
+            raise ValueError(MESSAGES("no_counts"))
+        if not is_integer(min_freq) or min_freq < 1:
+            raise ValueError(MESSAGES("min_freq", value=min_freq))
+        kept = sum(c >= min_freq for c in self.counts.values())
+        vocab = type(self)(self.itos[: len(self.SPECIALS) + kept])
+        vocab.counts = {w: self.counts[w] for w in vocab.itos[len(self.SPECIALS) :]}
+        return vocab
 
     def __len__(self) -> int:
         return len(self.itos)

@@ -38,7 +38,7 @@ MESSAGES = Messages(
         },
         "words_type": {
             "en": "`new_words` must be a dict `{{tuple of ids: count}}`, like `words`; yours is {got}.",
-            "ru": "`new_words` должен быть словарём `{{кортеж индексов: число}}`, как `words`, а у вас {got}.",
+            "ru": "`new_words` должен быть `dict` вида `{{кортеж индексов: число}}`, как `words`, а у вас {got}.",
         },
         "across_words": {
             "en": "You merged {got} (`{got_text}`), but no word contains it: it joins the end of one word "
@@ -141,8 +141,8 @@ MESSAGES = Messages(
         "modifies_input": {
             "en": "The result is right, but `{name}` changed the dict `words` it was given: the caller's "
             "counts are gone. Build `new_words` as a new dict and leave `words` alone.",
-            "ru": "Результат верный, но `{name}` изменила переданный ей словарь `words`, и вызывающий код "
-            "потерял свои счётчики. Стройте `new_words` как новый словарь, а `words` не трогайте.",
+            "ru": "Результат верный, но `{name}` изменила переданный ей `dict` `words`, и вызывающий код "
+            "потерял свои счётчики. Стройте `new_words` как новый `dict`, а `words` не трогайте.",
         },
         "hint1": {
             "en": "Two parts. Count: for each `word, count` in `words.items()`, every pair in "

@@ -84,6 +84,18 @@ MESSAGES = Messages(
             "ru": "`mask[{row}, {pos}]` равно {got}, но длина последовательности {row} равна "
             "{length}, поэтому там должно быть {expected}.",
         },
+        "mask_from_ids": {
+            "en": "Row {row} is {seq} and pad_id = {pad_id}: the {pad_id} at position {pos} is a real "
+            "token, but your mask says False there. A mask built as `ids != pad_id` cannot tell the "
+            "padding from a real token with the same ID, and that happens: GPT-2 has no pad token, "
+            "and a common recipe pads with its end-of-text token, which every document also ends "
+            "with. Build the mask from the lengths: position t of row b is real if t < len(seqs[b]).",
+            "ru": "Строка {row} — это {seq}, а pad_id = {pad_id}: {pad_id} на позиции {pos} — настоящий "
+            "токен, но ваша маска ставит там False. Маска вида `ids != pad_id` не отличает паддинг "
+            "от настоящего токена с тем же индексом, и так бывает: у GPT-2 нет токена паддинга, и "
+            "часто его дополняют токеном конца текста, которым заканчивается и каждый документ. "
+            "Стройте маску по длинам: позиция t в строке b настоящая, если t < len(seqs[b]).",
+        },
         "modifies_input": {
             "en": "The result is right, but `{name}` changed the lists it was given: "
             "`s.extend(...)` or `s += ...` pads the caller's own lists, and the rest of the "
@@ -147,6 +159,9 @@ def my_pad(seqs, pad_id):
 
 # the longest sequence is neither first nor last, and no real id equals a pad id used below
 SEQS = [[5, 6, 7], [8], [9, 10, 11, 12, 13], [14, 15]]
+# a batch whose pad value is also a real token (GPT-2 padded with its end-of-text token):
+# only a mask built from the lengths keeps that token
+PAD_IS_A_TOKEN = [[5, 2, 7], [8]]
 
 
 def _padded(seqs: list[list[int]], pad_id: int, left: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
@@ -160,25 +175,24 @@ def _padded(seqs: list[list[int]], pad_id: int, left: bool = False) -> tuple[tor
     return ids, mask
 
 
-def _pad_outputs(student, run: Run, pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """``student(seqs, pad_id)`` checked to be a pair of tensors, and the lists checked untouched."""
+def _pad_outputs(student, run: Run, pad_id: int, seqs: list[list[int]] = SEQS) -> None:
+    """``student(seqs, pad_id)`` checked to be a pair of right tensors, and the lists checked untouched."""
     name = getattr(student, "__name__", "my_pad")
-    given = copy.deepcopy(SEQS)
+    given = copy.deepcopy(seqs)
     result = run.call(name, student, given, pad_id, name=name)
     if not isinstance(result, tuple | list) or len(result) != 2:
         raise wrong("pad.not_pair", name=name, got=describe(result))
     ids, mask = result
     if not isinstance(ids, torch.Tensor) or not isinstance(mask, torch.Tensor):
         raise wrong("pad.not_tensor", ids_type=type(ids).__name__, mask_type=type(mask).__name__)
-    _check_pad_ids(ids, pad_id)
-    _check_pad_mask(mask, ids.shape)
-    if given != SEQS:
+    _check_pad_ids(ids, pad_id, seqs)
+    _check_pad_mask(mask, ids, pad_id, seqs)
+    if given != seqs:
         raise wrong("pad.modifies_input", name=name)
-    return ids, mask
 
 
-def _check_pad_ids(ids: torch.Tensor, pad_id: int) -> None:
-    expected, _ = _padded(SEQS, pad_id)
+def _check_pad_ids(ids: torch.Tensor, pad_id: int, seqs: list[list[int]]) -> None:
+    expected, real = _padded(seqs, pad_id)
     batch, longest = expected.shape
     if ids.shape != expected.shape:
         raise wrong("pad.ids_shape", batch=batch, longest=longest, got=tuple(ids.shape))
@@ -186,20 +200,18 @@ def _check_pad_ids(ids: torch.Tensor, pad_id: int) -> None:
         raise wrong("pad.ids_dtype", got=ids.dtype)
     if torch.equal(ids, expected):
         return
-    if torch.equal(ids, _padded(SEQS, pad_id, left=True)[0]):
+    if torch.equal(ids, _padded(seqs, pad_id, left=True)[0]):
         raise wrong("pad.left_padded")
-    padding = ~_padded(SEQS, pad_id)[1]
-    real_ids_right = torch.equal(ids[~padding], expected[~padding])
-    if real_ids_right and ids[padding].unique().numel() == 1:
-        raise wrong("pad.ignores_pad_id", pad_id=pad_id, got=int(ids[padding][0]))
+    if torch.equal(ids[real], expected[real]) and ids[~real].unique().numel() == 1:
+        raise wrong("pad.ignores_pad_id", pad_id=pad_id, got=int(ids[~real][0]))
     row, pos = first_difference(ids.double(), expected.double())
     raise wrong(
         "pad.ids_mismatch", row=row, pos=pos, expected=int(expected[row, pos]), got=int(ids[row, pos])
     )
 
 
-def _check_pad_mask(mask: torch.Tensor, shape: torch.Size) -> None:
-    _, expected = _padded(SEQS, 0)
+def _check_pad_mask(mask: torch.Tensor, ids: torch.Tensor, pad_id: int, seqs: list[list[int]]) -> None:
+    _, expected = _padded(seqs, pad_id)
     if mask.shape != expected.shape:
         raise wrong("pad.mask_shape", expected=tuple(expected.shape), got=tuple(mask.shape))
     if mask.dtype != torch.bool:
@@ -210,13 +222,16 @@ def _check_pad_mask(mask: torch.Tensor, shape: torch.Size) -> None:
         raise wrong("pad.mask_inverted")
     row, pos = first_difference(mask.double(), expected.double())
     values = dict(row=row, pos=pos, expected=bool(expected[row, pos]), got=bool(mask[row, pos]))
-    raise wrong("pad.mask_mismatch", length=len(SEQS[row]), **values)
+    if torch.equal(mask, ids != pad_id):
+        raise wrong("pad.mask_from_ids", pad_id=pad_id, seq=seqs[row], row=row, pos=pos)
+    raise wrong("pad.mask_mismatch", length=len(seqs[row]), **values)
 
 
 def check(student, run: Run) -> Feedback:
     require_function(student)
     _pad_outputs(student, run, pad_id=0)  # the course's Vocab pads with 0 ...
     _pad_outputs(student, run, pad_id=2)  # ... but a padding hard-coded to 0 is a mistake
+    _pad_outputs(student, run, pad_id=2, seqs=PAD_IS_A_TOKEN)  # and `ids != pad_id` hides a real 2
     return feedback("correct", "pad.correct")
 
 

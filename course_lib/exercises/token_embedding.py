@@ -35,7 +35,7 @@ MESSAGES = Messages(
         "correct": {
             "en": "Each token id picks its row of the table, and the row is multiplied by √d_model "
             "(here {scale:.4f}); at the paper's size your vectors start with RMS {rms:.2f}, the "
-            "size of the positional encoding added to them. Well done!",
+            "scale of the positional encoding added to them. Well done!",
             "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model "
             "(здесь {scale:.4f}); при размерах из статьи ваши векторы начинают с RMS {rms:.2f} — "
             "того же порядка, что и прибавляемое к ним позиционное кодирование. Отлично!",
@@ -122,7 +122,7 @@ MESSAGES = Messages(
             "Начните со случайных чисел, например `nn.init.normal_(weight, std=d_model ** -0.5)`.",
         },
         "init_too_large": {
-            "en": "The lookup, the factor and the gradients are right; now the size. Built at the "
+            "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
             "vectors of RMS {rms:.1f} = {ratio:.0f} × the RMS of the positional encoding (1/√2 "
             "≈ 0.71) that will be added to them: the positions would hardly change the sum. "
@@ -130,7 +130,7 @@ MESSAGES = Messages(
             "table from N(0, 1/d_model), the small init that weight tying asks for: "
             "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; × √d_model then "
             "brings the vectors to RMS 1.",
-            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить размер. При "
+            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
             "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
             "возвращает векторы с RMS {rms:.1f} = {ratio:.0f} × RMS позиционного кодирования "
             "(1/√2 ≈ 0,71), которое к ним прибавят: позиции почти не изменят сумму. Ровно это даёт инициализация `nn.Embedding` по умолчанию, N(0, 1), после "
@@ -139,7 +139,7 @@ MESSAGES = Messages(
             "std=d_model ** -0.5)`; тогда умножение на √d_model приведёт векторы к RMS 1.",
         },
         "init_too_small": {
-            "en": "The lookup, the factor and the gradients are right; now the size. Built at the "
+            "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
             "vectors of RMS {rms:.2f} = only {ratio:.2f} × the RMS of the positional encoding "
             "(1/√2 ≈ 0.71) that will be added to them: the positions would drown the words. Xavier "
@@ -147,7 +147,7 @@ MESSAGES = Messages(
             "start this small; N(0, 1/d_model) names the variance, so its standard deviation "
             "is d_model ** -0.5. Write `nn.init.normal_(self.embedding.weight, std=d_model ** "
             "-0.5)`; × √d_model then brings the vectors to RMS 1.",
-            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить размер. При "
+            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
             "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
             "возвращает векторы с RMS {rms:.2f} = всего {ratio:.2f} × RMS позиционного "
             "кодирования (1/√2 ≈ 0,71), которое к ним прибавят: позиции заглушат слова. "

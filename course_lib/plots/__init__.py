@@ -25,6 +25,7 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 6);
 - ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
+- ``vocab``: a text's words, their IDs and what they decode to (lesson 1; its own catalogue);
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
@@ -86,6 +87,7 @@ from .table import (
     wavelength,
 )
 from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
+from .vocab import WordTable, show_words
 
 __all__ = [
     # the figures of the lessons
@@ -100,6 +102,7 @@ __all__ = [
     "plot_balance",
     "plot_fertility",
     "show_tokens",
+    "show_words",
     "plot_left_padding",
     "plot_rope_rotation",
     "plot_rope_layouts",
@@ -127,6 +130,7 @@ __all__ = [
     "NotebookFigure",
     "to_png",
     "TokenRows",
+    "WordTable",
     "token_spans",
     # the pieces the widgets redraw, and what every figure shares
     "draw_heatmap",

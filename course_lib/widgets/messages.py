@@ -81,17 +81,5 @@ MESSAGES = Messages(
             "en": "scale must be a number from 0.01 to 100, the slider's range, got {value!r}",
             "ru": "scale должен быть числом от 0,01 до 100 (диапазон слайдера), а получено {value!r}",
         },
-        # vocab.py: vocab_explorer (lesson 1)
-        "vocab_text": {"en": "text", "ru": "текст"},
-        "vocab_id": {"en": "ID", "ru": "индекс"},
-        "vocab_decoded": {"en": "decodes to", "ru": "после декодирования"},
-        "vocab_summary": {
-            "en": "{n} tokens; the vocabulary ({size} tokens) does not know {unknown} of them.",
-            "ru": "Токенов: {n}, из них словарь ({size} токенов) не знает {unknown}.",
-        },
-        "vocab_not_vocab": {
-            "en": "vocab must be a course_lib.Vocab, e.g. Vocab.build(corpus), got {type_name}",
-            "ru": "vocab должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
-        },
     },
 )

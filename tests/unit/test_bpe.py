@@ -279,11 +279,22 @@ def test_tokenizers_does_not_save_encode_special_tokens():
 
 @pytest.mark.parametrize("size", [300, 1000, 4000, 6000])
 def test_trained_here_and_by_tokenizers_the_vocabulary_is_identical(size):
-    # tokenizers splits its special tokens out of the training text, so lines that spell one are left out
-    texts = [t for t in CORPUS if not any(s in t for s in SPECIALS)]
-    ours = BPETokenizer.train(texts, size)
-    assert BPETokenizer.from_tokenizers(hf_trained(texts, size)) == ours
-    assert len(ours) == min(size, 5385)  # at 6000 both run out of pairs at the same token
+    # every line, those that spell a special token too: BpeTrainer adds its special tokens to the
+    # vocabulary after training, so for both trainers "<pad>" in a text is ordinary text
+    assert any(s in t for t in CORPUS for s in SPECIALS)
+    ours = BPETokenizer.train(CORPUS, size)
+    assert BPETokenizer.from_tokenizers(hf_trained(CORPUS, size)) == ours
+    assert len(ours) == min(size, 5495)  # at 6000 both run out of pairs at the same token
+
+
+def test_tokenizers_trains_on_the_text_of_a_special_token():
+    # lesson 2 says so: the special tokens given to BpeTrainer do not cut the training text
+    texts = ["x <pad> y <pad>"] * 50
+    hf = hf_trained(texts, 270)
+    assert ["a", "d"] in [
+        m.split(" ") if isinstance(m, str) else m for m in json.loads(hf.to_str())["model"]["merges"]
+    ]
+    assert BPETokenizer.from_tokenizers(hf) == BPETokenizer.train(texts, 270)
 
 
 @settings(max_examples=40, deadline=None)

@@ -668,6 +668,12 @@ def pad_with_pad_sequence(seqs, pad_id):
     return ids, ids != pad_id
 
 
+def pad_with_pad_sequence_and_lengths(seqs, pad_id):
+    ids, _ = pad_with_pad_sequence(seqs, pad_id)
+    lengths = torch.tensor([len(s) for s in seqs])
+    return ids, torch.arange(ids.size(1)) < lengths.unsqueeze(1)
+
+
 def pad_only_ids(seqs, pad_id):
     return pad_with_pad_sequence(seqs, pad_id)[0]
 
@@ -1054,6 +1060,7 @@ WRONG = [
     (PAD, pad_mask_inverted, "pad.mask_inverted"),
     (PAD, pad_mask_one_short, "pad.mask_mismatch"),
     (PAD, pad_in_place, "pad.modifies_input"),
+    (PAD, pad_with_pad_sequence, "pad.mask_from_ids"),
     (PAD, pad_ragged, "error_call"),
     (PERM, equivariant_exact, "perm.exact_equality"),
     (PERM, equivariant_all_equal, "perm.exact_equality"),
@@ -1092,7 +1099,7 @@ RIGHT = [
     (TOK, OneHotTimesMatrix),
     (TOK, LinearWithoutBias),
     (TOK, UniformOfTheSameSize),
-    (PAD, pad_with_pad_sequence),
+    (PAD, pad_with_pad_sequence_and_lengths),
     (PERM, equivariant_numpy),
     (PERM, equivariant_max_error),
     (MERGE, merge_step_flagged),
@@ -1187,6 +1194,11 @@ def test_odd_width_crash_says_where_and_what():
 
 def test_the_wrong_scale_is_measured():
     assert TOK.check(ScaledByVocab).values["got"] == pytest.approx(math.sqrt(23), rel=1e-4)
+
+
+def test_a_mask_from_the_ids_hides_a_real_token_equal_to_the_pad_id():
+    values = PAD.check(pad_with_pad_sequence).values
+    assert (values["row"], values["pos"], values["pad_id"], values["seq"]) == (0, 1, 2, [5, 2, 7])
 
 
 def test_padding_hard_coded_to_zero_is_caught_with_another_pad_id():

@@ -203,7 +203,7 @@ def test_their_messages_follow_the_language(kind):
         ((0, 8), r"max_len must be a positive integer, got 0"),
         ((16, 2.5), r"d_model must be a positive integer, got 2.5"),
         ((16, 8, 1.5), r"dropout must be a probability between 0 and 1, got 1.5"),
-        ((2**30, 4), r"a table of 1073741824 × 4 = 4,294,967,296 entries is too large"),
+        ((2**30, 4), r"a table of 1073741824 × 4 = 4 294 967 296 entries is too large"),
     ],
 )
 def test_learned_constructor_errors(args, message):

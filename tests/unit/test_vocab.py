@@ -31,6 +31,21 @@ def test_min_freq_drops_rare_words():
     assert "a" in vocab and "b" not in vocab
 
 
+@pytest.mark.parametrize("min_freq", [1, 2, 3, 4])
+def test_with_min_freq_is_the_vocabulary_built_with_it(min_freq):
+    texts = ["the cat sat on the mat", "the dog sat", "a cat, a dog; the end."]
+    built, cut = Vocab.build(texts, min_freq=min_freq), Vocab.build(texts).with_min_freq(min_freq)
+    assert cut.itos == built.itos and cut.counts == built.counts
+    assert built.counts["the"] == 4 and "<pad>" not in built.counts
+
+
+def test_with_min_freq_needs_counts_and_a_positive_integer():
+    with pytest.raises(ValueError, match=r"no word counts to cut by min_freq: build it with Vocab.build"):
+        Vocab(list(Vocab.SPECIALS)).with_min_freq(2)
+    with pytest.raises(ValueError, match=r"min_freq must be a positive integer, got 1.5"):
+        Vocab.build(["a"]).with_min_freq(1.5)
+
+
 def test_encode_batch_pads_right_and_masks():
     vocab = Vocab.build(["one two three", "four"])
     ids, mask = vocab.encode_batch(["one two three", "four", "one"])
@@ -112,3 +127,17 @@ def test_decode_rejects_what_is_not_a_list_of_ids(ids, message):
 def test_decode_rejects_ids_that_are_not_integers(bad):
     with pytest.raises(ValueError, match=rf"id {re.escape(repr(bad))} is not in the vocabulary"):
         Vocab.build(["the cat"]).decode([4, bad])
+
+
+def test_show_words_is_the_explorers_table_as_a_static_view():
+    from course_lib import plots, widgets
+
+    vocab = Vocab.build(["the cat sat"])
+    view = plots.show_words(vocab, "The dog sat.")
+    assert view.ids == [vocab.stoi["the"], 1, vocab.stoi["sat"], 1] and view.unknown == 2
+    assert view.html == widgets.vocab_explorer(vocab, text="The dog sat.").table.value
+    assert str(view).splitlines()[2] == "dog  1  -> <unk>"
+    with pytest.raises(
+        TypeError, match=r"vocab must be a course_lib.Vocab, e.g. Vocab.build\(corpus\), got list"
+    ):
+        plots.show_words(["the"], "the")

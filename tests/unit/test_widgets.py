@@ -284,7 +284,8 @@ def test_rotation_explorer_in_russian():
 def test_vocab_explorer_updates_the_table_as_the_text_changes():
     vocab = Vocab.build(["The cat sat on the mat."])
     ex = widgets.vocab_explorer(vocab, text="the cat sat")
-    assert ex.children == (ex.text, ex.table)
+    assert ex.children == (ex.text, ex.min_freq, ex.readout, ex.table)
+    assert ex.readout.value == ""  # no held-out text, no readout
     assert ex.ids == vocab.encode("the cat sat")
     assert "<unk>" not in ex.table.value and "&lt;unk&gt;" not in ex.table.value
     ex.text.value = "The dog sat"
@@ -311,7 +312,7 @@ def test_vocab_explorer_in_russian():
     assert "<th" in ex.table.value
     headers = [cell.split(">", 1)[1].split("<", 1)[0] for cell in ex.table.value.split("<th")[1:]]
     assert headers == ["токен", "индекс", "после декодирования"]
-    assert "Токенов: 3, из них словарь (9 токенов) не знает 1." in ex.table.value
+    assert "Токенов: 3, из них словарь размером 9 не знает 1." in ex.table.value
 
 
 def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
@@ -319,6 +320,36 @@ def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
         widgets.vocab_explorer(["the", "cat"])
     with pytest.raises(TypeError, match=r"got int"):
         widgets.vocab_explorer(Vocab.build(["a"]), text=3)
+    with pytest.raises(TypeError, match=r"heldout must be a list of strings, got str"):
+        widgets.vocab_explorer(Vocab.build(["a"]), heldout="a b")
+
+
+def test_vocab_explorer_min_freq_shrinks_the_vocabulary_and_loses_more_of_the_held_out_text():
+    corpus = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+    ex = widgets.vocab_explorer(Vocab.build(corpus), text="the cat ran", heldout=["the cat sat on a rug"])
+    assert ex.min_freq.value == 1 and len(ex.vocab) == len(Vocab.build(corpus))
+    # rug is the one word of six never seen
+    assert "Vocabulary with min_freq = 1: 13 tokens." in ex.readout.value
+    assert "1 of its 6 tokens are &lt;unk&gt;, 16.7 %" in ex.readout.value
+    ex.min_freq.value = 2  # and, log, mat were seen once: none of them is in the held-out text
+    assert ex.vocab.itos == Vocab.build(corpus, min_freq=2).itos
+    assert ex.ids == Vocab.build(corpus, min_freq=2).encode("the cat ran")
+    assert "1 of its 6 tokens are &lt;unk&gt;, 16.7 %" in ex.readout.value
+    ex.min_freq.value = 3  # only "the" (4 times) is left
+    assert ex.vocab.itos == [*Vocab.SPECIALS, "the"]
+    assert "Vocabulary with min_freq = 3: 5 tokens." in ex.readout.value
+    assert "5 of its 6 tokens are &lt;unk&gt;, 83.3 %" in ex.readout.value
+
+
+def test_vocab_explorer_without_counts_has_no_slider():
+    ex = widgets.vocab_explorer(Vocab(["<pad>", "<unk>", "<bos>", "<eos>", "cat"]), text="cat dog")
+    assert ex.min_freq is None and ex.children == (ex.text, ex.readout, ex.table)
+    assert ex.ids == [4, 1]
+
+
+def test_vocab_explorer_readout_in_russian_uses_a_decimal_comma():
+    ex = widgets.vocab_explorer(Vocab.build(["a b c"]), text="a", lang="ru", heldout=["a b d"])
+    assert "Отложенный текст: токенов 3, из них &lt;unk&gt; — 1, 33,3 %." in ex.readout.value
 
 
 # ----------------------------------------------------------------------------- balance_explorer
