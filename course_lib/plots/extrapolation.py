@@ -70,7 +70,7 @@ MESSAGES = Messages(
             "en": "pair i (coordinates 2i, 2i + 1 of the head)",
             "ru": "пара i (координаты 2i, 2i + 1 головы)",
         },
-        "pair_score": {"en": "its term of the score", "ru": "её слагаемое в оценке"},
+        "pair_score": {"en": "term of the score", "ru": "слагаемое оценки"},
         "at_distance": {"en": "distance d = {d}", "ru": "расстояние d = {d}"},
         "pairs_title": {
             "en": "The score of the last query, split into the terms of the pairs RoPE turns together",
