@@ -6,7 +6,7 @@
   because they "may allow the model to extrapolate to sequence lengths longer than the
   ones encountered during training": a learned table has no row beyond ``max_len``.
 - :class:`NoPositionalEncoding`: nothing added. Without positions self-attention is
-  permutation-equivariant (lesson 3), so an encoder sees a bag of words; a decoder with a
+  permutation-equivariant (lesson 4), so an encoder sees a bag of words; a decoder with a
   causal mask can still infer positions (NoPE: Kazemnejad et al., 2023, "The Impact of
   Positional Encoding on Length Generalization in Transformers", https://arxiv.org/abs/2305.19466).
 

@@ -37,13 +37,14 @@ MESSAGES = Messages(
             "en": "q and k must have the same batch size and sequence length (their numbers of heads may "
             "differ, as in grouped-query attention), got q of shape {q_shape} and k of shape {k_shape}",
             "ru": "у q и k должны совпадать размер батча и длина последовательности (число голов может "
-            "различаться, как в grouped-query attention), а получены q формы {q_shape} и k формы {k_shape}",
+            "различаться, как во внимании с группировкой запросов, grouped-query attention), "
+            "а получены q формы {q_shape} и k формы {k_shape}",
         },
         "bias_too_large": {
-            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries:,} entries is too large: the limit is "
-            "{limit:,} entries (8 GiB in float32); lower seq_len",
-            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries:,} элементов слишком велико: предел — "
-            "{limit:,} элементов (8 ГиБ во float32); уменьшите seq_len",
+            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries} entries is too large: the limit is "
+            "{limit} entries (8 GiB in float32); lower seq_len",
+            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries} элементов слишком велико: предел — "
+            "{limit} элементов (8 ГиБ во float32); уменьшите seq_len",
         },
     },
 )
@@ -97,9 +98,9 @@ class RotaryEmbedding(validate.CheckedModule):
     The cos and sin tables are derived, so they are buffers with ``persistent=False``:
     never in ``state_dict``, rebuilt after ``to_empty`` off the meta device. They are built
     and kept in float64 (2 MiB for max_len 4096 and head_dim 64) and each call casts the rows it uses to
-    the input's dtype: in float32 the angle ``p * base^(-2i/d)`` itself is off by about
-    5e-3 near position 100 000 (lesson 5), while these tables stay within the input's
-    rounding at any position. Outputs have the dtype and device of their inputs.
+    the input's dtype: float32 stores numbers near 100 000 only in steps of 1/128, so there
+    the angle ``p * base^(-2i/d)`` itself is rounded by up to about 4e-3 (lesson 6), while
+    these tables stay within the input's rounding at any position. Outputs have the dtype and device of their inputs.
 
     Args:
         head_dim: width of one head's queries and keys; even.
@@ -289,8 +290,9 @@ def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32)
                 "bias_too_large",
                 heads=num_heads,
                 seq=seq_len,
-                entries=entries,
-                limit=validate.MAX_TABLE_ENTRIES,
+                # thousands separated by spaces, in every language: 17 179 869 184
+                entries=f"{entries:,}".replace(",", " "),
+                limit=f"{validate.MAX_TABLE_ENTRIES:,}".replace(",", " "),
             )
         )
     slopes = alibi_slopes(num_heads, dtype=torch.float64)  # (heads,)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["ExecutionError", "execute", "CELL_TIMEOUT_S"]
+__all__ = ["ExecutionError", "execute", "coalesce_streams", "CELL_TIMEOUT_S"]
 
 #: The longest a lesson cell may run; every cell takes a few seconds at most on a laptop.
 CELL_TIMEOUT_S = 120
@@ -81,6 +81,31 @@ def execute(
                 f"{type(error).__name__}: {detail[0] if detail else ''}",
             )
         ) from None
+    return coalesce_streams(nb)
+
+
+def coalesce_streams(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Join consecutive pieces of the same stream in each cell's outputs, in place.
+
+    How a kernel cuts one cell's printout into stream messages depends on timing (a busy
+    machine flushes mid-print), so the same cell may come back as one stdout output or
+    two. Joined, the committed notebook is the same whatever the machine did.
+    """
+    for cell in nb.cells:
+        merged = []
+        for out in cell.get("outputs", []):
+            last = merged[-1] if merged else None
+            if (
+                out.get("output_type") == "stream"
+                and last is not None
+                and last.get("output_type") == "stream"
+                and last.get("name") == out.get("name")
+            ):
+                last["text"] += out["text"]
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell["outputs"] = merged
     return nb
 
 

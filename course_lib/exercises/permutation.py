@@ -66,9 +66,9 @@ MESSAGES = Messages(
             "en": "f is permutation-equivariant if permuting the tokens and then applying f gives "
             "the same as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, "
             "perm]. The tokens are on axis 1.",
-            "ru": "f эквивариантна к перестановкам, если переставить токены и применить f — то же "
-            "самое, что применить f и переставить её выход: f(x[:, perm]) = f(x)[:, perm]. "
-            "Токены идут по оси 1.",
+            "ru": "f эквивариантна к перестановкам, если результат перестановки токенов с "
+            "последующим применением f совпадает с результатом применения f с последующей "
+            "перестановкой выхода: f(x[:, perm]) = f(x)[:, perm]. Токены идут по оси 1.",
         },
         "hint2": {
             "en": "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = "
@@ -82,7 +82,7 @@ MESSAGES = Messages(
             "differently in float32. `torch.allclose` already returns a Python bool.",
             "ru": "Сравнивайте с допуском, `torch.allclose(a, b, atol=1e-6)`, а не через "
             "`torch.equal` или `==`: одни и те же числа, сложенные в другом порядке, "
-            "округляются в float32 по-разному. `torch.allclose` сразу возвращает bool.",
+            "округляются во float32 по-разному. `torch.allclose` сразу возвращает bool.",
         },
         "solution": {
             "en": "Apply f before and after permuting the tokens (axis 1) and compare the two with "

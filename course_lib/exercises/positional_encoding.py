@@ -188,7 +188,8 @@ MESSAGES = Messages(
             "once.",
             "ru": "Постройте таблицу один раз, в `__init__`, как `pe` формы `(max_len, d_model)`. "
             "`torch.arange(max_len).unsqueeze(1)` — столбец позиций, `torch.arange(0, d_model, 2)` — "
-            "строка значений 2i: благодаря broadcasting `pos / 10000 ** (two_i / d_model)` сразу даёт все "
+            "строка значений 2i: благодаря транслированию (broadcasting) `pos / 10000 ** (two_i / d_model)` "
+            "сразу даёт все "
             "углы.",
         },
         "hint2": {
@@ -197,20 +198,20 @@ MESSAGES = Messages(
             "the one cosine column fewer. Compute in float64 and divide with `/`.",
             "ru": "Синусы идут в чётные столбцы, `pe[:, 0::2] = torch.sin(angle)`, косинусы — в нечётные, "
             "`pe[:, 1::2] = torch.cos(angle)`; при нечётном d_model косинусов на один меньше, для них "
-            "берите `angle[:, : d_model // 2]`. Считайте в float64 и делите обычным `/`.",
+            "берите `angle[:, : d_model // 2]`. Считайте во float64 и делите обычным `/`.",
         },
         "hint3": {
             "en": "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
             "pe, persistent=False)`. In `forward`, add the first `x.size(1)` rows in x's dtype: `x + "
             "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here.",
-            "ru": "Буфер переезжает вместе с `.to(device)`, но не обучается и не сохраняется: "
+            "ru": "Буфер переезжает при `.to(device)`, но не обучается и не сохраняется: "
             "`self.register_buffer('pe', pe, persistent=False)`. В `forward` прибавьте первые `x.size(1)` "
             "строк в типе x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
         },
         "solution": {
             "en": "The table is built once, in float64, and kept in a buffer with `persistent=False`; `forward` "
             "adds its first seq rows in x's dtype.",
-            "ru": "Таблица строится один раз, в float64, и хранится в буфере с `persistent=False`; `forward` "
+            "ru": "Таблица строится один раз, во float64, и хранится в буфере с `persistent=False`; `forward` "
             "прибавляет её первые seq строк, приведённые к типу x.",
         },
     },

@@ -63,7 +63,7 @@ MESSAGES = Messages(
             "complex product (a + jb)·e^(j·angle).",
             "ru": "Каждая пара поворачивается не в ту сторону, на −angle: у синуса перепутан знак. "
             "Скалярные произведения по-прежнему зависели бы от m − n, но модель, обученная с +angle, читала бы "
-            "каждое смещение задом наперёд. Пара (a, b), повёрнутая на +angle, — это (a·cos − "
+            "каждый сдвиг задом наперёд. Пара (a, b), повёрнутая на +angle, — это (a·cos − "
             "b·sin, a·sin + b·cos), комплексное произведение (a + jb)·e^(j·angle).",
         },
         "exponent_i": {
@@ -107,13 +107,13 @@ MESSAGES = Messages(
         "float64": {
             "en": "With x in {dtype} at position {position}, your values are off by {err:.1e}: the "
             "angles were computed in too low a precision. There p · base^(−2i/head_dim) is a large "
-            "number, which float32 rounds by about 5e-3 near position 100 000 (lesson 5), and "
-            "float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
+            "number, which float32 rounds by up to about 4e-3 near position 100 000 (half of "
+            "float32's step of 1/128 there; lesson 6), and float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
             "and cast only the result to `x.dtype`.",
             "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err:.1e}: "
             "углы посчитаны со слишком низкой точностью. Там p · base^(−2i/head_dim) — большое "
-            "число, и float32 округляет его примерно на 5e-3 около позиции 100 000 (урок 5), а "
-            "float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
+            "число, и float32 округляет его с погрешностью до 4e-3 около позиции 100 000 "
+            "(половина шага float32, который там равен 1/128; урок 6), а float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
             "и приводите к `x.dtype` только результат.",
         },
         "wrong_shape": {
@@ -167,7 +167,7 @@ MESSAGES = Messages(
             "ru": "Пары — соседние столбцы: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — столбцы 2i "
             "и 2i+1). Пара i на позиции p поворачивается на p · base^(−2i/head_dim): `two_i = "
             "torch.arange(0, head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / "
-            "head_dim)`, форма (seq, head_dim/2), которую broadcasting растягивает на батч и головы.",
+            "head_dim)`, форма (seq, head_dim/2), которую транслирование (broadcasting) растягивает на батч и головы.",
         },
         "hint2": {
             "en": "Turn (a, b) by the angle: (a·cos − b·sin, a·sin + b·cos), the complex product (a + "
@@ -178,12 +178,12 @@ MESSAGES = Messages(
             "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
         },
         "hint3": {
-            "en": "Near position 100 000 the angle is a large number that float32 rounds by ~5e-3: "
+            "en": "Near position 100 000 the angle is a large number that float32 rounds by up to ~4e-3: "
             "compute in float64 (`positions.double()`, `x.double()`) and return `.to(x.dtype)`. In "
             "`rotate_qk`, rotate q and k and return v as it is: attention averages the values, "
             "they carry no position.",
-            "ru": "Около позиции 100 000 угол — большое число, которое float32 округляет примерно на "
-            "5e-3: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
+            "ru": "Около позиции 100 000 угол — большое число, которое float32 округляет с "
+            "погрешностью до ~4e-3: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
             "`.to(x.dtype)`. В `rotate_qk` поверните q и k, а v верните как есть: внимание "
             "усредняет значения, позиций они не несут.",
         },
@@ -216,7 +216,7 @@ import torch
 def apply_rotary(x, positions, base=10000.0):
     head_dim = x.size(-1)
     two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
-    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 5)
+    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 6 shows why)
     angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
     cos, sin = torch.cos(angle), torch.sin(angle)
     a, b = x[..., 0::2].double(), x[..., 1::2].double()  # pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
@@ -234,7 +234,7 @@ _ROPE_SHAPE = (2, 3, 5, 8)  # (batch, heads, seq, head_dim)
 _ROPE_POSITIONS = torch.tensor([2, 3, 5, 8, 13])
 _ROPE_BASE = 500.0  # not the default, so that a hard-coded 10 000 shows
 # far positions, where the angles need float64: float16 inputs (whose own rounding is ~1e-3) up to
-# 999, float32 inputs near 100 000 (float32 angles are off by ~5e-3 there)
+# 999, float32 inputs near 100 000 (float32 rounds angles there by up to 1/256, ~4e-3)
 _ROPE_PRECISION = (
     (torch.float16, torch.tensor([100, 300, 500, 700, 999]), 1e-2),
     (torch.float32, torch.tensor([99_990, 99_991, 99_995, 99_998, 100_000]), TOL),

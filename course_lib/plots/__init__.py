@@ -23,7 +23,7 @@ The modules, by topic:
   :func:`draw_heatmap` and the input checks every figure shares;
 - ``table``: the sinusoidal table, its columns, dot products and rotations (lesson 5);
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
-- ``precision``: float32 against float64 at large positions (lesson 5);
+- ``precision``: float32 against float64 at large positions (lesson 6);
 - ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);

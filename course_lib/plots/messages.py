@@ -174,7 +174,7 @@ MESSAGES = Messages(
         "balance_moved": {"en": "attention weight that moves", "ru": "доля сдвинутого веса внимания"},
         "balance_title": {
             "en": 'Input c · tokens + PE: "{first}" against "{second}"',
-            "ru": "Вход c · токены + PE: «{first}» против «{second}»",
+            "ru": "Вход c · токены + PE: «{first}» и «{second}»",
         },
         "balance_not_permutation": {
             "en": "the two sentences must have the same tokens in another order, each token once; "

@@ -1,4 +1,4 @@
-"""The precision figure (lesson 5): a table computed in float32 drifts at large positions; course_lib's does not."""
+"""The precision figure (lesson 6): a table computed in float32 drifts at large positions; course_lib's does not."""
 
 import math
 

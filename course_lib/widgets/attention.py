@@ -6,7 +6,7 @@ import ipywidgets as widgets
 
 from .. import plots
 from ..i18n import resolve
-from .base import DPI, FIGSIZE, FigureWidget, slider
+from .base import DPI, FIGSIZE, FigureWidget, format_number, slider
 from .messages import MESSAGES
 
 __all__ = ["BalanceExplorer", "balance_explorer"]
@@ -46,7 +46,7 @@ class BalanceExplorer(FigureWidget):
         b = self.balance
         weights = [w.numpy() for w in b.weights]
         self._images = plots.draw_attention(figure, weights, list(b.tokens), None, self.lang, ncols=2)
-        figure.suptitle(MESSAGES("balance_title", self.lang, scale=b.scale))
+        figure.suptitle(self._title())
 
     def _update_figure(self) -> None:
         """The new weights into the existing heatmaps and their numbers: no new axes, no new layout."""
@@ -58,20 +58,32 @@ class BalanceExplorer(FigureWidget):
             for text, value in zip(image.axes.texts, w.flatten().tolist(), strict=True):
                 text.set_text(f"{value:.2f}")
                 text.set_color("white" if value > 0.6 else "black")
-        self.figure.suptitle(MESSAGES("balance_title", self.lang, scale=b.scale))
+        self.figure.suptitle(self._title())
+
+    def _title(self) -> str:
+        return MESSAGES("balance_title", self.lang, scale=format_number(self.balance.scale, ".2f", self.lang))
 
     def _update_readout(self) -> None:
         b = self.balance
+
+        def number(x: float) -> str:
+            return format_number(x, ".2f", self.lang)
+
         lines = [
             MESSAGES(
                 "balance_rms",
                 self.lang,
-                scale=b.scale,
-                tokens=b.token_rms,
-                positions=b.position_rms,
-                ratio=b.token_rms / b.position_rms,
+                scale=number(b.scale),
+                tokens=number(b.token_rms),
+                positions=number(b.position_rms),
+                ratio=number(b.token_rms / b.position_rms),
             ),
-            MESSAGES("balance_effects", self.lang, positions=b.position_effect, words=b.word_effect),
+            MESSAGES(
+                "balance_effects",
+                self.lang,
+                positions=number(b.position_effect),
+                words=number(b.word_effect),
+            ),
         ]
         self.readout.value = "<br>".join(html.escape(line) for line in lines)
 

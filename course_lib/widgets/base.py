@@ -1,15 +1,17 @@
-"""What every explorer shares: the slider style, the box that shows a figure, one torch thread, lengths.
+"""What every explorer shares: the slider style, the box that shows a figure, one torch thread, numbers.
 
 ``one_thread`` lives in :mod:`course_lib.plots.figure`, whose figures need it too.
 
->>> format_length(6.283185307179586), format_length(35332.9)
-('6.3', '35333')
+>>> format_length(6.283185307179586, "en"), format_length(6.283185307179586, "ru"), format_length(35332.9)
+('6.3', '6,3', '35 333')
 """
 
 import ipywidgets as widgets
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
+from ..i18n import PSEUDO, resolve
 from ..plots import one_thread, to_png
+from .messages import MESSAGES
 
 __all__ = [
     "FIGSIZE",
@@ -19,6 +21,7 @@ __all__ = [
     "slider",
     "FigureWidget",
     "one_thread",
+    "format_number",
     "format_length",
 ]
 
@@ -71,6 +74,22 @@ class FigureWidget(widgets.VBox):
         self.image.value = to_png(self.figure, palette=True)
 
 
-def format_length(x: float) -> str:
-    """A wavelength for a readout: 6.3 and 35333, not 6.283185307179586 and 3.533e+04."""
-    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+def format_number(x: float, spec: str, lang: str | None = None) -> str:
+    """``x`` in the format ``spec``, written as the prose of ``lang`` writes numbers.
+
+    The decimal mark of the language (0.25 in English, 0,25 in Russian), and thousands
+    separated by spaces in every language (a ``,`` in ``spec`` asks for them).
+
+    >>> format_number(0.25, ".2f", "ru"), format_number(1234567.0, ",.1f", "en"), format_number(2e-16, ".0e", "ru")
+    ('0,25', '1 234 567.0', '2e-16')
+    """
+    text = f"{x:{spec}}".replace(",", " ")
+    lang = resolve(lang)
+    if lang == PSEUDO:  # English, accented: its decimal mark is the English one, not a bracketed text
+        return text
+    return text.replace(".", MESSAGES("decimal_point", lang))
+
+
+def format_length(x: float, lang: str | None = None) -> str:
+    """A wavelength for a readout: 6.3 and 35 333, not 6.283185307179586 and 3.533e+04."""
+    return format_number(x, ".1f" if x < 100 else ",.0f", lang)

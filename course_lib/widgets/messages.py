@@ -14,6 +14,8 @@ __all__ = ["MESSAGES"]
 MESSAGES = Messages(
     "widgets",
     {
+        # the decimal mark of numbers in readouts and titles (base.format_number)
+        "decimal_point": {"en": ".", "ru": ","},
         # table.py: table_explorer (lesson 5)
         "slider_positions": {"en": "positions", "ru": "позиции"},
         "slider_base": {"en": "base", "ru": "основание base"},
@@ -33,12 +35,12 @@ MESSAGES = Messages(
         "slider_pos": {"en": "position pos", "ru": "позиция pos"},
         "slider_pair": {"en": "pair i", "ru": "пара i"},
         "rotation_readout": {
-            "en": "ω = base^(-2i/d_model) = {omega:.4g}, angle k·ω = {angle:.4f} rad. "
+            "en": "ω = base^(-2i/d_model) = {omega}, angle k·ω = {angle} rad. "
             "Turning the pair of PE[{pos}] by it gives the pair of PE[{pos_k}] "
-            "(largest difference {err:.1e}).",
-            "ru": "ω = base^(-2i/d_model) = {omega:.4g}, угол k·ω = {angle:.4f} рад. "
+            "(largest difference {err}).",
+            "ru": "ω = base^(-2i/d_model) = {omega}, угол k·ω = {angle} рад. "
             "Поворот пары из PE[{pos}] на этот угол даёт пару из PE[{pos_k}] "
-            "(наибольшее расхождение {err:.1e}).",
+            "(наибольшее расхождение {err}).",
         },
         # embeddings.py: embedding_explorer (lesson 3)
         "sentence": {"en": "sentence", "ru": "предложение"},
@@ -60,21 +62,19 @@ MESSAGES = Messages(
         # attention.py: balance_explorer (lesson 4)
         "slider_token_scale": {"en": "token scale c", "ru": "множитель токенов c"},
         "balance_title": {
-            "en": "input = {scale:.2f} · token vectors + PE",
-            "ru": "вход = {scale:.2f} · векторы токенов + PE",
+            "en": "input = {scale} · token vectors + PE",
+            "ru": "вход = {scale} · векторы токенов + PE",
         },
         "balance_rms": {
-            "en": "c = {scale:.2f}. RMS of the token vectors × c: {tokens:.2f}, of PE: {positions:.2f} "
-            "(ratio {ratio:.2f}).",
-            "ru": "c = {scale:.2f}. RMS векторов токенов × c: {tokens:.2f}, PE: {positions:.2f} "
-            "(отношение {ratio:.2f}).",
+            "en": "c = {scale}. RMS of the token vectors × c: {tokens}, of PE: {positions} (ratio {ratio}).",
+            "ru": "c = {scale}. RMS векторов токенов × c: {tokens}, PE: {positions} (отношение {ratio}).",
         },
         "balance_effects": {
-            "en": "Attention weight that moves — effect of the positions: {positions:.2f} "
-            "(0: attention sees only the words); effect of the words: {words:.2f} "
+            "en": "Attention weight that moves — effect of the positions: {positions} "
+            "(0: attention sees only the words); effect of the words: {words} "
             "(0: it sees only the positions).",
-            "ru": "Доля сдвинутого веса внимания — влияние позиций: {positions:.2f} "
-            "(0: внимание видит только слова); влияние слов: {words:.2f} "
+            "ru": "Доля сдвинутого веса внимания — влияние позиций: {positions} "
+            "(0: внимание видит только слова); влияние слов: {words} "
             "(0: оно видит только позиции).",
         },
         "balance_slider_range": {

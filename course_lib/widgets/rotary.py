@@ -23,7 +23,7 @@ from ..plots.alibi import check_head
 from ..plots.rotary import MESSAGES as PLOT_MESSAGES
 from ..plots.rotary import check_pair, check_scale, even_head_dim
 from ..rotary import alibi_slopes
-from .base import DPI, FigureWidget, slider
+from .base import DPI, FigureWidget, format_number, slider
 
 __all__ = [
     "MESSAGES",
@@ -44,11 +44,11 @@ MESSAGES = Messages(
         "slider_pair": {"en": "pair i", "ru": "пара i"},
         "together": {"en": "move m and n together", "ru": "двигать m и n вместе"},
         "rope_readout": {
-            "en": "m − n = {offset}, q_m · k_n = {score:.4f}. Shifting both positions by any s that keeps "
-            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err:.0e}.",
-            "ru": "m − n = {offset}, q_m · k_n = {score:.4f}. Сдвиг обеих позиций на любое s, при котором "
+            "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by any s that keeps "
+            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err}.",
+            "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на любое s, при котором "
             "они остаются в 0 … {last}, даёт то же скалярное произведение: проверено сдвигов: {shifts}, "
-            "наибольшее расхождение {err:.0e}.",
+            "наибольшее расхождение {err}.",
         },
         # alibi_explorer
         "slider_heads": {"en": "number of heads", "ru": "число голов"},
@@ -70,20 +70,20 @@ MESSAGES = Messages(
             "ru": "Одна голова: её наклон равен 2^(−8).",
         },
         "alibi_readout": {
-            "en": "Head {head}: m = {slope} = {value:.4f}. With equal content scores the last query gives "
+            "en": "Head {head}: m = {slope} = {value}. With equal content scores the last query gives "
             "half of its attention to the nearest {half} of {seq} keys.",
-            "ru": "Голова {head}: m = {slope} = {value:.4f}. При равных оценках по содержанию последний "
+            "ru": "Голова {head}: m = {slope} = {value}. При равных оценках по содержанию последний "
             "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
         },
         # rope_angles_explorer
         "slider_base": {"en": "base", "ru": "основание base"},
         "slider_scale": {"en": "interpolation s", "ru": "интерполяция s"},
         "angles_readout": {
-            "en": "Trained on positions 0 … {last_train} with base = 10000. Now positions 0 … {last} are "
+            "en": "Trained on positions 0 … {last_train} with base = 10 000. Now positions 0 … {last} are "
             "divided by s = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
             "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
             "training: {slow_train} rad).",
-            "ru": "Обучение: позиции 0 … {last_train}, основание base = 10000. Сейчас позиции 0 … {last} "
+            "ru": "Обучение: позиции 0 … {last_train}, основание base = 10 000. Сейчас позиции 0 … {last} "
             "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, не "
             "виданными при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
             "на {slow_now} рад (при обучении — на {slow_train} рад).",
@@ -188,10 +188,10 @@ class RopeExplorer(FigureWidget):
                 "rope_readout",
                 self.lang,
                 offset=m - n,
-                score=self.score,
+                score=format_number(self.score, ".4f", self.lang),
                 last=last,
                 shifts=len(shifts),
-                err=max(self.error, 1e-16),
+                err=format_number(max(self.error, 1e-16), ".0e", self.lang),
             )
         )
 
@@ -279,7 +279,7 @@ class AlibiExplorer(FigureWidget):
             self.lang,
             head=head,
             slope=plots.slope_label(self.slope),
-            value=self.slope,
+            value=format_number(self.slope, ".4f", self.lang),
             half=half,
             seq=self.seq_len,
         )
@@ -364,12 +364,12 @@ class RopeAnglesExplorer(FigureWidget):
                 self.lang,
                 last_train=self.train_len - 1,
                 last=self.num_positions - 1,
-                scale=f"{scale:g}",
-                base=f"{base:.0f}",
+                scale=format_number(scale, "g", self.lang),
+                base=format_number(base, ",.0f", self.lang),
                 new=self.new_pairs,
                 pairs=self.head_dim // 2,
-                slow_now=f"{(self.num_positions - 1) / scale * base**-slowest:.2g}",
-                slow_train=f"{(self.train_len - 1) * 10000.0**-slowest:.2g}",
+                slow_now=format_number((self.num_positions - 1) / scale * base**-slowest, ".2g", self.lang),
+                slow_train=format_number((self.train_len - 1) * 10000.0**-slowest, ".2g", self.lang),
             )
         )
 

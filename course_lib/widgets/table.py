@@ -15,7 +15,7 @@ import torch
 from .. import plots, validate
 from ..embedding import sinusoidal_table
 from ..i18n import resolve
-from .base import DPI, FIGSIZE, FigureWidget, format_length, one_thread, slider
+from .base import DPI, FIGSIZE, FigureWidget, format_length, format_number, one_thread, slider
 from .messages import MESSAGES
 
 __all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]
@@ -95,9 +95,9 @@ class TableExplorer(FigureWidget):
                 self.lang,
                 d_model=d,
                 num_positions=n,
-                base=format_length(base),
-                shortest=format_length(plots.wavelength(0, d, base)),
-                longest=format_length(plots.wavelength(last_i, d, base)),
+                base=format_length(base, self.lang),
+                shortest=format_length(plots.wavelength(0, d, base), self.lang),
+                longest=format_length(plots.wavelength(last_i, d, base), self.lang),
                 last_i=last_i,
             ),
             MESSAGES(
@@ -193,11 +193,11 @@ class RotationExplorer(FigureWidget):
             MESSAGES(
                 "rotation_readout",
                 self.lang,
-                omega=omega,
-                angle=angle,
+                omega=format_number(omega, ".4g", self.lang),
+                angle=format_number(angle, ".4f", self.lang),
                 pos=pos,
                 pos_k=pos + k,
-                err=self.error,
+                err=format_number(self.error, ".1e", self.lang),
             )
         )
 

@@ -159,3 +159,27 @@ def test_write_atomic_replaces_the_file_in_one_step(tmp_path, monkeypatch):
     assert path.read_text() == "new" and path.stat().st_mode & 0o777 == 0o640
     ((src, dst),) = replaced
     assert os.path.dirname(src) == str(tmp_path) and dst == path
+
+
+def test_split_stream_outputs_are_joined():
+    """A busy kernel may flush one printout in two pieces: the written notebook has one."""
+    import nbformat
+
+    from course_tools.execute import coalesce_streams
+
+    cell = nbformat.v4.new_code_cell("print('a'); print('b')")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+        nbformat.v4.new_output("execute_result", data={"text/plain": "1"}, execution_count=1),
+        nbformat.v4.new_output("stream", name="stdout", text="c\n"),
+    ]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    outputs = coalesce_streams(nb).cells[0].outputs
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in outputs] == [
+        ("stream", "stdout", "a\nb\n"),
+        ("stream", "stderr", "warning\n"),
+        ("execute_result", None, None),
+        ("stream", "stdout", "c\n"),
+    ]

@@ -127,7 +127,7 @@ def test_readout_gives_the_wavelengths(explorer):
     explorer.d_model.value = 32
     # i = 15 is the last pair: 2π · 10000^(30/32) = 35 333
     assert (
-        "base = 10000. Wavelength, in positions: from 6.3 (i = 0) to 35333 (i = 15)."
+        "base = 10 000. Wavelength, in positions: from 6.3 (i = 0) to 35 333 (i = 15)."
         in explorer.readout.value
     )
     explorer.d_model.value = 5  # odd: the last column is the lone sine of pair 2
@@ -162,7 +162,7 @@ def test_table_explorer_in_russian():
     explorer = widgets.table_explorer(d_model=16, num_positions=20, lang="ru")
     assert explorer.num_positions.description == "позиции"
     assert explorer.base.description == "основание base"
-    assert "Длина волны в позициях" in explorer.readout.value
+    assert "Длина волны в позициях: от 6,3 (i = 0)" in explorer.readout.value  # the Russian decimal comma
     assert explorer.axes_image.axes.get_xlabel() == "координата"
 
 
@@ -351,7 +351,7 @@ def test_balance_explorer_shows_the_balance_at_the_slider_scale(balance_explorer
     )
     heatmaps = [ax for ax in ex.figure.axes if ax.images]
     np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), expected.weights[1].numpy())
-    assert ex.figure.get_suptitle() == widgets.MESSAGES("balance_title", "en", scale=10.0)
+    assert ex.figure.get_suptitle() == widgets.MESSAGES("balance_title", "en", scale="10.00")
     assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout.value
     assert f"of PE: {expected.position_rms:.2f}" in ex.readout.value
 
@@ -373,6 +373,7 @@ def test_balance_explorer_in_russian():
     ex = make_balance_explorer(lang="ru")
     assert ex.scale.description == "множитель токенов c"
     assert "влияние позиций" in ex.readout.value
+    assert "c = 1,00." in ex.readout.value and ex.figure.get_suptitle().startswith("вход = 1,00 ·")
 
 
 def test_balance_explorer_rejects_what_the_slider_cannot_show():

@@ -2,6 +2,7 @@
 
 import io
 import math
+import re
 
 import ipywidgets
 import numpy as np
@@ -79,6 +80,7 @@ def test_rope_explorer_in_russian():
         "двигать m и n вместе",
     )
     assert "даёт то же скалярное произведение" in explorer.readout.value
+    assert re.search(r"q_m · k_n = -?\d+,\d{4}\.", explorer.readout.value)  # the Russian decimal comma
 
 
 # ----------------------------------------------------------------------------- alibi_explorer
@@ -110,6 +112,7 @@ def test_alibi_explorer_in_russian():
     explorer = widgets.alibi_explorer(num_heads=12, head=10, lang="ru")
     assert explorer.head.description == "голова h"
     assert "не степень двойки" in explorer.readout.value and "2^-1.5" in explorer.readout.value
+    assert re.search(r"m = 2\^-1.5 = 0,\d{4}\.", explorer.readout.value)  # the value with a decimal comma
 
 
 # ----------------------------------------------------------------------------- rope_angles_explorer
