@@ -165,13 +165,18 @@ class SelfAttention(nn.Module):
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model)
 
-    def scores(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The attention scores ``(b, heads, n, n)``, before the mask, and the values ``(b, heads, n, head_dim)``."""
+    def project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Queries, keys and values ``(b, heads, n, head_dim)`` each; with ``rotary``, q and k turned."""
         b, n, d = x.shape
         q, k, v = self.qkv(x).view(b, n, 3, self.n_heads, d // self.n_heads).permute(2, 0, 3, 1, 4)
         # q, k, v: (b, heads, n, head_dim)
         if self.rotary is not None:
             q, k = self.rotary(q, k)
+        return q, k, v
+
+    def scores(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The attention scores ``(b, heads, n, n)``, before the mask, and the values ``(b, heads, n, head_dim)``."""
+        q, k, v = self.project(x)
         return q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), v  # (b, heads, n, n)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n, d_model)
@@ -327,17 +332,32 @@ def run(cfg: Config = Config(), seed: int = 0, variants=VARIANTS, lengths=None) 
 
 @torch.no_grad()
 def attention_by_distance(
-    model: TinyTransformer, cfg: Config, n_seqs: int = 256, seed: int = 99
+    model: TinyTransformer, cfg: Config, n_seqs: int = 256, seed: int = 99, by_pair: bool = False
 ) -> torch.Tensor:
     """The score of the last query of ``test_len``-token sequences for the key ``d`` places back, averaged.
 
     What each head has learned to expect at each distance, whatever the tokens. Returns
     ``(n_layers, n_heads, test_len)``: entry ``[l, h, d]`` for distance ``d``.
+
+    With ``by_pair``, each score is split into the terms of the coordinate pairs that RoPE
+    turns together (columns ``2i, 2i + 1``; ``i, i + head_dim/2`` for a non-interleaved
+    :class:`~course_lib.RotaryEmbedding`): ``(n_layers, n_heads, test_len, head_dim // 2)``,
+    whose sum over the last axis is the score.
     """
     x, _ = make_batch(cfg, cfg.test_len, n_seqs, torch.Generator().manual_seed(seed))  # (n_seqs, test_len)
     h, found = model.pos(model.tok(x)), []  # (n_seqs, test_len, d_model)
     for block in model.blocks:
-        scores, _ = block.attn.scores(block.ln1(h))  # (n_seqs, heads, test_len, test_len)
-        found.append(scores[:, :, -1].mean(0).flip(-1))  # (heads, test_len): index d = the key d back
+        if by_pair:
+            q, k, _ = block.attn.project(block.ln1(h))  # (n_seqs, heads, test_len, head_dim) each
+            # the last query against every key, term by term: (n_seqs, heads, test_len, head_dim)
+            terms = q[:, :, -1:] * k / math.sqrt(q.shape[-1])
+            if getattr(block.attn.rotary, "interleaved", True):
+                terms = terms.unflatten(-1, (-1, 2)).sum(-1)  # (n_seqs, heads, test_len, head_dim // 2)
+            else:
+                terms = terms.unflatten(-1, (2, -1)).sum(-2)
+            found.append(terms.mean(0).flip(-2))  # (heads, test_len, head_dim // 2): index d = the key d back
+        else:
+            scores, _ = block.attn.scores(block.ln1(h))  # (n_seqs, heads, test_len, test_len)
+            found.append(scores[:, :, -1].mean(0).flip(-1))  # (heads, test_len): index d = the key d back
         h = block(h)
-    return torch.stack(found)  # (n_layers, heads, test_len)
+    return torch.stack(found)  # (n_layers, heads, test_len[, head_dim // 2])

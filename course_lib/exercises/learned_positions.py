@@ -31,11 +31,11 @@ MESSAGES = Messages(
     "lp",
     {
         "correct": {
-            "en": "Your module adds a trained row per position, starts the table at the size of the "
-            "vectors it is added to (RMS {rms:.2f}) and refuses a sequence longer than max_len "
-            "with a clear error. Well done!",
-            "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, таблица в начале "
-            "обучения соразмерна векторам, к которым она прибавляется (RMS {rms:.2f}), а на "
+            "en": "Your module adds a trained row per position, starts the table at the sinusoidal "
+            "table's scale (RMS {rms:.2f}, against 1/√2 ≈ 0.71) and refuses a sequence longer "
+            "than max_len with a clear error. Well done!",
+            "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, таблица начинается в "
+            "масштабе синусоидальной (RMS {rms:.2f}; у синусоидальной 1/√2 ≈ 0,71), а на "
             "последовательность длиннее max_len модуль отвечает понятной ошибкой. Отлично!",
         },
         "not_sliced": {
@@ -131,22 +131,23 @@ MESSAGES = Messages(
         "init_too_small": {
             "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
             "RMS 1 (N(0, 1/d_model) times √d_model): at the start the model hardly sees the "
-            "positions, and they must grow in training before word order counts. GPT-2's 0.02 "
-            "belongs with token vectors of the same 0.02, never scaled. Start at the size of the "
-            "sinusoidal table, RMS 1/√2 ≈ 0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "positions, and they must grow in training before word order counts. GPT-2 starts its "
+            "positions at 0.01 and its tokens at 0.02 (Hugging Face: both at 0.02), and never "
+            "scales the tokens. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
+            "`torch.randn(max_len, d_model) / 2**0.5`.",
             "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1 (N(0, 1/d_model), умноженное на √d_model): в начале "
             "модель почти не видит позиций, и им придётся вырасти за время обучения, прежде "
-            "чем порядок слов начнёт что-то значить. Значение 0,02 из GPT-2 рассчитано на "
-            "векторы токенов с тем же RMS 0,02, которые ни на что не умножаются. Начните с "
-            "масштаба синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
-            "2**0.5`.",
+            "чем порядок слов начнёт что-то значить. GPT-2 начинает позиции со стандартного "
+            "отклонения 0,01, а токены — с 0,02 (в Hugging Face обе таблицы — с 0,02) и токены "
+            "не масштабирует. Начните с масштаба синусоидальной таблицы, RMS 1/√2 ≈ 0,71: "
+            "`torch.randn(max_len, d_model) / 2**0.5`.",
         },
         "init_too_large": {
             "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
             "RMS 1: the positions drown the tokens, and at the start every position looks "
-            "alike whatever the word. Start at the size of the sinusoidal table, RMS 1/√2 ≈ "
-            "0.71: `torch.randn(max_len, d_model) / 2**0.5`.",
+            "alike whatever the word. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
+            "`torch.randn(max_len, d_model) / 2**0.5`.",
             "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1: позиции заглушают токены, и в начале обучения входы "
             "на одной позиции почти одинаковы, какое бы слово там ни стояло. Начните с масштаба "
@@ -167,7 +168,7 @@ MESSAGES = Messages(
         },
         "length_error_type": {
             "en": "For a sequence of {seq} tokens, longer than max_len = {max_len}, your module "
-            "failed with `{error}`: `{detail}`. A student reading that has to guess what went "
+            "failed with `{error}`: `{detail}`. Whoever reads that has to guess what went "
             "wrong. Raise a `ValueError` that names both numbers: `if x.size(1) > "
             'self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
             'max_len={{self.max_len}}")`.',
@@ -195,14 +196,14 @@ MESSAGES = Messages(
             "d_model)`.)",
         },
         "hint2": {
-            "en": "Start the table at the size of the vectors it is added to: the course's token "
+            "en": "Start the table at the scale of the vectors it is added to: the course's token "
             "vectors have RMS 1, the sinusoidal table RMS 1/√2 ≈ 0.71. `torch.randn(max_len, "
-            "d_model) / 2**0.5` starts it at the sinusoidal table's size; GPT-2's `* 0.02` would "
-            "make the positions 50 times smaller than the tokens.",
-            "ru": "Начните таблицу с масштаба векторов, к которым она прибавляется: у векторов "
+            "d_model) / 2**0.5` starts it at the sinusoidal table's scale; GPT-2's 0.01 would "
+            "make the positions 100 times smaller than the tokens.",
+            "ru": "Начните таблицу в масштабе векторов, к которым она прибавляется: у векторов "
             "токенов курса RMS 1, у синусоидальной таблицы RMS 1/√2 ≈ 0,71. `torch.randn(max_len, "
-            "d_model) / 2**0.5` даёт масштаб синусоидальной таблицы, а `* 0.02` из GPT-2 сделал бы "
-            "позиции в 50 раз меньше токенов.",
+            "d_model) / 2**0.5` даёт масштаб синусоидальной таблицы, а 0,01 из GPT-2 сделало бы "
+            "позиции в 100 раз меньше токенов.",
         },
         "hint3": {
             "en": "In `forward`, add only the first `seq = x.size(1)` rows: `x + self.weight[:seq]`. "
@@ -216,7 +217,7 @@ MESSAGES = Messages(
             "`__init__`).",
         },
         "solution": {
-            "en": "The table is a parameter drawn from N(0, 1/2), the sinusoidal table's size; "
+            "en": "The table is a parameter drawn from N(0, 1/2), the sinusoidal table's scale; "
             "`forward` refuses a sequence longer than max_len with a `ValueError`, then adds the "
             "first seq rows.",
             "ru": "Таблица — параметр из N(0, 1/2), в масштабе синусоидальной таблицы; `forward` "
@@ -249,7 +250,7 @@ class MyLearnedPositions(nn.Module):
     def __init__(self, max_len, d_model):
         super().__init__()
         self.max_len = max_len
-        # one trained row per position, starting at the sinusoidal table's size: N(0, 1/2)
+        # one trained row per position, starting at the sinusoidal table's scale: N(0, 1/2)
         self.weight = nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)  # (max_len, d_model)
 
     def forward(self, x):  # x: (batch, seq, d_model)
@@ -262,7 +263,7 @@ class MyLearnedPositions(nn.Module):
 # all different; max_len * d_model = 320 entries measure the RMS of the table to about 4 % (one sd)
 _LP_MAX_LEN, _LP_D, _LP_BATCH, _LP_SEQ = 20, 16, 3, 7
 # the initial RMS accepted: within a factor 2 of the sinusoidal table's 1/√2 (nn.Embedding's
-# N(0, 1) passes; GPT-2's 0.02, fairseq's d_model^-0.5 = 0.25 and √d_model do not)
+# N(0, 1) passes; GPT-2's 0.01, fairseq's d_model^-0.5 = 0.25 and √d_model do not)
 _LP_RMS_RANGE = (LEARNED_INIT_STD / 2, LEARNED_INIT_STD * 2)
 
 
@@ -349,7 +350,7 @@ def _lp_values(out, x: torch.Tensor, tables) -> tuple[str, str, torch.Tensor]:
 
 
 def _lp_init(table: torch.Tensor) -> float:
-    """The table's RMS at initialisation, if it is centred and of the tokens' order of size."""
+    """The table's RMS at initialisation, if it is centred and of the tokens' order of scale."""
     values = table.detach().double()
     rms, mean = float(values.pow(2).mean().sqrt()), float(values.mean())
     if abs(mean) > 0.3 * rms:

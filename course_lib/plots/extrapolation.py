@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .. import validate
 from ..extrapolation import Result
 from ..i18n import Messages, resolve
 from .figure import new_figure
@@ -27,6 +28,7 @@ __all__ = [
     "draw_training_range",
     "plot_extrapolation",
     "plot_attention_by_distance",
+    "plot_score_by_pair",
 ]
 
 MESSAGES = Messages(
@@ -34,7 +36,7 @@ MESSAGES = Messages(
     {
         "sinusoidal": {"en": "sinusoidal", "ru": "синусоидальные"},
         "learned": {"en": "learned", "ru": "обучаемые"},
-        "none": {"en": "none (NoPE)", "ru": "нет (NoPE)"},
+        "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
         "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
         "accuracy": {"en": "accuracy", "ru": "точность"},
         "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
@@ -62,12 +64,26 @@ MESSAGES = Messages(
         "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
         "scores_title": {
             "en": "The score the rotary model gives a key at each distance",
-            "ru": "Оценка, которую поворотная модель даёт ключу на каждом расстоянии",
+            "ru": "Оценка, которую модель с поворотными позициями даёт ключу на каждом расстоянии",
+        },
+        "pair": {
+            "en": "pair i (coordinates 2i, 2i + 1 of the head)",
+            "ru": "пара i (координаты 2i, 2i + 1 головы)",
+        },
+        "pair_score": {"en": "term of the score", "ru": "слагаемое оценки"},
+        "at_distance": {"en": "distance d = {d}", "ru": "расстояние d = {d}"},
+        "pairs_title": {
+            "en": "The score of the last query, split into the terms of the pairs RoPE turns together",
+            "ru": "Оценка последнего запроса, разложенная на слагаемые пар, которые RoPE поворачивает вместе",
+        },
+        "bad_distance": {
+            "en": "a distance must be an integer in 0 .. {last}, got {value!r}",
+            "ru": "расстояние должно быть целым числом в 0 .. {last}, а получено {value!r}",
         },
         "not_results": {
             "en": "results must be the non-empty dict that extrapolation.run returns, {{variant: Result}}, "
             "got {value}",
-            "ru": "results должен быть непустым словарём {{вариант: Result}}, который возвращает "
+            "ru": "results должен быть непустым словарём Python (`dict`) {{вариант: Result}}, который возвращает "
             "extrapolation.run, а получено {value}",
         },
     },
@@ -150,4 +166,38 @@ def plot_attention_by_distance(scores, cfg, lang: str | None = None, *, figsize=
     ax.set(xlabel=MESSAGES("distance", lang), ylabel=MESSAGES("mean_score", lang))
     ax.set_title(MESSAGES("scores_title", lang), fontsize="medium")
     fig.legend(fontsize="small", loc="outside lower center", ncols=5)
+    return fig
+
+
+def plot_score_by_pair(
+    pairs, cfg, distances=(1, 20, 39), layer: int = -1, lang: str | None = None, *, figsize=None, dpi=None
+) -> Figure:
+    """The last query's score for the key ``d`` places back, split by coordinate pair: a panel per head.
+
+    ``pairs`` is what ``attention_by_distance(..., by_pair=True)`` returns, ``(n_layers,
+    n_heads, test_len, n_pairs)``; at each pair, one bar per distance of ``distances``, in
+    ``layer`` (default: the last). A pair's bars differ where RoPE turns it by different angles.
+    """
+    lang = resolve(lang)
+    for d in distances:
+        if not validate.is_integer(d) or not 0 <= d < cfg.test_len:
+            raise ValueError(MESSAGES("bad_distance", last=cfg.test_len - 1, value=d))
+    layer = range(len(pairs))[layer]
+    heads = pairs[layer]  # (n_heads, test_len, n_pairs)
+    n_heads, n_pairs = heads.shape[0], heads.shape[-1]
+    fig = new_figure(figsize or (10.0, 3.4), dpi)
+    axes = fig.subplots(1, n_heads, sharey=True, squeeze=False)[0]
+    width = 0.8 / len(distances)
+    for head, ax in enumerate(axes):
+        for j, d in enumerate(distances):
+            where = np.arange(n_pairs) + (j - (len(distances) - 1) / 2) * width
+            ax.bar(where, heads[head, d].numpy(), width, label=MESSAGES("at_distance", lang, d=d))
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xticks(np.arange(n_pairs))
+        ax.set_xlabel(MESSAGES("pair", lang))
+        ax.set_title(MESSAGES("head", lang, layer=layer, head=head), fontsize="medium")
+    axes[0].set_ylabel(MESSAGES("pair_score", lang))
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize="small", loc="outside lower center", ncols=len(distances))
+    fig.suptitle(MESSAGES("pairs_title", lang), fontsize="medium")
     return fig

@@ -37,11 +37,11 @@ MESSAGES = Messages(
         },
         "readout": {
             "en": "{variant}: {total} % right over the n = {n} tokens; {seen} % on positions "
-            "below {train_len}, {unseen} beyond",
+            "below {train_len}; beyond: {unseen}",
             "ru": "{variant}: {total} % верных ответов на n = {n} токенах; {seen} % на позициях "
-            "до {train_len}, {unseen} дальше",
+            "до {train_len}; дальше: {unseen}",
         },
-        "no_unseen": {"en": "none", "ru": "их нет"},
+        "no_unseen": {"en": "no positions", "ru": "позиций нет"},
         "not_causal": {
             "en": "the explorer reads shorter sequences as the first tokens of the longest ones, which "
             "holds for a causal model only: run the experiment with Config(causal=True)",

@@ -209,6 +209,30 @@ def test_attention_by_distance_reads_the_last_query(results):
     assert torch.allclose(scores[0, :, 5], first[:, :, -1, -6].mean(0))
 
 
+@pytest.mark.parametrize("interleaved", [True, False])
+def test_attention_by_pair_splits_each_score_into_the_pairs_rope_turns_together(results, interleaved):
+    model = results["rotary"].model
+    for block in model.blocks:  # the same module, shared by the blocks
+        block.attn.rotary.interleaved = interleaved
+    x, _ = ex.make_batch(SMALL, SMALL.test_len, 3, torch.Generator().manual_seed(99))
+    try:
+        scores = ex.attention_by_distance(model, SMALL, n_seqs=3)
+        pairs = ex.attention_by_distance(model, SMALL, n_seqs=3, by_pair=True)
+        with torch.no_grad():
+            h = model.blocks[0](model.pos(model.tok(x)))
+            q, k, _ = model.blocks[1].attn.project(model.blocks[1].ln1(h))  # the last layer
+    finally:
+        for block in model.blocks:
+            block.attn.rotary.interleaved = True
+    assert pairs.shape == (SMALL.n_layers, SMALL.n_heads, SMALL.test_len, SMALL.head_dim // 2)
+    torch.testing.assert_close(pairs.sum(-1), scores, rtol=1e-5, atol=1e-5)
+    # pair 1 of the last layer, key 3 back: the terms of columns 2, 3 (or 1, 1 + head_dim / 2)
+    terms = (q[:, :, -1] * k[:, :, -4] / math.sqrt(SMALL.head_dim)).mean(0)  # (heads, head_dim)
+    half = SMALL.head_dim // 2
+    pair_1 = terms[:, 2] + terms[:, 3] if interleaved else terms[:, 1] + terms[:, 1 + half]
+    torch.testing.assert_close(pairs[1, :, 3, 1], pair_1)
+
+
 # ----------------------------------------------------------------------------- the figures
 
 
@@ -230,6 +254,26 @@ def test_plot_of_scores_has_a_line_per_layer_and_head(results):
     assert len([line for line in ax.get_lines() if line.get_label().startswith("layer")]) == 4
 
 
+def test_plot_of_pairs_has_a_bar_per_pair_and_distance(results, lang):
+    pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)
+    fig = plots.extrapolation.plot_score_by_pair(pairs, SMALL, distances=(1, 5))
+    assert len(fig.axes) == SMALL.n_heads
+    bars = fig.axes[1].patches  # head 1 of the last layer: pairs at distance 1, then at distance 5
+    assert len(bars) == 2 * SMALL.head_dim // 2
+    heights = [bar.get_height() for bar in bars]
+    np.testing.assert_allclose(heights, torch.cat([pairs[-1, 1, 1], pairs[-1, 1, 5]]).numpy())
+    assert fig.axes[0].get_xlabel() == PLOT_MESSAGES("pair", lang)
+
+
+@pytest.mark.parametrize("bad", [SMALL.test_len, -1, 1.5, "1"])
+def test_plot_of_pairs_names_a_distance_out_of_range(results, bad):
+    pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)
+    with pytest.raises(
+        ValueError, match=rf"a distance must be an integer in 0 \.\. {SMALL.test_len - 1}, got"
+    ):
+        plots.extrapolation.plot_score_by_pair(pairs, SMALL, distances=(1, bad))
+
+
 @pytest.mark.parametrize("bad", [{}, [1, 2], {"learned": 0.5}, None])
 def test_plot_names_what_it_needs(bad):
     with pytest.raises(TypeError, match=r"results must be the non-empty dict that extrapolation.run returns"):
@@ -243,6 +287,8 @@ def test_figures_are_localised(results):
     assert_pseudo_localised(plots.plot_extrapolation(results, SMALL), data=("NoPE", "RoPE"))
     scores = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2)
     assert_pseudo_localised(plots.plot_attention_by_distance(scores, SMALL))
+    pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)
+    assert_pseudo_localised(plots.extrapolation.plot_score_by_pair(pairs, SMALL, distances=(1, 5)))
 
 
 # ----------------------------------------------------------------------------- the explorer
@@ -261,6 +307,18 @@ def test_explorer_shows_the_first_n_positions(results, lang):
         assert explorer.accuracy[variant] == pytest.approx(r.hits[:, :6].nanmean().item())
     assert explorer.readout.value.count("<br>") == len(results) - 1
     assert "n = 6" in explorer.readout.value
+
+
+def test_explorer_says_what_lies_beyond_the_training_length(results, lang):
+    from course_lib.widgets.extrapolation import MESSAGES as WIDGET_MESSAGES
+
+    explorer = widgets.extrapolation_explorer(results, SMALL, length=SMALL.train_len)
+    nothing = WIDGET_MESSAGES("no_unseen", lang)
+    assert explorer.readout.value.count(nothing) == len(results)
+    explorer.length.value = SMALL.train_len + 4
+    beyond = widgets.extrapolation.percent(results["learned"].hits[:, SMALL.train_len : SMALL.train_len + 4])
+    assert nothing not in explorer.readout.value
+    assert any(line.endswith(f" {beyond} %") for line in explorer.readout.value.split("<br>"))
 
 
 def test_explorer_hides_an_unchecked_variant(results):
