@@ -23,7 +23,7 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"  # before tokenizers is imported
 from timing import interleaved, report  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
-from course_lib.bpe import SPECIALS, BPETokenizer, course_corpus  # noqa: E402
+from course_lib.bpe import HELDOUT_LESSON, SPECIALS, BPETokenizer, course_corpus  # noqa: E402
 
 SIZES = (1000, 4000)
 
@@ -66,7 +66,7 @@ def main():
     texts = course_corpus("en", "all") + course_corpus("ru", "all")
     n_bytes, n_words = sum(len(t.encode()) for t in train), sum(len(t.split()) for t in train)
     print(
-        f"training corpus: {len(train)} lines, {n_words} words, {n_bytes} bytes (en + ru, lesson 03 held out)"
+        f"training corpus: {len(train)} lines, {n_words} words, {n_bytes} bytes (en + ru, lesson {HELDOUT_LESSON[:2]} held out)"
     )
     print(
         f"encoding: {len(texts)} lines, {sum(len(t.encode()) for t in texts)} bytes; tokenizers on 1 thread\n"
