@@ -29,7 +29,8 @@ The modules, by topic:
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
   (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
 - ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
-- ``rotary``: RoPE's pair of q and k turning, its two layouts, the angles of long contexts (lesson 8);
+- ``rotary``: RoPE's pair of q and k turning and its two layouts (lesson 8);
+- ``long_context``: RoPE's angles past the training length, under another base or position interpolation (lesson 8);
 - ``alibi``: ALiBi's bias per head and where it lets a query look (lesson 8);
 - ``extrapolation``: the length experiment, accuracy against length and position (lesson 7),
   with its own catalogue of labels;
@@ -61,20 +62,17 @@ from .figure import (
     one_thread,
     to_png,
 )
+from .long_context import draw_rope_angles, new_angle_pairs, plot_rope_angles, update_rope_angles
 from .messages import MESSAGES
 from .positions import draw_left_padding, left_padded_positions, plot_left_padding
 from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
 from .rotary import (
-    draw_rope_angles,
     draw_rope_rotation,
-    new_angle_pairs,
-    plot_rope_angles,
     plot_rope_layouts,
     plot_rope_rotation,
     rope_rotate,
     rope_score,
     rope_vectors,
-    update_rope_angles,
     update_rope_rotation,
 )
 from .table import (

@@ -1,7 +1,7 @@
 """Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
 
-Each redraws a figure of :mod:`course_lib.plots.rotary` or :mod:`course_lib.plots.alibi`
-in place, as the other explorers do (see :mod:`course_lib.widgets`).
+Each redraws a figure of :mod:`course_lib.plots.rotary`, :mod:`~course_lib.plots.long_context` or
+:mod:`~course_lib.plots.alibi` in place, as the other explorers do (see :mod:`course_lib.widgets`).
 
 >>> explorer = rope_explorer(m=5, n=2, lang="ru")
 >>> explorer.together.value = True
@@ -20,8 +20,9 @@ import torch
 from .. import plots, validate
 from ..i18n import Messages, resolve
 from ..plots.alibi import check_head
-from ..plots.rotary import MESSAGES as PLOT_MESSAGES
-from ..plots.rotary import check_pair, check_scale, even_head_dim
+from ..plots.long_context import MESSAGES as PLOT_MESSAGES
+from ..plots.long_context import check_scale
+from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
 from .base import DPI, FigureWidget, format_number, slider
 

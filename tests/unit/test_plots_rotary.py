@@ -1,4 +1,4 @@
-"""course_lib.plots.rotary and .alibi (lesson 8): the figures draw RoPE's and ALiBi's own numbers, in the asked language."""
+"""course_lib.plots.rotary, .long_context and .alibi (lesson 8): the figures draw RoPE's and ALiBi's own numbers, in the asked language."""
 
 import math
 
@@ -9,6 +9,7 @@ import torch
 from course_lib import RotaryEmbedding, alibi_bias, alibi_slopes, plots, set_language
 from course_lib.i18n import PSEUDO, catalogues
 from course_lib.plots import alibi as plots_alibi
+from course_lib.plots import long_context as plots_long_context
 from course_lib.plots import rotary as plots_rotary
 from tests.unit.test_plots import assert_pseudo_localised
 
@@ -154,7 +155,9 @@ def test_alibi_weights_draw_one_curve_per_head():
 def test_catalogues_have_every_language_with_the_same_placeholders():
     assert catalogues()["plots_rotary"] is plots_rotary.MESSAGES
     assert catalogues()["plots_alibi"] is plots_alibi.MESSAGES
-    assert plots_rotary.MESSAGES.problems() == [] and plots_alibi.MESSAGES.problems() == []
+    assert catalogues()["plots_long_context"] is plots_long_context.MESSAGES
+    for module in (plots_rotary, plots_alibi, plots_long_context):
+        assert module.MESSAGES.problems() == []
 
 
 PSEUDO_FIGURES = {

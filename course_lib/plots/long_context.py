@@ -1,0 +1,176 @@
+"""RoPE's angles in long contexts (lesson 8): which pairs meet angles that training never showed them.
+
+Pair ``i`` at position ``p`` turns by ``p · base^(-2i/head_dim)``, as in
+:mod:`course_lib.plots.rotary`; here the positions may run past the training length, be
+divided by a factor (position interpolation, Chen et al., 2023) or meet another ``base``.
+
+    >>> int(new_angle_pairs(128, 8192, 4096).sum())  # 8192 positions after training on 4096
+    18
+"""
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import validate
+from ..i18n import Messages, resolve
+from .figure import DIVERGING, new_figure
+from .rotary import even_head_dim
+
+__all__ = [
+    "MESSAGES",
+    "new_angle_pairs",
+    "check_scale",
+    "draw_rope_angles",
+    "update_rope_angles",
+    "plot_rope_angles",
+]
+
+MESSAGES = Messages(
+    "plots_long_context",
+    {
+        "angles_pair": {"en": "pair i", "ru": "пара i"},
+        "angles_position": {"en": "position p", "ru": "позиция p"},
+        "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
+        "angles_train": {"en": "training length L = {train_len}", "ru": "длина при обучении L = {train_len}"},
+        "angles_title": {
+            "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
+            "ru": "base = {base}, s = {scale}: пар с углами,\nне виданными при обучении: {new} из {pairs}",
+        },
+        "plot_scale": {
+            "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
+            "ru": "scale должен быть числом >= 1 (на него делятся позиции), а получено {value!r}",
+        },
+    },
+)
+
+
+def new_angle_pairs(
+    head_dim: int,
+    num_positions: int,
+    train_len: int,
+    base: float = 10000.0,
+    scale: float = 1.0,
+    train_base: float = 10000.0,
+) -> np.ndarray:
+    """Which pairs reach angles that training never showed them: a bool per pair, ``(head_dim/2,)``.
+
+    Training on positions in ``[0, train_len)`` with ``train_base`` turned pair ``i`` by
+    angles in ``[0, train_len·θ_i)``. A pair for which that range spans ``2π`` has been all
+    the way round: every angle is familiar. Any other pair meets new angles when the
+    positions ``0 .. num_positions-1``, divided by ``scale`` (position interpolation) and
+    turned with ``base``, leave its range: ``(num_positions - 1)/scale · θ'_i >= train_len·θ_i``.
+
+        >>> int(new_angle_pairs(128, 8192, 4096).sum()), int(new_angle_pairs(128, 8192, 4096, scale=2).sum())
+        (18, 0)
+    """
+    two_i = np.arange(0, head_dim, 2)  # (head_dim/2,)
+    trained = train_len * train_base ** (-two_i / head_dim)  # the end of the angles seen, per pair
+    reached = (num_positions - 1) / scale * base ** (-two_i / head_dim)
+    return (trained < 2 * math.pi) & (reached >= trained)
+
+
+def check_scale(value) -> float:
+    """``value`` if it is a finite number >= 1: the factor that position interpolation divides positions by."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not value >= 1
+        or not math.isfinite(value)
+    ):
+        raise ValueError(MESSAGES("plot_scale", value=value))
+    return float(value)
+
+
+def angle_table(head_dim: int, num_positions: int, base: float, scale: float) -> np.ndarray:
+    """cos of RoPE's angles at positions ``p / scale``: ``(num_positions, head_dim/2)``, in float64."""
+    positions = np.arange(num_positions)[:, None] / scale  # (n, 1)
+    return np.cos(positions * base ** (-np.arange(0, head_dim, 2) / head_dim))  # (n, head_dim/2)
+
+
+def draw_rope_angles(fig: Figure, ax, head_dim: int, num_positions: int, train_len: int, lang: str) -> dict:
+    """The fixed parts of one panel of :func:`plot_rope_angles`: the heatmap and the line at the training length."""
+    image = ax.imshow(
+        np.zeros((num_positions, head_dim // 2)),
+        cmap=DIVERGING,
+        vmin=-1.0,
+        vmax=1.0,
+        aspect="auto",
+        interpolation="antialiased",
+    )
+    ax.axhline(train_len - 0.5, color="black", linestyle="--", linewidth=1.2)
+    ax.text(
+        head_dim // 2 - 0.5,
+        train_len,
+        MESSAGES("angles_train", lang, train_len=train_len),
+        ha="right",
+        va="top",
+        fontsize="small",
+        bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 1},
+    )
+    # a strip above row 0 for the marks (an empty line drawn off the axes upsets constrained layout)
+    ax.set_ylim(num_positions - 0.5, -0.04 * num_positions)
+    marks = ax.plot([], [], "v", color="black", markersize=5)[0]
+    ax.set_xlabel(MESSAGES("angles_pair", lang))
+    ax.set_ylabel(MESSAGES("angles_position", lang))
+    return {
+        "ax": ax,
+        "image": image,
+        "marks": marks,
+        "head_dim": head_dim,
+        "num_positions": num_positions,
+        "train_len": train_len,
+    }
+
+
+def update_rope_angles(artists: dict, base: float, scale: float, lang: str) -> int:
+    """Draw the angles for ``base`` and ``scale`` into a panel of :func:`draw_rope_angles`; returns the new pairs."""
+    head_dim, n, train_len = artists["head_dim"], artists["num_positions"], artists["train_len"]
+    artists["image"].set_data(angle_table(head_dim, n, base, scale))
+    new = new_angle_pairs(head_dim, n, train_len, base, scale)
+    pairs = np.flatnonzero(new)
+    artists["marks"].set_data(pairs, np.full(len(pairs), -0.02 * n))
+    artists["ax"].set_title(
+        MESSAGES(
+            "angles_title", lang, base=f"{base:.0f}", scale=f"{scale:g}", new=len(pairs), pairs=head_dim // 2
+        ),
+        fontsize="medium",
+    )
+    return len(pairs)
+
+
+def plot_rope_angles(
+    head_dim: int = 64,
+    num_positions: int = 2048,
+    train_len: int = 512,
+    settings=((10000.0, 1.0),),
+    lang: str | None = None,
+    *,
+    figsize=None,
+    dpi=None,
+) -> Figure:
+    """cos of RoPE's angles, positions down, pairs across, for each ``(base, scale)`` of ``settings``.
+
+    A dashed line marks the training length ``train_len`` (trained with base 10 000 and no
+    scaling); a triangle above a column marks a pair that, below the line, reaches angles
+    it never saw in training (:func:`new_angle_pairs`). ``scale`` s divides every position
+    (position interpolation, Chen et al., 2023); a larger ``base`` slows every pair but
+    the first.
+
+        >>> fig = plot_rope_angles(64, 2048, 512, settings=[(10000.0, 1.0), (10000.0, 4.0)])
+        >>> [len(ax.lines[-1].get_xdata()) for ax in fig.axes[:2]]  # pairs with new angles
+        [16, 0]
+    """
+    lang = resolve(lang)
+    head_dim = even_head_dim(head_dim)
+    num_positions = validate.positive_int("num_positions", num_positions)
+    train_len = validate.positive_int("train_len", train_len)
+    settings = [(validate.base(b), check_scale(s)) for b, s in settings]
+    fig = new_figure(figsize or (4.0 * len(settings) + 1.0, 4.6), dpi)
+    axes = fig.subplots(1, len(settings), squeeze=False, sharey=True)[0]
+    for ax, (base, scale) in zip(axes, settings, strict=True):
+        artists = draw_rope_angles(fig, ax, head_dim, num_positions, train_len, lang)
+        update_rope_angles(artists, base, scale, lang)
+    fig.colorbar(axes[0].images[0], ax=list(axes), label=MESSAGES("angles_colour", lang))
+    return fig
