@@ -279,8 +279,9 @@ def test_tokenizers_does_not_save_encode_special_tokens():
 
 @pytest.mark.parametrize("size", [300, 1000, 4000, 6000])
 def test_trained_here_and_by_tokenizers_the_vocabulary_is_identical(size):
-    # every line, those that spell a special token too: BpeTrainer adds its special tokens to the
-    # vocabulary after training, so for both trainers "<pad>" in a text is ordinary text
+    # every line, those that spell a special token too: BpeTrainer gives its special tokens the first
+    # ids, but the tokenizer matches them in text only after training, so while training "<pad>" in a
+    # text is ordinary text for both trainers
     assert any(s in t for t in CORPUS for s in SPECIALS)
     ours = BPETokenizer.train(CORPUS, size)
     assert BPETokenizer.from_tokenizers(hf_trained(CORPUS, size)) == ours
