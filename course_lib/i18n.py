@@ -49,6 +49,7 @@ __all__ = [
     "tr",
     "catalogues",
     "script_problems",
+    "format_decimal",
 ]
 
 #: The course's languages, in order: code -> (the language's name in itself, the letters its
@@ -247,3 +248,28 @@ def pick(**by_language: str) -> str:
             f"pick() has no text for the current language {_language!r}: got {sorted(by_language)}"
         )
     return by_language[_language]
+
+
+# ----------------------------------------------------------------------------- numbers in prose
+
+NUMBERS = Messages(
+    "numbers",
+    {
+        "decimal_point": {"en": ".", "ru": ","},
+        "minus": {"en": "-", "ru": "−"},  # Russian prose: the typographic minus, U+2212
+    },
+)
+
+
+def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
+    """``x`` with ``digits`` decimals, as the prose of ``lang`` writes it: its decimal mark and minus sign.
+
+    4.64 and -0.96 in English, 4,64 and −0,96 in Russian; the pseudo-language writes English numbers.
+
+    >>> format_decimal(4.6412, 2, "en"), format_decimal(4.6412, 2, "ru"), format_decimal(-0.9565, 2, "ru")
+    ('4.64', '4,64', '−0,96')
+    """
+    lang = resolve(lang)
+    lang = "en" if lang == PSEUDO else lang
+    text = f"{x:.{digits}f}"
+    return text.replace("-", NUMBERS("minus", lang)).replace(".", NUMBERS("decimal_point", lang))

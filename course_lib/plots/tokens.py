@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 
 from ..bpe import BPETokenizer
 from ..bpe.pretokenize import readable
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_decimal, resolve
 from ..validate import is_integer
 from .figure import colours, new_figure
 
@@ -42,7 +42,6 @@ __all__ = [
 MESSAGES = Messages(
     "plots_tokens",
     {
-        "decimal_point": {"en": ".", "ru": ","},
         "vocab_size": {"en": "vocabulary size", "ru": "размер словаря"},
         "tokens_per_word": {"en": "tokens per word (fertility)", "ru": "токенов на слово (фертильность)"},
         "fertility_title": {
@@ -83,15 +82,6 @@ MESSAGES = Messages(
 PALETTE = ("#cfe3f7", "#fbe0b5", "#d3efcf", "#f6d0d6", "#e2d7f3")
 # what a token of white space shows in place of the characters that show nothing
 _VISIBLE = {"\n": "↵", "\r": "␍", "\t": "⇥"}
-
-
-def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
-    """``x`` with ``digits`` decimals and the decimal mark of ``lang``: 4.64 in English, 4,64 in Russian.
-
-    >>> format_decimal(4.6412, 2, "en"), format_decimal(4.6412, 2, "ru")
-    ('4.64', '4,64')
-    """
-    return f"{x:.{digits}f}".replace(".", MESSAGES("decimal_point", resolve(lang)))
 
 
 def check_tokenizer(tok, name: str = "tokenizer") -> BPETokenizer:

@@ -5,6 +5,7 @@ Built like ``test_exercises.py``, whose test of diagnosis coverage reads the tab
 """
 
 import math
+import re
 
 import pytest
 import torch
@@ -127,6 +128,14 @@ class RowsFromOne(LearnedBase):
         return x + self.weight[1 : x.size(1) + 1]
 
 
+class LastRows(LearnedBase):
+    """The rows of the table's end, as if the sequence were right-aligned in it."""
+
+    def forward(self, x):
+        self.check_length(x)
+        return x + self.weight[-x.size(1) :]
+
+
 class AddsInPlace(LearnedBase):
     def forward(self, x):
         self.check_length(x)
@@ -221,6 +230,15 @@ class EmbeddingIndexError(nn.Module):
 class AssertsLength(LearnedBase):
     def forward(self, x):
         assert x.size(1) <= self.max_len
+        return x + self.weight[: x.size(1)]
+
+
+class RefusesFullLength(LearnedBase):
+    """The length check one off: a sequence of exactly max_len tokens is refused too."""
+
+    def forward(self, x):
+        if x.size(1) >= self.max_len:
+            raise ValueError(f"sequence length {x.size(1)} exceeds max_len={self.max_len}")
         return x + self.weight[: x.size(1)]
 
 
@@ -374,7 +392,8 @@ WRONG = [
     (LP, LinearOfPosition, "lp.no_table"),
     (LP, RowsWithoutX, "lp.table_without_x"),
     (LP, DropsTheBatch, "lp.wrong_shape"),
-    (LP, RowsFromOne, "lp.mismatch"),
+    (LP, RowsFromOne, "lp.rows_from_one"),
+    (LP, LastRows, "lp.mismatch"),
     (LP, AddsInPlace, "lp.modifies_input"),
     (LP, BufferTable, "lp.not_parameter"),
     (LP, PlainTensorTable, "lp.not_parameter"),
@@ -390,6 +409,7 @@ WRONG = [
     (LP, EmbeddingIndexError, "lp.length_error_type"),
     (LP, AssertsLength, "lp.length_error_type"),
     (LP, VagueLengthError, "lp.length_error_vague"),
+    (LP, RefusesFullLength, "lp.rejects_full_length"),
     (ROPE, rotary_half_split, "rope.half_split"),
     (ROPE, rotary_backwards, "rope.wrong_direction"),
     (ROPE, rotary_exponent_i, "rope.exponent_i"),
@@ -458,13 +478,38 @@ def test_the_reference_rotate_qk_passes():
 
 
 def test_the_init_verdicts_measure_the_table():
+    course_lib.set_language("en")
     verdict = LP.check(Gpt2Init)
-    assert verdict.values["rms"] == pytest.approx(0.01, rel=0.2)
-    assert f"RMS {verdict.values['rms']:.3f}" in verdict.message
-    assert LP.check(UniformInit).values["mean"] == pytest.approx(0.5, abs=0.05)
-    assert LP.check(ScaledLikeTokensInit).values["rms"] == pytest.approx(4.0, rel=0.2)
+    assert float(verdict.values["rms"]) == pytest.approx(0.01, rel=0.2)
+    assert f"RMS {verdict.values['rms']}" in verdict.message
+    assert float(LP.check(UniformInit).values["mean"]) == pytest.approx(0.5, abs=0.05)
+    assert float(LP.check(ScaledLikeTokensInit).values["rms"]) == pytest.approx(4.0, rel=0.2)
     # the course's own init is what the correct verdict reports
-    assert LP.check(course_lib.LearnedPositionalEmbedding).values["rms"] == pytest.approx(0.71, abs=0.07)
+    assert float(LP.check(course_lib.LearnedPositionalEmbedding).values["rms"]) == pytest.approx(
+        0.71, abs=0.07
+    )
+
+
+@pytest.mark.parametrize(
+    "student", [UniformInit, Gpt2Init, LastRows, course_lib.LearnedPositionalEmbedding], ids=_name
+)
+def test_the_numbers_are_written_as_the_language_writes_them(student, lang):
+    message = LP.check(student).message
+    numbers = re.findall(r"[-−]?\d+[.,]\d+", re.sub(r"`[^`]*`", "", message))  # code spans aside
+    assert numbers, message
+    for number in numbers:
+        if lang == "ru":
+            assert "." not in number and "-" not in number, message
+        else:
+            assert "," not in number and "−" not in number, message
+    if student is LastRows:  # a negative number among the two it names (the check draws with seed 0)
+        assert any(n[0] in "-−" for n in numbers), message
+
+
+def test_the_full_length_verdict_names_max_len_and_the_refusal():
+    values = LP.check(RefusesFullLength).values
+    assert (values["max_len"], values["last"]) == (20, 19)
+    assert values["detail"] == "sequence length 20 exceeds max_len=20"
 
 
 def test_the_length_verdicts_name_seq_max_len_and_the_error():

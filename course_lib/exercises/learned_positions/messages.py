@@ -1,42 +1,21 @@
-"""Lesson 7: learned positions, a trained table with one row per position.
+"""The messages of the learned-positions exercise (lesson 7): its diagnoses, hints and solution, in every language.
 
-The student writes a class ``MyLearnedPositions(max_len, d_model)`` whose forward adds row t
-of a learned table to the vector at position t, and refuses a sequence longer than max_len.
+They sit beside the checker in this package because there are many: the checker is ``__init__.py``.
 """
 
-import re
-
-import torch
-from torch import nn
-
-from ..i18n import Messages
-from ..positions import LEARNED_INIT_STD
-from .core import (
-    Exercise,
-    Feedback,
-    Stop,
-    close,
-    feedback,
-    first_difference,
-    randn,
-    require_finite,
-    require_module_class,
-    require_tensor,
-    same,
-    wrong,
-)
-from .runner import Run, code_safe, safe_str
+from ...i18n import Messages
 
 MESSAGES = Messages(
     "lp",
     {
         "correct": {
-            "en": "Your module adds a trained row per position, starts the table at the sinusoidal "
-            "table's scale (RMS {rms:.2f}, against 1/√2 ≈ 0.71) and refuses a sequence longer "
-            "than max_len with a clear error. Well done!",
+            "en": "Your module adds a trained row per position, starts the table within a factor 2 "
+            "of the sinusoidal table's scale (RMS {rms}; the sinusoidal table: 1/√2 ≈ 0.71) and "
+            "refuses a sequence longer than max_len with a clear error. Well done!",
             "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, таблица начинается в "
-            "масштабе синусоидальной (RMS {rms:.2f}; у синусоидальной 1/√2 ≈ 0,71), а на "
-            "последовательность длиннее max_len модуль отвечает понятной ошибкой. Отлично!",
+            "масштабе, отличающемся от синусоидальной не больше чем вдвое (RMS {rms}; у "
+            "синусоидальной 1/√2 ≈ 0,71), а на последовательность длиннее max_len модуль "
+            "отвечает понятной ошибкой. Отлично!",
         },
         "not_sliced": {
             "en": "`forward` adds the whole table, so the module works only when a sequence is "
@@ -83,12 +62,18 @@ MESSAGES = Messages(
             "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
             "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
         },
+        "rows_from_one": {
+            "en": "Position t gets row t + 1: the slice starts at 1. Position 0 has row 0: "
+            "`self.weight[:x.size(1)]`.",
+            "ru": "Позиция t получает строку t + 1: срез начинается с 1. У позиции 0 — строка 0: "
+            "`self.weight[:x.size(1)]`.",
+        },
         "mismatch": {
-            "en": "At position {pos}, dimension {dim} (batch row {row}) your module adds {got:.4f}, but "
-            "row {pos} of your table `{name}` holds {expected:.4f}. That is the first value that "
+            "en": "At position {pos}, dimension {dim} (batch row {row}) your module adds {got}, but "
+            "row {pos} of your table `{name}` holds {expected}. That is the first value that "
             "differs: position t must get row t.",
             "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче) ваш модуль прибавляет "
-            "{got:.4f}, а в строке {pos} вашей таблицы `{name}` стоит {expected:.4f}. Это первое "
+            "{got}, а в строке {pos} вашей таблицы `{name}` стоит {expected}. Это первое "
             "расхождение: позиция t должна получать строку t.",
         },
         "modifies_input": {
@@ -120,22 +105,22 @@ MESSAGES = Messages(
             "обучаемым и вычисляйте `x + self.weight[:x.size(1)]` напрямую.",
         },
         "init_not_centred": {
-            "en": "The table starts with mean {mean:.2f}, not 0: every position adds about {mean:.2f} "
+            "en": "The table starts with mean {mean}, not 0: every position adds about {mean} "
             "to every coordinate of every token, a shift the model must first unlearn. "
             "`torch.rand` draws from [0, 1); `torch.randn` draws from N(0, 1), centred on 0.",
-            "ru": "Таблица начинается со среднего {mean:.2f}, а не 0: каждая позиция прибавляет "
-            "примерно {mean:.2f} к каждой координате каждого токена — сдвиг, от которого модели "
+            "ru": "Таблица начинается со среднего {mean}, а не 0: каждая позиция прибавляет "
+            "примерно {mean} к каждой координате каждого токена — сдвиг, от которого модели "
             "придётся сначала отучиться. `torch.rand` берёт числа из [0, 1), а `torch.randn` — "
             "из N(0, 1) с центром в 0.",
         },
         "init_too_small": {
-            "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
+            "en": "The table starts with RMS {rms}, while the token vectors it is added to have "
             "RMS 1 (N(0, 1/d_model) times √d_model): at the start the model hardly sees the "
             "positions, and they must grow in training before word order counts. GPT-2 starts its "
             "positions at 0.01 and its tokens at 0.02 (Hugging Face: both at 0.02), and never "
             "scales the tokens. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
             "`torch.randn(max_len, d_model) / 2**0.5`.",
-            "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
+            "ru": "Таблица начинается с RMS {rms}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1 (N(0, 1/d_model), умноженное на √d_model): в начале "
             "модель почти не видит позиций, и им придётся вырасти за время обучения, прежде "
             "чем порядок слов начнёт что-то значить. GPT-2 начинает позиции со стандартного "
@@ -144,11 +129,11 @@ MESSAGES = Messages(
             "`torch.randn(max_len, d_model) / 2**0.5`.",
         },
         "init_too_large": {
-            "en": "The table starts with RMS {rms:.3f}, while the token vectors it is added to have "
-            "RMS 1: the positions drown the tokens, and at the start every position looks "
-            "alike whatever the word. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
+            "en": "The table starts with RMS {rms}, while the token vectors it is added to have "
+            "RMS 1: the positions drown the tokens, and at the start the inputs at one position "
+            "look almost the same whatever the word there. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
             "`torch.randn(max_len, d_model) / 2**0.5`.",
-            "ru": "Таблица начинается с RMS {rms:.3f}, а векторы токенов, к которым она "
+            "ru": "Таблица начинается с RMS {rms}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1: позиции заглушают токены, и в начале обучения входы "
             "на одной позиции почти одинаковы, какое бы слово там ни стояло. Начните с масштаба "
             "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
@@ -165,6 +150,14 @@ MESSAGES = Messages(
             "так что прибавленное там — не выученная позиция. Проверяйте заранее: `if "
             'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
             'max_len={{self.max_len}}")`.',
+        },
+        "rejects_full_length": {
+            "en": "A sequence of exactly max_len = {max_len} tokens was refused (`{detail}`), but the "
+            "table has a row for each of its positions 0 .. {last}: only a longer sequence must "
+            "fail. Compare with `>`, not `>=`.",
+            "ru": "Последовательность ровно из max_len = {max_len} токенов отклонена (`{detail}`), "
+            "хотя у таблицы есть строка для каждой её позиции 0 .. {last}: ошибкой должна "
+            "заканчиваться только более длинная. Сравнивайте через `>`, а не `>=`.",
         },
         "length_error_type": {
             "en": "For a sequence of {seq} tokens, longer than max_len = {max_len}, your module "
@@ -226,184 +219,3 @@ MESSAGES = Messages(
         },
     },
 )
-
-TEMPLATE = """\
-import torch
-from torch import nn
-
-
-class MyLearnedPositions(nn.Module):
-    def __init__(self, max_len, d_model):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, x):  # x: (batch, seq, d_model) -> (batch, seq, d_model)
-        raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-from torch import nn
-
-
-class MyLearnedPositions(nn.Module):
-    def __init__(self, max_len, d_model):
-        super().__init__()
-        self.max_len = max_len
-        # one trained row per position, starting at the sinusoidal table's scale: N(0, 1/2)
-        self.weight = nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)  # (max_len, d_model)
-
-    def forward(self, x):  # x: (batch, seq, d_model)
-        seq = x.size(1)
-        if seq > self.max_len:
-            raise ValueError(f"sequence length {seq} exceeds max_len={self.max_len}")
-        return x + self.weight[:seq]  # (batch, seq, d_model)
-"""
-
-# all different; max_len * d_model = 320 entries measure the RMS of the table to about 4 % (one sd)
-_LP_MAX_LEN, _LP_D, _LP_BATCH, _LP_SEQ = 20, 16, 3, 7
-# the initial RMS accepted: within a factor 2 of the sinusoidal table's 1/√2 (nn.Embedding's
-# N(0, 1) passes; GPT-2's 0.01, fairseq's d_model^-0.5 = 0.25 and √d_model do not)
-_LP_RMS_RANGE = (LEARNED_INIT_STD / 2, LEARNED_INIT_STD * 2)
-
-
-def _lp_tables(module: nn.Module) -> list[tuple[str, str, torch.Tensor]]:
-    """(name, kind, table) for every tensor of the module that can be the table, as (max_len, d_model)."""
-    found = []
-
-    def add(name: str, kind: str, value) -> None:
-        if isinstance(value, torch.Tensor) and value.dim() >= 2 and value.shape[-2:] == (_LP_MAX_LEN, _LP_D):
-            if all(n == 1 for n in value.shape[:-2]):
-                found.append((name, kind, value.reshape(_LP_MAX_LEN, _LP_D)))
-
-    for name, p in module.named_parameters():
-        add(name, "parameter", p)
-    for name, b in module.named_buffers():
-        add(name, "buffer", b)
-    for prefix, sub in module.named_modules():
-        for name, value in vars(sub).items():
-            add(f"{prefix}.{name}".lstrip("."), "plain", value)
-    return found
-
-
-def _lp_output(student: type, run: Run, module: nn.Module, x: torch.Tensor):
-    """The module's output for x; a crash that a slicing mistake explains gets that diagnosis."""
-    try:
-        return run.forward(module, x)
-    except Stop as stop:
-        if stop.error is None:
-            raise
-        _, seq, d = x.shape
-        for key, max_len, probe in (
-            ("lp.not_sliced", seq, x),
-            ("lp.sequence_first", _LP_MAX_LEN, randn(seq, seq, d)),
-        ):
-            try:
-                out, _ = run.forward(run.build(student, max_len, d), probe)
-            except Stop:
-                if run.timed_out:
-                    raise
-                continue
-            if isinstance(out, torch.Tensor) and out.shape == probe.shape:
-                raise wrong(key, shape=tuple(x.shape)) from None
-        raise
-
-
-def _lp_bare_rows(got: torch.Tensor, tables, seq: int) -> bool:
-    """Whether ``got`` is the first seq rows of a table (repeated over the batch, or not), without x."""
-    if not got.is_floating_point() or got.dim() < 2 or got.shape[-2:] != (seq, _LP_D):
-        return False
-    got = got.reshape(-1, seq, _LP_D)
-    return any(close(got, table.detach().double()[:seq].expand_as(got)) for _, _, table in tables)
-
-
-def _lp_values(out, x: torch.Tensor, tables) -> tuple[str, str, torch.Tensor]:
-    """The table whose first rows ``out`` adds to x, or the verdict that names the mistake."""
-    out = require_tensor(out)
-    batch, seq, _ = x.shape
-    got = out.detach().double()
-    if _lp_bare_rows(got, tables, seq):
-        raise wrong("lp.table_without_x")
-    if out.shape != x.shape:
-        raise wrong("lp.wrong_shape", expected=tuple(x.shape), got=tuple(out.shape))
-    x = x.double()
-    require_finite(got)
-    for name, kind, table in tables:
-        rows = table.detach().double()
-        if close(got, x + rows[:seq]):
-            return name, kind, table
-        if close(got, x + rows[:batch].unsqueeze(1)):
-            raise wrong("lp.sequence_first", shape=tuple(x.shape))
-    name, _, table = tables[0]
-    expected = x + table.detach().double()[:seq]
-    row, pos, dim = first_difference(got, expected)
-    added = float(got[row, pos, dim] - x[row, pos, dim])
-    raise wrong(
-        "lp.mismatch",
-        row=row,
-        pos=pos,
-        dim=dim,
-        name=name,
-        got=added,
-        expected=float(table.detach()[pos, dim]),
-    )
-
-
-def _lp_init(table: torch.Tensor) -> float:
-    """The table's RMS at initialisation, if it is centred and of the tokens' order of scale."""
-    values = table.detach().double()
-    rms, mean = float(values.pow(2).mean().sqrt()), float(values.mean())
-    if abs(mean) > 0.3 * rms:
-        raise wrong("lp.init_not_centred", mean=mean)
-    low, high = _LP_RMS_RANGE
-    if rms < low:
-        raise wrong("lp.init_too_small", rms=rms)
-    if rms > high:
-        raise wrong("lp.init_too_large", rms=rms)
-    return rms
-
-
-def _lp_length_check(run: Run, module: nn.Module) -> None:
-    """A sequence longer than max_len must raise a ValueError that names both numbers."""
-    seq = _LP_MAX_LEN + 3
-    values = dict(seq=seq, max_len=_LP_MAX_LEN)
-    try:
-        out, _ = run.forward(module, randn(2, seq, _LP_D))
-    except Stop as stop:
-        error = stop.error
-        if error is None:
-            raise
-        detail = code_safe(safe_str(error) or repr(error))
-        if not isinstance(error, ValueError):
-            raise wrong("lp.length_error_type", error=type(error).__name__, detail=detail, **values) from None
-        if not all(re.search(rf"(?<!\d){n}(?!\d)", safe_str(error)) for n in (seq, _LP_MAX_LEN)):
-            raise wrong("lp.length_error_vague", detail=detail, **values) from None
-        return
-    got = f"`Tensor` {tuple(out.shape)}" if isinstance(out, torch.Tensor) else f"`{type(out).__name__}`"
-    raise wrong("lp.no_length_check", got=got, **values)
-
-
-def check(student, run: Run) -> Feedback:
-    require_module_class(student)
-    module = run.build(student, _LP_MAX_LEN, _LP_D)
-    x = randn(_LP_BATCH, _LP_SEQ, _LP_D)
-    out, modified = _lp_output(student, run, module, x)
-    if isinstance(out, torch.Tensor) and out.shape == x.shape and not same(out, run.forward(module, x)[0]):
-        raise wrong("lp.random_output")
-    tables = _lp_tables(module)
-    if not tables:
-        require_tensor(out)
-        raise wrong("lp.no_table", max_len=_LP_MAX_LEN, d_model=_LP_D)
-    name, kind, table = _lp_values(out, x, tables)
-    if modified:
-        raise wrong("lp.modifies_input")
-    if kind != "parameter":
-        raise wrong("lp.not_parameter", name=name)
-    if not (out.requires_grad and table.requires_grad):
-        raise wrong("lp.no_gradient", name=name)
-    rms = _lp_init(table)
-    _lp_length_check(run, module)
-    return feedback("correct", "lp.correct", rms=rms)
-
-
-EXERCISE = Exercise("learned_positions", 7, check, TEMPLATE, SOLUTION, MESSAGES)
