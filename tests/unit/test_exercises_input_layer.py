@@ -6,14 +6,13 @@ Built like ``test_exercises.py``, whose test of diagnosis coverage reads the tab
 
 import math
 
-import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 import course_lib
 from course_lib import exercises
-from tests.unit.test_exercises import assert_verdict
+from tests.unit.verdicts import verdict_tests
 
 INP = exercises.input_layer
 
@@ -342,18 +341,9 @@ RIGHT = [
 ]
 
 
-def _name(value) -> str:
-    return getattr(value, "name", None) or getattr(value, "__name__", str(value))
-
-
-@pytest.mark.parametrize("exercise, student, key", WRONG, ids=[f"{k}-{_name(s)}" for _, s, k in WRONG])
-def test_each_mistake_gets_its_own_diagnosis(exercise, student, key, lang):
-    assert_verdict(exercise.check(student), "incorrect", key, lang)
-
-
-@pytest.mark.parametrize("exercise, student", RIGHT, ids=[f"{e.name}-{_name(s)}" for e, s in RIGHT])
-def test_right_implementations_in_any_style_pass(exercise, student, lang):
-    assert_verdict(exercise.check(student), "correct", f"{exercise.prefix}.correct", lang)
+test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_style_pass = verdict_tests(
+    WRONG, RIGHT
+)
 
 
 # ----------------------------------------------------------------------------- what the messages say

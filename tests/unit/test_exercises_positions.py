@@ -14,7 +14,7 @@ from torch import nn
 
 import course_lib
 from course_lib import exercises
-from tests.unit.test_exercises import assert_verdict
+from tests.unit.verdicts import assert_verdict, case_id, verdict_tests
 
 LP, ROPE = exercises.learned_positions, exercises.rotary
 
@@ -448,21 +448,12 @@ RIGHT_QK = [rotate_qk_complex, qk_with(apply_rotary_loops), qk_with(apply_rotary
 CORRECT_QK = "rope.correct_qk"
 
 
-def _name(value) -> str:
-    return getattr(value, "name", None) or getattr(value, "__name__", str(value))
+test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_style_pass = verdict_tests(
+    WRONG, RIGHT
+)
 
 
-@pytest.mark.parametrize("exercise, student, key", WRONG, ids=[f"{k}-{_name(s)}" for _, s, k in WRONG])
-def test_each_mistake_gets_its_own_diagnosis(exercise, student, key, lang):
-    assert_verdict(exercise.check(student), "incorrect", key, lang)
-
-
-@pytest.mark.parametrize("exercise, student", RIGHT, ids=[f"{e.name}-{_name(s)}" for e, s in RIGHT])
-def test_right_implementations_in_any_style_pass(exercise, student, lang):
-    assert_verdict(exercise.check(student), "correct", f"{exercise.prefix}.correct", lang)
-
-
-@pytest.mark.parametrize("student", RIGHT_QK, ids=_name)
+@pytest.mark.parametrize("student", RIGHT_QK, ids=case_id)
 def test_a_right_rotate_qk_passes(student, lang):
     assert_verdict(ROPE.check(student), "correct", CORRECT_QK, lang)
 
@@ -491,7 +482,7 @@ def test_the_init_verdicts_measure_the_table():
 
 
 @pytest.mark.parametrize(
-    "student", [UniformInit, Gpt2Init, LastRows, course_lib.LearnedPositionalEmbedding], ids=_name
+    "student", [UniformInit, Gpt2Init, LastRows, course_lib.LearnedPositionalEmbedding], ids=case_id
 )
 def test_the_numbers_are_written_as_the_language_writes_them(student, lang):
     message = LP.check(student).message
@@ -590,7 +581,7 @@ def rotary_returns_numbers(x, positions, base=10000.0):
         (ROPE, rotary_exits, "exited"),
         (ROPE, rotary_returns_numbers, "not_tensor"),
     ],
-    ids=lambda v: _name(v) if callable(v) else str(v),
+    ids=lambda v: case_id(v) if callable(v) else str(v),
 )
 def test_hangs_exits_and_odd_returns_are_verdicts(exercise, student, key, lang):
     assert_verdict(exercise.check(student), "incorrect", key, lang)

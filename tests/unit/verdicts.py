@@ -1,0 +1,41 @@
+"""What every exercise test asserts of a verdict, and the two tests each table of students gets.
+
+A test module of an exercise lists its students as ``WRONG`` (exercise, student, expected key) and
+``RIGHT`` (exercise, student), then takes its tests from here::
+
+    test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_style_pass = verdict_tests(WRONG, RIGHT)
+
+so that every table is judged the same way, whichever lesson it belongs to.
+"""
+
+import pytest
+
+from course_lib.exercises.core import message, status_title
+from course_lib.i18n import script_problems
+
+
+def assert_verdict(feedback, status: str, key: str, lang: str) -> None:
+    """``feedback`` is the verdict ``status``/``key``, worded by the catalogue in ``lang`` and in its script."""
+    assert (feedback.status, feedback.key) == (status, key), feedback.message
+    assert feedback.message.startswith(message(key, lang, **feedback.values))
+    assert script_problems(feedback.message, lang) == [], feedback.message
+    assert feedback.title == status_title(status, lang)
+
+
+def case_id(value) -> str:
+    """A readable test id for a student: an exercise's name, a class's or function's name."""
+    return getattr(value, "name", None) or getattr(value, "__name__", str(value))
+
+
+def verdict_tests(wrong, right):
+    """The test that each wrong student gets its diagnosis, and the test that each right one passes."""
+
+    @pytest.mark.parametrize("exercise, student, key", wrong, ids=[f"{k}-{case_id(s)}" for _, s, k in wrong])
+    def test_each_mistake_gets_its_own_diagnosis(exercise, student, key, lang):
+        assert_verdict(exercise.check(student), "incorrect", key, lang)
+
+    @pytest.mark.parametrize("exercise, student", right, ids=[f"{e.name}-{case_id(s)}" for e, s in right])
+    def test_right_implementations_in_any_style_pass(exercise, student, lang):
+        assert_verdict(exercise.check(student), "correct", f"{exercise.prefix}.correct", lang)
+
+    return test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_style_pass
