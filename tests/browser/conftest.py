@@ -76,6 +76,67 @@ def browser():
             browser.close()
 
 
+def is_file(url: str) -> bool:
+    return urlsplit(url).scheme == "file"
+
+
+def browser_locale(lang: str) -> str:
+    """The browser's locale for a course language (MathJax and the site read the browser's language)."""
+    return {"en": "en-US", "ru": "ru-RU"}.get(lang, lang)
+
+
+@dataclass
+class Traffic:
+    """What a page tried beyond what it may load: requests blocked, local files missing, JavaScript errors."""
+
+    what: str = "page"
+    outside: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.outside == [], f"{len(self.outside)} requests tried to leave the machine: {self.outside}"
+        assert self.failed == [], f"files the {self.what} loads are missing: {self.failed}"
+        assert self.errors == [], f"the {self.what} raised JavaScript errors: {self.errors}"
+
+
+@pytest.fixture
+def offline_page(browser):
+    """``open(lang, viewport, allowed, what)`` -> (page, traffic): a fresh browser context in ``lang``
+    whose requests to URLs that ``allowed`` refuses are blocked and counted (websockets always);
+    closed after the test."""
+    contexts = []
+
+    def open_page(lang: str, viewport: dict, allowed=is_local, what: str = "page"):
+        context = browser.new_context(
+            viewport=viewport, device_scale_factor=1, locale=browser_locale(lang), reduced_motion="reduce"
+        )
+        contexts.append(context)
+        traffic = Traffic(what)
+
+        def route(route):
+            if allowed(route.request.url):
+                route.continue_()
+            else:
+                traffic.outside.append(route.request.url)
+                route.abort("blockedbyclient")
+
+        context.route("**/*", route)
+        context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
+        context.on(
+            "requestfailed",
+            lambda req: traffic.failed.append(f"{req.url} ({req.failure})") if allowed(req.url) else None,
+        )
+        page = context.new_page()
+        page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
+        page.on("console", lambda msg: traffic.errors.append(msg.text) if msg.type == "error" else None)
+        return page, traffic
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
 @dataclass
 class GuardedPage:
     """A page whose outside requests are blocked and whose JavaScript errors are collected."""

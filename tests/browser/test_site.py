@@ -27,7 +27,6 @@ import re
 import shutil
 import threading
 import time
-from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -36,6 +35,7 @@ from course_tools.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAG
 from course_tools.course import Course
 from course_tools.site_pages import STORAGE_KEY, TEXT
 from course_tools.site_theme import SECTION_ANCHOR
+from tests.browser.conftest import is_file, is_local
 
 pytestmark = pytest.mark.browser
 
@@ -82,59 +82,15 @@ def site_root() -> dict[str, str]:
         server.server_close()
 
 
-def is_local(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme in ("file", "data", "blob", "about") or parts.hostname == "127.0.0.1"
-
-
-@dataclass
-class Traffic:
-    outside: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.outside == [], f"{len(self.outside)} requests tried to leave the machine: {self.outside}"
-        assert self.failed == [], f"files the page loads are missing: {self.failed}"
-        assert self.errors == [], f"the page raised JavaScript errors: {self.errors}"
+def site_url(url: str) -> bool:
+    """What a site page may load: its own files, from file:// or the local server, and inline data."""
+    return is_file(url) or is_local(url)
 
 
 @pytest.fixture
-def site_page(browser):
+def site_page(offline_page):
     """``open(lang)`` -> (page, traffic): a fresh browser context in ``lang``, nothing leaving the machine."""
-    contexts = []
-
-    def open_context(lang: str = SOURCE_LANGUAGE):
-        context = browser.new_context(
-            viewport=VIEWPORT,
-            device_scale_factor=1,
-            locale={"en": "en-US", "ru": "ru-RU"}.get(lang, lang),
-            reduced_motion="reduce",
-        )
-        contexts.append(context)
-        traffic = Traffic()
-
-        def route(route):
-            if is_local(route.request.url):
-                route.continue_()
-            else:
-                traffic.outside.append(route.request.url)
-                route.abort("blockedbyclient")
-
-        context.route("**/*", route)
-        context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
-        context.on(
-            "requestfailed",
-            lambda req: traffic.failed.append(f"{req.url} ({req.failure})") if is_local(req.url) else None,
-        )
-        page = context.new_page()
-        page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
-        page.on("console", lambda msg: traffic.errors.append(msg.text) if msg.type == "error" else None)
-        return page, traffic
-
-    yield open_context
-    for context in contexts:
-        context.close()
+    return lambda lang=SOURCE_LANGUAGE: offline_page(lang, VIEWPORT, site_url, "page")
 
 
 def settle(page) -> None:

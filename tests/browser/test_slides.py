@@ -12,9 +12,8 @@ Run after ``make slides`` (``make browser-slides`` does both): ``python -m cours
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,6 +21,7 @@ from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
 from course_tools.course import Course
 from course_tools.slides import TEXT
 from course_tools.source import MATH
+from tests.browser.conftest import is_file
 
 pytestmark = pytest.mark.browser
 
@@ -63,63 +63,22 @@ def expected(name: str, lang: str) -> Expected:
     return Expected(slides, formulas, notes)
 
 
-@dataclass
-class Traffic:
-    outside: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.outside == [], f"{len(self.outside)} requests tried to leave the machine: {self.outside}"
-        assert self.failed == [], f"files the deck loads are missing: {self.failed}"
-        assert self.errors == [], f"the deck raised JavaScript errors: {self.errors}"
-
-
 @pytest.fixture
-def deck_page(browser):
-    """``open(path, lang)`` -> (page, traffic): a fresh browser context per deck, offline."""
-    contexts = []
+def deck_page(offline_page):
+    """``open(path, lang)`` -> (page, traffic): a fresh browser context per deck that loads only its files.
+
+    The browser speaks ``lang``: MathJax picks its menu language from it, so a Russian browser
+    must find that locally too.
+    """
 
     def open_deck(path: Path, lang: str):
-        context = browser.new_context(
-            viewport=VIEWPORT,
-            device_scale_factor=1,
-            # MathJax picks its menu language from the browser's: a Russian browser must find it locally too
-            locale={"en": "en-US", "ru": "ru-RU"}.get(lang, lang),
-            reduced_motion="reduce",
-        )
-        contexts.append(context)
-        traffic = Traffic()
-
-        def route(route):
-            url = route.request.url
-            if urlsplit(url).scheme == "file":
-                route.continue_()
-            else:
-                traffic.outside.append(url)
-                route.abort("blockedbyclient")
-
-        context.route("**/*", route)
-        context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
-        context.on(
-            "requestfailed",
-            lambda req: (
-                traffic.failed.append(f"{req.url} ({req.failure})")
-                if urlsplit(req.url).scheme == "file"
-                else None
-            ),
-        )
-        page = context.new_page()
-        page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
-        page.on("console", lambda msg: traffic.errors.append(msg.text) if msg.type == "error" else None)
+        page, traffic = offline_page(lang, VIEWPORT, is_file, "deck")
         if not path.exists():
             pytest.fail(f"{path.relative_to(ROOT)} is missing: run `make slides`")
         page.goto(path.as_uri())
         return page, traffic
 
-    yield open_deck
-    for context in contexts:
-        context.close()
+    return open_deck
 
 
 # reveal.js is an AMD module here (require.js is on the page), so it is reached through require;
