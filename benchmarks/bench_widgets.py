@@ -25,21 +25,12 @@ import statistics
 import sys
 
 import torch
-from timing import interleaved, report
+from timing import interleaved, report, toggler
 
 from course_lib import plots, sinusoidal_table, widgets
 
 NUM_POSITIONS, D_MODEL = 256, 512
 TARGET_MS = 100.0
-
-
-def toggler(slider, a, b):
-    """A move of ``slider`` between two values, alternating, so every call is a real change."""
-
-    def move():
-        slider.value = b if slider.value == a else a
-
-    return move
 
 
 def main():

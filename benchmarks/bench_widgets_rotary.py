@@ -19,20 +19,11 @@ import os
 import sys
 
 import torch
-from timing import interleaved, report
+from timing import interleaved, report, toggler
 
 from course_lib import plots, widgets
 
 TARGET_MS = 100.0
-
-
-def toggler(slider, a, b):
-    """A move of ``slider`` between two values, alternating, so every call is a real change."""
-
-    def move():
-        slider.value = b if slider.value == a else a
-
-    return move
 
 
 def main():

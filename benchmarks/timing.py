@@ -1,4 +1,4 @@
-"""Timing helpers shared by the benchmarks: medians taken in turn, and a ratio report.
+"""Timing helpers shared by the benchmarks: medians taken in turn, a ratio report, a slider mover.
 
 Wall-clock numbers on a shared machine are noisy, so every benchmark here compares
 candidates measured in the same run, taken in turn so that drift hits all alike, and
@@ -41,3 +41,12 @@ def report(checks) -> int:
         ok &= passed
         print(f"  {name:{width}s} {ratio:6.2f}   <= {target:4.2f}  {'ok' if passed else 'MISSED'}")
     return 0 if ok else 1
+
+
+def toggler(slider, a, b):
+    """A move of ``slider`` between two values, alternating, so every call is a real change."""
+
+    def move():
+        slider.value = b if slider.value == a else a
+
+    return move
