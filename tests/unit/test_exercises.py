@@ -36,6 +36,29 @@ def assert_verdict(feedback, status: str, key: str, lang: str) -> None:
     assert feedback.title == status_title(status, lang)
 
 
+# a decimal number as a verdict writes it: 0.8415, -0.1487, 1.5e-03; 0,8415, −0,1487, 1,5·10⁻³
+DECIMAL = re.compile(r"[-−]?\d+[.,]\d+(?:e[-+]\d+|·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+
+
+def prose(message: str) -> str:
+    """A verdict without its code spans (code keeps Python's `0.5`) and section numbers (3.4)."""
+    return re.sub(r"`[^`]*`|(?:section|раздел\w*) \d+(?:\.\d+)+", "", message)
+
+
+def assert_numbers_in_language(message: str, lang: str) -> list[str]:
+    """The verdict names decimal numbers, each written as ``lang`` writes it: 0.71 and -0.5, or 0,71 and −0,5."""
+    text = prose(message)
+    numbers = DECIMAL.findall(text)
+    assert numbers, message
+    if lang == "ru":
+        assert not re.search(r"\d\.\d|(?<![\w^])-\d|\de[-+]?\d", text), message
+        assert all("," in n for n in numbers), message
+    else:
+        assert not re.search(r"\d,\d", text), message
+        assert all("." in n and not set(n) & set("−·") for n in numbers), message
+    return numbers
+
+
 def sines_and_cosines(max_len, d_model):
     """The table as a student writes it once it is right (float32, even d_model only)."""
     pos = torch.arange(max_len).unsqueeze(1)
@@ -1141,7 +1164,7 @@ def test_the_mismatch_fallback_names_position_dimension_and_values():
     feedback = PE.check(PositionsFromOne)
     values = feedback.values
     assert (values["row"], values["pos"], values["dim"]) == (0, 0, 0)
-    assert values["expected"] == 0.0 and values["got"] == pytest.approx(math.sin(1), abs=1e-6)
+    assert (values["expected"], values["got"]) == ("0.0000", f"{math.sin(1):.4f}")
     assert "position 0, dimension 0" in feedback.message and "0.8415" in feedback.message
 
 
@@ -1156,12 +1179,13 @@ def test_the_mismatch_fallback_names_position_dimension_and_values():
 def test_the_size_verdicts_report_the_measured_rms_at_the_papers_size(student, rms, ratio):
     values = TOK.check(student).values
     assert (values["vocab_size"], values["d_model"]) == (32000, 512)
-    assert values["rms"] == pytest.approx(rms, rel=0.02)
-    assert values["ratio"] == pytest.approx(ratio, rel=0.02)
+    # as the message writes them: 2 decimals (RMS 0.04 = only 0.06 × PE), or 22.6 = 32 × PE
+    assert float(values["rms"]) == pytest.approx(rms, rel=0.02, abs=0.01)
+    assert float(values["ratio"]) == pytest.approx(ratio, rel=0.02, abs=0.01)
 
 
 def test_the_lessons_init_passes_with_rms_one():
-    assert TOK.check(course_lib.TokenEmbedding).values["rms"] == pytest.approx(1.0, rel=0.02)
+    assert float(TOK.check(course_lib.TokenEmbedding).values["rms"]) == pytest.approx(1.0, rel=0.02)
 
 
 def test_the_token_mismatch_fallback_names_the_token():
@@ -1193,7 +1217,30 @@ def test_odd_width_crash_says_where_and_what():
 
 
 def test_the_wrong_scale_is_measured():
-    assert TOK.check(ScaledByVocab).values["got"] == pytest.approx(math.sqrt(23), rel=1e-4)
+    assert TOK.check(ScaledByVocab).values["got"] == f"{math.sqrt(23):.4f}"
+
+
+@pytest.mark.parametrize(
+    "exercise, student",
+    [
+        (TOK, course_lib.TokenEmbedding),  # tok.correct
+        (TOK, NoScale),
+        (TOK, Divided),
+        (TOK, ScaledByDModel),
+        (TOK, ScaledByVocab),
+        (TOK, LinearWithBias),  # tok.mismatch, with a negative number
+        (TOK, DefaultInit),
+        (TOK, XavierInit),
+        (PE, PositionsFromOne),
+        (PE, OddWidthRoundedUp),
+    ],
+    ids=lambda x: x.name if isinstance(x, exercises.Exercise) else _name(x),
+)
+def test_the_numbers_are_written_as_the_language_writes_them(exercise, student, lang):
+    feedback = exercise.check(student)
+    numbers = assert_numbers_in_language(feedback.message, lang)
+    if feedback.key == "tok.mismatch":  # expected -0.1487 in English, −0,1487 in Russian
+        assert any(n[0] in "-−" for n in numbers), feedback.message
 
 
 def test_a_mask_from_the_ids_hides_a_real_token_equal_to_the_pad_id():
