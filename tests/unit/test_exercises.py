@@ -42,7 +42,7 @@ DECIMAL = re.compile(r"[-−]?\d+[.,]\d+(?:e[-+]\d+|·10[⁻⁰¹²³⁴⁵⁶�
 
 def prose(message: str) -> str:
     """A verdict without its code spans (code keeps Python's `0.5`) and section numbers (3.4)."""
-    return re.sub(r"`[^`]*`|(?:section|раздел\w*) \d+(?:\.\d+)+", "", message)
+    return re.sub(r"`[^`]*`|(?:[Ss]ection|[Рр]аздел\w*) \d+(?:\.\d+)+", "", message)
 
 
 def assert_numbers_in_language(message: str, lang: str) -> list[str]:
