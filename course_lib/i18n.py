@@ -50,6 +50,7 @@ __all__ = [
     "catalogues",
     "script_problems",
     "format_decimal",
+    "format_scientific",
 ]
 
 #: The course's languages, in order: code -> (the language's name in itself, the letters its
@@ -269,7 +270,34 @@ def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
     >>> format_decimal(4.6412, 2, "en"), format_decimal(4.6412, 2, "ru"), format_decimal(-0.9565, 2, "ru")
     ('4.64', '4,64', '−0,96')
     """
+    lang = _number_language(lang)
+    return _localise(f"{x:.{digits}f}", lang)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def format_scientific(x: float, digits: int, lang: str | None = None) -> str:
+    """``x`` in scientific notation with ``digits`` decimals, as the prose of ``lang`` writes it.
+
+    English keeps Python's e-notation, 1.2e-03; Russian prose writes the power of ten,
+    1,2·10⁻³, with its decimal mark and minus sign. The pseudo-language writes English numbers.
+
+    >>> format_scientific(0.0012, 1, "en"), format_scientific(0.0012, 1, "ru"), format_scientific(-35000, 2, "ru")
+    ('1.2e-03', '1,2·10⁻³', '−3,50·10⁴')
+    """
+    lang = _number_language(lang)
+    mantissa, _, exponent = f"{x:.{digits}e}".partition("e")
+    if lang == "en":
+        return f"{mantissa}e{exponent}"
+    return f"{_localise(mantissa, lang)}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def _number_language(lang: str | None) -> str:
     lang = resolve(lang)
-    lang = "en" if lang == PSEUDO else lang
-    text = f"{x:.{digits}f}"
+    return "en" if lang == PSEUDO else lang
+
+
+def _localise(text: str, lang: str) -> str:
+    """A number Python wrote (``-0.96``) with the decimal mark and minus sign of ``lang``."""
     return text.replace("-", NUMBERS("minus", lang)).replace(".", NUMBERS("decimal_point", lang))

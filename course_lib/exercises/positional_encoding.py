@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from ..embedding import sinusoidal_table
-from ..i18n import Messages
+from ..i18n import Messages, format_decimal
 from .core import (
     Exercise,
     Feedback,
@@ -140,9 +140,9 @@ MESSAGES = Messages(
         },
         "mismatch": {
             "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module adds "
-            "{got:.4f}, but PE({pos}, {dim}) = {expected:.4f}. That is the first value that differs.",
+            "{got}, but PE({pos}, {dim}) = {expected}. That is the first value that differs.",
             "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) ваш модуль "
-            "прибавляет {got:.4f}, а PE({pos}, {dim}) = {expected:.4f}. Это первое расхождение.",
+            "прибавляет {got}, а PE({pos}, {dim}) = {expected}. Это первое расхождение.",
         },
         "modifies_input": {
             "en": "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
@@ -175,10 +175,10 @@ MESSAGES = Messages(
         },
         "odd_d_model_values": {
             "en": "Almost: right for d_model = {even}, but for an odd d_model = {odd}, at position {pos}, "
-            "dimension {dim}, your module adds {got:.4f}, not {expected:.4f}. The last column is then a "
+            "dimension {dim}, your module adds {got}, not {expected}. The last column is then a "
             "sine, and the exponents divide by {odd}.",
             "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции {pos}, в "
-            "координате {dim} ваш модуль прибавляет {got:.4f}, а не {expected:.4f}. Последний столбец "
+            "координате {dim} ваш модуль прибавляет {got}, а не {expected}. Последний столбец "
             "тогда — синус, а показатели делятся на {odd}.",
         },
         "hint1": {
@@ -329,7 +329,8 @@ def _pe_values(out, x: torch.Tensor, table: torch.Tensor) -> None:
         raise wrong("pe.same_frequency")
     row, pos, dim = first_difference(got, x + pe)
     added = float(got[row, pos, dim] - x[row, pos, dim])
-    raise wrong("pe.mismatch", row=row, pos=pos, dim=dim, expected=float(pe[pos, dim]), got=added, d_model=d)
+    values = dict(expected=format_decimal(float(pe[pos, dim]), 4), got=format_decimal(added, 4))
+    raise wrong("pe.mismatch", row=row, pos=pos, dim=dim, d_model=d, **values)
 
 
 def _pe_output(student: type, run: Run, module: nn.Module, x: torch.Tensor, table: torch.Tensor):

@@ -12,7 +12,7 @@ import inspect
 
 import torch
 
-from ..i18n import Messages
+from ..i18n import Messages, format_decimal, format_scientific
 from .core import (
     TOL,
     Exercise,
@@ -105,14 +105,14 @@ MESSAGES = Messages(
             "но в конце приведите результат обратно: `return out.to(x.dtype)`.",
         },
         "float64": {
-            "en": "With x in {dtype} at position {position}, your values are off by {err:.1e}: the "
+            "en": "With x in {dtype} at position {position}, your values are off by {err}: the "
             "angles were computed in too low a precision. There p · base^(−2i/head_dim) is a large "
             "number, which float32 rounds by up to about 4e-3 near position 100 000 (half of "
             "float32's step of 1/128 there; lesson 6), and float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
             "and cast only the result to `x.dtype`.",
-            "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err:.1e}: "
+            "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err}: "
             "углы посчитаны со слишком низкой точностью. Там p · base^(−2i/head_dim) — большое "
-            "число, и float32 округляет его с погрешностью до 4e-3 около позиции 100 000 "
+            "число, и float32 округляет его с погрешностью до 4·10⁻³ около позиции 100 000 "
             "(половина шага float32, который там равен 1/128; урок 6), а float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
             "и приводите к `x.dtype` только результат.",
         },
@@ -122,9 +122,9 @@ MESSAGES = Messages(
         },
         "mismatch": {
             "en": "At batch row {row}, head {head}, position {position}, dimension {dim}, your output is "
-            "{got:.4f}, but the rotation gives {expected:.4f}. That is the first value that differs.",
+            "{got}, but the rotation gives {expected}. That is the first value that differs.",
             "ru": "В примере {row} батча, в голове {head}, на позиции {position}, в координате {dim} у "
-            "вас {got:.4f}, а поворот даёт {expected:.4f}. Это первое расхождение.",
+            "вас {got}, а поворот даёт {expected}. Это первое расхождение.",
         },
         "modifies_input": {
             "en": "The values are right, but your code changed the caller's `{name}` in place "
@@ -183,7 +183,7 @@ MESSAGES = Messages(
             "`rotate_qk`, rotate q and k and return v as it is: attention averages the values, "
             "they carry no position.",
             "ru": "Около позиции 100 000 угол — большое число, которое float32 округляет с "
-            "погрешностью до ~4e-3: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
+            "погрешностью примерно до 4·10⁻³: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
             "`.to(x.dtype)`. В `rotate_qk` поверните q и k, а v верните как есть: внимание "
             "усредняет значения, позиций они не несут.",
         },
@@ -301,8 +301,8 @@ def _rope_values(out, x: torch.Tensor, positions: torch.Tensor, base: float, nam
     values = dict(row=row, head=head, position=int(positions[pos]), dim=dim)
     raise wrong(
         "rope.mismatch",
-        got=float(got[row, head, pos, dim]),
-        expected=float(expected[row, head, pos, dim]),
+        got=format_decimal(float(got[row, head, pos, dim]), 4),
+        expected=format_decimal(float(expected[row, head, pos, dim]), 4),
         **values,
     )
 
@@ -339,7 +339,8 @@ def _check_precision(rotate, base: float) -> None:
         ).abs()  # (batch, heads, seq, head_dim)
         if not error.max() <= tolerance:
             pos = int(error.amax(dim=(0, 1, 3)).argmax())
-            raise wrong("rope.float64", dtype=dtype, position=int(positions[pos]), err=float(error.max()))
+            err = format_scientific(float(error.max()), 1)  # 1.2e-03, 1,2·10⁻³
+            raise wrong("rope.float64", dtype=dtype, position=int(positions[pos]), err=err)
 
 
 def _check_apply(student, run: Run) -> Feedback:

@@ -275,4 +275,5 @@ def _missing_forward(student: type) -> Stop | None:
 
 
 def _seconds(value: float) -> str:
-    return f"{value:g}"
+    """The time limit as the message writes it: 5, or 2.5 in English and 2,5 in Russian."""
+    return i18n.format_decimal(value, len(f"{value:g}".partition(".")[2]))

@@ -13,7 +13,7 @@ import math
 import torch
 from torch import nn
 
-from ..i18n import Messages
+from ..i18n import Messages, format_decimal
 from .core import (
     Exercise,
     Feedback,
@@ -34,10 +34,10 @@ MESSAGES = Messages(
     {
         "correct": {
             "en": "Each token id picks its row of the table, and the row is multiplied by √d_model "
-            "(here {scale:.4f}); at the paper's size your vectors start with RMS {rms:.2f}, the "
+            "(here {scale}); at the paper's size your vectors start with RMS {rms}, the "
             "scale of the positional encoding added to them. Well done!",
             "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model "
-            "(здесь {scale:.4f}); при размерах из статьи ваши векторы начинают с RMS {rms:.2f} — "
+            "(здесь {scale}); при размерах из статьи ваши векторы начинают с RMS {rms} — "
             "того же порядка, что и прибавляемое к ним позиционное кодирование. Отлично!",
         },
         "embedding_shape": {
@@ -81,27 +81,26 @@ MESSAGES = Messages(
         },
         "missing_scale": {
             "en": "The vectors are the rows of the table as they are: multiply them by √d_model = "
-            "{scale:.4f}, as in section 3.4 of the paper.",
-            "ru": "Векторы — это строки таблицы как есть: умножьте их на √d_model = {scale:.4f}, "
+            "{scale}, as in section 3.4 of the paper.",
+            "ru": "Векторы — это строки таблицы как есть: умножьте их на √d_model = {scale}, "
             "как в разделе 3.4 статьи.",
         },
         "divided": {
             "en": "The vectors are divided by √d_model, but the paper multiplies them: `* "
-            "math.sqrt(d_model)`, here × {scale:.4f}.",
+            "math.sqrt(d_model)`, here × {scale}.",
             "ru": "Векторы делятся на √d_model, а в статье их умножают: `* math.sqrt(d_model)`, "
-            "здесь × {scale:.4f}.",
+            "здесь × {scale}.",
         },
         "scaled_by_d_model": {
             "en": "The vectors are multiplied by d_model = {d_model} itself, not by its square root "
-            "√d_model = {scale:.4f}: use `math.sqrt(d_model)`.",
+            "√d_model = {scale}: use `math.sqrt(d_model)`.",
             "ru": "Векторы умножаются на сам d_model = {d_model}, а нужно на квадратный корень из "
-            "него, √d_model = {scale:.4f}: используйте `math.sqrt(d_model)`.",
+            "него, √d_model = {scale}: используйте `math.sqrt(d_model)`.",
         },
         "wrong_scale": {
-            "en": "The vectors are the rows of the table times {got:.4f}; the factor must be "
-            "√d_model = {scale:.4f}.",
-            "ru": "Векторы равны строкам таблицы, умноженным на {got:.4f}, а множитель должен быть "
-            "√d_model = {scale:.4f}.",
+            "en": "The vectors are the rows of the table times {got}; the factor must be √d_model = {scale}.",
+            "ru": "Векторы равны строкам таблицы, умноженным на {got}, а множитель должен быть "
+            "√d_model = {scale}.",
         },
         "no_gradient": {
             "en": "The values are right, but no gradient reaches the table, so it would never "
@@ -124,7 +123,7 @@ MESSAGES = Messages(
         "init_too_large": {
             "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
-            "vectors of RMS {rms:.1f} = {ratio:.0f} × the RMS of the positional encoding (1/√2 "
+            "vectors of RMS {rms} = {ratio} × the RMS of the positional encoding (1/√2 "
             "≈ 0.71) that will be added to them: the positions would hardly change the sum. "
             "`nn.Embedding`'s default, N(0, 1), gives exactly that after × √d_model. Draw the "
             "table from N(0, 1/d_model), the small init that weight tying asks for: "
@@ -132,7 +131,7 @@ MESSAGES = Messages(
             "brings the vectors to RMS 1.",
             "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
             "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
-            "возвращает векторы с RMS {rms:.1f} = {ratio:.0f} × RMS позиционного кодирования "
+            "возвращает векторы с RMS {rms} = {ratio} × RMS позиционного кодирования "
             "(1/√2 ≈ 0,71), которое к ним прибавят: позиции почти не изменят сумму. Ровно это даёт инициализация `nn.Embedding` по умолчанию, N(0, 1), после "
             "умножения на √d_model. Берите таблицу из N(0, 1/d_model) — маленькую инициализацию, "
             "которой требует связывание весов: `nn.init.normal_(self.embedding.weight, "
@@ -141,7 +140,7 @@ MESSAGES = Messages(
         "init_too_small": {
             "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
-            "vectors of RMS {rms:.2f} = only {ratio:.2f} × the RMS of the positional encoding "
+            "vectors of RMS {rms} = only {ratio} × the RMS of the positional encoding "
             "(1/√2 ≈ 0.71) that will be added to them: the positions would drown the words. Xavier "
             "init (the Annotated Transformer), `nn.Linear`'s default and std = 1/d_model all "
             "start this small; N(0, 1/d_model) names the variance, so its standard deviation "
@@ -149,21 +148,21 @@ MESSAGES = Messages(
             "-0.5)`; × √d_model then brings the vectors to RMS 1.",
             "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
             "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
-            "возвращает векторы с RMS {rms:.2f} = всего {ratio:.2f} × RMS позиционного "
+            "возвращает векторы с RMS {rms} = всего {ratio} × RMS позиционного "
             "кодирования (1/√2 ≈ 0,71), которое к ним прибавят: позиции заглушат слова. "
             "Так мало дают инициализация Ксавье (Xavier, как в Annotated Transformer), инициализация "
             "`nn.Linear` по умолчанию и std = 1/d_model; в записи N(0, 1/d_model) стоит "
-            "дисперсия, а стандартное отклонение равно d_model ** -0.5. Напишите "
+            "дисперсия, а стандартное отклонение равно `d_model ** -0.5`. Напишите "
             "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; тогда умножение на "
             "√d_model приведёт векторы к RMS 1.",
         },
         "mismatch": {
             "en": "The first value that differs from the row of the table × √d_model: batch row "
             "{row}, position {pos}, dimension {dim} (token id {token}): expected "
-            "{expected:.4f}, got {got:.4f}.",
+            "{expected}, got {got}.",
             "ru": "Первое расхождение со строкой таблицы × √d_model: пример {row} в батче, позиция "
-            "{pos}, координата {dim} (индекс токена {token}): ожидалось {expected:.4f}, "
-            "получено {got:.4f}.",
+            "{pos}, координата {dim} (индекс токена {token}): ожидалось {expected}, "
+            "получено {got}.",
         },
         "hint1": {
             "en": "A lookup table of `vocab_size` rows, each a vector of size `d_model`, is "
@@ -301,8 +300,13 @@ def _tok_scale_verdict(scale: float) -> None:
         if math.isclose(scale, value, rel_tol=1e-3):
             if key is None:
                 return
-            raise wrong(key, scale=math.sqrt(_TOK_D), d_model=_TOK_D)
-    raise wrong("tok.wrong_scale", got=scale, scale=math.sqrt(_TOK_D))
+            raise wrong(key, scale=_tok_scale(), d_model=_TOK_D)
+    raise wrong("tok.wrong_scale", got=format_decimal(scale, 4), scale=_tok_scale())
+
+
+def _tok_scale() -> str:
+    """√d_model of the check's size, as the message writes it (4.7958 in English, 4,7958 in Russian)."""
+    return format_decimal(math.sqrt(_TOK_D), 4)
 
 
 def _tok_values(out: torch.Tensor, ids: torch.Tensor, tables: list[torch.Tensor]) -> torch.Tensor:
@@ -322,7 +326,10 @@ def _tok_values(out: torch.Tensor, ids: torch.Tensor, tables: list[torch.Tensor]
     row, pos, dim = first_difference(got, expected)
     values = dict(row=row, pos=pos, dim=dim, token=int(ids[row, pos]))
     raise wrong(
-        "tok.mismatch", expected=float(expected[row, pos, dim]), got=float(got[row, pos, dim]), **values
+        "tok.mismatch",
+        expected=format_decimal(float(expected[row, pos, dim]), 4),
+        got=format_decimal(float(got[row, pos, dim]), 4),
+        **values,
     )
 
 
@@ -339,12 +346,16 @@ def _tok_init_rms(student: type, run: Run) -> float:
     got = out.detach().double()
     require_finite(got)
     rms = float(got.pow(2).mean().sqrt())
-    values = dict(rms=rms, ratio=rms / _PE_RMS, vocab_size=_INIT_VOCAB, d_model=_INIT_D)
+    sizes = dict(vocab_size=_INIT_VOCAB, d_model=_INIT_D)
     low, high = _INIT_RMS_RANGE
-    if rms < low:
-        raise wrong("tok.init_too_small", **values)
-    if rms > high:
-        raise wrong("tok.init_too_large", **values)
+    if rms < low:  # e.g. RMS 0.18 = only 0.25 × PE
+        raise wrong(
+            "tok.init_too_small", rms=format_decimal(rms, 2), ratio=format_decimal(rms / _PE_RMS, 2), **sizes
+        )
+    if rms > high:  # e.g. RMS 22.6 = 32 × PE
+        raise wrong(
+            "tok.init_too_large", rms=format_decimal(rms, 1), ratio=format_decimal(rms / _PE_RMS, 0), **sizes
+        )
     return rms
 
 
@@ -371,7 +382,7 @@ def check(student, run: Run) -> Feedback:
     if not (out.requires_grad and table.requires_grad):
         raise wrong("tok.no_gradient")
     rms = _tok_init_rms(student, run)
-    return feedback("correct", "tok.correct", scale=math.sqrt(_TOK_D), rms=rms)
+    return feedback("correct", "tok.correct", scale=_tok_scale(), rms=format_decimal(rms, 2))
 
 
 EXERCISE = Exercise("token_embedding", 3, check, TEMPLATE, SOLUTION, MESSAGES)

@@ -24,7 +24,7 @@ from course_lib import exercises
 from course_lib.bpe import count_pairs, merge
 from course_lib.exercises.core import message, status_title
 from course_lib.i18n import script_problems
-from tests.unit.verdicts import assert_verdict, verdict_tests
+from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, verdict_tests
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = tuple(exercises.registry().values())
@@ -1126,7 +1126,7 @@ def test_the_mismatch_fallback_names_position_dimension_and_values():
     feedback = PE.check(PositionsFromOne)
     values = feedback.values
     assert (values["row"], values["pos"], values["dim"]) == (0, 0, 0)
-    assert values["expected"] == 0.0 and values["got"] == pytest.approx(math.sin(1), abs=1e-6)
+    assert (values["expected"], values["got"]) == ("0.0000", f"{math.sin(1):.4f}")
     assert "position 0, dimension 0" in feedback.message and "0.8415" in feedback.message
 
 
@@ -1141,12 +1141,13 @@ def test_the_mismatch_fallback_names_position_dimension_and_values():
 def test_the_size_verdicts_report_the_measured_rms_at_the_papers_size(student, rms, ratio):
     values = TOK.check(student).values
     assert (values["vocab_size"], values["d_model"]) == (32000, 512)
-    assert values["rms"] == pytest.approx(rms, rel=0.02)
-    assert values["ratio"] == pytest.approx(ratio, rel=0.02)
+    # as the message writes them: 2 decimals (RMS 0.04 = only 0.06 × PE), or 22.6 = 32 × PE
+    assert float(values["rms"]) == pytest.approx(rms, rel=0.02, abs=0.01)
+    assert float(values["ratio"]) == pytest.approx(ratio, rel=0.02, abs=0.01)
 
 
 def test_the_lessons_init_passes_with_rms_one():
-    assert TOK.check(course_lib.TokenEmbedding).values["rms"] == pytest.approx(1.0, rel=0.02)
+    assert float(TOK.check(course_lib.TokenEmbedding).values["rms"]) == pytest.approx(1.0, rel=0.02)
 
 
 def test_the_token_mismatch_fallback_names_the_token():
@@ -1178,7 +1179,30 @@ def test_odd_width_crash_says_where_and_what():
 
 
 def test_the_wrong_scale_is_measured():
-    assert TOK.check(ScaledByVocab).values["got"] == pytest.approx(math.sqrt(23), rel=1e-4)
+    assert TOK.check(ScaledByVocab).values["got"] == f"{math.sqrt(23):.4f}"
+
+
+@pytest.mark.parametrize(
+    "exercise, student",
+    [
+        (TOK, course_lib.TokenEmbedding),  # tok.correct
+        (TOK, NoScale),
+        (TOK, Divided),
+        (TOK, ScaledByDModel),
+        (TOK, ScaledByVocab),
+        (TOK, LinearWithBias),  # tok.mismatch, with a negative number
+        (TOK, DefaultInit),
+        (TOK, XavierInit),
+        (PE, PositionsFromOne),
+        (PE, OddWidthRoundedUp),
+    ],
+    ids=lambda x: x.name if isinstance(x, exercises.Exercise) else case_id(x),
+)
+def test_the_numbers_are_written_as_the_language_writes_them(exercise, student, lang):
+    feedback = exercise.check(student)
+    numbers = assert_numbers_in_language(feedback.message, lang)
+    if feedback.key == "tok.mismatch":  # expected -0.1487 in English, −0,1487 in Russian
+        assert any(n[0] in "-−" for n in numbers), feedback.message
 
 
 def test_a_mask_from_the_ids_hides_a_real_token_equal_to_the_pad_id():

@@ -6,13 +6,14 @@ Built like ``test_exercises.py``, whose test of diagnosis coverage reads the tab
 
 import math
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 import course_lib
 from course_lib import exercises
-from tests.unit.verdicts import verdict_tests
+from tests.unit.verdicts import assert_numbers_in_language, verdict_tests
 
 INP = exercises.input_layer
 
@@ -359,10 +360,30 @@ def test_the_position_verdicts_name_the_positions_and_the_row():
     assert INP.check(RowsUnsqueezed).values["got"] == (1, 3, 5, 24)
 
 
-def test_the_rounded_scale_is_named_with_both_values():
+def test_the_rounded_scale_is_named_with_both_values(lang):
     feedback = INP.check(ScaleBuffer)
-    assert feedback.values["rounded"] == "4.90625"
-    assert "4.8990" in feedback.message and "4.90625" in feedback.message
+    rounded, scale = ("4,90625", "4,8990") if lang == "ru" else ("4.90625", "4.8990")
+    assert (feedback.values["rounded"], feedback.values["scale"]) == (rounded, scale)
+    assert scale in feedback.message and rounded in feedback.message
+
+
+@pytest.mark.parametrize(
+    "student",
+    [
+        NoScale,
+        PositionsFromOne,
+        PositionsOffByOne,  # negative numbers: -3.2854 in English, −3,2854 in Russian
+        FirstRowOfPositions,
+        ScaleBuffer,
+        OddWidthRoundedUp,
+    ],
+    ids=lambda s: s.__name__,
+)
+def test_the_numbers_are_written_as_the_language_writes_them(student, lang):
+    feedback = INP.check(student)
+    numbers = assert_numbers_in_language(feedback.message, lang)
+    if student is PositionsOffByOne:
+        assert any(n[0] in "-−" for n in numbers), feedback.message
 
 
 def test_the_bfloat16_probe_separates_the_two_scales_on_every_value():

@@ -14,7 +14,7 @@ from torch import nn
 
 import course_lib
 from course_lib import exercises
-from tests.unit.verdicts import assert_verdict, case_id, verdict_tests
+from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, verdict_tests
 
 LP, ROPE = exercises.learned_positions, exercises.rotary
 
@@ -521,9 +521,21 @@ def test_the_rope_mismatch_names_head_position_and_values():
 def test_the_precision_verdict_names_dtype_position_and_error():
     values = ROPE.check(rotary_float32_angles).values
     assert values["dtype"] == torch.float32 and 99_990 <= values["position"] <= 100_000
-    assert 1e-4 < values["err"] < 0.1
+    assert 1e-4 < float(values["err"]) < 0.1  # as the English message writes it: 1.5e-03
     values = ROPE.check(rotary_angles_in_x_dtype).values
-    assert values["dtype"] == torch.float16 and values["err"] > 1e-2
+    assert values["dtype"] == torch.float16 and float(values["err"]) > 1e-2
+
+
+@pytest.mark.parametrize("student", [rotary_positions_from_one, rotary_float32_angles], ids=case_id)
+def test_the_rope_numbers_are_written_as_the_language_writes_them(student, lang):
+    feedback = ROPE.check(student)
+    numbers = assert_numbers_in_language(feedback.message, lang)
+    if feedback.key == "rope.mismatch":  # -0.7720 in English, −0,7720 in Russian
+        assert any(n[0] in "-−" for n in numbers), feedback.message
+    else:  # off by 1.5e-03 in English, 1,5·10⁻³ in Russian
+        assert re.search(r"\d,\d·10⁻[¹²³⁴⁵⁶⁷⁸⁹]" if lang == "ru" else r"\d\.\de-0\d", feedback.message), (
+            feedback.message
+        )
 
 
 def test_check_tells_the_two_functions_apart_by_their_parameters():

@@ -71,6 +71,11 @@ def test_an_endless_loop_gets_a_verdict_within_the_time_limit(student, lang):
     assert student.calls == 1
 
 
+def test_the_time_limit_is_written_as_the_language_writes_it(lang):
+    assert runner._seconds(5.0) == "5"
+    assert runner._seconds(2.5) == ("2,5" if lang == "ru" else "2.5")
+
+
 def test_student_code_runs_a_bounded_number_of_times():
     calls = []
 

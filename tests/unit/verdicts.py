@@ -8,10 +8,15 @@ A test module of an exercise lists its students as ``WRONG`` (exercise, student,
 so that every table is judged the same way, whichever lesson it belongs to.
 """
 
+import re
+
 import pytest
 
 from course_lib.exercises.core import message, status_title
-from course_lib.i18n import script_problems
+from course_lib.i18n import NUMBERS, script_problems
+
+# a decimal number as a verdict writes it: 0.8415, -0.1487, 1.5e-03; 0,8415, −0,1487, 1,5·10⁻³
+DECIMAL = re.compile(r"[-−]?\d+[.,]\d+(?:e[-+]\d+|·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
 
 
 def assert_verdict(feedback, status: str, key: str, lang: str) -> None:
@@ -20,6 +25,28 @@ def assert_verdict(feedback, status: str, key: str, lang: str) -> None:
     assert feedback.message.startswith(message(key, lang, **feedback.values))
     assert script_problems(feedback.message, lang) == [], feedback.message
     assert feedback.title == status_title(status, lang)
+
+
+def prose(message: str) -> str:
+    """A verdict without its code spans (code keeps Python's `0.5`) and section numbers (3.4)."""
+    return re.sub(r"`[^`]*`|(?:[Ss]ection|[Рр]аздел\w*) \d+(?:\.\d+)+", "", message)
+
+
+def assert_numbers_in_language(message: str, lang: str) -> list[str]:
+    """The verdict names decimal numbers, each written as ``lang`` writes it (``i18n.NUMBERS``):
+    0.71 and -0.5 in English, 0,71 and −0,5 in Russian."""
+    point, minus = NUMBERS("decimal_point", lang), NUMBERS("minus", lang)
+    text = prose(message)
+    numbers = DECIMAL.findall(text)
+    assert numbers, message
+    assert all(point in n for n in numbers), message
+    for other in {".", ","} - {point}:
+        assert not re.search(rf"\d{re.escape(other)}\d", text), message
+    if minus == "-":
+        assert all(not set(n) & set("−·") for n in numbers), message
+    else:  # no hyphen for a minus, and powers of ten written out, not Python's e-notation
+        assert not re.search(r"(?<![\w^])-\d|\de[-+]?\d", text), message
+    return numbers
 
 
 def case_id(value) -> str:

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from ...embedding import sinusoidal_table
+from ...i18n import format_decimal
 from ..core import (
     Exercise,
     Feedback,
@@ -152,12 +153,13 @@ def _default_values(got: torch.Tensor, tokens: torch.Tensor, pe: torch.Tensor) -
     }
     for key, outputs in candidates.items():
         if any(close(got, candidate) for candidate in outputs):
-            raise wrong(key, scale=scale, d_model=got.shape[-1])
+            raise wrong(key, scale=format_decimal(scale, 4), d_model=got.shape[-1])
     if _same_frequency(got - tokens):
         raise wrong("inp.same_frequency")
     row, pos, dim = first_difference(got, tokens + pe)
     expected = float(tokens[row, pos, dim] + pe[pos, dim])
-    raise wrong("inp.mismatch", row=row, pos=pos, dim=dim, expected=expected, got=float(got[row, pos, dim]))
+    values = dict(expected=format_decimal(expected, 4), got=format_decimal(float(got[row, pos, dim]), 4))
+    raise wrong("inp.mismatch", row=row, pos=pos, dim=dim, **values)
 
 
 def _storage(module: nn.Module) -> None:
@@ -224,8 +226,8 @@ def _cache_positions(run: Run, module: nn.Module, table, pe: torch.Tensor) -> No
         row=row,
         position=p,
         dim=dim,
-        expected=expected,
-        got=float(got[row, pos, dim]),
+        expected=format_decimal(expected, 4),
+        got=format_decimal(float(got[row, pos, dim]), 4),
     )
 
 
@@ -253,8 +255,8 @@ def _left_padded_positions(run: Run, module: nn.Module, table, pe: torch.Tensor)
         pos=pos,
         position=_LEFT[row][pos],
         dim=dim,
-        expected=float(expected[row, pos, dim]),
-        got=float(got[row, pos, dim]),
+        expected=format_decimal(float(expected[row, pos, dim]), 4),
+        got=format_decimal(float(got[row, pos, dim]), 4),
     )
 
 
@@ -277,7 +279,9 @@ def _bfloat16(run: Run, module: nn.Module, table) -> None:
     w = weights[:, 0::2]
     exact, with_rounded = (w * scale).to(torch.bfloat16).double(), (w * rounded).to(torch.bfloat16).double()
     if torch.equal(got, with_rounded) and not torch.equal(got, exact):
-        raise wrong("inp.scale_rounded", d_model=_D, scale=scale, rounded=f"{rounded:g}")
+        # bfloat16 keeps 8 significant bits: √24 rounds to 4.90625 = 157/32, exact in 5 decimals
+        shown = dict(scale=format_decimal(scale, 4), rounded=format_decimal(rounded, 5))
+        raise wrong("inp.scale_rounded", d_model=_D, **shown)
 
 
 def _odd_width(student: type, run: Run) -> None:
@@ -296,7 +300,10 @@ def _odd_width(student: type, run: Run) -> None:
     if not close(got, expected):
         row, pos, dim = first_difference(got, expected)
         values = dict(
-            pos=pos, dim=dim, expected=float(expected[row, pos, dim]), got=float(got[row, pos, dim])
+            pos=pos,
+            dim=dim,
+            expected=format_decimal(float(expected[row, pos, dim]), 4),
+            got=format_decimal(float(got[row, pos, dim]), 4),
         )
         raise wrong("inp.odd_d_model_values", even=_D, odd=_ODD_D, **values)
 

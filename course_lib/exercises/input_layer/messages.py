@@ -52,10 +52,10 @@ MESSAGES = Messages(
             "вызовом `.eval()`.",
         },
         "missing_scale": {
-            "en": "The token vectors are added as they are: multiply them by √d_model = {scale:.4f} "
+            "en": "The token vectors are added as they are: multiply them by √d_model = {scale} "
             "first, as section 3.4 of the paper does.",
             "ru": "Векторы токенов прибавляются как есть: сначала умножьте их на √d_model = "
-            "{scale:.4f}, как в разделе 3.4 статьи.",
+            "{scale}, как в разделе 3.4 статьи.",
         },
         "scaled_twice": {
             "en": "The token vectors are multiplied by √d_model twice, that is by d_model = {d_model}: "
@@ -94,11 +94,11 @@ MESSAGES = Messages(
             "`pe[:, 1::2]` — косинусами.",
         },
         "mismatch": {
-            "en": "At batch row {row}, position {pos}, coordinate {dim} your layer gives {got:.4f}, "
-            "but token vector × √d_model + PE({pos}, {dim}) = {expected:.4f}. That is the first "
+            "en": "At batch row {row}, position {pos}, coordinate {dim} your layer gives {got}, "
+            "but token vector × √d_model + PE({pos}, {dim}) = {expected}. That is the first "
             "value that differs.",
             "ru": "В примере {row} батча, на позиции {pos}, в координате {dim} ваш слой даёт "
-            "{got:.4f}, а вектор токена × √d_model + PE({pos}, {dim}) = {expected:.4f}. Это первое "
+            "{got}, а вектор токена × √d_model + PE({pos}, {dim}) = {expected}. Это первое "
             "расхождение.",
         },
         "table_is_parameter": {
@@ -154,12 +154,12 @@ MESSAGES = Messages(
         },
         "positions_mismatch": {
             "en": "With `positions=torch.tensor({positions})`, at batch row {row}, coordinate {dim} of "
-            "the token at position {position}, your layer gives {got:.4f}, but token vector × "
-            "√d_model + PE({position}, {dim}) = {expected:.4f}. Position p must get row p: "
+            "the token at position {position}, your layer gives {got}, but token vector × "
+            "√d_model + PE({position}, {dim}) = {expected}. Position p must get row p: "
             "`self.pe[positions]`.",
             "ru": "С `positions=torch.tensor({positions})` в примере {row} батча, в координате {dim} "
-            "токена на позиции {position} ваш слой даёт {got:.4f}, а вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected:.4f}. Позиция p должна получать строку p: "
+            "токена на позиции {position} ваш слой даёт {got}, а вектор токена × √d_model + "
+            "PE({position}, {dim}) = {expected}. Позиция p должна получать строку p: "
             "`self.pe[positions]`.",
         },
         "positions_batch_error": {
@@ -188,24 +188,24 @@ MESSAGES = Messages(
         "positions_batch_values": {
             "en": "Right for positions of shape (seq,), but with positions of shape (batch, seq), "
             "here {positions}, sequence {row} gets the wrong row at index {pos}: coordinate {dim} "
-            "is {got:.4f} instead of token vector × √d_model + PE({position}, {dim}) = "
-            "{expected:.4f}. Each sequence has positions of its own: index the table with the "
+            "is {got} instead of token vector × √d_model + PE({position}, {dim}) = "
+            "{expected}. Each sequence has positions of its own: index the table with the "
             "whole tensor, `self.pe[positions]`.",
             "ru": "Для позиций формы (seq,) всё верно, но с позициями формы (batch, seq), здесь "
             "{positions}, последовательность {row} получает не ту строку на индексе {pos}: "
-            "координата {dim} равна {got:.4f}, а должна быть вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected:.4f}. У каждой последовательности свои позиции: "
+            "координата {dim} равна {got}, а должна быть вектор токена × √d_model + "
+            "PE({position}, {dim}) = {expected}. У каждой последовательности свои позиции: "
             "индексируйте таблицу всем тензором, `self.pe[positions]`.",
         },
         "scale_rounded": {
             "en": "In bfloat16 your layer multiplies by {rounded}, √d_model rounded to 8 significant "
-            "bits, not by √{d_model} = {scale:.4f}: the scale is a tensor in the model's dtype (a "
+            "bits, not by √{d_model} = {scale}: the scale is a tensor in the model's dtype (a "
             "buffer that `.to(torch.bfloat16)` converts, or `torch.tensor(..., dtype=x.dtype)`). "
             "Keep it a Python float, `self.scale = math.sqrt(d_model)`: PyTorch then multiplies in "
             "float32. (Gemma is the opposite case: trained with the rounded value, so its code "
             "must round: compute as the checkpoint was trained.)",
             "ru": "В bfloat16 ваш слой умножает на {rounded} — √d_model, округлённый до 8 значащих "
-            "битов, — а не на √{d_model} = {scale:.4f}: множитель хранится тензором в типе модели "
+            "битов, — а не на √{d_model} = {scale}: множитель хранится тензором в типе модели "
             "(буфер, который `.to(torch.bfloat16)` переводит, или `torch.tensor(..., "
             "dtype=x.dtype)`). Оставьте его числом Python, `self.scale = math.sqrt(d_model)`: "
             "тогда PyTorch умножает во float32. (У Gemma обратный случай: она обучена с "
@@ -221,11 +221,11 @@ MESSAGES = Messages(
         },
         "odd_d_model_values": {
             "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd}, at position "
-            "{pos}, coordinate {dim}, your layer gives {got:.4f} instead of {expected:.4f}. With an "
+            "{pos}, coordinate {dim}, your layer gives {got} instead of {expected}. With an "
             "odd d_model the last column is a sine, and the exponents are still divided by "
             "d_model = {odd}.",
             "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции "
-            "{pos}, в координате {dim} ваш слой даёт {got:.4f} вместо {expected:.4f}. При нечётном "
+            "{pos}, в координате {dim} ваш слой даёт {got} вместо {expected}. При нечётном "
             "d_model последний столбец — синус, а показатели степени по-прежнему делятся на "
             "d_model = {odd}.",
         },
