@@ -292,7 +292,7 @@ def _is_bare_table(out: torch.Tensor, table: torch.Tensor) -> bool:
     return t.dim() == 2 and t.shape[1] == table.shape[1] and close(t, table[: t.shape[0]])
 
 
-def _same_frequency(added: torch.Tensor) -> bool:
+def same_frequency(added: torch.Tensor) -> bool:
     """Whether every sine column is the same, and every cosine column (all frequencies equal)."""
     sines, cosines = added[0, :, 0::2], added[0, :, 1::2]  # (seq, d/2) each
     return (
@@ -325,7 +325,7 @@ def _pe_values(out, x: torch.Tensor, table: torch.Tensor) -> None:
     for key, outputs in candidates.items():
         if any(close(got, candidate) for candidate in outputs):
             raise wrong(key, shape=tuple(x.shape))
-    if _same_frequency(got - x):
+    if same_frequency(got - x):
         raise wrong("pe.same_frequency")
     row, pos, dim = first_difference(got, x + pe)
     added = float(got[row, pos, dim] - x[row, pos, dim])

@@ -28,6 +28,7 @@ from ..core import (
     same,
     wrong,
 )
+from ..positional_encoding import same_frequency
 from ..runner import Run, code_safe, safe_str
 from .messages import MESSAGES
 
@@ -128,16 +129,6 @@ def _output(out, ids: torch.Tensor, d: int) -> torch.Tensor:
     return got
 
 
-def _same_frequency(added: torch.Tensor) -> bool:
-    """Whether every sine column is the same, and every cosine column (all frequencies equal)."""
-    sines, cosines = added[0, :, 0::2], added[0, :, 1::2]  # (seq, d/2) each
-    return (
-        close(sines, sines[:, :1].expand_as(sines))
-        and close(cosines, cosines[:, :1].expand_as(cosines))
-        and not close(sines, torch.zeros_like(sines))
-    )
-
-
 def _default_values(got: torch.Tensor, tokens: torch.Tensor, pe: torch.Tensor) -> None:
     """``got == tokens + pe``, or the verdict that names the mistake (pe: the rows of positions 0..seq-1)."""
     if close(got, tokens + pe):
@@ -154,7 +145,7 @@ def _default_values(got: torch.Tensor, tokens: torch.Tensor, pe: torch.Tensor) -
     for key, outputs in candidates.items():
         if any(close(got, candidate) for candidate in outputs):
             raise wrong(key, scale=format_decimal(scale, 4), d_model=got.shape[-1])
-    if _same_frequency(got - tokens):
+    if same_frequency(got - tokens):
         raise wrong("inp.same_frequency")
     row, pos, dim = first_difference(got, tokens + pe)
     expected = float(tokens[row, pos, dim] + pe[pos, dim])
