@@ -123,9 +123,15 @@ def offline_page(browser):
 
         context.route("**/*", route)
         context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
+        # a request cut short when the page moved on (net::ERR_ABORTED: the page summaries that
+        # Sphinx's search is still fetching when the test opens the next search) is no missing file
         context.on(
             "requestfailed",
-            lambda req: traffic.failed.append(f"{req.url} ({req.failure})") if allowed(req.url) else None,
+            lambda req: (
+                traffic.failed.append(f"{req.url} ({req.failure})")
+                if allowed(req.url) and req.failure != "net::ERR_ABORTED"
+                else None
+            ),
         )
         page = context.new_page()
         page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
@@ -135,6 +141,49 @@ def offline_page(browser):
     yield open_page
     for context in contexts:
         context.close()
+
+
+# A screenshot is rewritten only when it shows something else: a pixel counts as changed when no
+# pixel within one of its place in the other picture is near it (the browser may lay a line of text
+# out a pixel lower from one run to the next, as it may finish typesetting a formula a moment later).
+SHIFT_TOLERANCE_PX = 1
+CHANGED_LEVEL = 64  # of 255, in grey
+CHANGED_PIXELS = 50
+
+
+def changed_pixels(old: bytes, new: bytes) -> int | None:
+    """How many pixels of ``new`` differ from ``old`` beyond a one-pixel shift; None if the sizes differ."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    a, b = (np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=np.int16) for png in (old, new))
+    if a.shape != b.shape:
+        return None
+    t = SHIFT_TOLERANCE_PX
+    padded = np.pad(a, t, mode="edge")
+    nearest = np.full(b.shape, 255, dtype=np.int16)
+    for dy in range(2 * t + 1):
+        for dx in range(2 * t + 1):
+            shifted = padded[dy : dy + b.shape[0], dx : dx + b.shape[1]]
+            nearest = np.minimum(nearest, np.abs(b - shifted))
+    return int((nearest > CHANGED_LEVEL).sum())
+
+
+def save_screenshot(path: Path, png: bytes) -> bool:
+    """Write ``png`` to ``path`` unless the picture there already shows the same; True if written.
+
+    So that a clean run of the tests leaves a clean checkout: the README's pictures change only when
+    the page they show does.
+    """
+    if path.exists():
+        changed = changed_pixels(path.read_bytes(), png)
+        if changed is not None and changed < CHANGED_PIXELS:
+            return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png)
+    return True
 
 
 @dataclass

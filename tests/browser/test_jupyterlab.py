@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
+from tests.browser.conftest import save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
 
@@ -206,8 +207,7 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     explorer.evaluate(SCROLL_TO_TOP)
     # the toolbar's execution indicator settles a moment after the kernel does
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=TIMEOUT_MS)
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"sinusoidal_heatmap_{lang}.png", animations="disabled")
+    save_screenshot(SCREENSHOTS / f"sinusoidal_heatmap_{lang}.png", page.screenshot(animations="disabled"))
 
     img.evaluate(WATCH)
 

@@ -35,7 +35,7 @@ from course_tools.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAG
 from course_tools.course import Course
 from course_tools.site_pages import STORAGE_KEY, TEXT
 from course_tools.site_theme import SECTION_ANCHOR
-from tests.browser.conftest import is_file, is_local
+from tests.browser.conftest import is_file, is_local, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -439,5 +439,4 @@ def test_sinusoidal_lesson_screenshot(site_root, site_page, lang):
     page.wait_for_timeout(300)
     shot = page.screenshot(animations="disabled", caret="hide")
     traffic.assert_clean()
-    SCREENSHOTS.mkdir(exist_ok=True)
-    (SCREENSHOTS / f"{lang}_sinusoidal.png").write_bytes(shot)  # only from a clean run
+    save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal.png", shot)  # only from a clean run

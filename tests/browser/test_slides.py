@@ -21,7 +21,7 @@ from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
 from course_tools.course import Course
 from course_tools.slides import TEXT
 from course_tools.source import MATH
-from tests.browser.conftest import is_file
+from tests.browser.conftest import is_file, save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -318,8 +318,7 @@ def test_sinusoidal_lesson_screenshots(deck_page, lang):
     assert natural > 0 and width > 200 and height > 100, f"the heatmap is not visible: {shown}"
     assert fits, f"the heatmap runs off the bottom of its slide in {lang}/{name}.html"
     heatmap_png = page.screenshot(animations="disabled")
-    SCREENSHOTS.mkdir(exist_ok=True)
     traffic.assert_clean()
     # written only from a clean run: the README shows them
-    (SCREENSHOTS / f"{lang}_sinusoidal_title.png").write_bytes(title)
-    (SCREENSHOTS / f"{lang}_sinusoidal_heatmap.png").write_bytes(heatmap_png)
+    save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal_title.png", title)
+    save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal_heatmap.png", heatmap_png)
