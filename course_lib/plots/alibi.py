@@ -56,10 +56,11 @@ MESSAGES = Messages(
 )
 
 
-def slope_label(slope: float, lang: str | None = None) -> str:
+def slope_label(slope: float, lang: str = "en") -> str:
     """A slope as the power of two it is: ``2^-3``, ``2^-0.5``; every ALiBi slope is one.
 
-    The exponent is written as ``lang`` writes numbers (default: the current language).
+    The exponent is written as ``lang`` writes numbers: figures and readouts pass theirs;
+    the default, English, is how lesson code prints numbers in every language.
 
     >>> slope_label(0.125, "en"), slope_label(2 ** -0.5, "en"), slope_label(2 ** -0.5, "ru")
     ('2^-3', '2^-0.5', '2^−0,5')
