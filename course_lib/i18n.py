@@ -51,6 +51,8 @@ __all__ = [
     "script_problems",
     "format_decimal",
     "format_scientific",
+    "format_number",
+    "decimal_mark",
 ]
 
 #: The course's languages, in order: code -> (the language's name in itself, the letters its
@@ -270,8 +272,7 @@ def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
     >>> format_decimal(4.6412, 2, "en"), format_decimal(4.6412, 2, "ru"), format_decimal(-0.9565, 2, "ru")
     ('4.64', '4,64', '−0,96')
     """
-    lang = _number_language(lang)
-    return _localise(f"{x:.{digits}f}", lang)
+    return format_number(x, f".{digits}f", lang)
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -286,11 +287,34 @@ def format_scientific(x: float, digits: int, lang: str | None = None) -> str:
     >>> format_scientific(0.0012, 1, "en"), format_scientific(0.0012, 1, "ru"), format_scientific(-35000, 2, "ru")
     ('1.2e-03', '1,2·10⁻³', '−3,50·10⁴')
     """
+    return format_number(x, f".{digits}e", lang)
+
+
+def format_number(x: float, spec: str, lang: str | None = None) -> str:
+    """``x`` in the Python format ``spec``, as the prose of ``lang`` writes it: for figures and readouts.
+
+    Its decimal mark and minus sign, and in Russian a power of ten for e-notation (as
+    :func:`format_scientific`); thousands (a ``,`` in ``spec``) are separated by spaces in
+    every language. English text is Python's, but for those spaces.
+
+    >>> format_number(0.0001234, ".4g", "en"), format_number(0.0001234, ".4g", "ru"), format_number(-2.5, "g", "ru")
+    ('0.0001234', '0,0001234', '−2,5')
+    >>> format_number(1234567.0, ",.1f", "en"), format_number(1234567.0, ",.1f", "ru"), format_number(2e-16, ".0e", "ru")
+    ('1 234 567.0', '1 234 567,0', '2·10⁻¹⁶')
+    """
+    text = f"{x:{spec}}".replace(",", " ")
     lang = _number_language(lang)
-    mantissa, _, exponent = f"{x:.{digits}e}".partition("e")
     if lang == "en":
-        return f"{mantissa}e{exponent}"
-    return f"{_localise(mantissa, lang)}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+        return text
+    mantissa, e, exponent = text.partition("e")
+    if e:
+        return f"{_localise(mantissa, lang)}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return _localise(text, lang)
+
+
+def decimal_mark(lang: str | None = None) -> str:
+    """The decimal mark of ``lang``'s numbers: ``.`` in English (and the pseudo-language), ``,`` in Russian."""
+    return NUMBERS("decimal_point", _number_language(lang))
 
 
 def _number_language(lang: str | None) -> str:

@@ -16,7 +16,7 @@ import torch
 from matplotlib.figure import Figure
 
 from .. import validate
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_number, resolve
 from ..rotary import alibi_bias, alibi_slopes
 from .figure import new_figure
 
@@ -56,14 +56,17 @@ MESSAGES = Messages(
 )
 
 
-def slope_label(slope: float) -> str:
+def slope_label(slope: float, lang: str = "en") -> str:
     """A slope as the power of two it is: ``2^-3``, ``2^-0.5``; every ALiBi slope is one.
 
-    >>> slope_label(0.125), slope_label(2 ** -0.5)
-    ('2^-3', '2^-0.5')
+    The exponent is written as ``lang`` writes numbers: figures and readouts pass theirs;
+    the default, English, is how lesson code prints numbers in every language.
+
+    >>> slope_label(0.125, "en"), slope_label(2 ** -0.5, "en"), slope_label(2 ** -0.5, "ru")
+    ('2^-3', '2^-0.5', '2^−0,5')
     """
     exponent = math.log2(slope)
-    return f"2^{exponent:.0f}" if exponent == round(exponent) else f"2^{exponent:g}"
+    return f"2^{format_number(exponent, '.0f' if exponent == round(exponent) else 'g', lang)}"
 
 
 def alibi_weights(slope: float, seq_len: int) -> np.ndarray:
@@ -119,7 +122,7 @@ def update_alibi_head(artists: dict, num_heads: int, head: int, lang: str) -> np
     bias = alibi_bias(num_heads, seq_len, dtype=torch.float64)[head - 1].numpy()  # (seq, seq)
     artists["image"].set_data(causal(bias))
     artists["left"].set_title(
-        MESSAGES("alibi_head", lang, h=head, slope=slope_label(slope)), fontsize="medium"
+        MESSAGES("alibi_head", lang, h=head, slope=slope_label(slope, lang)), fontsize="medium"
     )
     weights = alibi_weights(slope, seq_len)
     for bar, w in zip(artists["bars"], weights, strict=True):
@@ -137,7 +140,7 @@ def plot_alibi(
 
         >>> fig = plot_alibi(4, 6, lang="ru")
         >>> [ax.get_title() for ax in fig.axes[:2]]
-        ['голова 1: m = 2^-2', 'голова 2: m = 2^-4']
+        ['голова 1: m = 2^−2', 'голова 2: m = 2^−4']
     """
     lang = resolve(lang)
     num_heads = validate.positive_int("num_heads", num_heads)
@@ -146,7 +149,7 @@ def plot_alibi(
     slopes = alibi_slopes(num_heads, dtype=torch.float64).tolist()
     ncols = min(num_heads, 4)
     nrows = math.ceil(num_heads / ncols)
-    fig = new_figure(figsize or (2.3 * ncols + 1.6, 2.3 * nrows + 0.6), dpi)
+    fig = new_figure(figsize or (2.3 * ncols + 1.6, 2.3 * nrows + 0.6), dpi, lang)
     axes = fig.subplots(nrows, ncols, squeeze=False)
     low = float(bias.min())
     for h, ax in enumerate(axes.flat):
@@ -156,7 +159,9 @@ def plot_alibi(
         image = ax.imshow(
             causal(bias[h]), cmap="viridis", vmin=min(low, -1e-9), vmax=0.0, interpolation="nearest"
         )
-        ax.set_title(MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slopes[h])), fontsize="medium")
+        ax.set_title(
+            MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slopes[h], lang)), fontsize="medium"
+        )
         ax.set_xticks([])
         ax.set_yticks([])
         if h % ncols == 0:
@@ -181,12 +186,12 @@ def plot_alibi_weights(
     num_heads = validate.positive_int("num_heads", num_heads)
     seq_len = validate.positive_int("seq_len", seq_len)
     slopes = alibi_slopes(num_heads, dtype=torch.float64).tolist()
-    fig = new_figure(figsize or (8.0, 3.2), dpi)
+    fig = new_figure(figsize or (8.0, 3.2), dpi, lang)
     ax = fig.add_subplot()
     # one colour per head from a sequential map: steep heads dark, gentle heads light
     palette = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.9, num_heads))
     for h, (slope, colour) in enumerate(zip(slopes, palette, strict=True)):
-        label = MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slope))
+        label = MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slope, lang))
         ax.plot(
             np.arange(seq_len), alibi_weights(slope, seq_len), ".-", color=colour, label=label, linewidth=1
         )

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 
 from .. import validate
 from ..embedding import sinusoidal_table
-from ..i18n import resolve
+from ..i18n import format_number, resolve
 from ..vocab import tokenize
 from .figure import as_array, new_figure, one_thread
 from .messages import MESSAGES
@@ -85,7 +85,13 @@ def draw_attention(fig: Figure, weights, tokens, titles, lang: str, ncols: int) 
                 for col in range(seq):
                     colour = "white" if w[row, col] > 0.6 else "black"
                     ax.text(
-                        col, row, f"{w[row, col]:.2f}", ha="center", va="center", fontsize=9, color=colour
+                        col,
+                        row,
+                        format_number(w[row, col], ".2f", lang),
+                        ha="center",
+                        va="center",
+                        fontsize=9,
+                        color=colour,
                     )
     fig.colorbar(images[0], ax=axes, label=MESSAGES("attention_weight", lang))
     fig.suptitle(MESSAGES("attention_title", lang), fontsize="medium")
@@ -118,7 +124,7 @@ def plot_attention(
     ncols = validate.positive_int("ncols", ncols)
     n = len(weights)
     nrows = math.ceil(n / min(ncols, n))
-    fig = new_figure(figsize or (3.0 * min(ncols, n) + 1.5, 2.7 * nrows + 0.6), dpi)
+    fig = new_figure(figsize or (3.0 * min(ncols, n) + 1.5, 2.7 * nrows + 0.6), dpi, lang)
     draw_attention(fig, weights, tokens, titles, lang, ncols)
     return fig
 
@@ -206,7 +212,7 @@ def plot_balance(
     scales = np.logspace(-2, 2, 41) if scales is None else np.asarray(scales, dtype=float)
     points = [attention_balance(attention, embed, first, second, float(c)) for c in scales]
     d_model = torch.as_tensor(embed(first)).shape[-1]
-    fig = new_figure(figsize or (7.0, 4.4), dpi)
+    fig = new_figure(figsize or (7.0, 4.4), dpi, lang)
     ax = fig.add_subplot()
     ax.plot(
         scales, [p.position_effect for p in points], ".-", label=MESSAGES("balance_position_effect", lang)

@@ -9,7 +9,7 @@ from torch import nn
 
 from .. import validate
 from ..embedding import TokenEmbedding, sinusoidal_table
-from ..i18n import resolve
+from ..i18n import format_number, resolve
 from .figure import as_array, draw_heatmap, new_figure
 from .messages import MESSAGES
 
@@ -40,7 +40,7 @@ def plot_embeddings(
         raise ValueError(MESSAGES("plot_tokens_count", n_tokens=len(tokens), n_rows=data.shape[0]))
     vmax = float(np.abs(data).max()) if vmax is None else float(vmax)
     vmax = vmax if vmax > 0 else 1.0  # an all-zero sentence (padding) still needs a scale
-    fig = new_figure(figsize or (7.0, 0.9 + 0.3 * max(len(tokens), 4)), dpi)
+    fig = new_figure(figsize or (7.0, 0.9 + 0.3 * max(len(tokens), 4)), dpi, lang)
     ax, _ = draw_heatmap(
         fig,
         data,
@@ -102,7 +102,7 @@ def plot_magnitudes(
     """
     lang = resolve(lang)
     m = magnitudes(d_model, vocab_size, num_positions, seed)
-    fig = new_figure(figsize or (8.0, 4.0), dpi)
+    fig = new_figure(figsize or (8.0, 4.0), dpi, lang)
     ax = fig.add_subplot()
     keys = ("default", "course_lib", "positions")
     widths = [m[key] for key in keys]
@@ -110,7 +110,10 @@ def plot_magnitudes(
     bars = ax.barh(range(3), widths, color=["tab:red", "tab:blue", "tab:green"])
     ax.set_yticks(range(3), labels=[MESSAGES(f"magnitude_{key}", lang) for key in keys])
     ax.invert_yaxis()
-    notes = [f"{w:.2f} = {w / m['positions']:.1f} × PE" for w in widths[:2]] + [f"{widths[2]:.2f}"]
+    notes = [
+        f"{format_number(w, '.2f', lang)} = {format_number(w / m['positions'], '.1f', lang)} × PE"
+        for w in widths[:2]
+    ] + [format_number(widths[2], ".2f", lang)]
     ax.bar_label(bars, labels=notes, padding=4)
     ax.axvline(m["positions"], color="tab:green", linestyle="--", linewidth=1)
     ax.set_xlim(0, max(widths) * 1.45)

@@ -130,7 +130,7 @@ def plot_extrapolation(results, cfg, lang: str | None = None, *, figsize=None, d
     """
     lang = resolve(lang)
     results = check_results(results)
-    fig = new_figure(figsize or (10.0, 3.9), dpi)
+    fig = new_figure(figsize or (10.0, 3.9), dpi, lang)
     by_len, by_pos = fig.subplots(1, 2, sharey=True)
     for variant, r in results.items():
         lengths, accuracy = zip(*sorted(r.by_length.items()), strict=True)
@@ -155,7 +155,7 @@ def plot_extrapolation(results, cfg, lang: str | None = None, *, figsize=None, d
 def plot_attention_by_distance(scores, cfg, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
     """Mean attention score against distance, one line per layer and head (from ``attention_by_distance``)."""
     lang = resolve(lang)
-    fig = new_figure(figsize or (10.0, 3.4), dpi)
+    fig = new_figure(figsize or (10.0, 3.4), dpi, lang)
     ax = fig.add_subplot()
     for layer, heads in enumerate(scores):
         for head, s in enumerate(heads):
@@ -185,7 +185,7 @@ def plot_score_by_pair(
     layer = range(len(pairs))[layer]
     heads = pairs[layer]  # (n_heads, test_len, n_pairs)
     n_heads, n_pairs = heads.shape[0], heads.shape[-1]
-    fig = new_figure(figsize or (10.0, 3.4), dpi)
+    fig = new_figure(figsize or (10.0, 3.4), dpi, lang)
     axes = fig.subplots(1, n_heads, sharey=True, squeeze=False)[0]
     width = 0.8 / len(distances)
     for head, ax in enumerate(axes):

@@ -16,10 +16,12 @@ import numbers
 import numpy as np
 import PIL.Image
 import torch
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import Formatter, MaxNLocator
 
+from ..i18n import decimal_mark, resolve
 from ..validate import is_integer
 from .messages import MESSAGES
 
@@ -28,6 +30,7 @@ __all__ = [
     "FIGSIZE",
     "DPI",
     "NotebookFigure",
+    "LocalisedFormatter",
     "to_png",
     "new_figure",
     "colours",
@@ -51,12 +54,62 @@ class NotebookFigure(Figure):
     (``<Figure size 700x400 with 2 Axes>``); ``_repr_png_`` gives it the picture.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, lang: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         FigureCanvasAgg(self)
+        self.lang = resolve(lang)
+
+    def draw(self, renderer):
+        """Draw, with the tick labels of every axes written as ``lang`` writes numbers."""
+        if decimal_mark(self.lang) != ".":
+            for ax in self.findobj(Axes):
+                for axis in (ax.xaxis, ax.yaxis):
+                    if not isinstance(axis.get_major_formatter(), LocalisedFormatter):
+                        axis.set_major_formatter(LocalisedFormatter(axis.get_major_formatter(), self.lang))
+        super().draw(renderer)
 
     def _repr_png_(self) -> bytes:
         return to_png(self)
+
+
+class LocalisedFormatter(Formatter):
+    """matplotlib's tick labels (``0.5``, ``−1.0``) with the decimal mark of ``lang``: ``0,5``, ``−1,0``.
+
+    Wraps the axis' own formatter, which still chooses the ticks' digits; matplotlib already
+    writes the minus sign. Text labels (tokens, vocabulary sizes) have no decimal point to change.
+
+        >>> from matplotlib.ticker import StrMethodFormatter
+        >>> LocalisedFormatter(StrMethodFormatter("{x:.1f}"), "ru").format_ticks([0.0, 0.5])
+        ['0,0', '0,5']
+    """
+
+    def __init__(self, formatter: Formatter, lang: str):
+        self.formatter, self.lang = formatter, lang
+
+    def _localise(self, label: str) -> str:
+        # mathtext ($10^{-3}$) keeps its minus; its comma needs braces to stay a decimal mark
+        point = decimal_mark(self.lang)
+        point = "{" + point + "}" if "$" in label else point
+        return label.replace(".", point)
+
+    def set_axis(self, axis):
+        super().set_axis(axis)
+        self.formatter.set_axis(axis)
+
+    def set_locs(self, locs):
+        self.formatter.set_locs(locs)
+
+    def __call__(self, x, pos=None):
+        return self._localise(self.formatter(x, pos))
+
+    def format_ticks(self, values):
+        return [self._localise(label) for label in self.formatter.format_ticks(values)]
+
+    def get_offset(self):
+        return self._localise(self.formatter.get_offset())
+
+    def format_data_short(self, value):
+        return self._localise(self.formatter.format_data_short(value))
 
 
 def to_png(fig: Figure, palette: bool = False) -> bytes:
@@ -78,10 +131,13 @@ def to_png(fig: Figure, palette: bool = False) -> bytes:
     return buf.getvalue()
 
 
-def new_figure(figsize=None, dpi=None) -> NotebookFigure:
-    """An empty :class:`NotebookFigure` of ``figsize`` inches at ``dpi`` (default: ``FIGSIZE``, ``DPI``)."""
+def new_figure(figsize=None, dpi=None, lang: str | None = None) -> NotebookFigure:
+    """An empty :class:`NotebookFigure` of ``figsize`` inches at ``dpi`` (default: ``FIGSIZE``, ``DPI``).
+
+    Its tick labels are written as ``lang`` writes numbers (default: the current language).
+    """
     # constrained layout keeps long (Russian) labels and the colourbar inside the figure
-    return NotebookFigure(figsize=figsize or FIGSIZE, dpi=dpi or DPI, layout="constrained")
+    return NotebookFigure(figsize=figsize or FIGSIZE, dpi=dpi or DPI, layout="constrained", lang=lang)
 
 
 def colours(n: int) -> list[str]:

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import validate
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_number, resolve
 from .figure import DIVERGING, new_figure
 from .rotary import even_head_dim
 
@@ -133,7 +133,12 @@ def update_rope_angles(artists: dict, base: float, scale: float, lang: str) -> i
     artists["marks"].set_data(pairs, np.full(len(pairs), -0.02 * n))
     artists["ax"].set_title(
         MESSAGES(
-            "angles_title", lang, base=f"{base:.0f}", scale=f"{scale:g}", new=len(pairs), pairs=head_dim // 2
+            "angles_title",
+            lang,
+            base=format_number(base, ".0f", lang),
+            scale=format_number(scale, "g", lang),
+            new=len(pairs),
+            pairs=head_dim // 2,
         ),
         fontsize="medium",
     )
@@ -167,7 +172,7 @@ def plot_rope_angles(
     num_positions = validate.positive_int("num_positions", num_positions)
     train_len = validate.positive_int("train_len", train_len)
     settings = [(validate.base(b), check_scale(s)) for b, s in settings]
-    fig = new_figure(figsize or (4.0 * len(settings) + 1.0, 4.6), dpi)
+    fig = new_figure(figsize or (4.0 * len(settings) + 1.0, 4.6), dpi, lang)
     axes = fig.subplots(1, len(settings), squeeze=False, sharey=True)[0]
     for ax, (base, scale) in zip(axes, settings, strict=True):
         artists = draw_rope_angles(fig, ax, head_dim, num_positions, train_len, lang)

@@ -63,8 +63,8 @@ MESSAGES = Messages(
             "ru": "Столбцы таблицы (d_model = {d_model}): каждый — волна длиной {formula}",
         },
         "wave_label": {
-            "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
-            "ru": "столбец {dim}: {func}, i = {i}, λ = {wavelength:.1f}",
+            "en": "dimension {dim}: {func}, i = {i}, λ = {wavelength}",
+            "ru": "столбец {dim}: {func}, i = {i}, λ = {wavelength}",
         },
         "similarity_title": {
             "en": "The dot product of two positions depends only on the offset k = q − p:\n"
@@ -75,8 +75,8 @@ MESSAGES = Messages(
         "rotation_at_pos": {"en": "position pos = {pos}", "ru": "позиция pos = {pos}"},
         "rotation_at_pos_k": {"en": "position pos + k = {pos}", "ru": "позиция pos + k = {pos}"},
         "rotation_title": {
-            "en": "Pair i = {i}: the offset k = {k} turns the point by k·ω = {angle:.3f} rad",
-            "ru": "Пара i = {i}: сдвиг k = {k} поворачивает точку на k·ω = {angle:.3f} рад",
+            "en": "Pair i = {i}: the offset k = {k} turns the point by k·ω = {angle} rad",
+            "ru": "Пара i = {i}: сдвиг k = {k} поворачивает точку на k·ω = {angle} рад",
         },
         "rotation_matrix": {
             "en": "the same rotation\nfor every pos:",

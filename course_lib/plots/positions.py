@@ -136,7 +136,7 @@ def plot_left_padding(
     lang = resolve(lang)
     tokens = check_tokens(tokens)
     padding = validate.non_negative_int("padding", padding)
-    fig = new_figure(figsize or (12.0, 1.6 + 0.3 * (len(tokens) + padding)), dpi)
+    fig = new_figure(figsize or (12.0, 1.6 + 0.3 * (len(tokens) + padding)), dpi, lang)
     fig.set_layout_engine("constrained")
     grid = fig.add_gridspec(1, 3)
     for column, mode in enumerate((None, "default", "mask")):

@@ -69,7 +69,7 @@ def plot_precision(
     """
     lang = resolve(lang)
     e = precision_errors(positions, d_model, base)
-    fig = new_figure(figsize, dpi)
+    fig = new_figure(figsize, dpi, lang)
     ax = fig.add_subplot()
     ax.plot(
         e["positions"], e["float32"], marker=".", color="tab:red", label=MESSAGES("precision_float32", lang)

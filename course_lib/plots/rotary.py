@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import validate
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_number, resolve
 from ..rotary import rotary_tables
 from .figure import new_figure
 
@@ -37,16 +37,16 @@ MESSAGES = Messages(
     {
         # plot_rope_rotation
         "rope_q": {
-            "en": "q at position m = {m}: turned by m·θ = {angle:.2f} rad",
-            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle:.2f} рад",
+            "en": "q at position m = {m}: turned by m·θ = {angle} rad",
+            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle} рад",
         },
         "rope_k": {
-            "en": "k at position n = {n}: turned by n·θ = {angle:.2f} rad",
-            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle:.2f} рад",
+            "en": "k at position n = {n}: turned by n·θ = {angle} rad",
+            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle} рад",
         },
         "rope_pair_title": {
-            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta:.4g}",
-            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta:.4g}",
+            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta}",
+            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta}",
         },
         "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
         "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
@@ -55,8 +55,8 @@ MESSAGES = Messages(
             "ru": "q_m · k_n при каждом сдвиге m − n",
         },
         "rope_title": {
-            "en": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, so m − n = {offset} and q_m · k_n = {score:.3f}",
-            "ru": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, поэтому m − n = {offset} и q_m · k_n = {score:.3f}",
+            "en": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, so m − n = {offset} and q_m · k_n = {score}",
+            "ru": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, поэтому m − n = {offset} и q_m · k_n = {score}",
         },
         # plot_rope_layouts
         "layout_interleaved": {
@@ -206,13 +206,24 @@ def update_rope_rotation(artists: dict, m: int, n: int, pair: int, lang: str) ->
     left.set_xlabel(MESSAGES("rope_coordinate", lang, c=2 * pair))
     left.set_ylabel(MESSAGES("rope_coordinate", lang, c=2 * pair + 1))
     theta = base ** (-2 * pair / len(q))
-    left.set_title(MESSAGES("rope_pair_title", lang, i=pair, theta=theta), fontsize="medium")
+    left.set_title(
+        MESSAGES("rope_pair_title", lang, i=pair, theta=format_number(theta, ".4g", lang)), fontsize="medium"
+    )
     q_text, k_text = artists["legend"].get_texts()
-    q_text.set_text(MESSAGES("rope_q", lang, m=m, angle=m * theta))
-    k_text.set_text(MESSAGES("rope_k", lang, n=n, angle=n * theta))
+    q_text.set_text(MESSAGES("rope_q", lang, m=m, angle=format_number(m * theta, ".2f", lang)))
+    k_text.set_text(MESSAGES("rope_k", lang, n=n, angle=format_number(n * theta, ".2f", lang)))
     artists["dot"].set_data([m - n], [score])
     left.figure.suptitle(
-        MESSAGES("rope_title", lang, head_dim=len(q), m=m, n=n, offset=m - n, score=score), fontsize="medium"
+        MESSAGES(
+            "rope_title",
+            lang,
+            head_dim=len(q),
+            m=m,
+            n=n,
+            offset=format_number(m - n, "d", lang),
+            score=format_number(score, ".3f", lang),
+        ),
+        fontsize="medium",
     )
     return score
 
@@ -248,7 +259,7 @@ def plot_rope_rotation(
     base = validate.base(base)
     max_offset = validate.positive_int("max_offset", max_offset)
     q, k = rope_vectors(head_dim, seed)
-    fig = new_figure(figsize or (9.0, 4.2), dpi)
+    fig = new_figure(figsize or (9.0, 4.2), dpi, lang)
     artists = draw_rope_rotation(fig, q, k, max_offset, base, lang)
     update_rope_rotation(artists, m, n, pair, lang)
     return fig
@@ -271,7 +282,7 @@ def plot_rope_layouts(head_dim: int = 8, lang: str | None = None, *, figsize=Non
     head_dim = even_head_dim(head_dim)
     columns = np.arange(head_dim)
     pairs = np.stack([columns // 2, columns % (head_dim // 2)])  # (2, head_dim): the pair of each column
-    fig = new_figure(figsize or (max(6.0, 0.55 * head_dim + 3.0), 2.6), dpi)
+    fig = new_figure(figsize or (max(6.0, 0.55 * head_dim + 3.0), 2.6), dpi, lang)
     ax = fig.add_subplot()
     ax.imshow(pairs, cmap="tab10", vmin=0, vmax=9, aspect="equal")
     for (row, col), i in np.ndenumerate(pairs):

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from .. import validate
 from ..embedding import sinusoidal_table
-from ..i18n import resolve
+from ..i18n import format_number, resolve
 from .figure import as_array, check_dims, colours, draw_heatmap, new_figure
 from .messages import MESSAGES
 
@@ -70,7 +70,7 @@ def plot_table(table, title: str | None = None, lang: str | None = None, *, figs
     lang = resolve(lang)
     data = as_array("table", table, ndim=2)
     num_positions, d_model = data.shape
-    fig = new_figure(figsize, dpi)
+    fig = new_figure(figsize, dpi, lang)
     draw_heatmap(
         fig,
         data,
@@ -110,7 +110,7 @@ def plot_waves(
     base = validate.base(base)
     dims = check_dims(dims, d_model)
     table = sinusoidal_table(num_positions, d_model, base, dtype=torch.float64).numpy()
-    fig = new_figure(figsize or (8.0, 1.0 + 0.8 * len(dims)), dpi)
+    fig = new_figure(figsize or (8.0, 1.0 + 0.8 * len(dims)), dpi, lang)
     # one row per column: five waves on one axes, several of them short, are a tangle
     axes = fig.subplots(len(dims), 1, sharex=True, squeeze=False)[:, 0]
     pos = np.arange(num_positions)
@@ -122,7 +122,7 @@ def plot_waves(
             dim=dim,
             func="sin" if dim % 2 == 0 else "cos",
             i=i,
-            wavelength=wavelength(i, d_model, base),
+            wavelength=format_number(wavelength(i, d_model, base), ".1f", lang),
         )
         # the table exists at whole positions only: dots on them, a thin line to guide the eye
         ax.plot(pos, table[:, dim], ".-", color=colour, label=label, linewidth=0.8, markersize=3)
@@ -148,7 +148,7 @@ def plot_similarity(table, lang: str | None = None, *, figsize=None, dpi=None) -
     data = as_array("table", table, ndim=2).astype(np.float64)
     sim = data @ data.T  # (n, n)
     n = sim.shape[0]
-    fig = new_figure(figsize or (10.0, 4.3), dpi)
+    fig = new_figure(figsize or (10.0, 4.3), dpi, lang)
     left, right = fig.subplots(1, 2, width_ratios=(1.15, 1))
     image = left.imshow(sim, cmap="viridis", aspect="equal", interpolation="antialiased")
     left.set_xlabel(MESSAGES("positions", lang) + " q")
@@ -197,10 +197,11 @@ def draw_rotation(fig: Figure, pos: int, k: int, i: int, d_model: int, base: flo
     ax.set_xlabel(f"PE[pos, {2 * i}] = sin")
     ax.set_ylabel(f"PE[pos, {2 * i + 1}] = cos")
     angle = k * omega
-    ax.set_title(MESSAGES("rotation_title", lang, i=i, k=k, angle=angle))
+    ax.set_title(MESSAGES("rotation_title", lang, i=i, k=k, angle=format_number(angle, ".3f", lang)))
     c, s = math.cos(angle), math.sin(angle)
     # the matrix that takes (sin a, cos a) to (sin(a + φ), cos(a + φ)) for every a
-    matrix = f"φ = k·ω = {angle:.3f}\n[{c: .3f} {s: .3f}]\n[{-s: .3f} {c: .3f}]"
+    c, s, minus_s = (format_number(x, " .3f", lang) for x in (c, s, -s))
+    matrix = f"φ = k·ω = {format_number(angle, '.3f', lang)}\n[{c} {s}]\n[{minus_s} {c}]"
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
     ax.text(1.05, 0.6, MESSAGES("rotation_matrix", lang), transform=ax.transAxes, va="top", fontsize="small")
     ax.text(1.05, 0.4, matrix, transform=ax.transAxes, va="top", family="monospace", fontsize="small")
@@ -231,6 +232,6 @@ def plot_rotation(
     pairs = d_model // 2  # odd d_model: the last sine has no cosine partner
     if not validate.is_integer(i) or not 0 <= i < pairs:
         raise ValueError(MESSAGES("plot_pair_range", i=i, d_model=d_model, pairs=pairs, last=pairs - 1))
-    fig = new_figure(figsize or (7.0, 4.0), dpi)
+    fig = new_figure(figsize or (7.0, 4.0), dpi, lang)
     draw_rotation(fig, pos, k, int(i), d_model, base, lang)
     return fig

@@ -211,7 +211,7 @@ def plot_fertility(
     """
     lang = resolve(lang)
     checked = _check_curves(curves)
-    fig = new_figure(figsize, dpi)
+    fig = new_figure(figsize, dpi, lang)
     ax = fig.add_subplot()
     for colour, (label, points) in zip(colours(len(checked)), checked.items(), strict=True):
         sizes, values = zip(*points, strict=True)

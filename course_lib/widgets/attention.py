@@ -35,7 +35,7 @@ class BalanceExplorer(FigureWidget):
             description=MESSAGES("slider_token_scale", self.lang),
         )
         self.readout = widgets.HTML()
-        figure = plots.new_figure((FIGSIZE[0], 3.4), DPI)
+        figure = plots.new_figure((FIGSIZE[0], 3.4), DPI, self.lang)
         self._draw(figure)
         self.attach_figure(figure)
         self._update_readout()
@@ -56,7 +56,7 @@ class BalanceExplorer(FigureWidget):
             image.set_data(w)
             # draw_attention writes each weight in its cell, row by row, white on dark cells
             for text, value in zip(image.axes.texts, w.flatten().tolist(), strict=True):
-                text.set_text(f"{value:.2f}")
+                text.set_text(format_number(value, ".2f", self.lang))
                 text.set_color("white" if value > 0.6 else "black")
         self.figure.suptitle(self._title())
 

@@ -1,6 +1,7 @@
 """What every explorer shares: the slider style, the box that shows a figure, one torch thread, numbers.
 
-``one_thread`` lives in :mod:`course_lib.plots.figure`, whose figures need it too.
+``one_thread`` lives in :mod:`course_lib.plots.figure`, whose figures need it too, and
+``format_number`` (a number as the language writes it) in :mod:`course_lib.i18n`.
 
 >>> format_length(6.283185307179586, "en"), format_length(6.283185307179586, "ru"), format_length(35332.9)
 ('6.3', '6,3', '35 333')
@@ -9,9 +10,8 @@
 import ipywidgets as widgets
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-from ..i18n import PSEUDO, resolve
+from ..i18n import format_number
 from ..plots import one_thread, to_png
-from .messages import MESSAGES
 
 __all__ = [
     "FIGSIZE",
@@ -72,22 +72,6 @@ class FigureWidget(widgets.VBox):
         if layout:
             self._layout.execute(self.figure)
         self.image.value = to_png(self.figure, palette=True)
-
-
-def format_number(x: float, spec: str, lang: str | None = None) -> str:
-    """``x`` in the format ``spec``, written as the prose of ``lang`` writes numbers.
-
-    The decimal mark of the language (0.25 in English, 0,25 in Russian), and thousands
-    separated by spaces in every language (a ``,`` in ``spec`` asks for them).
-
-    >>> format_number(0.25, ".2f", "ru"), format_number(1234567.0, ",.1f", "en"), format_number(2e-16, ".0e", "ru")
-    ('0,25', '1 234 567.0', '2e-16')
-    """
-    text = f"{x:{spec}}".replace(",", " ")
-    lang = resolve(lang)
-    if lang == PSEUDO:  # English, accented: its decimal mark is the English one, not a bracketed text
-        return text
-    return text.replace(".", MESSAGES("decimal_point", lang))
 
 
 def format_length(x: float, lang: str | None = None) -> str:

@@ -84,7 +84,7 @@ class ExtrapolationExplorer(FigureWidget):
             description=MESSAGES("slider_length", self.lang),
         )
         self.readout = widgets.HTML()
-        figure = plots.new_figure(FIGSIZE, DPI)
+        figure = plots.new_figure(FIGSIZE, DPI, self.lang)
         ax = figure.add_subplot()
         draw_training_range(ax, cfg, self.lang)
         self.lines, self.means = {}, {}

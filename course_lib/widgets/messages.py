@@ -14,8 +14,6 @@ __all__ = ["MESSAGES"]
 MESSAGES = Messages(
     "widgets",
     {
-        # the decimal mark of numbers in readouts and titles (base.format_number)
-        "decimal_point": {"en": ".", "ru": ","},
         # table.py: table_explorer (lesson 5)
         "slider_positions": {"en": "positions", "ru": "позиции"},
         "slider_base": {"en": "base", "ru": "основание base"},

@@ -68,7 +68,7 @@ class LeftPaddingExplorer(FigureWidget):
         super().__init__([self.padding, self.positions, self.readout, self.image])
 
     def _draw(self):
-        figure = new_figure(self.figsize, DPI)
+        figure = new_figure(self.figsize, DPI, self.lang)
         _, _, self.same = draw_left_padding(
             figure, self.tokens, self.padding.value, self.positions.value, self.d_model, self.lang
         )

@@ -121,7 +121,7 @@ class RopeExplorer(FigureWidget):
         self.base_value = validate.base(base)
         max_position = validate.positive_int("max_position", max_position)
         self.q, self.k = plots.rope_vectors(head_dim, seed)
-        figure = plots.new_figure((8.0, 3.8), DPI)
+        figure = plots.new_figure((8.0, 3.8), DPI, self.lang)
         self._artists = plots.draw_rope_rotation(
             figure, self.q, self.k, max_position, self.base_value, self.lang
         )
@@ -188,7 +188,7 @@ class RopeExplorer(FigureWidget):
             MESSAGES(
                 "rope_readout",
                 self.lang,
-                offset=m - n,
+                offset=format_number(m - n, "d", self.lang),
                 score=format_number(self.score, ".4f", self.lang),
                 last=last,
                 shifts=len(shifts),
@@ -245,7 +245,7 @@ class AlibiExplorer(FigureWidget):
             description=MESSAGES("slider_head", self.lang),
         )
         self.readout = widgets.HTML()
-        figure = plots.new_figure((7.6, 3.4), DPI)
+        figure = plots.new_figure((7.6, 3.4), DPI, self.lang)
         self._artists = plots.draw_alibi_head(figure, self.seq_len, self.lang)
         self._update()
         self.attach_figure(figure)
@@ -279,7 +279,7 @@ class AlibiExplorer(FigureWidget):
             "alibi_readout",
             self.lang,
             head=head,
-            slope=plots.slope_label(self.slope),
+            slope=plots.slope_label(self.slope, self.lang),
             value=format_number(self.slope, ".4f", self.lang),
             half=half,
             seq=self.seq_len,
@@ -320,7 +320,7 @@ class RopeAnglesExplorer(FigureWidget):
         self.num_positions = validate.positive_int("num_positions", num_positions)
         self.train_len = validate.positive_int("train_len", train_len)
         base, scale = validate.base(base), check_scale(scale)
-        figure = plots.new_figure((6.0, 4.2), DPI)
+        figure = plots.new_figure((6.0, 4.2), DPI, self.lang)
         ax = figure.add_subplot()
         self._artists = plots.draw_rope_angles(
             figure, ax, self.head_dim, self.num_positions, self.train_len, self.lang

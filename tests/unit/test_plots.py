@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from course_lib import TokenEmbedding, plots, set_language, sinusoidal_table
-from course_lib.i18n import LANGUAGES, PSEUDO, catalogues
+from course_lib.i18n import LANGUAGES, PSEUDO, catalogues, format_number
 
 LANGS = LANGUAGES
 
@@ -123,16 +123,21 @@ def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
     labels = [legend_texts(ax)[0] for ax in fig.axes]
     # dimension 7 is the cosine of pair i = 3, wavelength 2π · 100^(6/16)
     assert labels[3] == plots.MESSAGES(
-        "wave_label", lang, dim=7, func="cos", i=3, wavelength=2 * math.pi * 100 ** (6 / 16)
+        "wave_label",
+        lang,
+        dim=7,
+        func="cos",
+        i=3,
+        wavelength=format_number(2 * math.pi * 100 ** (6 / 16), ".1f", lang),
     )
-    assert labels[0].endswith("sin, i = 0, λ = 6.3")
+    assert labels[0].endswith({"en": "sin, i = 0, λ = 6.3", "ru": "sin, i = 0, λ = 6,3"}[lang])
     assert fig.axes[-1].get_xlabel() == plots.MESSAGES("positions", lang)
     assert fig.get_suptitle().startswith(plots.MESSAGES("waves_title", lang, d_model=16, formula="")[:20])
 
 
 def test_waves_legend_is_russian_in_russian():
     fig = plots.plot_waves(dims=(5,), lang="ru")
-    assert legend_texts(fig.axes[0]) == ["столбец 5: cos, i = 2, λ = 11.2"]
+    assert legend_texts(fig.axes[0]) == ["столбец 5: cos, i = 2, λ = 11,2"]
 
 
 def test_waves_reject_a_column_outside_the_table():
@@ -292,7 +297,9 @@ def test_rotation_draws_the_pair_at_pos_and_pos_plus_k(lang):
     for line, row in zip(points, (5, 8), strict=True):
         assert (line.get_xdata()[0], line.get_ydata()[0]) == pytest.approx(tuple(table[row, 2:4].tolist()))
     angle = 3 * 10.0 ** (-2 / 8)
-    assert ax.get_title() == plots.MESSAGES("rotation_title", lang, i=1, k=3, angle=angle)
+    assert ax.get_title() == plots.MESSAGES(
+        "rotation_title", lang, i=1, k=3, angle=format_number(angle, ".3f", lang)
+    )
 
 
 def test_rotation_rejects_a_pair_outside_the_table():
@@ -324,7 +331,9 @@ def test_attention_draws_each_matrix_with_its_tokens(lang):
         assert [t.get_text() for t in ax.get_yticklabels()] == labels
         assert ax.get_title() == title
         # every cell carries its weight
-        assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.2f}" for v in w.flatten().tolist())
+        assert sorted(t.get_text() for t in ax.texts) == sorted(
+            format_number(v, ".2f", lang) for v in w.flatten().tolist()
+        )
     assert fig.get_suptitle() == plots.MESSAGES("attention_title", lang)
     assert heatmaps[0].get_ylabel() == plots.MESSAGES("attention_query", lang)
     assert heatmaps[2].get_xlabel() == plots.MESSAGES("attention_key", lang)
@@ -536,3 +545,61 @@ def test_errors_of_the_figures_come_from_the_catalogue():
         with pytest.raises((TypeError, ValueError)) as info:
             bad()
         assert str(info.value).startswith("⟦"), str(info.value)
+
+
+# ----------------------------------------------------------------------------- numbers as the language writes them
+
+# each figure with a number in its texts, and a text it shows in English and in Russian: in
+# Russian a decimal comma and the minus sign «−», in English Python's own digits, as before
+NUMBER_FIGURES = {
+    "waves": (lambda lang: plots.plot_waves(dims=(5,), lang=lang), "λ = 11.2", "λ = 11,2"),
+    "rotation": (lambda lang: plots.plot_rotation(lang=lang), "[-0.416  0.909]", "[−0,416  0,909]"),
+    "rotation_title": (lambda lang: plots.plot_rotation(lang=lang), "k·ω = 2.000 rad", "k·ω = 2,000 рад"),
+    "magnitudes": (lambda lang: plots.plot_magnitudes(lang=lang), "1.00 = 1.4 × PE", "1,00 = 1,4 × PE"),
+    "attention": (
+        lambda lang: plots.plot_attention([torch.eye(2) * 0.5], [["a", "b"]], lang=lang),
+        "0.50",
+        "0,50",
+    ),
+    "rope_rotation": (
+        lambda lang: plots.plot_rope_rotation(m=3, n=9, pair=2, lang=lang),
+        "m − n = -6 and q_m · k_n = ",
+        "m − n = −6 и q_m · k_n = ",
+    ),
+    "rope_pair": (lambda lang: plots.plot_rope_rotation(m=3, n=9, pair=2, lang=lang), "= 0.01", "= 0,01"),
+    "rope_angles": (
+        lambda lang: plots.plot_rope_angles(settings=((10000.0, 1.5),), lang=lang),
+        "s = 1.5",
+        "s = 1,5",
+    ),
+    "alibi": (lambda lang: plots.plot_alibi(num_heads=3, lang=lang), "m = 2^-4", "m = 2^−4"),
+    "table_ticks": (lambda lang: plots.plot_table(sinusoidal_table(8, 8), lang=lang), "0.5", "0,5"),
+    "embeddings_ticks": (
+        lambda lang: plots.plot_embeddings(torch.ones(2, 4), ["a", "b"], lang=lang),
+        "−0.5",
+        "−0,5",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMBER_FIGURES))
+def test_figure_numbers_are_written_as_the_language_writes_them(name):
+    make, en, ru = NUMBER_FIGURES[name]
+    en_texts, ru_texts = figure_texts(make("en")), figure_texts(make("ru"))
+    assert any(en in t for t in en_texts), en_texts
+    assert any(ru in t for t in ru_texts), ru_texts
+    assert [t for t in ru_texts if re.search(r"\d\.\d|-\d", t) and "$" not in t] == []
+
+
+def test_slope_label_writes_the_exponent_as_the_language_does():
+    assert plots.slope_label(2**-0.5, "en") == "2^-0.5"
+    assert plots.slope_label(2**-0.5, "ru") == "2^−0,5"
+    assert plots.slope_label(2**-3, "ru") == "2^−3"
+
+
+def test_tick_labels_keep_their_digits_and_change_only_the_decimal_mark():
+    en, ru = (plots.plot_similarity(sinusoidal_table(16, 8), lang=lang) for lang in ("en", "ru"))
+    en_texts, ru_texts = figure_texts(en), figure_texts(ru)
+    assert sorted(t.replace(".", ",") for t in en_texts if re.fullmatch(r"−?[\d.]+", t)) == sorted(
+        t for t in ru_texts if re.fullmatch(r"−?[\d,]+", t)
+    )

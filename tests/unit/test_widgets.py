@@ -9,6 +9,7 @@ import numpy as np
 import PIL.Image
 import pytest
 import torch
+from matplotlib.text import Text
 
 from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
@@ -482,3 +483,55 @@ def test_errors_of_the_explorers_come_from_the_catalogue():
         with pytest.raises((TypeError, ValueError)) as info:
             bad()
         assert str(info.value).startswith("⟦"), str(info.value)
+
+
+# ----------------------------------------------------------------------------- numbers as the language writes them
+
+
+def readout_and_figure_texts(ex) -> list[str]:
+    """The readout and every text of the widget's figure."""
+    ex.figure.canvas.draw()
+    texts = {t.get_text() for t in ex.figure.findobj(Text) if t.get_visible()}
+    return [ex.readout.value, *sorted(t for t in texts if t.strip())]
+
+
+NUMBER_WIDGETS = {
+    # the weight in each cell of the heatmaps, moved by the slider
+    "balance": (
+        lambda lang: make_balance_explorer(lang=lang),
+        lambda ex: setattr(ex.scale, "value", 0.5),
+        r"0[.,]\d\d",
+    ),
+    # the rotation matrix beside the circle, and the largest difference as a power of ten
+    "rotation": (
+        lambda lang: widgets.rotation_explorer(lang=lang),
+        lambda ex: setattr(ex.k, "value", 7),
+        r"[-−]0[.,]\d{3}",
+    ),
+    "rope": (
+        lambda lang: widgets.rope_explorer(lang=lang),
+        lambda ex: setattr(ex.n, "value", 9),
+        r"m·θ = \d[.,]\d\d",
+    ),
+    "alibi": (
+        lambda lang: widgets.alibi_explorer(num_heads=12, lang=lang),
+        lambda ex: setattr(ex.head, "value", 10),
+        r"2\^[-−]1[.,]5",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMBER_WIDGETS))
+def test_widget_numbers_are_written_as_the_language_writes_them(name):
+    make, move, pattern = NUMBER_WIDGETS[name]
+    for lang in ("en", "ru"):
+        ex = make(lang)
+        move(ex)
+        texts = readout_and_figure_texts(ex)
+        found = [t for t in texts if re.search(pattern, t)]
+        assert found, texts
+        if lang == "en":
+            assert all("," not in re.search(pattern, t).group() for t in found)
+        else:  # no 0.5, -1 or 1e-16 (a formula's exponent, base^(-2i/d_model), is not a number)
+            assert [t for t in texts if re.search(r"\d\.\d|(?<!\()-\d|\de[-+]", t) and "$" not in t] == []
+            assert all("." not in re.search(pattern, t).group() for t in found)

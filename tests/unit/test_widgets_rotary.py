@@ -80,7 +80,12 @@ def test_rope_explorer_in_russian():
         "двигать m и n вместе",
     )
     assert "даёт то же скалярное произведение" in explorer.readout.value
-    assert re.search(r"q_m · k_n = -?\d+,\d{4}\.", explorer.readout.value)  # the Russian decimal comma
+    assert re.search(
+        r"q_m · k_n = −?\d+,\d{4}\.", explorer.readout.value
+    )  # the Russian decimal comma and minus
+    assert re.search(
+        r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout.value
+    )  # a power of ten, not 2e-15
 
 
 # ----------------------------------------------------------------------------- alibi_explorer
@@ -111,8 +116,8 @@ def test_alibi_explorer_head_slider_follows_the_number_of_heads():
 def test_alibi_explorer_in_russian():
     explorer = widgets.alibi_explorer(num_heads=12, head=10, lang="ru")
     assert explorer.head.description == "голова h"
-    assert "не степень двойки" in explorer.readout.value and "2^-1.5" in explorer.readout.value
-    assert re.search(r"m = 2\^-1.5 = 0,\d{4}\.", explorer.readout.value)  # the value with a decimal comma
+    assert "не степень двойки" in explorer.readout.value and "2^−1,5" in explorer.readout.value
+    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", explorer.readout.value)  # the value with a decimal comma
 
 
 # ----------------------------------------------------------------------------- rope_angles_explorer
