@@ -3,23 +3,29 @@
 The kernel is ``python3`` (the course's environment), started in the notebook's own folder
 (``notebooks/<lang>/``) with ``PYTHONHASHSEED=0``, so that the outputs are the same on every
 run; widget state is stored in the notebook, so the sliders render on GitHub and in the
-decks. A cell that fails raises :class:`ExecutionError`, whose message names the lesson, the
+decks, under ids made from the lesson and the widget's place in it (:func:`stable_widget_ids`),
+so that building a lesson again writes the same file. A cell that fails raises :class:`ExecutionError`, whose message names the lesson, the
 language, the cell (its number and its first line) and the error, without the traceback's
 pages of colour codes.
 """
 
+import hashlib
+import json
 import os
 import re
 from pathlib import Path
 
 import nbformat
 
-__all__ = ["ExecutionError", "execute", "coalesce_streams", "CELL_TIMEOUT_S"]
+__all__ = ["ExecutionError", "execute", "coalesce_streams", "stable_widget_ids", "CELL_TIMEOUT_S"]
 
 #: The longest a lesson cell may run; every cell takes a few seconds at most on a laptop.
 CELL_TIMEOUT_S = 120
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
 class ExecutionError(RuntimeError):
@@ -81,7 +87,50 @@ def execute(
                 f"{type(error).__name__}: {detail[0] if detail else ''}",
             )
         ) from None
-    return coalesce_streams(nb)
+    return stable_widget_ids(coalesce_streams(nb), f"{lesson}/{lang}")
+
+
+def stable_widget_ids(nb: nbformat.NotebookNode, seed: str) -> nbformat.NotebookNode:
+    """Give every saved widget an id made from ``seed`` and its place in ``nb``, in place.
+
+    A kernel names its widgets with random UUIDs, so each build of a lesson would rewrite
+    every widget of the committed notebook under new names (and in a new order: the state is
+    saved sorted by id). Here the widgets are numbered in the order a reader meets them: the
+    outputs, cell by cell, each followed by the widgets it refers to, depth first; a widget no
+    output refers to comes after, in the order of its saved state with references blanked.
+    """
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    if not state:
+        return nb
+    order: list[str] = []
+
+    def visit(model_id: str) -> None:
+        if model_id in state and model_id not in order:
+            order.append(model_id)
+            for ref in MODEL_REF.findall(json.dumps(state[model_id], sort_keys=True)):
+                visit(ref)
+
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(WIDGET_VIEW)
+            if view:
+                visit(view["model_id"])
+
+    def content(model_id: str) -> str:
+        return MODEL_REF.sub("IPY_MODEL_", json.dumps(state[model_id], sort_keys=True))
+
+    for model_id in sorted(set(state) - set(order), key=content):
+        visit(model_id)
+    new_ids = {old: hashlib.sha256(f"{seed}/{n}".encode()).hexdigest()[:32] for n, old in enumerate(order)}
+    text = re.sub(
+        r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])",
+        lambda m: new_ids.get(m.group(0), m.group(0)),
+        json.dumps(nb),
+    )
+    renamed = nbformat.from_dict(json.loads(text))
+    nb.clear()
+    nb.update(renamed)
+    return nb
 
 
 def coalesce_streams(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -183,3 +183,53 @@ def test_split_stream_outputs_are_joined():
         ("execute_result", None, None),
         ("stream", "stdout", "c\n"),
     ]
+
+
+def _widget_notebook(ids: list[str]):
+    """A notebook as nbclient saves it: a slider box shown by one cell, its layout, and a widget no
+    output shows, under the kernel's random ``ids`` (box, slider, layout, orphan)."""
+    import nbformat
+
+    box, slider, layout, orphan = ids
+    cell = nbformat.v4.new_code_cell("explorer", id="explorer")
+    view = {"model_id": box, "version_major": 2, "version_minor": 0}
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "VBox()", EXEC_VIEW: view})]
+    state = {
+        box: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{slider}"]}},
+        slider: {"model_name": "IntSliderModel", "state": {"layout": f"IPY_MODEL_{layout}", "value": 3}},
+        layout: {"model_name": "LayoutModel", "state": {"width": "90%"}},
+        orphan: {"model_name": "LayoutModel", "state": {"width": None}},
+    }
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nb.metadata["widgets"] = {EXEC_STATE: {"state": dict(sorted(state.items())), "version_major": 2}}
+    return nb
+
+
+EXEC_VIEW = "application/vnd.jupyter.widget-view+json"
+EXEC_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def test_widget_ids_do_not_depend_on_the_kernel_run():
+    """Two builds of a lesson name their widgets alike: the committed notebook changes only with the lesson."""
+    import uuid
+
+    from course_tools.execute import stable_widget_ids
+    from course_tools.lessons import notebook_text
+
+    first, second = ([uuid.uuid4().hex for _ in range(4)] for _ in range(2))
+    written = [notebook_text(stable_widget_ids(_widget_notebook(ids), "05_x/en")) for ids in (first, second)]
+    assert written[0] == written[1]
+    for old in first:
+        assert old not in written[0]
+
+    nb = stable_widget_ids(_widget_notebook(first), "05_x/en")
+    state = nb.metadata.widgets[EXEC_STATE]["state"]
+    box = nb.cells[0].outputs[0].data[EXEC_VIEW]["model_id"]
+    (slider,) = [ref.removeprefix("IPY_MODEL_") for ref in state[box]["state"]["children"]]
+    layout = state[slider]["state"]["layout"].removeprefix("IPY_MODEL_")
+    assert state[slider]["state"]["value"] == 3 and state[layout]["state"]["width"] == "90%"
+    assert len(state) == 4  # the widget no output shows is kept, renamed too
+    assert (
+        stable_widget_ids(_widget_notebook(first), "05_x/ru").cells[0].outputs[0].data[EXEC_VIEW]["model_id"]
+        != box
+    )
