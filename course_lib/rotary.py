@@ -290,9 +290,8 @@ def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32)
                 "bias_too_large",
                 heads=num_heads,
                 seq=seq_len,
-                # thousands separated by spaces, in every language: 17 179 869 184
-                entries=f"{entries:,}".replace(",", " "),
-                limit=f"{validate.MAX_TABLE_ENTRIES:,}".replace(",", " "),
+                entries=validate.thousands(entries),
+                limit=validate.thousands(validate.MAX_TABLE_ENTRIES),
             )
         )
     slopes = alibi_slopes(num_heads, dtype=torch.float64)  # (heads,)
