@@ -1,9 +1,10 @@
 """Fixtures for the browser tests: headless Debian Chromium that may only talk to 127.0.0.1,
 and a JupyterLab started from the course's own environment on a throwaway copy of the notebooks.
 
-``browser`` (one per session) and ``guarded_page`` (one per test) are generic: any browser test
-can use them. ``guarded_page`` blocks and counts every request that leaves 127.0.0.1 and collects
-JavaScript errors; the test asserts on both (``GuardedPage.assert_clean``).
+``browser`` (one per session) and ``offline_page`` (one per test) are generic: any browser test
+can use them. ``offline_page`` blocks and counts every request that leaves what the page may load,
+and collects missing files and JavaScript errors; the test asserts on all three
+(``Traffic.assert_clean``). ``guarded_page`` is JupyterLab's: 127.0.0.1 only.
 
 The server side is watched too: ``jupyterlab`` starts the server with ``netguard/`` on its
 ``PYTHONPATH``, whose ``sitecustomize`` records every lookup of, or connection to, another machine
@@ -102,12 +103,12 @@ class Traffic:
 
 @pytest.fixture
 def offline_page(browser):
-    """``open(lang, viewport, allowed, what)`` -> (page, traffic): a fresh browser context in ``lang``
-    whose requests to URLs that ``allowed`` refuses are blocked and counted (websockets always);
-    closed after the test."""
+    """``open(lang, viewport, allowed, what, sockets)`` -> (page, traffic): a fresh browser context
+    in ``lang`` whose requests to URLs that ``allowed`` refuses are blocked and counted, and its
+    websockets too unless ``sockets`` allows them (none by default); closed after the test."""
     contexts = []
 
-    def open_page(lang: str, viewport: dict, allowed=is_local, what: str = "page"):
+    def open_page(lang: str, viewport: dict, allowed=is_local, what: str = "page", sockets=lambda url: False):
         context = browser.new_context(
             viewport=viewport, device_scale_factor=1, locale=browser_locale(lang), reduced_motion="reduce"
         )
@@ -122,7 +123,10 @@ def offline_page(browser):
                 route.abort("blockedbyclient")
 
         context.route("**/*", route)
-        context.route_web_socket(lambda url: True, lambda ws: (traffic.outside.append(ws.url), ws.close()))
+        # a mocked socket that is never connected to its server: blocked
+        context.route_web_socket(
+            lambda url: not sockets(url), lambda ws: (traffic.outside.append(ws.url), ws.close())
+        )
         # a request cut short when the page moved on (net::ERR_ABORTED: the page summaries that
         # Sphinx's search is still fetching when the test opens the next search) is no missing file
         context.on(
@@ -135,7 +139,12 @@ def offline_page(browser):
         )
         page = context.new_page()
         page.on("pageerror", lambda exc: traffic.errors.append(str(exc)))
-        page.on("console", lambda msg: traffic.errors.append(msg.text) if msg.type == "error" else None)
+        page.on(
+            "console",
+            lambda msg: (
+                traffic.errors.append(f"{msg.text} at {msg.location}") if msg.type == "error" else None
+            ),
+        )
         return page, traffic
 
     yield open_page
@@ -186,57 +195,10 @@ def save_screenshot(path: Path, png: bytes) -> bool:
     return True
 
 
-@dataclass
-class GuardedPage:
-    """A page whose outside requests are blocked and whose JavaScript errors are collected."""
-
-    page: object
-    blocked: list[str] = field(default_factory=list)
-    js_errors: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.blocked == [], f"{len(self.blocked)} requests left 127.0.0.1: {self.blocked}"
-        assert self.js_errors == [], f"the page logged JavaScript errors: {self.js_errors}"
-
-
 @pytest.fixture
-def guarded_page(browser) -> Iterator[GuardedPage]:
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 860},
-        device_scale_factor=1,
-        locale="en-US",
-        reduced_motion="reduce",
-    )
-    page = context.new_page()
-    guarded = GuardedPage(page)
-
-    def route(route):
-        if is_local(route.request.url):
-            route.continue_()
-        else:
-            guarded.blocked.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    def route_socket(ws):
-        # a mocked socket that is never connected to its server: blocked
-        guarded.blocked.append(ws.url)
-        ws.close()
-
-    context.route("**/*", route)
-    context.route_web_socket(lambda url: not is_local(url), route_socket)
-    page.on("pageerror", lambda exc: guarded.js_errors.append(f"pageerror: {exc}"))
-    page.on(
-        "console",
-        lambda msg: (
-            guarded.js_errors.append(f"console.error: {msg.text} at {msg.location}")
-            if msg.type == "error"
-            else None
-        ),
-    )
-    try:
-        yield guarded
-    finally:
-        context.close()
+def guarded_page(offline_page):
+    """(page, traffic) for JupyterLab: only 127.0.0.1, its kernel's websockets included."""
+    return offline_page("en", {"width": 1280, "height": 860}, is_local, sockets=is_local)
 
 
 # ----------------------------------------------------------------------------- JupyterLab

@@ -159,7 +159,7 @@ def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
-    page = guarded_page.page
+    page, traffic = guarded_page
     timings = {}
 
     t0 = time.perf_counter()
@@ -226,7 +226,7 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     timings["redraw, keyboard"], _ = _move_and_check(page, sliders.nth(0), press, readout, img)
     timings["redraw, mouse drag"], drag_redraws = _move_and_check(page, sliders.nth(1), drag, readout, img)
 
-    guarded_page.assert_clean()
+    traffic.assert_clean()
     # the page never asks for news with the feed off; asking anyway must not make the server look it up
     fetch(lab, "lab/api/news")
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
