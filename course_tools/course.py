@@ -131,6 +131,11 @@ class Course:
         src = self.sources[name]
         return translation_problems(src) + code_cell_problems(src) + title_problems(src)
 
+    def committed_problems(self, names: list[str]) -> list[str]:
+        """What stops a build made from the committed notebooks (the decks, the site): the lessons'
+        sources, and their notebooks missing, stale or unexecuted."""
+        return [p for name in names for p in self.source_problems(name) + self.notebook_problems(name)]
+
     def table_problems(self) -> list[str]:
         """Lessons missing from the lesson tables, because their title cannot be read."""
         missing = [name for name in self.names if name not in self.titles]

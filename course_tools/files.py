@@ -1,4 +1,5 @@
-"""Writing files so that a reader never sees half of one, and a build writes all or nothing.
+"""Writing files so that a reader never sees half of one, and a build writes all or nothing;
+copying the pinned npm packages' files that a build ships.
 
 ``write_atomic`` writes a temporary file next to the target and renames it into place
 (``os.replace`` is atomic on one file system). ``write_all`` does that for many files:
@@ -7,11 +8,12 @@ renamed into place, so an error while producing the outputs leaves the old ones 
 """
 
 import os
+import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["write_atomic", "write_all", "temporary_sibling"]
+__all__ = ["write_atomic", "write_all", "temporary_sibling", "missing_sources", "copy_sources"]
 
 
 def temporary_sibling(path: Path, data: bytes) -> Path:
@@ -52,3 +54,19 @@ def write_all(files: Mapping[Path, bytes | str]) -> None:
         raise
     for tmp, path in staged:
         os.replace(tmp, path)
+
+
+def missing_sources(root: Path, files: Sequence[tuple[str, str]]) -> list[str]:
+    """The sources of ``(source, target)`` pairs that ``root`` (e.g. node_modules/) lacks."""
+    return [src for src, _ in files if not (root / src).exists()]
+
+
+def copy_sources(root: Path, files: Sequence[tuple[str, str]], dest: Path, ignore=None) -> None:
+    """Copy each ``root/source`` to ``dest/target``: a folder with its tree (less ``ignore``), a file as it is."""
+    for src, target in files:
+        src, target = root / src, dest / target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target, ignore=ignore)
+        else:
+            shutil.copy2(src, target)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
+from .files import copy_sources, missing_sources
 from .site_pages import glossary_page, home_page, root_page
 from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
 
@@ -65,20 +66,14 @@ class SiteError(ValueError):
 
 def copy_vendor(config: Config, dest: Path) -> None:
     """Copy what the pages load from node_modules into ``dest`` (each language's future _static/)."""
-    missing = [src for src, _ in VENDOR_FILES if not (config.node_modules / src).exists()]
+    missing = missing_sources(config.node_modules, VENDOR_FILES)
     if missing:
         raise SiteError(
             [
                 f"node_modules/ lacks {', '.join(missing)}: run `npm ci` in the repository root (`make site` does)"
             ]
         )
-    for src, target in VENDOR_FILES:
-        src, target = config.node_modules / src, dest / target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_dir():
-            shutil.copytree(src, target)
-        else:
-            shutil.copy2(src, target)
+    copy_sources(config.node_modules, VENDOR_FILES, dest)
     fonts, suffixes = WIDGET_FONTS
     for font in sorted((config.node_modules / fonts).iterdir()):
         if font.suffix in suffixes:
@@ -155,9 +150,7 @@ def build(config: Config = CONFIG, say=print) -> Path:
     """
     course = Course.load(config)
     course.select([])  # no lesson at all is an error
-    problems = []
-    for name in course.names:
-        problems += course.source_problems(name) + course.notebook_problems(name)
+    problems = course.committed_problems(course.names)
     problems += [f"{path} is missing: run `make slides`" for path in missing_decks(course)]
     if problems:
         raise SiteError(problems + ["no page was written"])

@@ -32,6 +32,7 @@ from course_lib.i18n import Messages
 
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
+from .files import copy_sources, missing_sources
 
 __all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
 
@@ -230,7 +231,7 @@ th {{ text-align: left; padding-right: 1.5em; font-family: monospace; }}
 
 def copy_assets(config: Config, dest: Path) -> None:
     """Copy what the decks load from node_modules into ``dest`` (the future slides/assets)."""
-    missing = [src for src, _ in ASSET_FILES if not (config.node_modules / src).exists()]
+    missing = missing_sources(config.node_modules, ASSET_FILES)
     if missing:
         raise SlidesError(
             [
@@ -238,13 +239,7 @@ def copy_assets(config: Config, dest: Path) -> None:
                 "(`make slides` does it)"
             ]
         )
-    for src, target in ASSET_FILES:
-        src, target = config.node_modules / src, dest / target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_dir():
-            shutil.copytree(src, target, ignore=ASSET_IGNORE)
-        else:
-            shutil.copy2(src, target)
+    copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
 
 
 def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
@@ -255,9 +250,7 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
     """
     course = Course.load(config)
     names = course.select(list(prefixes))
-    problems = []
-    for name in names:
-        problems += course.source_problems(name) + course.notebook_problems(name)
+    problems = course.committed_problems(names)
     if problems:
         raise SlidesError(problems + ["no deck was written"])
 
