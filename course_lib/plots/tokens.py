@@ -25,14 +25,13 @@ from matplotlib.figure import Figure
 
 from ..bpe import BPETokenizer
 from ..bpe.pretokenize import readable
-from ..i18n import Messages, format_decimal, resolve
+from ..i18n import Messages, resolve
 from ..validate import is_integer
 from .figure import colours, new_figure
 
 __all__ = [
     "MESSAGES",
     "PALETTE",
-    "format_decimal",
     "token_spans",
     "TokenRows",
     "show_tokens",

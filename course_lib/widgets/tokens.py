@@ -6,9 +6,9 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from ..bpe import BPETokenizer
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_decimal, resolve
 from ..plots.tokens import MESSAGES as PLOT_MESSAGES
-from ..plots.tokens import check_text, check_tokenizer, format_decimal, token_spans
+from ..plots.tokens import check_text, check_tokenizer, token_spans
 from .base import slider
 
 __all__ = ["MESSAGES", "TokenExplorer", "token_explorer"]

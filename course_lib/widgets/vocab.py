@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from ..i18n import Messages, resolve
-from ..plots.tokens import format_decimal
+from ..i18n import Messages, format_decimal, resolve
 from ..plots.vocab import WordTable, check_vocab
 from ..vocab import Vocab, tokenize
 from .base import slider

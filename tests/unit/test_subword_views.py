@@ -8,7 +8,7 @@ import pytest
 
 from course_lib import plots, set_language, widgets
 from course_lib.bpe import BPETokenizer, course_corpus
-from course_lib.i18n import PSEUDO, catalogues
+from course_lib.i18n import PSEUDO, catalogues, format_decimal
 from course_lib.plots import tokens as token_plots
 from course_lib.widgets import tokens as token_widgets
 from tests.unit.test_plots import assert_pseudo_localised
@@ -73,8 +73,8 @@ def test_rows_reject_what_is_not_tokenizers_or_text(tok, lang):
 
 
 def test_decimal_mark_follows_the_language():
-    assert token_plots.format_decimal(1.955, 1, "en") == "2.0"
-    assert token_plots.format_decimal(9.0, 2, "ru") == "9,00"
+    assert format_decimal(1.955, 1, "en") == "2.0"
+    assert format_decimal(9.0, 2, "ru") == "9,00"
 
 
 # ----------------------------------------------------------------------------- fertility
