@@ -25,6 +25,7 @@ __all__ = [
     "MESSAGES",
     "CheckedModule",
     "is_integer",
+    "is_real",
     "positive_int",
     "non_negative_int",
     "table_size",
@@ -227,6 +228,11 @@ def is_integer(value) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def is_real(value) -> bool:
+    """A real number (an integer or a float of any kind), and not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def positive_int(name: str, value) -> int:
     """``value`` as an ``int`` if it is an integer > 0."""
     if not is_integer(value) or value <= 0:
@@ -266,7 +272,7 @@ def table_size(rows: int, d_model: int) -> None:
 
 def base(value) -> float:
     """The wavelength scale: a finite real number > 1."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise ValueError(MESSAGES("base_invalid", value=value))
     try:
         as_float = float(value)
@@ -278,7 +284,7 @@ def base(value) -> float:
 
 
 def probability(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+    if not is_real(value) or not 0 <= value <= 1:
         raise ValueError(MESSAGES("dropout_range", value=value))
     return float(value)
 

@@ -18,7 +18,6 @@ language ``lang`` (None: the language set by :func:`course_lib.set_language`).
 
 import html
 import math
-import numbers
 from collections.abc import Mapping, Sequence
 
 from matplotlib.figure import Figure
@@ -26,7 +25,7 @@ from matplotlib.figure import Figure
 from ..bpe import BPETokenizer
 from ..bpe.pretokenize import readable
 from ..i18n import Messages, resolve
-from ..validate import is_integer
+from ..validate import is_integer, is_real
 from .figure import colours, new_figure
 
 __all__ = [
@@ -183,9 +182,7 @@ def _check_curves(curves) -> dict[str, list[tuple[int, float]]]:
         if not isinstance(points, Mapping) or not points:
             raise ValueError(MESSAGES("bad_curves", value=points))
         for size, value in points.items():
-            good_value = (
-                isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
-            )
+            good_value = is_real(value) and math.isfinite(value)
             if not is_integer(size) or size <= 0 or not good_value or value <= 0:
                 raise ValueError(MESSAGES("bad_curves", value={size: value}))
         checked[str(label)] = sorted((int(s), float(v)) for s, v in points.items())
