@@ -21,6 +21,7 @@ __all__ = [
     "Feedback",
     "Markdown",
     "Exercise",
+    "Foreign",
     "Stop",
     "feedback",
     "wrong",
@@ -30,6 +31,7 @@ __all__ = [
     "first_difference",
     "randn",
     "describe",
+    "type_name",
     "require_tensor",
     "require_function",
     "require_finite",
@@ -128,9 +130,54 @@ MESSAGES = Messages(
             "ru": "Ваша функция `{name}` упала с ошибкой `{error}`: `{detail}`.",
         },
         "not_tensor": {
-            "en": "`forward` returned {got} instead of a tensor. Is a `return` missing?",
-            "ru": "`forward` вернул {got}, а не тензор. Может быть, забыт `return`?",
+            "en": "`{name}` returned {got} instead of a tensor. Is a `return` missing?",
+            "ru": "`{name}` вернул(а) {got}, а не тензор. Может быть, забыт `return`?",
         },
+        "tensor_subclass": {
+            "en": "`{name}` returned a `{type_name}`, a subclass of `torch.Tensor`: the check compares "
+            "plain tensors only. Return the values as a `torch.Tensor` (`torch.as_tensor(...)` of "
+            "plain numbers, or the result of ordinary tensor operations).",
+            "ru": "`{name}` вернул(а) объект `{type_name}` — подкласс `torch.Tensor`, а проверка "
+            "сравнивает только обычные тензоры. Верните значения как `torch.Tensor` (результат "
+            "обычных операций над тензорами).",
+        },
+        "meta_tensor": {
+            "en": "`{name}` returned a tensor on the `meta` device: it has a shape but no values, so "
+            "there is nothing to compare. Does your notebook call `torch.set_default_device(\"meta\")`, "
+            "or does your code create tensors with `device=\"meta\"`? Compute on the CPU.",
+            "ru": "`{name}` вернул(а) тензор на устройстве `meta`: у него есть форма, но нет значений, "
+            "и сравнивать нечего. Нет ли в ноутбуке вызова `torch.set_default_device(\"meta\")` или "
+            "`device=\"meta\"` в вашем коде? Считайте на CPU.",
+        },
+        "course_class": {
+            "en": "`{name}` is the course's own `{original}`: it passes, of course, since it is the "
+            "answer. The exercise is to write it yourself: fill in the template above and check "
+            "your own class or function.",
+            "ru": "`{name}` — это готовый `{original}` из курса: он, конечно, проходит проверку, ведь "
+            "это и есть ответ. Задача упражнения — написать его самим: заполните заготовку выше и "
+            "проверьте свой класс или функцию.",
+        },
+        "child_died": {
+            "en": "The process that ran your code ended before it answered ({how}): a crash inside "
+            "C code, a call of `os._exit`, or too much memory. Run your code on a small input in a "
+            "cell of its own to see what happens.",
+            "ru": "Процесс, в котором выполнялся ваш код, завершился, не дав ответа ({how}): падение "
+            "внутри кода на C, вызов `os._exit` или нехватка памяти. Запустите свой код на "
+            "маленьком входе в отдельной ячейке и посмотрите, что происходит.",
+        },
+        "patched": {
+            "en": "Note: your notebook has replaced {names}; the check ignored that and used the "
+            "originals. Restart the kernel to undo such a replacement.",
+            "ru": "Обратите внимание: в ноутбуке подменено {names}; проверка это проигнорировала и "
+            "использовала оригиналы. Чтобы отменить подмену, перезапустите ядро.",
+        },
+        "output_cut": {
+            "en": "… your code printed {size} in all; the rest is not shown.",
+            "ru": "… всего ваш код напечатал {size}; остальное не показано.",
+        },
+        "unit.B": {"en": "B", "ru": "Б"},
+        "unit.kB": {"en": "kB", "ru": "КБ"},
+        "unit.MB": {"en": "MB", "ru": "МБ"},
         "check_failed": {
             "en": "The check itself failed on your code with `{error}`: `{detail}`. That is a bug "
             "in the course, not in your code: please tell your instructor.",
@@ -330,18 +377,40 @@ def randn(*shape: int) -> torch.Tensor:
     return torch.randn(*shape, generator=torch.Generator().manual_seed(sum(shape)))
 
 
+@dataclass(frozen=True)
+class Foreign:
+    """What came back from the student's code in place of a plain value: a tensor subclass
+    (``kind="subclass"``), a tensor on the meta device (``"meta"``), an object of another class
+    (``"object"``), or too much (``"too_large"``); ``name`` is its class's name."""
+
+    kind: str
+    name: str
+
+
 def describe(value) -> str:
     """A short, language-neutral description of what the student's code returned."""
+    if isinstance(value, Foreign):
+        return f"`{value.name}`"
     if isinstance(value, torch.Tensor):
         return f"`Tensor` {tuple(value.shape)}"
     if isinstance(value, tuple | list):
-        return "`(" + ", ".join(type(v).__name__ for v in value) + ")`"
-    return f"`{type(value).__name__}`" if value is not None else "`None`"
+        return "`(" + ", ".join(type_name(v) for v in value) + ")`"
+    return f"`{type_name(value)}`" if value is not None else "`None`"
 
 
-def require_tensor(out) -> torch.Tensor:
+def type_name(value) -> str:
+    """The name of the class of what the student's code returned (a :class:`Foreign` names its own)."""
+    return value.name if isinstance(value, Foreign) else type(value).__name__
+
+
+def require_tensor(out, name: str = "forward") -> torch.Tensor:
+    """``out`` if it is a tensor; else the verdict that says what ``name`` returned instead."""
+    if isinstance(out, Foreign) and out.kind == "subclass":
+        raise wrong("tensor_subclass", name=name, type_name=out.name)
+    if isinstance(out, Foreign) and out.kind == "meta":
+        raise wrong("meta_tensor", name=name)
     if not isinstance(out, torch.Tensor):
-        raise wrong("not_tensor", got=describe(out))
+        raise wrong("not_tensor", name=name, got=describe(out))
     return out
 
 
@@ -355,18 +424,20 @@ def require_finite(got: torch.Tensor) -> None:
 
 
 def require_module_class(student) -> None:
-    """``student`` must be an ``nn.Module`` subclass (not an instance) with a ``forward`` of its own."""
-    if isinstance(student, nn.Module):
-        raise wrong("instance_not_class", name=type(student).__name__)
-    if not isinstance(student, type):
-        raise wrong("not_a_class", type_name=type(student).__name__)
-    if not issubclass(student, nn.Module):
-        raise wrong("not_module", name=student.__name__)
+    """``student`` (a runner's Handle) must be an ``nn.Module`` subclass, not an instance."""
+    facts = student.facts
+    if facts["is_module"]:
+        raise wrong("instance_not_class", name=facts["type_name"])
+    if not facts["is_class"]:
+        raise wrong("not_a_class", type_name=facts["type_name"])
+    if not facts["is_module_class"]:
+        raise wrong("not_module", name=facts["name"])
 
 
 def require_function(student) -> None:
-    if isinstance(student, type) or not callable(student):
-        raise wrong("not_a_function", type_name=type(student).__name__)
+    """``student`` (a runner's Handle) must be a function, not a class."""
+    if student.facts["is_class"] or not student.facts["callable"]:
+        raise wrong("not_a_function", type_name=student.facts["type_name"])
 
 
 def plain_tensors(module: nn.Module, last_dim: int) -> list[str]:

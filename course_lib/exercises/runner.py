@@ -1,135 +1,259 @@
-"""Running a student's code inside a check: bounded in time and output, never raising, leaving nothing changed.
+"""Running a student's code inside a check: in a child process killed at its deadline, never raising, leaving nothing changed.
 
-A :class:`Run` is one check. Every call into the student's code goes through it:
+A :class:`Run` is one check. It forks the notebook's process once, and the student's code runs
+only in that child; the checker runs in the notebook's own process and asks the child for
+each call (:meth:`Run.call`), so the reference answers and every comparison stay out of the
+student's reach:
 
-- **time**: all of the student's code in one check shares ``TIME_LIMIT_S`` seconds. When
-  they are up, a watchdog thread raises :class:`TimeUp` inside the student's code (every
-  0.2 s until it leaves), and the verdict is ``timeout``. After that the check calls the
-  student's code no more, so a hanging class costs one time limit, not one per probe.
-- **exits and odd exceptions**: ``sys.exit()`` is a verdict, not the end of the kernel; an
-  exception whose ``__str__`` itself raises is still described. Only ``KeyboardInterrupt``
-  (the student pressing stop) goes through.
-- **output**: what the student's code prints is captured and shown afterwards, at most
-  ``MAX_OUTPUT_LINES`` lines of it.
-- **state**: :func:`sandbox` gives the check a known state -- float32 default dtype, the
-  CPU as default device, gradients on, no inference mode, no autocast -- whatever the
-  notebook had set, and puts back everything the student's code may change: the random
-  streams, default dtype, grad mode, number of threads, deterministic-algorithms flag,
-  anomaly mode and the course's language.
+- **time**: all of the student's code in one check shares ``TIME_LIMIT_S`` seconds. When they
+  are up, the child is killed (``SIGKILL``: no ``except``, no C call and no regex outlasts it),
+  and the verdict is ``timeout``. After that the check calls the student's code no more.
+- **what comes back**: only plain values copied out of the child -- tensors of the class
+  ``torch.Tensor`` (or parameters) with their values, dtype, shape and ``requires_grad``, and
+  numbers, strings, lists, tuples and dicts of them. A tensor subclass, a tensor on the
+  ``meta`` device or any other object comes back as a :class:`Foreign` that the verdict names.
+  Objects that stay in the child (a built module) come back as a :class:`Handle`.
+- **memory**: the child may grow by ``MEMORY_LIMIT_BYTES`` beyond the notebook's size; a
+  bigger allocation fails inside the child as a ``MemoryError``.
+- **exits and odd exceptions**: ``sys.exit()`` is a verdict, and so is a child that dies (a
+  crash in C code, ``os._exit``). Only ``KeyboardInterrupt`` (the student pressing stop)
+  goes through.
+- **output**: what the student's code prints (``print``, or C code writing to the file
+  descriptors) is captured in the child and shown afterwards, at most ``MAX_OUTPUT_LINES``
+  lines and ``MAX_OUTPUT_CHARS`` characters of it.
+- **state**: nothing the student's code does in the child (a monkeypatch of the checker or of
+  torch, print options, warnings filters, the recursion limit, the working directory, a
+  thread) reaches the notebook. Patches the student made in the notebook itself, outside a
+  check, are found by comparing with the functions remembered when the course was imported
+  (:func:`remember_originals`): the check runs with the originals and its verdict names them.
+  :func:`sandbox` gives the check a known state -- float32 default dtype, the CPU as default
+  device, gradients on, no inference mode, no autocast -- whatever the notebook had set.
+
+Without ``os.fork`` (Windows) the student's code runs in the notebook's process instead,
+bounded by a watchdog thread that only interrupts Python code between two bytecodes.
 """
 
+import builtins
 import contextlib
 import ctypes
 import difflib
+import functools
+import inspect
 import io
 import os
+import pickle
+import select
+import signal
+import struct
+import sys
 import threading
 import time
 import traceback
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import torch
 from torch import nn
 
 from .. import i18n
-from .core import MESSAGES, Feedback, Stop, feedback
+from .core import MESSAGES, Feedback, Foreign, Stop, feedback
 
-__all__ = ["TIME_LIMIT_S", "MAX_OUTPUT_LINES", "TimeUp", "Run", "sandbox", "code_safe", "safe_str"]
+__all__ = [
+    "TIME_LIMIT_S",
+    "MAX_OUTPUT_LINES",
+    "MAX_OUTPUT_CHARS",
+    "MEMORY_LIMIT_BYTES",
+    "ErrorInfo",
+    "Handle",
+    "Run",
+    "sandbox",
+    "code_safe",
+    "safe_str",
+    "remember_originals",
+]
 
 TIME_LIMIT_S = 5.0  # all of the student's code in one check; a right answer needs well under 1 s
 MAX_OUTPUT_LINES = 20  # of what the student's code prints: the verdict must stay on screen
+MAX_OUTPUT_CHARS = 4000  # the same for one endless line
+MEMORY_LIMIT_BYTES = 2 << 30  # the child's growth beyond the notebook's size: 2 GiB
+_MAX_REPLY_BYTES = 256 << 20  # what one call may send back
+_MAX_ITEMS = 1_000_000  # numbers and containers in one reply, tensors' elements aside
+_MAX_DEPTH = 32
+_MAX_OUTPUT_FILE = 64 << 20  # what the child may print in all (only the start is shown)
 
 # frames in these folders are never the student's line
 _COURSE_LIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LIBRARY_DIRS = tuple(os.path.dirname(path) + os.sep for path in (torch.__file__, os.__file__)) + (
     _COURSE_LIB + os.sep,
 )
+_FORK = hasattr(os, "fork") and sys.platform != "darwin"  # macOS: fork after CoreFoundation is unsafe
 
 
-class TimeUp(BaseException):
-    """Raised inside the student's code when its time is up (a BaseException, so that the
-    student's own ``except Exception`` does not swallow it)."""
+# ----------------------------------------------------------------------------- what crosses between the processes
 
 
-class _Watchdog:
-    """Raises :class:`TimeUp` in the calling thread after ``seconds``, then every 0.2 s, until stopped.
+@dataclass(frozen=True)
+class Handle:
+    """An object that lives in the child (the student's class, a module built from it).
 
-    ``PyThreadState_SetAsyncExc`` delivers the exception between two bytecodes of the
-    target thread, in any thread and on every platform CPython runs on (signals would
-    work only in the main thread, and not on Windows).
+    ``facts`` are what the check needs to know of it without touching it: its name, whether
+    it is a class, a module, a function, the course's own class, ...
     """
 
-    def __init__(self, seconds: float):
-        self._target = threading.get_ident()
-        self._done = threading.Event()
-        self._lock = threading.Lock()
-        self.fired = False
-        self._thread = threading.Thread(target=self._watch, args=(max(seconds, 0.0),), daemon=True)
-        self._thread.start()
+    index: int
+    facts: dict = field(default_factory=dict, compare=False, hash=False)
 
-    def _raise(self, exc) -> None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._target), exc)
-
-    def _watch(self, seconds: float) -> None:
-        if self._done.wait(seconds):
-            return
-        while True:
-            with self._lock:
-                if self._done.is_set():
-                    return
-                self.fired = True
-                self._raise(ctypes.py_object(TimeUp))
-            if self._done.wait(0.2):
-                return
-
-    def stop(self) -> None:
-        """No more TimeUp after this returns, not even one already scheduled."""
-        while True:
-            try:
-                with self._lock:
-                    self._done.set()
-                    self._raise(None)  # cancels a TimeUp scheduled but not yet raised
-                self._thread.join()
-                return
-            except TimeUp:  # raised between two lines above: go round again
-                continue
+    @property
+    def __name__(self) -> str:  # noqa: A003 - so that getattr(student, "__name__", ...) reads the student's
+        return self.facts.get("name") or "?"
 
 
-@contextlib.contextmanager
-def sandbox():
-    """A known state for the check, and everything the student's code may change put back."""
-    saved_dtype = torch.get_default_dtype()
-    saved_threads = torch.get_num_threads()
-    saved_deterministic = torch.are_deterministic_algorithms_enabled()
-    saved_warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    saved_anomaly = torch.is_anomaly_enabled()
-    saved_language = i18n.get_language()
-    try:
-        with contextlib.ExitStack() as stack:
-            # the student's RNG stream is left as it was, and the check sees the same weights every run
-            stack.enter_context(torch.random.fork_rng(devices=[]))
-            torch.manual_seed(0)
-            stack.enter_context(torch.device("cpu"))
-            stack.enter_context(torch.inference_mode(False))
-            stack.enter_context(torch.enable_grad())
-            stack.enter_context(torch.autocast("cpu", enabled=False))
-            torch.set_default_dtype(torch.float32)
-            yield
-    finally:
-        torch.set_default_dtype(saved_dtype)
-        torch.set_num_threads(saved_threads)
-        # only when changed: the call imports torch._inductor's config, 2-4 s the first time
-        now = (
-            torch.are_deterministic_algorithms_enabled(),
-            torch.is_deterministic_algorithms_warn_only_enabled(),
-        )
-        if now != (saved_deterministic, saved_warn_only):
-            torch.use_deterministic_algorithms(saved_deterministic, warn_only=saved_warn_only)
-        torch.set_anomaly_enabled(saved_anomaly)
-        i18n.set_language(saved_language)
+@dataclass(frozen=True)
+class ErrorInfo:
+    """An exception raised in the child, as the verdict needs it: names, text and the student's line."""
+
+    type_name: str
+    types: tuple  # the names of its class and of every base class
+    text: str
+    line: str = ""
+
+    def is_a(self, *classes: type) -> bool:
+        return any(c.__name__ in self.types for c in classes)
 
 
-def safe_str(exc: BaseException) -> str:
+@dataclass(frozen=True, eq=False)
+class _TensorData:
+    dtype: str
+    shape: tuple
+    data: bytes
+    requires_grad: bool
+
+
+class _Counter:
+    def __init__(self):
+        self.items = 0
+        self.bytes = 0
+
+
+def _encode(value, counter: _Counter, depth: int = 0):
+    """A copy of ``value`` made of plain values only (in the child); anything else is a :class:`Foreign`."""
+    counter.items += 1
+    if counter.items > _MAX_ITEMS or depth > _MAX_DEPTH:
+        return Foreign("too_large", "…")
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str, bytes, complex):
+        return value
+    if kind is torch.Tensor or kind is nn.Parameter:
+        return _encode_tensor(value, counter)
+    if isinstance(value, torch.Tensor):
+        return Foreign("subclass", kind.__name__)
+    if isinstance(value, bool | int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):
+        return bool(value)
+    if isinstance(value, tuple):
+        return tuple(_encode(v, counter, depth + 1) for v in tuple.__iter__(value))
+    if isinstance(value, list):
+        return [_encode(v, counter, depth + 1) for v in list.__iter__(value)]
+    if isinstance(value, Mapping):
+        return {_encode(k, counter, depth + 1): _encode(v, counter, depth + 1) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return Foreign("object", kind.__name__)
+    return Foreign("object", kind.__name__)
+
+
+def _encode_tensor(value: torch.Tensor, counter: _Counter):
+    if value.is_meta:
+        return Foreign("meta", "Tensor")
+    t = value.detach()
+    if t.layout != torch.strided:
+        t = t.to_dense()
+    if t.is_quantized or t.is_complex():
+        return Foreign("object", f"Tensor ({t.dtype})")
+    t = t.cpu().contiguous()
+    counter.bytes += t.numel() * t.element_size()
+    if counter.bytes > _MAX_REPLY_BYTES:
+        return Foreign("too_large", "Tensor")
+    data = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
+    return _TensorData(str(t.dtype).removeprefix("torch."), tuple(t.shape), data, bool(value.requires_grad))
+
+
+def _decode(value):
+    """The parent's own objects for what the child sent: tensors rebuilt, everything else as it is."""
+    if isinstance(value, _TensorData):
+        dtype = getattr(torch, value.dtype, None)
+        if not isinstance(dtype, torch.dtype):
+            return Foreign("object", "Tensor")
+        if value.data:
+            t = torch.frombuffer(bytearray(value.data), dtype=torch.uint8).view(dtype).reshape(value.shape)
+        else:
+            t = torch.empty(value.shape, dtype=dtype)
+        return t.requires_grad_() if value.requires_grad and (t.is_floating_point()) else t
+    if isinstance(value, tuple):
+        return tuple(_decode(v) for v in value)
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        return {_decode(k): _decode(v) for k, v in value.items()}
+    return value
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads the child's replies: plain values and this module's own records, nothing else."""
+
+    ALLOWED = {"Foreign", "ErrorInfo", "Handle", "_TensorData"}
+
+    def find_class(self, module, name):
+        if name in self.ALLOWED and module in (__name__, "course_lib.exercises.core"):
+            return getattr(sys.modules[module], name)
+        raise pickle.UnpicklingError(f"not a plain value: {module}.{name}")
+
+
+def _send(fd: int, payload: bytes) -> None:
+    data = struct.pack("!Q", len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes | None:
+    """``size`` bytes from ``fd``; None at end of file; raises TimeoutError past ``deadline``."""
+    chunks, left = [], size
+    while left:
+        if deadline is not None:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0 or not select.select([fd], [], [], timeout)[0]:
+                raise TimeoutError
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _receive(fd: int, deadline: float | None = None) -> bytes | None:
+    head = _read_exactly(fd, 8, deadline)
+    if head is None:
+        return None
+    (size,) = struct.unpack("!Q", head)
+    if size > _MAX_REPLY_BYTES + (1 << 20):
+        raise EOFError(f"a reply of {size} bytes")
+    return _read_exactly(fd, size, deadline)
+
+
+# ----------------------------------------------------------------------------- what the student's code raised
+
+
+def safe_str(exc) -> str:
     """``str(exc)``, or something close to it when ``__str__`` itself raises."""
+    if isinstance(exc, ErrorInfo):
+        return exc.text
     for describe in (str, repr):
         try:
             return describe(exc)
@@ -157,109 +281,189 @@ def student_line(exc: BaseException) -> str:
     return ""
 
 
-def crash(key: str, exc: BaseException, **values) -> Feedback:
+def _error_info(exc: BaseException) -> ErrorInfo:
+    kind = type(exc)
+    text = code_safe(safe_str(exc) or safe_str(exc.__class__.__name__))
+    return ErrorInfo(str.__str__(kind.__name__), tuple(str(c.__name__) for c in kind.__mro__), text, student_line(exc))
+
+
+def crash(key: str, exc, **values) -> Feedback:
     """The verdict for an exception in the student's code: its type, message and line."""
-    values = dict(values, error=type(exc).__name__, detail=code_safe(safe_str(exc) or repr(exc)))
-    line = student_line(exc)
-    if line:
-        values["line"] = line
-    suffix = " " + MESSAGES("error_line", line=line) if line else ""
+    info = exc if isinstance(exc, ErrorInfo) else _error_info(exc)
+    values = dict(values, error=info.type_name, detail=info.text or info.type_name)
+    if info.line:
+        values["line"] = info.line
+    suffix = " " + MESSAGES("error_line", line=info.line) if info.line else ""
     return feedback("incorrect", key, suffix, **values)
 
 
-class Run:
-    """One check of one student's code: its time budget, its captured output, its verdict."""
-
-    def __init__(self, time_limit: float = TIME_LIMIT_S):
-        self.time_limit = time_limit
-        self.deadline = None
-        self.timed_out = False
-        self.calls = 0
-        self._output = io.StringIO()
-
-    # --- calling the student's code ---------------------------------------------------------
-
-    def call(self, where: str, fn, *args, **values):
-        """``fn(*args)``, bounded in time with its output captured.
-
-        ``NotImplementedError`` means "not attempted"; any other exception, a time-out or an
-        exit is a verdict (raised as :class:`Stop`).
-        """
-        if self.timed_out:
-            raise Stop(feedback("incorrect", "timeout", seconds=_seconds(self.time_limit)))
-        self.calls += 1
-        watchdog = _Watchdog(self.deadline - time.monotonic())
-        try:
-            try:
-                with contextlib.redirect_stdout(self._output), contextlib.redirect_stderr(self._output):
-                    return fn(*args)
-            finally:
-                watchdog.stop()
-        except TimeUp:
-            self.timed_out = True
-            raise Stop(feedback("incorrect", "timeout", seconds=_seconds(self.time_limit))) from None
-        except NotImplementedError:
-            raise Stop(feedback("not_attempted", "not_attempted", where=where)) from None
-        except SystemExit as exc:
-            call = "sys.exit()" if exc.code is None else f"sys.exit({exc.code!r})"
-            raise Stop(feedback("incorrect", "exited", call=code_safe(call))) from None
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            key = {"__init__": "error_init", "forward": "error_forward"}.get(where, "error_call")
-            raise Stop(crash(key, exc, **values), error=exc) from None
-
-    def build(self, student: type, *args):
-        """The student's module built with ``args``, in eval mode (dropout off)."""
-        try:
-            module = self.call("__init__", student, *args)
-        except Stop as stop:
-            if stop.error is not None and "before Module.__init__() call" in safe_str(stop.error):
-                detail = code_safe(safe_str(stop.error))
-                raise Stop(feedback("incorrect", "missing_super_init", detail=detail)) from None
-            raise
-        missing = _missing_forward(student)
-        if missing is not None:
-            raise missing
-        # nn.Module.train itself: a class may define a train() of its own with another meaning
-        nn.Module.train(module, False)
-        return module
-
-    def forward(self, module, inputs: torch.Tensor):
-        """The module's output for a copy of ``inputs``, and whether it changed that copy in place."""
-        given = inputs.clone()
-        out = self.call("forward", module, given, shape=tuple(inputs.shape), dtype=inputs.dtype)
-        return out, not torch.equal(given, inputs)
-
-    # --- one check, start to end --------------------------------------------------------------
-
-    def check(self, checker, student) -> Feedback:
-        """``checker(student, self)`` in a sandbox; whatever happens, a :class:`Feedback`."""
-        self.deadline = time.monotonic() + self.time_limit
-        try:
-            with sandbox():
-                verdict = checker(student, self)
-        except Stop as stop:
-            verdict = stop.feedback
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # a bug in a checker must not reach the student as a traceback
-            verdict = crash("check_failed", exc)
-        self.show_output()
-        return verdict
-
-    def show_output(self) -> None:
-        """Print what the student's code printed: at most ``MAX_OUTPUT_LINES`` lines."""
-        lines = self._output.getvalue().splitlines()
-        if not lines:
-            return
-        print("\n".join(lines[:MAX_OUTPUT_LINES]))
-        if len(lines) > MAX_OUTPUT_LINES:
-            print(MESSAGES("output_more", count=len(lines) - MAX_OUTPUT_LINES))
+# ----------------------------------------------------------------------------- the notebook's patches
 
 
-def _missing_forward(student: type) -> Stop | None:
-    """The verdict for a module class that never defines ``forward`` (a typo such as ``foward``)."""
+_ORIGINALS: dict[tuple[str, str], object] = {}
+
+
+def _watched_modules() -> dict[str, object]:
+    """The namespaces a check relies on: torch's functions and tensor methods, builtins, the course."""
+    watched = {
+        "builtins": builtins,
+        "math": sys.modules["math"],
+        "torch": torch,
+        "torch.Tensor": torch.Tensor,
+        "torch.nn.Module": nn.Module,
+        "torch.nn.functional": torch.nn.functional,
+    }
+    watched.update({name: module for name, module in sys.modules.items() if name.startswith("course_lib")})
+    return watched
+
+
+# the builtins a check uses (IPython and ipykernel replace others, such as input, in every cell)
+_BUILTINS = set(
+    "abs all any bool callable dict enumerate float getattr hasattr int isinstance issubclass iter len "
+    "list max min next range repr round sorted str sum tuple type vars zip".split()
+)
+
+
+def _functions(where: str, namespace) -> dict[str, object]:
+    return {
+        name: value
+        for name, value in vars(namespace).items()
+        if (callable(value) or inspect.ismodule(value)) and (where != "builtins" or name in _BUILTINS)
+    }
+
+
+def remember_originals() -> None:
+    """Remember the functions of torch, builtins and the course as they are now (at the course's import)."""
+    for where, namespace in _watched_modules().items():
+        for name, value in _functions(where, namespace).items():
+            _ORIGINALS.setdefault((where, name), value)
+
+
+def _patches() -> dict[tuple[str, str], object]:
+    """What the notebook replaced since the import: (namespace, name) -> the notebook's value (or a missing mark)."""
+    watched = _watched_modules()
+    found = {}
+    for (where, name), original in _ORIGINALS.items():
+        namespace = watched.get(where)
+        if namespace is None:
+            continue
+        now = vars(namespace).get(name, _MISSING)
+        if now is not original:
+            found[(where, name)] = now
+    return found
+
+
+_MISSING = object()
+
+
+@contextlib.contextmanager
+def _originals_restored(patches: dict):
+    """The originals put back for the check, and the notebook's own values again afterwards."""
+    watched = _watched_modules()
+
+    def put(values):
+        for (where, name), value in values.items():
+            with contextlib.suppress(Exception):
+                if value is _MISSING:
+                    delattr(watched[where], name)
+                else:
+                    setattr(watched[where], name, value)
+
+    put({key: _ORIGINALS[key] for key in patches})
+    try:
+        yield
+    finally:
+        put(patches)
+
+
+# ----------------------------------------------------------------------------- the known state of a check
+
+
+@contextlib.contextmanager
+def sandbox():
+    """A known state for the check, and everything the check may change put back."""
+    saved_dtype = torch.get_default_dtype()
+    saved_threads = torch.get_num_threads()
+    saved_deterministic = torch.are_deterministic_algorithms_enabled()
+    saved_warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    saved_anomaly = torch.is_anomaly_enabled()
+    saved_language = i18n.get_language()
+    saved_recursion = sys.getrecursionlimit()
+    try:
+        with contextlib.ExitStack() as stack:
+            # the student's RNG stream is left as it was, and the check sees the same weights every run
+            stack.enter_context(torch.random.fork_rng(devices=[]))
+            torch.manual_seed(0)
+            stack.enter_context(torch.device("cpu"))
+            stack.enter_context(torch.inference_mode(False))
+            stack.enter_context(torch.enable_grad())
+            stack.enter_context(torch.autocast("cpu", enabled=False))
+            stack.enter_context(warnings.catch_warnings())
+            warnings.simplefilter("ignore")  # the check's own computations print nothing on stderr
+            torch.set_default_dtype(torch.float32)
+            sys.setrecursionlimit(max(saved_recursion, 1000))
+            yield
+    finally:
+        sys.setrecursionlimit(saved_recursion)
+        torch.set_default_dtype(saved_dtype)
+        torch.set_num_threads(saved_threads)
+        # only when changed: the call imports torch._inductor's config, 2-4 s the first time
+        now = (
+            torch.are_deterministic_algorithms_enabled(),
+            torch.is_deterministic_algorithms_warn_only_enabled(),
+        )
+        if now != (saved_deterministic, saved_warn_only):
+            torch.use_deterministic_algorithms(saved_deterministic, warn_only=saved_warn_only)
+        torch.set_anomaly_enabled(saved_anomaly)
+        i18n.set_language(saved_language)
+
+
+# ----------------------------------------------------------------------------- the child
+
+
+def _facts(value) -> dict:
+    """What a check needs to know of the student's object, found in the child."""
+    target = value.func if isinstance(value, functools.partial) else value
+    with contextlib.suppress(Exception):
+        target = inspect.unwrap(target)
+    is_class = isinstance(value, type)
+    facts = {
+        "name": str(getattr(value, "__name__", "") or ""),
+        "type_name": type(value).__name__,
+        "is_class": is_class,
+        "is_module_class": is_class and issubclass(value, nn.Module),
+        "is_module": isinstance(value, nn.Module),
+        "callable": callable(value),
+        "course": _course_original(target),
+    }
+    if facts["is_module_class"]:
+        facts["missing_forward"] = _missing_forward(value)
+    return facts
+
+
+def _course_original(target) -> str | None:
+    """``course_lib.X`` if ``target`` is one of the course's own classes or functions (an alias, a
+    subclass that keeps its ``forward``), else None."""
+
+    def course_name(obj) -> str | None:
+        module = getattr(obj, "__module__", None) or ""
+        if module == "course_lib" or module.startswith("course_lib.") and not module.startswith("course_lib.exercises"):
+            return f"course_lib.{obj.__qualname__}"
+        return None
+
+    if isinstance(target, type):
+        if course_name(target):
+            return course_name(target)
+        if issubclass(target, nn.Module):
+            owner = next((c for c in target.__mro__ if "forward" in vars(c)), None)
+            return course_name(owner) if owner is not None else None
+        return None
+    return course_name(target) if callable(target) else None
+
+
+def _missing_forward(student: type) -> str | None:
+    """For a module class that never defines ``forward``: its method closest to the name (a typo
+    such as ``foward``) or ''; None when ``forward`` is there."""
     if getattr(student, "forward", None) is not nn.Module.forward:
         return None
     own = [
@@ -270,8 +474,467 @@ def _missing_forward(student: type) -> Stop | None:
         if callable(value) and not name.startswith("__")
     ]
     close = difflib.get_close_matches("forward", own, n=1, cutoff=0.6)
-    suggestion = MESSAGES("did_you_mean", found=close[0]) if close else ""
-    return Stop(feedback("incorrect", "no_forward", name=student.__name__, suggestion=suggestion))
+    return close[0] if close else ""
+
+
+class _Writer(io.TextIOBase):
+    """The child's ``sys.stdout`` and ``sys.stderr``: straight to the captured output's file."""
+
+    def __init__(self, fd: int):
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        text = str(text)
+        with contextlib.suppress(OSError):  # past RLIMIT_FSIZE: the rest is not kept
+            os.write(self._fd, text.encode("utf-8", "replace"))
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _no_input(*args):
+    raise EOFError("a check gives your code no input")
+
+
+def _child(requests: int, replies: int, output: int, student) -> None:
+    """The child's life: set up, then answer the parent's calls until it closes the pipe. Never returns."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        for fd in (1, 2):
+            os.dup2(output, fd)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = _Writer(output)
+        sys.stdin = io.StringIO("")
+        builtins.input = _no_input
+        torch.set_num_threads(1)  # OpenMP's pool belongs to the parent: the child must not enter it
+        _limits()
+        objects = [student]
+        _send(replies, pickle.dumps(_guarded(lambda: _facts(student))))
+        while True:
+            request = _receive(requests)
+            if request is None:
+                break
+            _send(replies, _serve(pickle.loads(request), objects))
+    except BaseException:
+        pass
+    finally:
+        os._exit(0)
+
+
+def _limits() -> None:
+    """The child's memory: ``MEMORY_LIMIT_BYTES`` beyond the notebook's size; its output: ``_MAX_OUTPUT_FILE``."""
+    try:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (_MAX_OUTPUT_FILE, _MAX_OUTPUT_FILE))
+
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = size + MEMORY_LIMIT_BYTES
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+def _resolve(value, objects):
+    if isinstance(value, Handle):
+        return objects[value.index]
+    if isinstance(value, tuple):
+        return tuple(_resolve(v, objects) for v in value)
+    if isinstance(value, list):
+        return [_resolve(v, objects) for v in value]
+    return value
+
+
+def _guarded(compute):
+    """``("ok", value)`` or what stopped it: ``("raised", ErrorInfo)``, ``("not_implemented",)``, ``("exit", call)``."""
+    try:
+        return ("ok", compute())
+    except NotImplementedError:
+        return ("not_implemented",)
+    except SystemExit as exc:
+        try:
+            code = exc.code
+            return ("exit", "sys.exit()" if code is None else f"sys.exit({code!r})")
+        except BaseException:
+            return ("exit", "sys.exit(…)")
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        try:
+            return ("raised", _error_info(exc))
+        except BaseException:
+            return ("raised", ErrorInfo("Exception", ("Exception",), ""))
+
+
+def _serve(request, objects: list) -> bytes:
+    fn, args, keep, mirror = request
+    fn, args = _resolve(fn, objects), list(_resolve(args, objects))
+
+    def compute():
+        result = fn(*args)
+        if keep:
+            objects.append(result)
+            return Handle(len(objects) - 1, _facts(result)), []
+        counter = _Counter()
+        return _encode(result, counter), [_encode(args[i], counter) for i in mirror]
+
+    reply = _guarded(compute)
+    try:
+        return pickle.dumps(reply)
+    except Exception as exc:
+        return pickle.dumps(("raised", _error_info(exc)))
+
+
+# ----------------------------------------------------------------------------- the parent's side
+
+
+class _Child:
+    """The forked child of one check, answering calls until it is closed or killed."""
+
+    def __init__(self, student):
+        self.output = os.memfd_create("course-check") if hasattr(os, "memfd_create") else _temp_fd()
+        requests_r, self.requests = os.pipe()
+        self.replies, replies_w = os.pipe()
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that forking a process with threads (ipykernel's) may deadlock
+            # the child: this child takes no lock those threads hold, and ends with os._exit
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns into the kernel
+            try:
+                os.close(self.requests)
+                os.close(self.replies)
+                _child(requests_r, replies_w, self.output, student)
+            finally:
+                os._exit(0)
+        os.close(requests_r)
+        os.close(replies_w)
+        self.alive = True
+
+    def ask(self, request, deadline: float):
+        """Send ``request`` (None: only read the first reply) and return the child's answer."""
+        if request is not None:
+            try:
+                _send(self.requests, pickle.dumps(request))
+            except OSError:
+                return ("died",)
+        try:
+            reply = _receive(self.replies, deadline)
+        except TimeoutError:
+            self.close()
+            return ("timeout",)
+        except (EOFError, OSError):
+            reply = None
+        if reply is None:
+            return ("died", self._status())
+        try:
+            return _Unpickler(io.BytesIO(reply)).load()
+        except Exception:
+            self.close()
+            return ("died", "")
+
+    def _status(self) -> str:
+        """How the child ended: "signal 11", "exit 3" (it is reaped here)."""
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            return ""
+        self.alive = False
+        if os.WIFSIGNALED(status):
+            return f"signal {os.WTERMSIG(status)}"
+        return f"exit {os.WEXITSTATUS(status)}"
+
+    def printed(self) -> str:
+        """What the child printed."""
+        return os.pread(self.output, os.fstat(self.output).st_size, 0).decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self.alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.alive = False
+        for fd in (self.requests, self.replies):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.requests = self.replies = -1
+
+    def release(self) -> None:
+        self.close()
+        with contextlib.suppress(OSError):
+            os.close(self.output)
+
+
+def _temp_fd() -> int:
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="course-check-")
+    os.unlink(path)
+    return fd
+
+
+class _Local:
+    """The student's code in the notebook's own process (no ``os.fork``), bounded by a watchdog."""
+
+    def __init__(self, student):
+        self.objects = [student]
+        self.buffer = io.StringIO()
+
+    def ask(self, request, deadline: float):
+        watchdog = _Watchdog(deadline - time.monotonic())
+        try:
+            try:
+                with contextlib.redirect_stdout(self.buffer), contextlib.redirect_stderr(self.buffer):
+                    if request is None:
+                        return _guarded(lambda: _facts(self.objects[0]))
+                    reply = pickle.loads(_serve(request, self.objects))
+            finally:
+                watchdog.stop()
+        except _TimeUp:
+            return ("timeout",)
+        return ("timeout",) if watchdog.fired else reply
+
+    def printed(self) -> str:
+        return self.buffer.getvalue()
+
+    def release(self) -> None:
+        pass
+
+
+class _TimeUp(BaseException):
+    pass
+
+
+class _Watchdog:
+    """Raises :class:`_TimeUp` in the calling thread after ``seconds``, then every 0.2 s, until stopped."""
+
+    def __init__(self, seconds: float):
+        self._target = threading.get_ident()
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self.fired = False
+        self._thread = threading.Thread(target=self._watch, args=(max(seconds, 0.0),), daemon=True)
+        self._thread.start()
+
+    def _raise(self, exc) -> None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._target), exc)
+
+    def _watch(self, seconds: float) -> None:
+        if self._done.wait(seconds):
+            return
+        while True:
+            with self._lock:
+                if self._done.is_set():
+                    return
+                self.fired = True
+                self._raise(ctypes.py_object(_TimeUp))
+            if self._done.wait(0.2):
+                return
+
+    def stop(self) -> None:
+        while True:
+            try:
+                with self._lock:
+                    self._done.set()
+                    self._raise(None)
+                self._thread.join()
+                return
+            except _TimeUp:
+                continue
+
+
+def _mirrored(value) -> bool:
+    return type(value) in (list, dict) or type(value) is torch.Tensor
+
+
+def _mirror(given, after) -> None:
+    """Make the parent's copy of an argument what the student's code left it (the in-place changes)."""
+    if isinstance(given, list):
+        given[:] = after if isinstance(after, list) else [after]
+    elif isinstance(given, dict):
+        given.clear()
+        if isinstance(after, dict):
+            given.update(after)
+        else:
+            given[Foreign("object", "changed")] = after
+    elif isinstance(given, torch.Tensor):
+        with torch.no_grad():
+            if isinstance(after, torch.Tensor) and after.dtype == given.dtype:
+                given.set_(after.detach().clone())
+            elif given.is_floating_point():
+                given.fill_(float("nan"))
+            else:
+                given.fill_(-1 if given.dtype != torch.bool else True)
+                given.resize_(*given.shape, 1)
+
+
+class Run:
+    """One check of one student's code: its child process, its time budget, its captured output, its verdict."""
+
+    def __init__(self, time_limit: float = TIME_LIMIT_S):
+        self.time_limit = time_limit
+        self.used = 0.0
+        self.timed_out = False
+        self.calls = 0
+        self._child = None
+        self._output = ""
+
+    # --- calling the student's code ---------------------------------------------------------
+
+    def _timeout(self) -> Stop:
+        self.timed_out = True
+        return Stop(feedback("incorrect", "timeout", seconds=_seconds(self.time_limit)))
+
+    def _ask(self, request):
+        """The child's answer to ``request``, the time it took counted against the time limit."""
+        if self.timed_out:
+            raise self._timeout()
+        start = time.monotonic()
+        reply = self._child.ask(request, start + self.time_limit - self.used)
+        self.used += time.monotonic() - start
+        if reply[0] == "timeout":
+            raise self._timeout()
+        if reply[0] == "died":
+            self.timed_out = True  # no more calls: the child is gone
+            raise Stop(feedback("incorrect", "child_died", how=reply[1] if len(reply) > 1 else ""))
+        return reply
+
+    def call(self, where: str, fn, *args, keep: bool = False, **values):
+        """``fn(*args)`` in the child, bounded in time, with its output captured.
+
+        ``fn`` is a :class:`Handle` (the student's function, a built module) or one of the
+        course's functions (it runs in the child, on the student's objects given as handles).
+        The result comes back as plain values (a new :class:`Handle` with ``keep``); a list,
+        dict or tensor among ``args`` is changed here as the student's code changed it there.
+        ``NotImplementedError`` means "not attempted"; any other exception, a time-out or an
+        exit is a verdict (raised as :class:`Stop`).
+        """
+        self.calls += 1
+        mirror = [i for i, a in enumerate(args) if _mirrored(a)]
+        outcome, *rest = self._ask((fn, args, keep, mirror))
+        if outcome == "ok":
+            result, after = rest[0]
+            for i, value in zip(mirror, after, strict=False):
+                _mirror(args[i], _decode(value))
+            return _decode(result)
+        if outcome == "not_implemented":
+            raise Stop(feedback("not_attempted", "not_attempted", where=where))
+        if outcome == "exit":
+            raise Stop(feedback("incorrect", "exited", call=code_safe(rest[0])))
+        error = rest[0]
+        key = {"__init__": "error_init", "forward": "error_forward"}.get(where, "error_call")
+        raise Stop(crash(key, error, **values), error=error)
+
+    def inspect(self, fn, *args):
+        """``fn(*args)``, one of the course's functions, in the child on the student's objects."""
+        name = fn.__name__.lstrip("_")
+        return self.call(name, fn, *args, name=name)
+
+    def build(self, student: Handle, *args) -> Handle:
+        """The student's module built with ``args``, in eval mode (dropout off), as a handle."""
+        try:
+            module = self.call("__init__", student, *args, keep=True)
+        except Stop as stop:
+            if stop.error is not None and "before Module.__init__() call" in stop.error.text:
+                raise Stop(feedback("incorrect", "missing_super_init", detail=stop.error.text)) from None
+            raise
+        missing = student.facts.get("missing_forward")
+        if missing is not None:
+            suggestion = MESSAGES("did_you_mean", found=missing) if missing else ""
+            raise Stop(feedback("incorrect", "no_forward", name=student.__name__, suggestion=suggestion))
+        self.call("eval", _eval, module, name="eval")
+        return module
+
+    def forward(self, module: Handle, inputs: torch.Tensor):
+        """The module's output for a copy of ``inputs``, and whether it changed that copy in place."""
+        given = inputs.clone()
+        out = self.call("forward", module, given, shape=tuple(inputs.shape), dtype=inputs.dtype)
+        return out, not (given.shape == inputs.shape and torch.equal(given, inputs))
+
+    # --- one check, start to end --------------------------------------------------------------
+
+    def check(self, checker, student) -> Feedback:
+        """``checker(student, self)`` with the student's code in a child; whatever happens, a :class:`Feedback`."""
+        patches = _patches()
+        try:
+            with _originals_restored(patches), sandbox():
+                try:
+                    self._child = _Child(student) if _FORK else _Local(student)
+                    verdict = self._judge(checker)
+                finally:
+                    if self._child is not None:
+                        self._output = self._child.printed()
+                        self._child.release()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a bug in the course must not reach the student as a traceback
+            verdict = crash("check_failed", exc)
+        if patches:
+            verdict = _with_patches(verdict, patches)
+        self.show_output()
+        return verdict
+
+    def _judge(self, checker) -> Feedback:
+        try:
+            facts = self._ask(None)
+            if facts[0] != "ok":
+                raise Stop(feedback("incorrect", "child_died", how=""))
+            handle = Handle(0, facts[1])
+            if handle.facts["course"]:
+                return feedback(
+                    "not_attempted", "course_class", name=handle.__name__ or "?", original=handle.facts["course"]
+                )
+            return checker(handle, self)
+        except Stop as stop:
+            return stop.feedback
+
+    def show_output(self) -> None:
+        """Print what the student's code printed: at most ``MAX_OUTPUT_LINES`` lines, ``MAX_OUTPUT_CHARS`` characters."""
+        lines = self._output.splitlines()
+        shown, left = [], MAX_OUTPUT_CHARS
+        for line in lines[:MAX_OUTPUT_LINES]:
+            if len(line) > left:
+                shown.append(line[:left] + "…")
+                break
+            shown.append(line)
+            left -= len(line)
+        if not shown:
+            return
+        print("\n".join(shown))
+        if shown[-1] is not lines[len(shown) - 1]:  # one line cut short: count in bytes, not lines
+            print(MESSAGES("output_cut", size=_size(len(self._output.encode("utf-8", "replace")))))
+        elif len(lines) > len(shown):
+            print(MESSAGES("output_more", count=len(lines) - len(shown)))
+
+
+def _eval(module) -> None:
+    # nn.Module.train itself: a class may define a train() of its own with another meaning
+    nn.Module.train(module, False)
+
+
+def _with_patches(verdict: Feedback, patches: dict) -> Feedback:
+    names = ", ".join(f"`{where}.{name}`" for where, name in sorted(patches))
+    note = " " + MESSAGES("patched", names=names)
+    values = dict(verdict.values, patched=sorted(f"{where}.{name}" for where, name in patches))
+    return Feedback(verdict.status, verdict.key, verdict.message + note, verdict.title, values)
+
+
+def _size(size: int) -> str:
+    """A size as the messages write it: 5,2 MB in Russian, 5.2 MB in English."""
+    for unit, scale in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if size >= scale:
+            return f"{i18n.format_decimal(size / scale, 1)} {MESSAGES('unit.' + unit)}"
+    return f"{size} {MESSAGES('unit.B')}"
 
 
 def _seconds(value: float) -> str:
