@@ -143,11 +143,11 @@ MESSAGES = Messages(
         },
         "meta_tensor": {
             "en": "`{name}` returned a tensor on the `meta` device: it has a shape but no values, so "
-            "there is nothing to compare. Does your notebook call `torch.set_default_device(\"meta\")`, "
-            "or does your code create tensors with `device=\"meta\"`? Compute on the CPU.",
+            'there is nothing to compare. Does your notebook call `torch.set_default_device("meta")`, '
+            'or does your code create tensors with `device="meta"`? Compute on the CPU.',
             "ru": "`{name}` вернул(а) тензор на устройстве `meta`: у него есть форма, но нет значений, "
-            "и сравнивать нечего. Нет ли в ноутбуке вызова `torch.set_default_device(\"meta\")` или "
-            "`device=\"meta\"` в вашем коде? Считайте на CPU.",
+            'и сравнивать нечего. Нет ли в ноутбуке вызова `torch.set_default_device("meta")` или '
+            '`device="meta"` в вашем коде? Считайте на CPU.',
         },
         "course_class": {
             "en": "`{name}` is the course's own `{original}`: it passes, of course, since it is the "

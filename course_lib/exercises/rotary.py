@@ -274,7 +274,12 @@ def _same_angle(got: torch.Tensor, x: torch.Tensor) -> bool:
 
 
 def _rope_values(
-    out, x: torch.Tensor, positions: torch.Tensor, base: float, name: str = "x", returned: str = "apply_rotary"
+    out,
+    x: torch.Tensor,
+    positions: torch.Tensor,
+    base: float,
+    name: str = "x",
+    returned: str = "apply_rotary",
 ) -> None:
     """Checks ``out == RoPE(x)`` in x's dtype, or names the mistake that explains ``out`` (returned by ``returned``)."""
     out = require_tensor(out, returned)

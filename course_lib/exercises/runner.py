@@ -284,7 +284,9 @@ def student_line(exc: BaseException) -> str:
 def _error_info(exc: BaseException) -> ErrorInfo:
     kind = type(exc)
     text = code_safe(safe_str(exc) or safe_str(exc.__class__.__name__))
-    return ErrorInfo(str.__str__(kind.__name__), tuple(str(c.__name__) for c in kind.__mro__), text, student_line(exc))
+    return ErrorInfo(
+        str.__str__(kind.__name__), tuple(str(c.__name__) for c in kind.__mro__), text, student_line(exc)
+    )
 
 
 def crash(key: str, exc, **values) -> Feedback:
@@ -399,7 +401,6 @@ def sandbox():
             stack.enter_context(torch.enable_grad())
             stack.enter_context(torch.autocast("cpu", enabled=False))
             stack.enter_context(warnings.catch_warnings())
-            warnings.simplefilter("ignore")  # the check's own computations print nothing on stderr
             torch.set_default_dtype(torch.float32)
             sys.setrecursionlimit(max(saved_recursion, 1000))
             yield
@@ -442,23 +443,24 @@ def _facts(value) -> dict:
 
 
 def _course_original(target) -> str | None:
-    """``course_lib.X`` if ``target`` is one of the course's own classes or functions (an alias, a
-    subclass that keeps its ``forward``), else None."""
-
-    def course_name(obj) -> str | None:
-        module = getattr(obj, "__module__", None) or ""
-        if module == "course_lib" or module.startswith("course_lib.") and not module.startswith("course_lib.exercises"):
-            return f"course_lib.{obj.__qualname__}"
+    """``course_lib.X`` if ``target`` is one of the course's own classes or functions (an alias, an
+    object built from it, a subclass that keeps its ``forward``), else None."""
+    if not isinstance(target, type) and not inspect.isroutine(target):
+        target = type(target)
+    if isinstance(target, type) and issubclass(target, nn.Module) and not _from_course(target):
+        target = next((c for c in target.__mro__ if "forward" in vars(c)), target)
+    if not _from_course(target):
         return None
+    name = target.__qualname__
+    public = getattr(sys.modules["course_lib"], name, None) is target
+    return f"course_lib.{name}" if public else f"{target.__module__}.{name}"
 
-    if isinstance(target, type):
-        if course_name(target):
-            return course_name(target)
-        if issubclass(target, nn.Module):
-            owner = next((c for c in target.__mro__ if "forward" in vars(c)), None)
-            return course_name(owner) if owner is not None else None
-        return None
-    return course_name(target) if callable(target) else None
+
+def _from_course(obj) -> bool:
+    module = getattr(obj, "__module__", None) or ""
+    return (module == "course_lib" or module.startswith("course_lib.")) and not module.startswith(
+        "course_lib.exercises"
+    )
 
 
 def _missing_forward(student: type) -> str | None:
@@ -567,7 +569,7 @@ def _guarded(compute):
         except BaseException:
             return ("exit", "sys.exit(…)")
     except KeyboardInterrupt:
-        raise
+        return ("interrupted",)
     except BaseException as exc:
         try:
             return ("raised", _error_info(exc))
@@ -638,9 +640,9 @@ class _Child:
             return ("died", self._status())
         try:
             return _Unpickler(io.BytesIO(reply)).load()
-        except Exception:
+        except Exception as exc:
             self.close()
-            return ("died", "")
+            return ("died", f"DEBUG {exc!r}")
 
     def _status(self) -> str:
         """How the child ended: "signal 11", "exit 3" (it is reaped here)."""
@@ -706,6 +708,9 @@ class _Local:
 
     def printed(self) -> str:
         return self.buffer.getvalue()
+
+    def close(self) -> None:
+        pass
 
     def release(self) -> None:
         pass
@@ -831,6 +836,10 @@ class Run:
             raise Stop(feedback("not_attempted", "not_attempted", where=where))
         if outcome == "exit":
             raise Stop(feedback("incorrect", "exited", call=code_safe(rest[0])))
+        if (
+            outcome == "interrupted"
+        ):  # the student's own KeyboardInterrupt stops the cell, as the stop button does
+            raise KeyboardInterrupt
         error = rest[0]
         key = {"__init__": "error_init", "forward": "error_forward"}.get(where, "error_call")
         raise Stop(crash(key, error, **values), error=error)
@@ -870,9 +879,11 @@ class Run:
             with _originals_restored(patches), sandbox():
                 try:
                     self._child = _Child(student) if _FORK else _Local(student)
+                    warnings.simplefilter("ignore")  # the check's own computations print nothing on stderr
                     verdict = self._judge(checker)
                 finally:
                     if self._child is not None:
+                        self._child.close()  # a thread of the student's prints no more
                         self._output = self._child.printed()
                         self._child.release()
         except KeyboardInterrupt:
@@ -887,12 +898,17 @@ class Run:
     def _judge(self, checker) -> Feedback:
         try:
             facts = self._ask(None)
+            if facts[0] == "interrupted":
+                raise KeyboardInterrupt
             if facts[0] != "ok":
-                raise Stop(feedback("incorrect", "child_died", how=""))
+                raise Stop(feedback("incorrect", "child_died", how=facts[0]))
             handle = Handle(0, facts[1])
             if handle.facts["course"]:
                 return feedback(
-                    "not_attempted", "course_class", name=handle.__name__ or "?", original=handle.facts["course"]
+                    "not_attempted",
+                    "course_class",
+                    name=handle.__name__ or "?",
+                    original=handle.facts["course"],
                 )
             return checker(handle, self)
         except Stop as stop:

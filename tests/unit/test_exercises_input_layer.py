@@ -13,7 +13,7 @@ from torch import nn
 
 import course_lib
 from course_lib import exercises
-from tests.unit.verdicts import assert_numbers_in_language, verdict_tests
+from tests.unit.verdicts import assert_numbers_in_language, own_copy, verdict_tests
 
 INP = exercises.input_layer
 
@@ -335,7 +335,7 @@ WRONG = [
 ]
 
 RIGHT = [
-    (INP, course_lib.TransformerEmbedding),
+    (INP, own_copy(course_lib.TransformerEmbedding)),
     (INP, Reference),
     (INP, OneHotLinearTableInForward),
     (INP, BatchedBufferWithDropout),
@@ -415,7 +415,7 @@ def test_the_odd_width_verdicts_say_where_and_what():
 def test_odd_arguments_are_verdicts():
     assert INP.check(None).key == "not_a_class"
     assert INP.check(Reference(29, 24, 40)).key == "instance_not_class"
-    assert INP.check(course_lib.TokenEmbedding).key == "error_init"  # takes two arguments
+    assert INP.check(own_copy(course_lib.TokenEmbedding)).key == "error_init"  # takes two arguments
 
 
 def test_check_leaves_the_students_random_stream_and_dtype_alone():
