@@ -2,8 +2,9 @@
 the course-wide messages of the checkers, and the ways checkers compare outputs.
 
 A checker is a function ``check(student, run) -> Feedback`` in the exercise's own module.
-It runs the student's code only through ``run`` (a :class:`~course_lib.exercises.runner.Run`),
-which bounds the time and the output, and it may end early with ``raise wrong(key, ...)``.
+``student`` is a :class:`~course_lib.exercises.runner.Handle`: the student's object stays in the
+child process where ``run`` (a :class:`~course_lib.exercises.runner.Run`) runs the student's
+code, and the checker gets back plain values only. It may end early with ``raise wrong(key, ...)``.
 """
 
 from dataclasses import dataclass, field
@@ -131,31 +132,31 @@ MESSAGES = Messages(
         },
         "not_tensor": {
             "en": "`{name}` returned {got} instead of a tensor. Is a `return` missing?",
-            "ru": "`{name}` вернул(а) {got}, а не тензор. Может быть, забыт `return`?",
+            "ru": "Результат `{name}` — {got}, а не тензор. Может быть, забыт `return`?",
         },
         "tensor_subclass": {
             "en": "`{name}` returned a `{type_name}`, a subclass of `torch.Tensor`: the check compares "
             "plain tensors only. Return the values as a `torch.Tensor` (`torch.as_tensor(...)` of "
             "plain numbers, or the result of ordinary tensor operations).",
-            "ru": "`{name}` вернул(а) объект `{type_name}` — подкласс `torch.Tensor`, а проверка "
-            "сравнивает только обычные тензоры. Верните значения как `torch.Tensor` (результат "
-            "обычных операций над тензорами).",
+            "ru": "Результат `{name}` — объект `{type_name}`, подкласс `torch.Tensor`, а проверка "
+            "сравнивает только обычные тензоры. Верните значения как обычный `torch.Tensor`: "
+            "результат обычных операций над тензорами.",
         },
         "meta_tensor": {
             "en": "`{name}` returned a tensor on the `meta` device: it has a shape but no values, so "
             'there is nothing to compare. Does your notebook call `torch.set_default_device("meta")`, '
             'or does your code create tensors with `device="meta"`? Compute on the CPU.',
-            "ru": "`{name}` вернул(а) тензор на устройстве `meta`: у него есть форма, но нет значений, "
+            "ru": "Результат `{name}` — тензор на устройстве `meta`: у него есть форма, но нет значений, "
             'и сравнивать нечего. Нет ли в ноутбуке вызова `torch.set_default_device("meta")` или '
             '`device="meta"` в вашем коде? Считайте на CPU.',
         },
         "course_class": {
-            "en": "`{name}` is the course's own `{original}`: it passes, of course, since it is the "
-            "answer. The exercise is to write it yourself: fill in the template above and check "
-            "your own class or function.",
-            "ru": "`{name}` — это готовый `{original}` из курса: он, конечно, проходит проверку, ведь "
-            "это и есть ответ. Задача упражнения — написать его самим: заполните заготовку выше и "
-            "проверьте свой класс или функцию.",
+            "en": "`{name}` is `{original}`, the course's own solution: of course it passes. The "
+            "exercise is to write it yourself: fill in the template above and check your own "
+            "class or function.",
+            "ru": "`{name}` — это `{original}`, готовое решение из курса: проверку оно, конечно, "
+            "проходит. Задача упражнения — написать такое решение самостоятельно: заполните "
+            "заготовку выше и проверьте свой класс или функцию.",
         },
         "child_died": {
             "en": "The process that ran your code ended before it answered ({how}): a crash inside "
@@ -166,15 +167,18 @@ MESSAGES = Messages(
             "маленьком входе в отдельной ячейке и посмотрите, что происходит.",
         },
         "patched": {
-            "en": "Note: your notebook has replaced {names}; the check ignored that and used the "
-            "originals. Restart the kernel to undo such a replacement.",
-            "ru": "Обратите внимание: в ноутбуке подменено {names}; проверка это проигнорировала и "
-            "использовала оригиналы. Чтобы отменить подмену, перезапустите ядро.",
+            "en": "Note: your notebook has replaced {names}; the check did not trust the replacement "
+            "and used the originals. Restart the kernel to get the originals back in the notebook too.",
+            "ru": "Обратите внимание: ваш ноутбук подменил {names}; проверка не стала доверять подмене "
+            "и использовала оригиналы. Чтобы вернуть оригиналы и в ноутбуке, перезапустите ядро.",
         },
         "output_cut": {
             "en": "… your code printed {size} in all; the rest is not shown.",
             "ru": "… всего ваш код напечатал {size}; остальное не показано.",
         },
+        "how.signal": {"en": "signal {n}", "ru": "сигнал {n}"},
+        "how.exit": {"en": "exit code {n}", "ru": "код выхода {n}"},
+        "how.unknown": {"en": "no reply", "ru": "ответа нет"},
         "unit.B": {"en": "B", "ru": "Б"},
         "unit.kB": {"en": "kB", "ru": "КБ"},
         "unit.MB": {"en": "MB", "ru": "МБ"},

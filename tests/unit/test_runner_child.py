@@ -105,7 +105,7 @@ def test_a_returned_tensor_subclass_is_named_and_does_not_hang_the_comparison(la
 
 def test_the_default_time_limit_is_the_readme_s_five_seconds():
     assert runner.TIME_LIMIT_S == 5.0
-    assert inspect.signature(runner.Run).parameters["time_limit"].default == runner.TIME_LIMIT_S
+    assert runner.Run().time_limit == 5.0
 
 
 def test_a_huge_allocation_fails_in_the_child_not_the_kernel(lang):
