@@ -50,7 +50,7 @@ from .core import Exercise, Feedback, Markdown
 __all__ = ["Exercise", "Feedback", "Markdown", "registry"]
 
 # modules of this package that are machinery, not exercises
-_MACHINERY = {"core", "runner"}
+_MACHINERY = {"core", "runner", "child"}
 
 
 def _discover() -> dict[str, Exercise]:
