@@ -2,8 +2,8 @@
 
 Each test is one attack that used to work. The student's code runs in a child process killed at
 its deadline; the checker compares, in the notebook's process, plain values copied out of it.
-Checks run here with a short time limit (``LIMIT``), through ``runner.Run`` as
-``Exercise.check`` does, so that a hang costs a fraction of a second, not five.
+Checks of students that hang run here with a short time limit (``LIMIT``), through ``runner.Run``
+as ``Exercise.check`` does, so that a hang costs a fraction of a second, not five.
 """
 
 import inspect
@@ -35,7 +35,7 @@ LIMIT = 0.5  # seconds of student code per check in these tests
 BUDGET = LIMIT + 3.0  # a verdict within this, whatever the student's code does (fork, reference, replay)
 
 
-def check(exercise, student, limit=LIMIT):
+def check(exercise, student, limit=runner.TIME_LIMIT_S):
     return runner.Run(limit).check(exercise._checker, student)
 
 
@@ -75,7 +75,7 @@ def regex_forever(x, positions, base=10000.0):
 @pytest.mark.parametrize("student", [sleeps_swallowing, sleeps_long, sums_long, regex_forever])
 def test_code_that_hangs_in_c_or_swallows_the_stop_gets_a_verdict_in_time(student, lang):
     start = time.monotonic()
-    feedback = check(ROPE, student)
+    feedback = check(ROPE, student, limit=LIMIT)
     took = time.monotonic() - start
     assert (feedback.status, feedback.key) == ("incorrect", "timeout"), feedback
     assert feedback.message == message("timeout", lang, seconds=runner._seconds(LIMIT))
@@ -112,7 +112,7 @@ def test_a_huge_allocation_fails_in_the_child_not_the_kernel(lang):
     def allocates(x, positions, base=10000.0):
         return torch.empty(runner.MEMORY_LIMIT_BYTES + (1 << 30), dtype=torch.uint8)
 
-    feedback = check(ROPE, allocates, limit=2.0)
+    feedback = check(ROPE, allocates)
     assert (feedback.status, feedback.key) == ("incorrect", "error_call"), feedback
     assert feedback.values["error"] in {"RuntimeError", "MemoryError"}, feedback
 
@@ -302,7 +302,7 @@ class LogitsFirst(nn.Module):
 
 
 def test_an_input_layer_with_an_output_projection_first_is_judged_on_its_embedding():
-    feedback = check(INP, LogitsFirst, limit=5.0)
+    feedback = check(INP, LogitsFirst)
     assert (feedback.status, feedback.key) == ("correct", "inp.correct"), feedback
 
 
@@ -314,6 +314,21 @@ def test_a_meta_tensor_is_named_not_a_bug_in_the_course(lang):
     feedback = check(ROPE, returns_meta)
     assert (feedback.status, feedback.key) == ("incorrect", "meta_tensor"), feedback
     assert "`returns_meta`" in feedback.message
+
+
+def sets_a_meta_default_device(x, positions, base=10000.0):
+    sets_a_meta_default_device.calls += 1
+    out = rope_of(x, positions, base)
+    if sets_a_meta_default_device.calls == 3:  # the last call (later ones would pay ~2 s of torch imports)
+        torch.set_default_device("meta")  # the checker's own tensors used to land there
+    return out
+
+
+def test_a_meta_default_device_set_by_the_student_s_code_is_not_a_bug_in_the_course():
+    sets_a_meta_default_device.calls = 0
+    feedback = check(ROPE, sets_a_meta_default_device)
+    assert feedback.key == "rope.correct", feedback
+    assert torch.empty(1).device.type == "cpu"
 
 
 def test_a_meta_default_device_set_in_the_notebook_is_not_a_bug_in_the_course():
@@ -340,7 +355,7 @@ def test_a_five_megabyte_line_is_shown_bounded(capsys, lang):
         print("x" * 5_000_000)
         return rope_of(x, positions, base)
 
-    assert check(ROPE, prints_a_lot, limit=5.0).status == "correct"
+    assert check(ROPE, prints_a_lot).status == "correct"
     out = capsys.readouterr().out
     assert len(out) < runner.MAX_OUTPUT_CHARS + 200
     cut = re.escape(message("output_cut", lang, size="SIZE")).replace("SIZE", r"(\d+[.,]\d) (MB|МБ)")
@@ -365,5 +380,5 @@ def test_without_fork_the_code_runs_in_the_notebook_bounded_by_a_watchdog(monkey
         while True:
             pass
 
-    assert check(ROPE, loops).key == "timeout"
+    assert check(ROPE, loops, limit=LIMIT).key == "timeout"
     assert capsys.readouterr().out == "looping\n"
