@@ -58,9 +58,10 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/
+# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/;
+# and a workspace in JupyterLab: opening a lesson leaves it clean, running and saving it leaves it the course's
 browser-lab: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
