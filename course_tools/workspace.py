@@ -1,6 +1,6 @@
 """The students' own copies of the lessons, which course updates never overwrite.
 
-    python -m course_tools.workspace [--lang ru] [--workspace DIR]
+    python -m course_tools.workspace [--lang ru] [--workspace DIR] [--lab-settings DIR]
 
 ``make lab`` runs this before opening JupyterLab on ``workspace/`` (git-ignored):
 
@@ -26,9 +26,10 @@ written whole (a temporary file, then a rename).
 ``--lang`` into the settings folder ``DIR``, never through a link (:func:`write_no_follow`).
 
 Whatever is wrong (an unreadable manifest: corrupt, nested too deeply, a FIFO; a folder where
-a lesson should be, a file where a language's folder should be), the student is told in their language, that lesson is skipped
-and JupyterLab still starts. With an unreadable manifest every file already there counts as
-the student's. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
+a lesson should be, a file where a language's folder should be), the student is told in their
+language, that lesson is skipped and JupyterLab still starts. With an unreadable manifest every
+file already there counts as the student's, unless its cells are those of the course's current
+version. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
 from updating the same lessons twice.
 
 This module imports neither torch nor any notebook library: ``make lab`` greets a student
