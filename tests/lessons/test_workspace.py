@@ -455,6 +455,16 @@ def test_the_russian_interface_setting_is_written_for_make_lab_ru(course, ws, mo
     assert not list(settings.rglob("*.tmp"))
 
 
+def test_the_makefile_writes_nothing_into_the_workspace_itself():
+    """Before: `make lab-ru` ran `mkdir -p workspace/.settings-ru/...` and `echo ... > workspace/...`,
+    which follow links; only course_tools.workspace writes there."""
+    recipes = [line.strip() for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()]
+    writes = [
+        line for line in recipes if re.search(r"(>|\bmkdir\b|\bcp\b|\btouch\b|\btee\b).*\bworkspace/", line)
+    ]
+    assert writes == []
+
+
 @pytest.mark.parametrize("link", [".settings-ru", ".settings-ru/@jupyterlab", "plugin"])
 def test_the_interface_setting_is_never_written_through_a_link(
     course, ws, monkeypatch, capsys, tmp_path, link
