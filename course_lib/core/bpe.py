@@ -55,24 +55,17 @@ def train(texts: list[str], vocab_size: int) -> tuple[dict[tuple[int, int], int]
     chunks = Counter(chunk for text in texts for chunk in regex.findall(GPT2_SPLIT_PATTERN, text))
     words = {tuple(chunk.encode("utf-8")): n for chunk, n in chunks.items()}
     vocab = [bytes([b]) for b in range(256)]  # id -> its bytes
-    rank = dict(BYTE_RANK)  # id -> its number in Hugging Face's order (a merged token: after every byte)
     merges = {}
     while len(vocab) < vocab_size:
         stats = get_stats(words)
-        candidates = [
-            pair for pair in stats if pair not in merges
-        ]  # a pair merged once is never learned again
-        if not candidates:
+        if not stats:
             break  # every pre-token is one token
-        # the most frequent pair; among equals the one whose ids come first in Hugging Face's order
-        pair = min(candidates, key=lambda p: (-stats[p], rank[p[0]], rank[p[1]]))
-        token = vocab[pair[0]] + vocab[pair[1]]
-        # (ab)c and a(bc) spell the same bytes: one token, as in Hugging Face's tokenizers
-        idx = vocab.index(token) if token in vocab else len(vocab)
-        if idx == len(vocab):
-            vocab.append(token)
-            rank[idx] = idx
+        # the most frequent pair; among equals the one whose ids come first in Hugging Face's
+        # order (a merged token after every byte)
+        pair = min(stats, key=lambda p: (-stats[p], BYTE_RANK.get(p[0], p[0]), BYTE_RANK.get(p[1], p[1])))
+        idx = len(vocab)
         merges[pair] = idx
+        vocab.append(vocab[pair[0]] + vocab[pair[1]])
         words = {merge(word, pair, idx): n for word, n in words.items()}
     return merges, vocab
 
