@@ -6,6 +6,7 @@ import cmath
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import regex
@@ -347,3 +348,12 @@ def test_bpe_decode_of_any_ids_equals_core(course_pair, checked_ids):
     back = {j: i for i, j in to_checked_ids(vocab).items()}
     checked_ids = [i for i in checked_ids if i in back]  # the specials have no core id
     assert tok.decode(checked_ids) == core_bpe.decode([back[i] for i in checked_ids], vocab)
+
+
+def test_the_readmes_give_the_cores_true_length():
+    root = Path(__file__).parents[2]
+    lines = sum(
+        len((root / "course_lib/core" / name).read_text().splitlines()) for name in ("model.py", "bpe.py")
+    )
+    assert f"{lines} lines of pure torch" in (root / "README.md").read_text()
+    assert f"{lines} строк на\nчистом torch" in (root / "README.ru.md").read_text()
