@@ -164,9 +164,8 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
 
 def rotate_halves(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     """Pairs (i, i + head_dim/2) turned, as GPT-NeoX and Hugging Face's ``apply_rotary_pos_emb``."""
-    cos = torch.cat((cos, cos), dim=-1).to(
-        x.dtype
-    )  # (..., head_dim): the angle of pair i at i and i + head_dim/2
+    # the angle of pair i at both of its columns, i and i + head_dim/2
+    cos = torch.cat((cos, cos), dim=-1).to(x.dtype)  # (..., head_dim)
     sin = torch.cat((sin, sin), dim=-1).to(x.dtype)  # (..., head_dim)
     # (a, b) -> (a cos - b sin, b cos + a sin) for a = x_i, b = x_(i + head_dim/2)
     return x * cos + rotate_half(x) * sin  # (..., head_dim)
