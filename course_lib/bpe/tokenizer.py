@@ -1,5 +1,6 @@
 """The byte-level BPE tokenizer: train, encode, decode, batch, save and load."""
 
+import heapq
 import json
 import os
 import tempfile
@@ -11,15 +12,14 @@ from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
 from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_readable, readable, utf8
-from .train import MergeLearner, merge
+from .train import MergeLearner
 
-__all__ = ["SPECIALS", "CACHE_SIZE", "BPETokenizer"]
+__all__ = ["SPECIALS", "CACHE_SIZE", "BPETokenizer", "merge_word"]
 
 SPECIALS = ("<pad>", "<bos>", "<eos>")
 # pre-tokens whose ids are remembered; text has far fewer distinct words than this (tokenizers: 10 000)
 CACHE_SIZE = 65_536
 _FORMAT = "course_lib.BPETokenizer"
-_NO_MERGE = (float("inf"), -1)
 
 
 class BPETokenizer:
@@ -212,14 +212,8 @@ class BPETokenizer:
         return ids
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
-        """One pre-token: its bytes, then the merge of lowest rank among adjacent pairs, until none applies."""
-        ids = tuple(self._byte_ids[b] for b in piece.encode("utf-8"))
-        ranks = self._ranks
-        while len(ids) > 1:
-            pair = min(zip(ids, ids[1:], strict=False), key=lambda p: ranks.get(p, _NO_MERGE))
-            if pair not in ranks:
-                break
-            ids = merge(ids, pair, ranks[pair][1])
+        """One pre-token: its bytes, then the learned merges, lowest rank first (:func:`merge_word`)."""
+        ids = merge_word([self._byte_ids[b] for b in piece.encode("utf-8")], self._ranks)
         if len(self._cache) < CACHE_SIZE:
             self._cache[piece] = ids
         return ids
@@ -343,6 +337,44 @@ class BPETokenizer:
 
         tokens, merges = from_tokenizers(tokenizer)
         return cls(tokens, merges)
+
+
+def merge_word(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, ...]:
+    """A pre-token's ids after BPE: the adjacent pair of lowest rank merged, again and again, until none is left.
+
+    ``ranks`` maps a pair to ``(its rank, the id it makes)``. The plain loop -- find the
+    pair of lowest rank, :func:`~course_lib.bpe.train.merge` it everywhere, repeat --
+    reads the whole word once per merge it makes, ``O(length × merges)``: minutes for one
+    long word. Here, as in Hugging Face ``tokenizers`` (``Word::merge_all``), the tokens
+    are a linked list and a heap holds ``(rank, position)`` of every pair that has a merge,
+    lowest rank first, then leftmost, which is the plain loop's order. Each merge pops one
+    entry and pushes at most two, the new pairs with its neighbours: ``O(length × log length)``.
+    An entry whose pair has changed since it was pushed (a part was merged into something
+    else) is skipped when it comes up.
+
+        >>> a, b = ord("a"), ord("b")  # ranks: a a -> 256 first, then 256 b -> 257
+        >>> merge_word([a, a, a, b], {(a, a): (0, 256), (256, b): (1, 257)})
+        (256, 97, 98)
+    """
+    n = len(ids)
+    tokens = list(ids)  # tokens[i]: the token that starts at i, None once merged into its left neighbour
+    right = list(range(1, n + 1))  # right[i]: where the next token starts (n: none)
+    left = list(range(-1, n - 1))  # left[i]: where the previous token starts (-1: none)
+    heap = [(*ranks[pair], i, *pair) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
+    heapq.heapify(heap)  # (rank, new id, position, first, second)
+    while heap:
+        _, new, i, first, second = heapq.heappop(heap)
+        j = right[i]
+        if j == n or tokens[i] != first or tokens[j] != second:
+            continue  # stale: the pair at i is no longer this one
+        tokens[i], tokens[j] = new, None
+        right[i] = right[j]
+        if right[i] < n:
+            left[right[i]] = i
+        for start, end in ((left[i], i), (i, right[i])):  # the new pairs, with each neighbour
+            if start >= 0 and end < n and (pair := (tokens[start], tokens[end])) in ranks:
+                heapq.heappush(heap, (*ranks[pair], start, *pair))
+    return tuple(t for t in tokens if t is not None)
 
 
 def _check_special(token, seen) -> None:

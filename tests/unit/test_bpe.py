@@ -2,6 +2,7 @@
 Hugging Face ``tokenizers`` (encoding, training and the pre-tokenizer), files, batches and errors."""
 
 import json
+import random
 import re
 import unicodedata
 
@@ -27,6 +28,7 @@ from course_lib.bpe import (
 from course_lib.bpe import corpus as corpus_module
 from course_lib.bpe import tokenizer as tokenizer_module
 from course_lib.bpe.messages import MESSAGES
+from course_lib.bpe.tokenizer import merge_word
 from course_lib.bpe.pretokenize import (
     BYTE_ORDER,
     NEWER_DIGITS,
@@ -328,6 +330,68 @@ def test_a_vocabulary_where_two_merges_spell_the_same_token():
     for text in ["abc", "aabc", "abcbc", "babc", "abcabc", "cabbc"]:
         assert tok.encode(text) == hf.encode(text).ids
     assert BPETokenizer.from_tokenizers(hf) == tok
+
+
+# ----------------------------------------------------------------------------- encoding a word with a heap
+
+
+def plain_loop(ids, ranks):
+    """BPE's encoding as minbpe writes it, the encoder before the heap: the pair of lowest rank, merged
+    everywhere, until no pair has a merge. O(length x merges), the reference for merge_word."""
+    ids = tuple(ids)
+    while len(ids) > 1:
+        pair = min(zip(ids, ids[1:]), key=lambda p: ranks.get(p, (float("inf"),)))
+        if pair not in ranks:
+            return ids
+        ids = merge(ids, pair, ranks[pair][1])
+    return ids
+
+
+@st.composite
+def vocabularies(draw):
+    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+    tokens = ["<pad>", *(bytes([b]) for b in range(256))]
+    ids = {t: i for i, t in enumerate(tokens) if i}
+    pool, merges = [b"a", b"b", b"c", b"d"], []
+    for x, y in draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=40)):
+        first, second = pool[x % len(pool)], pool[y % len(pool)]
+        if (ids[first], ids[second]) in merges:
+            continue
+        if first + second not in ids:
+            ids[first + second] = len(tokens)
+            tokens.append(first + second)
+            pool.append(first + second)
+        merges.append((ids[first], ids[second]))
+    return BPETokenizer(tokens, merges)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tok=vocabularies(), text=st.text("abcd", max_size=40))
+@example(tok=BPETokenizer(["<pad>", *(bytes([b]) for b in range(256)), b"aa"], [(98, 98)]), text="aaaaa")
+def test_the_heap_merges_like_the_plain_loop_and_tokenizers(tok, text):
+    ids = [tok.encode(ch)[0] for ch in text]
+    assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks)
+    assert list(merge_word(ids, tok._ranks)) == tok.to_tokenizers().encode(text).ids
+
+
+def test_the_heap_merges_every_pre_token_of_the_course_like_the_plain_loop(toks):
+    texts = course_corpus("en", "all") + course_corpus("ru", "all") + TRICKY
+    pieces = sorted({piece for text in texts for piece in pre_tokenize(text)})
+    for tok in toks.values():
+        for piece in pieces:
+            ids = [tok._byte_ids[b] for b in piece.encode()]
+            assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks), piece
+
+
+def test_one_long_pre_token_encodes_like_tokenizers():
+    # random DNA: a single run of letters, one pre-token, as in benchmarks/bench_bpe.py
+    rng = random.Random(0)
+    dna = ["".join(rng.choices("ACGT", k=200)) for _ in range(50)]
+    tok = BPETokenizer.train(dna, 259 + 300)
+    long = "".join(rng.choices("ACGT", k=20_000))
+    assert tok.encode(long) == tok.to_tokenizers().encode(long).ids
+    ids = [tok._byte_ids[b] for b in long[:3000].encode()]
+    assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks)
 
 
 @pytest.mark.parametrize(
