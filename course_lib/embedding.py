@@ -237,7 +237,7 @@ class PositionalEncoding(validate.CheckedModule):
         if positions is None:
             rows = self.pe[: x.shape[1]]  # (seq, d_model)
         else:
-            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            positions = validate.positions(positions, tuple(x.shape), self.max_len, device=self.pe.device)
             rows = self.pe[positions.to(self.pe.device)]  # (seq, d_model) or (batch, seq, d_model)
         return rows.to(dtype=x.dtype, device=x.device)
 

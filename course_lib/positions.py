@@ -100,7 +100,7 @@ class LearnedPositionalEmbedding(validate.CheckedModule):
         if positions is None:
             rows = self.weight[: x.shape[1]]  # (seq, d_model)
         else:
-            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            positions = validate.positions(positions, tuple(x.shape), self.max_len, device=self.weight.device)
             rows = self.weight[positions.to(self.weight.device)]  # (seq, d_model) or (batch, seq, d_model)
         return rows.to(dtype=x.dtype, device=x.device)
 
@@ -155,7 +155,7 @@ class NoPositionalEncoding(validate.CheckedModule):
     def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         validate.vectors(x, self.d_model, self.max_len)
         if positions is not None:
-            validate.positions(positions, tuple(x.shape), self.max_len)
+            validate.positions(positions, tuple(x.shape), self.max_len, device=x.device)
         return self.dropout(x)
 
     # nothing is added, so the in-place form is the forward itself

@@ -170,7 +170,9 @@ class RotaryEmbedding(validate.CheckedModule):
             raise ValueError(validate.MESSAGES("seq_too_long", seq_len=seq, max_len=self.max_len))
         if positions is None:
             return self.cos[:seq], self.sin[:seq]  # (seq, head_dim/2)
-        positions = validate.positions(positions, tuple(q.shape), self.max_len, seq_dim=2, name="q")
+        positions = validate.positions(
+            positions, tuple(q.shape), self.max_len, device=self.cos.device, seq_dim=2, name="q"
+        )
         positions = positions.to(self.cos.device)
         cos, sin = self.cos[positions], self.sin[positions]  # (seq, head_dim/2) or (batch, seq, head_dim/2)
         if positions.dim() == 2:

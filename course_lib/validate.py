@@ -191,6 +191,12 @@ MESSAGES = Messages(
             "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
             "а получена форма {shape}",
         },
+        "positions_meta": {
+            "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
+            "module computes on {device}: put the positions on {device}",
+            "ru": "positions {value!r} лежат на устройстве meta, где есть формы, но нет значений, а этот модуль "
+            "считает на {device}: перенесите positions на {device}",
+        },
         "position_too_large": {
             "en": "position {value} is out of range: this module was built with max_len={max_len}, "
             "so positions must be in [0, {max_len})",
@@ -389,12 +395,15 @@ def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
 
 
 def positions(
-    value, x_shape: tuple[int, ...], max_len: int, *, seq_dim: int = 1, name: str = "x"
+    value, x_shape: tuple[int, ...], max_len: int, *, device: torch.device, seq_dim: int = 1, name: str = "x"
 ) -> torch.Tensor:
     """Explicit positions for an input ``name`` of shape ``x_shape``: int64 ``(seq,)`` or ``(batch, seq)``, in ``[0, max_len)``.
 
     The batch is axis 0 of ``x_shape`` and the sequence axis ``seq_dim``: 1 for ``(batch,
     seq, d_model)``, 2 for the ``(batch, heads, seq, head_dim)`` queries of attention.
+    ``device`` is where the positions are used (the module's table, or ``x`` for a module
+    without one): positions on the meta device have no values to check or to look up, so
+    they are accepted only where everything is on the meta device.
     """
     batch, seq = x_shape[0], x_shape[seq_dim]
     if not isinstance(value, torch.Tensor):
@@ -412,9 +421,17 @@ def positions(
                 shape=tuple(value.shape),
             )
         )
-    value = value.to(torch.int64)
-    if value.numel() and not value.is_meta:
+    if value.is_meta:
+        if torch.device(device).type != "meta":
+            raise ValueError(MESSAGES("positions_meta", value=value, device=str(device)))
+        return value.to(torch.int64)
+    unsigned64 = value.dtype == torch.uint64
+    # uint64: the same bits as int64, so positions >= 2**63 read as negative and are caught below
+    value = value.view(torch.int64) if unsigned64 else value.to(torch.int64)
+    if value.numel():
         lo, hi = torch.aminmax(value)
+        if unsigned64 and lo < 0:
+            raise ValueError(MESSAGES("position_too_large", value=int(lo) + 2**64, max_len=max_len))
         if hi >= max_len:
             raise ValueError(MESSAGES("position_too_large", value=int(hi), max_len=max_len))
         if lo < 0:
