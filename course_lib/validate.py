@@ -334,6 +334,7 @@ def float_dtype(value) -> torch.dtype:
 # ----------------------------------------------------------------------------- tensors
 
 
+@torch.compiler.disable  # as positions, below
 def token_ids(ids, vocab_size: int, weight: torch.Tensor) -> torch.Tensor:
     """``ids`` as an index tensor for ``weight`` (int64, or int32 as given), each in ``[0, vocab_size)``.
 
@@ -394,6 +395,10 @@ def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
         raise ValueError(MESSAGES("tensor_bad_ndim", name=name, layout=shape_names, shape=tuple(value.shape)))
 
 
+# Under torch.compile the checks run eagerly, outside the graph: reading a tensor's values
+# (int(hi) in a message) inside it breaks the graph, and Dynamo prints a 12-line warning
+# about Tensor.item() before the student's error.
+@torch.compiler.disable
 def positions(
     value, x_shape: tuple[int, ...], max_len: int, *, device: torch.device, seq_dim: int = 1, name: str = "x"
 ) -> torch.Tensor:

@@ -189,5 +189,7 @@ def test_messages_follow_the_language(russian):
 
 
 def test_set_language_rejects_unknown():
-    with pytest.raises(ValueError, match=r"'en' \(English\), 'ru' \(Русский\): language must be one of them, got 'de'"):
+    with pytest.raises(
+        ValueError, match=r"'en' \(English\), 'ru' \(Русский\): language must be one of them, got 'de'"
+    ):
         course_lib.set_language("de")

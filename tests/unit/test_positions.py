@@ -1,5 +1,6 @@
 """Learned positions and no positions: the other two choices of TransformerEmbedding(positional=...)."""
 
+import logging
 import math
 import re
 
@@ -222,6 +223,33 @@ def test_uint64_positions_beyond_2_to_the_63_are_too_large_not_negative(kind, la
     with pytest.raises(ValueError, match=re.escape(expected)):
         module(torch.zeros(2, 3, 8), positions)
     assert module(torch.zeros(2, 3, 8), torch.tensor([0, 1, 15], dtype=torch.uint64)) is not None
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "rope", "tokens"])
+def test_under_torch_compile_an_out_of_range_input_is_the_error_alone(kind, capfd, caplog):
+    # Dynamo used to print a 12-line "Graph break from `Tensor.item()`" warning before the error
+    torch._dynamo.reset()
+    if kind == "tokens":
+        module, good, bad = TokenEmbedding(16, 8), torch.tensor([[1, 2, 3]]), torch.tensor([[1, 2, 99]])
+        compiled = torch.compile(module, backend="eager")
+        run = compiled
+    else:
+        module = make_rope() if kind == "rope" else make(kind)
+        compiled = torch.compile(module, backend="eager")
+        good, bad = torch.arange(3), torch.tensor([1, 2, 99])
+
+        def run(positions):
+            return compiled(torch.zeros(2, 3, 8), positions)
+
+    run(good)
+    name, limit = (
+        ("id_too_large", {"vocab_size": 16}) if kind == "tokens" else ("position_too_large", {"max_len": 16})
+    )
+    with pytest.raises(ValueError, match=re.escape(VALIDATE_MESSAGES(name, value=99, **limit))):
+        run(bad)
+    # Dynamo logs it (pytest collects the records; a notebook shows them on stderr)
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "Graph break" not in capfd.readouterr().err
 
 
 @pytest.mark.parametrize("kind", ["learned", "none"])
