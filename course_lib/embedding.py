@@ -73,7 +73,8 @@ def sinusoidal_table(
     d_model = validate.positive_int("d_model", d_model)
     base = validate.base(base)
     dtype = validate.float_dtype(dtype)
-    validate.table_size(num_positions, d_model)
+    # the peak below: the float64 table, its angles and their sines (8 + 4 + 4 bytes an entry)
+    validate.table_size(num_positions, d_model, num_positions * (8 * d_model + 16 * ((d_model + 1) // 2)))
     pos = torch.arange(num_positions, dtype=torch.float64)  # (n,)
     return sinusoidal_rows(pos, d_model, base).to(dtype)
 

@@ -86,7 +86,8 @@ class LearnedPositionalEmbedding(validate.CheckedModule):
         super().__init__()
         self.max_len = validate.positive_int("max_len", max_len)
         self.d_model = validate.positive_int("d_model", d_model)
-        validate.table_size(self.max_len, self.d_model)
+        itemsize = torch.get_default_dtype().itemsize  # the table itself is all it takes
+        validate.table_size(self.max_len, self.d_model, self.max_len * self.d_model * itemsize)
         self.dropout = nn.Dropout(validate.probability(dropout))
         self.weight = nn.Parameter(torch.empty(self.max_len, self.d_model))  # (max_len, d_model)
         self.reset_parameters()

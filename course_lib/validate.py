@@ -19,7 +19,7 @@ import numbers
 import torch
 from torch import nn
 
-from .i18n import Messages
+from .i18n import Messages, decimal_mark, format_number
 
 __all__ = [
     "MESSAGES",
@@ -28,6 +28,8 @@ __all__ = [
     "is_real",
     "positive_int",
     "non_negative_int",
+    "MAX_PEAK_BYTES",
+    "gib",
     "table_size",
     "thousands",
     "base",
@@ -42,9 +44,11 @@ __all__ = [
     "positions",
 ]
 
-# The largest positional table the package builds: 2**31 entries (8 GiB in float32).
-# Beyond it the float64 construction alone needs more memory than a laptop has.
-MAX_TABLE_ENTRIES = 2**31
+# The most memory one of the package's builders may take at its peak: 8 GiB. A table is built
+# in float64 and cast at the end, so the peak is a few times the table returned (4 times a
+# float32 sinusoidal table): each builder counts its own intermediates, and
+# tests/unit/test_memory.py measures the peak of each against that count.
+MAX_PEAK_BYTES = 8 * 2**30
 
 MESSAGES = Messages(
     "input",
@@ -58,10 +62,10 @@ MESSAGES = Messages(
             "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
         },
         "table_too_large": {
-            "en": "a table of {rows} × {d_model} = {entries} entries is too large: "
-            "the limit is {limit} entries (8 GiB in float32); lower max_len or d_model",
-            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: "
-            "предел — {limit} элементов (8 ГиБ во float32); уменьшите max_len или d_model",
+            "en": "a table of {rows} × {d_model} = {entries} entries is too large: building it takes {need} GiB "
+            "of memory at its peak, and the limit is {limit} GiB; lower max_len or d_model",
+            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: на её построение нужно "
+            "до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите max_len или d_model",
         },
         "base_invalid": {
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
@@ -262,16 +266,26 @@ def thousands(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
 
-def table_size(rows: int, d_model: int) -> None:
-    """A ``(rows, d_model)`` table must fit: at most ``MAX_TABLE_ENTRIES`` entries."""
-    if rows * d_model > MAX_TABLE_ENTRIES:
+def gib(n_bytes: int) -> str:
+    """Bytes in GiB, one decimal unless it is 0, as the current language writes numbers.
+
+    >>> gib(8 * 2**30), gib(3 * 2**29), gib(2**50)
+    ('8', '1.5', '1 048 576')
+    """
+    return format_number(n_bytes / 2**30, ",.1f").removesuffix(decimal_mark() + "0")
+
+
+def table_size(rows: int, d_model: int, peak_bytes: int) -> None:
+    """A ``(rows, d_model)`` table whose construction peaks at ``peak_bytes`` must stay within ``MAX_PEAK_BYTES``."""
+    if peak_bytes > MAX_PEAK_BYTES:
         raise ValueError(
             MESSAGES(
                 "table_too_large",
                 rows=rows,
                 d_model=d_model,
                 entries=thousands(rows * d_model),
-                limit=thousands(MAX_TABLE_ENTRIES),
+                need=gib(peak_bytes),
+                limit=gib(MAX_PEAK_BYTES),
             )
         )
 
