@@ -13,6 +13,7 @@ the stack, so no torch-internal error should ever be the first thing they see.
     ValueError: d_model must be a positive integer, got 0
 """
 
+import functools
 import math
 import numbers
 
@@ -348,7 +349,29 @@ def float_dtype(value) -> torch.dtype:
 # ----------------------------------------------------------------------------- tensors
 
 
-@torch.compiler.disable  # as positions, below
+def outside_compiled_graphs(check):
+    """``check`` run as plain Python under ``torch.compile``, outside the graph being compiled.
+
+    A check reads its tensor's values (``int(hi)`` in a message): inside a graph that is a
+    graph break, and Dynamo prints a 12-line warning about ``Tensor.item()`` before the
+    student's error. ``torch.compiler.disable`` is taken only when compiling, since it
+    imports Dynamo (seconds) that an eager run never needs.
+    """
+
+    disabled = {}  # the check under torch.compiler.disable, made on the first compiled call
+
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        if torch.compiler.is_compiling():
+            if not disabled:
+                disabled[check] = torch.compiler.disable(check)
+            return disabled[check](*args, **kwargs)
+        return check(*args, **kwargs)
+
+    return run
+
+
+@outside_compiled_graphs
 def token_ids(ids, vocab_size: int, weight: torch.Tensor) -> torch.Tensor:
     """``ids`` as an index tensor for ``weight`` (int64, or int32 as given), each in ``[0, vocab_size)``.
 
@@ -409,10 +432,7 @@ def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
         raise ValueError(MESSAGES("tensor_bad_ndim", name=name, layout=shape_names, shape=tuple(value.shape)))
 
 
-# Under torch.compile the checks run eagerly, outside the graph: reading a tensor's values
-# (int(hi) in a message) inside it breaks the graph, and Dynamo prints a 12-line warning
-# about Tensor.item() before the student's error.
-@torch.compiler.disable
+@outside_compiled_graphs
 def positions(
     value, x_shape: tuple[int, ...], max_len: int, *, device: torch.device, seq_dim: int = 1, name: str = "x"
 ) -> torch.Tensor:

@@ -3,6 +3,8 @@
 import logging
 import math
 import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -197,6 +199,17 @@ def make_rope(max_len=16):
     return lambda x, positions: rope(q, q, positions)
 
 
+def test_the_checks_do_not_import_dynamo_in_an_eager_run():
+    # torch.compiler.disable imports torch._dynamo (seconds): only a compiled call may take it
+    code = (
+        "import sys, torch, course_lib; pe = course_lib.PositionalEncoding(8, 16);"
+        "pe(torch.zeros(1, 3, 8), torch.arange(3)); course_lib.TokenEmbedding(5, 8)(torch.tensor([[1]]));"
+        "print('torch._dynamo' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
 @pytest.mark.parametrize("kind", [*KINDS, "rope"])
 def test_positions_on_the_meta_device_are_refused_where_the_module_computes_for_real(kind, lang):
     # used to be torch's "Cannot copy out of meta tensor" (NoPositionalEncoding accepted them)
@@ -226,7 +239,7 @@ def test_uint64_positions_beyond_2_to_the_63_are_too_large_not_negative(kind, la
 
 
 @pytest.mark.parametrize("kind", [*KINDS, "rope", "tokens"])
-def test_under_torch_compile_an_out_of_range_input_is_the_error_alone(kind, capfd, caplog):
+def test_under_torch_compile_an_out_of_range_input_is_the_error_alone(kind, capfd, caplog, recwarn):
     # Dynamo used to print a 12-line "Graph break from `Tensor.item()`" warning before the error
     torch._dynamo.reset()
     if kind == "tokens":
@@ -249,6 +262,7 @@ def test_under_torch_compile_an_out_of_range_input_is_the_error_alone(kind, capf
         run(bad)
     # Dynamo logs it (pytest collects the records; a notebook shows them on stderr)
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [str(w.message) for w in recwarn]
     assert "Graph break" not in capfd.readouterr().err
 
 
