@@ -70,18 +70,22 @@ def train(texts: list[str], vocab_size: int) -> tuple[dict[tuple[int, int], int]
     return merges, vocab
 
 
-def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
-    """The ids of ``text``: each pre-token's bytes, merged lowest rank (earliest learned) first."""
+def encode_chunk(ids: tuple[int, ...], merges: dict[tuple[int, int], int]) -> tuple[int, ...]:
+    """One pre-token's byte ids, merged lowest rank (earliest learned) first, until no pair has a merge."""
     rank = {pair: r for r, pair in enumerate(merges)}  # dicts keep the order of insertion
+    while len(ids) >= 2:
+        pair = min(zip(ids, ids[1:], strict=False), key=lambda p: rank.get(p, float("inf")))
+        if pair not in merges:
+            break  # no pair left to merge
+        ids = merge(ids, pair, merges[pair])
+    return ids
+
+
+def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
+    """The ids of ``text``: each pre-token's UTF-8 bytes, merged inside the pre-token."""
     out = []
     for chunk in regex.findall(GPT2_SPLIT_PATTERN, text):
-        ids = tuple(chunk.encode("utf-8"))
-        while len(ids) >= 2:
-            pair = min(zip(ids, ids[1:], strict=False), key=lambda p: rank.get(p, float("inf")))
-            if pair not in merges:
-                break  # no pair left to merge
-            ids = merge(ids, pair, merges[pair])
-        out.extend(ids)
+        out.extend(encode_chunk(tuple(chunk.encode("utf-8")), merges))
     return out
 
 

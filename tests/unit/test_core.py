@@ -29,6 +29,7 @@ from course_lib import (
 )
 from course_lib.bpe import course_corpus
 from course_lib.bpe.pretokenize import PATTERN
+from course_lib.bpe.tokenizer import merge_word
 from course_lib.core import bpe as core_bpe
 from course_lib.core import model as core
 
@@ -357,3 +358,14 @@ def test_the_readmes_give_the_cores_true_length():
     )
     assert f"{lines} lines of pure torch" in (root / "README.md").read_text()
     assert f"{lines} строк на\nчистом torch" in (root / "README.ru.md").read_text()
+
+
+@given(st.one_of(st.binary(max_size=300), st.text(st.sampled_from("ab aé\nё"), max_size=300).map(str.encode)))
+@settings(deadline=None, max_examples=150)
+def test_the_fast_heap_encoder_equals_the_cores_loop_on_any_bytes(course_pair, data):
+    # whole byte strings, not pre-tokens: long runs ("aaaa...") are where a heap could go wrong
+    tok, merges, vocab = course_pair
+    ids = to_checked_ids(vocab)
+    ranks = {(ids[a], ids[b]): (r, ids[new]) for r, ((a, b), new) in enumerate(merges.items())}
+    expected = core_bpe.encode_chunk(tuple(data), merges)
+    assert merge_word([ids[b] for b in data], ranks) == tuple(ids[i] for i in expected)
