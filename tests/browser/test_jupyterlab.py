@@ -374,6 +374,13 @@ def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_prope
     browser = page.locator(".jp-FileBrowser")
     seen += [(f"файловый менеджер › {t}", "") for t in browser.inner_text().split("\n")]
 
+    # the README's picture of the Russian interface: the File menu over the lesson
+    page.evaluate("jupyterapp.shell.collapseLeft()")
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(MENUS["ru"][0], exact=True).click()
+    page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+    screenshot(page, "jupyterlab_ru")
+    page.keyboard.press("Escape")
+
     english = [where for where, command in seen if needs_russian(where.rsplit(" › ", 1)[-1], command)]
     assert english == [], (
         f"{len(english)} of {len(seen)} strings of the Russian interface are English: {english}"
