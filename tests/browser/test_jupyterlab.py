@@ -9,8 +9,8 @@ the redraw took (reported, never asserted: speed is for benchmarks/). The Russia
 in JupyterLab's Russian interface, as `make lab-ru` sets it up.
 
 The Russian interface is checked whole: every menu and submenu opened as a student opens them, the
-command palette, the status bar and the file browser show no string without a Cyrillic letter that
-is not a name (Python, a file name, a shortcut, a theme or a programming language), and no news
+command palette, the status bar, the file browser and the tooltips show no string without a Cyrillic
+letter that is not a name (Python, a file name, a shortcut, a theme or a programming language), and no news
 prompt appears in either language (the course's own settings turn it off: lab/settings/).
 
 Screenshots (notebooks/screenshots/, shown by the READMEs) are written only when asked:
@@ -287,6 +287,7 @@ NAME_COMMANDS = re.compile(
 UNTRANSLATABLE = {
     "Breakpoints on exception",  # the label of debugger:pause-on-exceptions without a filter
     "Notebook Operations",  # the palette group of debugger:restart-debug, a plain string there
+    "Enable Debugger",  # the notebook toolbar's debugger button, made with the null translator
 }
 
 NEWS_PROMPT = re.compile(r"Jupyter news|новост", re.IGNORECASE)
@@ -304,6 +305,10 @@ MENU_ITEMS = """depth => {
         }));
 }"""
 MENUS_OPEN = "() => document.querySelectorAll('.lm-Menu').length"
+# the tooltips a student can point at, bar those of files and folders (their names)
+TOOLTIPS = """() => [...document.querySelectorAll('[title]')]
+    .filter(el => el.offsetParent !== null && !el.closest('.jp-BreadCrumbs, .jp-DirListing-content'))
+    .map(el => el.getAttribute('title'))"""
 PALETTE_ITEMS = """() => [...document.querySelectorAll('.lm-CommandPalette-header, .lm-CommandPalette-item')]
     .filter(el => el.offsetParent !== null)
     .map(el => ({
@@ -371,6 +376,8 @@ def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_prope
     seen += [
         (f"строка состояния › {t}", "") for t in page.locator("#jp-main-statusbar").inner_text().split("\n")
     ]
+    page.locator(".jp-Notebook .jp-CodeCell").first.click()  # its cell toolbar shows
+    seen += [(f"подсказка › {t}", "") for t in page.evaluate(TOOLTIPS)]
     browser = page.locator(".jp-FileBrowser")
     seen += [(f"файловый менеджер › {t}", "") for t in browser.inner_text().split("\n")]
 
@@ -387,6 +394,6 @@ def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_prope
     )
     assert_no_news_prompt(page)
     traffic.assert_clean()
-    report = f"{menu_items} menu items, {len(seen) - menu_items} palette, status bar and file browser strings"
+    report = f"{menu_items} menu items, {len(seen) - menu_items} palette, status bar, tooltip and file browser strings"
     print(f"\nthe Russian interface: {report}")
     record_property("timings", report)
