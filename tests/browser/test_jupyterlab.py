@@ -8,8 +8,8 @@ mouse, checks that the heatmap image really changes and the readout follows, and
 the redraw took (reported, never asserted: speed is for benchmarks/). The Russian lesson is opened
 in JupyterLab's Russian interface, as `make lab-ru` sets it up.
 
-The Russian interface is checked whole: every menu and submenu opened as a student opens them, the
-command palette, the status bar, the file browser and the tooltips show no string without a Cyrillic
+The Russian interface is checked whole: every menu and submenu opened as a student opens them (the
+menu bar's, a cell's and a file's context menus), the command palette, the status bar, the file browser and the tooltips show no string without a Cyrillic
 letter that is not a name (Python, a file name, a shortcut, a theme or a programming language), and no news
 prompt appears in either language (the course's own settings turn it off: lab/settings/).
 
@@ -273,7 +273,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
 # Names, which stay as they are in a Russian interface: the course's kernel, JupyterLab's own name,
 # the names of formats; file names and paths are recognised by their form (FILE_NAME).
-NAMES = {"Python 3 (course)", "JupyterLab", "Python", "Markdown", "Jupytext"}
+NAMES = {"Python 3 (course)", "JupyterLab", "Python", "Markdown", "JSON"}
 FILE_NAME = re.compile(r"^\S*(/\S*|\.[A-Za-z0-9]+)$")
 # Commands whose label is the name of what they open or switch to: a syntax, a theme, an open tab
 # (a file name), a recent file (a path), an export format, a kernel's reference manual (the title
@@ -364,6 +364,16 @@ def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_prope
         page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
         seen.append((top, ""))
         open_menu(page, 0, top, seen)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
+    # the context menus: of a cell, and of a file in the file browser
+    for where, target in [
+        ("контекстное меню ячейки", page.locator(".jp-Notebook .jp-CodeCell .jp-InputArea-editor").first),
+        ("контекстное меню файла", page.locator(".jp-DirListing-item").first),
+    ]:
+        target.click(button="right")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+        open_menu(page, 0, where, seen)
         page.keyboard.press("Escape")
         page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
     menu_items = len(seen)
