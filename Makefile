@@ -13,11 +13,13 @@ PORT ?= 8888
 # news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
 LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/labconfig/*/*.json)
 
+# the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
+# JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
 $(STAMP): pyproject.toml $(LAB_SETUP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-ru-ru 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]' ./lab
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (course)" >/dev/null
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
@@ -35,9 +37,7 @@ lab: $(STAMP)
 
 # the same, with JupyterLab's Russian interface and the Russian lessons
 lab-ru: $(STAMP)
-	$(BIN)/python -m course_tools.workspace --lang ru
-	mkdir -p workspace/.settings-ru/@jupyterlab/translation-extension
-	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+	$(BIN)/python -m course_tools.workspace --lang ru --lab-settings workspace/.settings-ru
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
 test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site
@@ -65,9 +65,10 @@ nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
 # lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
-# (every menu, the command palette); COURSE_SCREENSHOTS=1 refreshes notebooks/screenshots/
+# (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
+# and saving it leaves it the course's. COURSE_SCREENSHOTS=1 refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery

@@ -33,6 +33,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
+from course_tools.source import KERNELSPEC
 from tests.browser.conftest import save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
@@ -273,17 +274,17 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
 # Names, which stay as they are in a Russian interface: the course's kernel, JupyterLab's own name,
 # the names of formats; file names and paths are recognised by their form (FILE_NAME).
-NAMES = {"Python 3 (course)", "JupyterLab", "Python", "Markdown", "JSON"}
+NAMES = {KERNELSPEC["display_name"], "JupyterLab", "Python", "Markdown", "JSON"}
 FILE_NAME = re.compile(r"^\S*(/\S*|\.[A-Za-z0-9]+)$")
 # Commands whose label is the name of what they open or switch to: a syntax, a theme, an open tab
 # (a file name), a recent file (a path), an export format, a kernel's reference manual (the title
 # the kernel gives it: "NumPy Reference"), an interface language (as the server names it).
 NAME_COMMANDS = re.compile(
     r"^(fileeditor:change-language|fileeditor:change-theme|apputils:change-theme|tabsmenu:activate-by-id"
-    r"|recentmenu:open-recent|notebook:export-to-format|help-menu-.*|jupyterlab-translation:.*)$"
+    r"|recentmenu:open-recent|notebook:export-to-format|help-menu-.*|jupyterlab-translation:[a-z]{2,3}(_[A-Z]{2})?)$"
 )
 # English that JupyterLab 4.6.6 writes without its translator, so that no language pack can
-# translate it (the debugger's palette items, packages/debugger-extension/src/index.ts):
+# translate it: the debugger's (@jupyterlab/debugger-extension, @jupyterlab/debugger)
 UNTRANSLATABLE = {
     "Breakpoints on exception",  # the label of debugger:pause-on-exceptions without a filter
     "Notebook Operations",  # the palette group of debugger:restart-debug, a plain string there
