@@ -11,7 +11,7 @@ PORT ?= 8888
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/labconfig/*/*.json)
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
 # JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it

@@ -274,7 +274,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
 # Names, which stay as they are in a Russian interface: the course's kernel, JupyterLab's own name,
 # the names of formats; file names and paths are recognised by their form (FILE_NAME).
-NAMES = {KERNELSPEC["display_name"], "JupyterLab", "Python", "Markdown", "JSON"}
+NAMES = {KERNELSPEC["display_name"], "JupyterLab", "Jupytext", "Python", "Markdown", "JSON"}
 FILE_NAME = re.compile(r"^\S*(/\S*|\.[A-Za-z0-9]+)$")
 # Commands whose label is the name of what they open or switch to: a syntax, a theme, an open tab
 # (a file name), a recent file (a path), an export format, a kernel's reference manual (the title
@@ -290,6 +290,9 @@ UNTRANSLATABLE = {
     "Notebook Operations",  # the palette group of debugger:restart-debug, a plain string there
     "Enable Debugger",  # the notebook toolbar's debugger button, made with the null translator
 }
+# and commands whose every label is such: jupytext 1.19.6's pairing commands (their `caption` and
+# `paletteLabel`, jupyterlab-jupytext's index.ts, never passed to its translator)
+UNTRANSLATABLE_COMMANDS = re.compile(r"^jupytext:pair-nb-with-.*$")
 
 NEWS_PROMPT = re.compile(r"Jupyter news|новост", re.IGNORECASE)
 
@@ -328,6 +331,7 @@ def needs_russian(label: str, command: str = "") -> bool:
         and label not in UNTRANSLATABLE
         and not FILE_NAME.match(label)
         and not NAME_COMMANDS.match(command)
+        and not UNTRANSLATABLE_COMMANDS.match(command)
     )
 
 

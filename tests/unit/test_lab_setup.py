@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "lab"
-PO = LAB / "po" / "jupyterlab.po"
+POS = sorted((LAB / "po").glob("*.po"))  # one per domain: jupyterlab, jupytext
 
 spec = importlib.util.spec_from_file_location("lab_catalogs", LAB / "catalogs.py")
 catalogs = importlib.util.module_from_spec(spec)
@@ -18,7 +18,7 @@ spec.loader.exec_module(catalogs)
 
 
 def _additions():
-    return catalogs.additions(PO)
+    return catalogs.additions(LAB / "po" / "jupyterlab.po")
 
 
 def test_the_installed_russian_pack_has_every_string_the_course_adds():
@@ -28,12 +28,14 @@ def test_the_installed_russian_pack_has_every_string_the_course_adds():
     assert message == "" and set(packs) == {"en", "ru_RU"}, (packs, message)
     data, message = get_language_pack("ru_RU")
     assert message == "", message
-    jupyterlab = data["jupyterlab"]
     missing = {
-        catalogs.key(m): m.string for m in _additions() if jupyterlab.get(catalogs.key(m)) != [m.string]
+        (po.stem, catalogs.key(m)): m.string
+        for po in POS
+        for m in catalogs.additions(po)
+        if data[po.stem].get(catalogs.key(m)) != [m.string]
     }
     assert missing == {}, f"the browser side of the installed pack lacks: {missing}"
-    assert jupyterlab["Notebook"] == ["Блокнот"], "the official pack's own strings are gone"
+    assert data["jupyterlab"]["Notebook"] == ["Блокнот"], "the official pack's own strings are gone"
 
 
 def test_the_server_side_translates_the_menus_of_the_settings_schemas():
@@ -48,7 +50,7 @@ def test_the_server_side_translates_the_menus_of_the_settings_schemas():
     assert bundle.ngettext("%1 Item", "%1 Items", 3) == "%1 элемента"
 
 
-@pytest.mark.parametrize("message", _additions(), ids=lambda m: catalogs.key(m))
+@pytest.mark.parametrize("message", [m for po in POS for m in catalogs.additions(po)], ids=catalogs.key)
 def test_each_addition_reads_as_russian_and_keeps_its_placeholders(message):
     assert re.search(r"[А-Яа-яЁё]", message.string), message.string
     assert sorted(re.findall(r"%\d", message.string)) == sorted(re.findall(r"%\d", message.id))
