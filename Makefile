@@ -9,17 +9,23 @@ PORT ?= 8888
 
 .PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site notebooks bench clean
 
+# lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
+# news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json)
+
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
 # JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LAB_SETUP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]'
+	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-ru-ru 2>/dev/null || true
+	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]' ./lab
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
 # Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.config's
-# LAB_OFFLINE_OPTIONS, which the browser test runs with). Root (containers) needs --allow-root.
+# LAB_OFFLINE_OPTIONS, which the browser test runs with); no news prompt either (lab/settings/, installed
+# into the environment, so JupyterHub's servers have it too). Root (containers) needs --allow-root.
 LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace \
 	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.extension_manager=readonly \
 	--LabApp.news_url=None \
@@ -58,8 +64,9 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/;
-# and a workspace in JupyterLab: opening a lesson leaves it clean, running and saving it leaves it the course's
+# lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
+# (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
+# and saving it leaves it the course's. COURSE_SCREENSHOTS=1 refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
 

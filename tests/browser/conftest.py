@@ -230,15 +230,9 @@ def _free_port() -> int:
 
 
 def _write_settings(settings_dir: Path, locale: str) -> None:
-    settings = {
-        # no news prompt, no update check popping over the screenshots (JupyterLab asks about the news
-        # even when the server's feed is off); what the server itself would fetch, the test asks it directly
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-            "fetchNews": "false",
-            "checkForUpdates": False,
-        },
-        "@jupyterlab/translation-extension/plugin.jupyterlab-settings": {"locale": locale},
-    }
+    # The locale as `make lab-ru` writes it. No news prompt and no update check come from the settings
+    # the course installs into its environment (lab/settings/), which this test proves, so not from here.
+    settings = {"@jupyterlab/translation-extension/plugin.jupyterlab-settings": {"locale": locale}}
     for name, value in settings.items():
         path = settings_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
