@@ -11,7 +11,9 @@ elsewhere. So the pages draw their text only with web fonts copied from pinned n
 - code: **JetBrains Mono** (Latin, Cyrillic, Greek; the same four styles): 0/O and 1/l/I distinct at a
   glance, a tall x-height for the back row;
 - what neither has, as fallbacks in both stacks: Noto Sans Math (→ √ ≈ ≤ ≠, superscripts), Noto Sans
-  Symbols 2 (✎), Noto Sans Hebrew and Noto Sans Arabic (lesson 2's bytes of other scripts), Noto Emoji (its emoji).
+  Symbols 2 (✎), Noto Sans Hebrew and Noto Sans Arabic (lesson 2's bytes of other scripts), Noto Emoji
+  (its emoji), and for the superscripts and modifier letters the lessons print (2⁻²⁴, Wᵀ) DejaVu Sans Mono
+  (npm ``dejavu-fonts-ttf``), loaded from the course's files like the others, never from the system.
 
 :func:`copy_fonts` writes ``fonts/course-fonts.css`` and the font files it names into a build's assets.
 That one stylesheet defines the faces and two CSS custom properties, ``--course-sans`` and
@@ -38,6 +40,9 @@ class Face:
     # the whole font for every character it has, not only its subsets' unicode-range: Noto Sans Math's
     # one file (named "latin") holds every glyph of the font, its range names only the Latin ones
     whole: bool = False
+    # a package that is a font, not a @fontsource one: its file and the characters it is used for
+    file: str | None = None
+    unicode_range: str | None = None
 
     @property
     def folder(self) -> str:
@@ -53,18 +58,26 @@ FALLBACKS = (
     Face("Noto Sans Hebrew", "@fontsource/noto-sans-hebrew", subsets=("hebrew",)),
     Face("Noto Sans Arabic", "@fontsource/noto-sans-arabic", subsets=("arabic",)),
     Face("Noto Emoji", "@fontsource/noto-emoji"),
+    # the superscripts the lessons print (2⁻²⁴) and modifier letters (Wᵀ): in none of the above
+    Face(
+        "DejaVu Sans Mono",
+        "dejavu-fonts-ttf",
+        file="ttf/DejaVuSansMono.ttf",
+        unicode_range="U+1D00-1DBF,U+2070-209F",
+    ),
 )
 FACES = (SOURCE_SANS, JETBRAINS_MONO, *FALLBACKS)
 
 
-def _stack(first: Face, generic: str) -> str:
+def _stack(*faces: Face, generic: str) -> str:
     # the generic family last: never used for the course's text (the tests check), but a page whose
     # fonts failed to load stays readable
-    return ", ".join([f'"{face.family}"' for face in (first, *FALLBACKS)] + [generic])
+    return ", ".join([f'"{face.family}"' for face in (*faces, *FALLBACKS)] + [generic])
 
 
-SANS = _stack(SOURCE_SANS, "sans-serif")
-MONO = _stack(JETBRAINS_MONO, "monospace")
+SANS = _stack(SOURCE_SANS, generic="sans-serif")
+# what JetBrains Mono lacks and Source Sans 3 has (Wᵀ) in the text face rather than a third one
+MONO = _stack(JETBRAINS_MONO, SOURCE_SANS, generic="monospace")
 
 #: Where the stylesheet lies inside a build's assets folder; the fonts sit beside it, one folder per package.
 STYLESHEET = "fonts/course-fonts.css"
@@ -78,7 +91,15 @@ class FontsError(ValueError):
 
 
 def _faces(node_modules: Path, face: Face) -> list[tuple[str, str]]:
-    """(woff2 file name, @font-face rule pointing to it) for each subset and style of ``face``."""
+    """(font file, @font-face rule pointing to it) for each subset and style of ``face``."""
+    if face.file:
+        name = face.file.rsplit("/", 1)[-1]
+        rule = (
+            f"@font-face {{\n  font-family: '{face.family}';\n  font-style: normal;\n  font-display: block;\n"
+            f"  font-weight: 400;\n  src: url({face.folder}/{name}) format('truetype');\n"
+            f"  unicode-range: {face.unicode_range};\n}}"
+        )
+        return [(face.file, rule)]
     rules = []
     for style in face.styles:
         css = node_modules / face.package / f"{style}.css"
@@ -101,7 +122,7 @@ def _faces(node_modules: Path, face: Face) -> list[tuple[str, str]]:
                 body = re.sub(r"\s*unicode-range:[^;]*;", "", body)
             # block, not swap: no system font draws the text while a face loads (they load from disk)
             body = body.replace("font-display: swap", "font-display: block")
-            rules.append((woff2[1], f"@font-face {{{body}}}"))
+            rules.append((f"files/{woff2[1]}", f"@font-face {{{body}}}"))
     if not rules:
         raise FontsError(f"{face.package} has none of the subsets {face.subsets} in {face.styles}")
     return rules
@@ -115,8 +136,8 @@ def stylesheet(node_modules: Path) -> tuple[str, dict[Path, str]]:
     ]
     files = {}
     for face in FACES:
-        for woff2, rule in _faces(node_modules, face):
-            files[node_modules / face.package / "files" / woff2] = f"{face.folder}/{woff2}"
+        for font, rule in _faces(node_modules, face):
+            files[node_modules / face.package / font] = f"{face.folder}/{font.rsplit('/', 1)[-1]}"
             parts.append(rule)
         files[node_modules / face.package / "LICENSE"] = f"{face.folder}/LICENSE"
     missing = sorted(str(path.relative_to(node_modules)) for path in files if not path.exists())

@@ -376,3 +376,86 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser timings")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# ----------------------------------------------------------------------------- fonts
+
+
+# MathJax's copies of each formula for screen readers, as MathML, clipped to nothing: never seen, so
+# whichever font the system has may draw them
+ASSISTIVE = ".MJX_Assistive_MathML, mjx-assistive-mml"
+# Every rendered element under ``root`` with text of its own gets a probe mark (getPlatformFontsForNode
+# counts the glyphs of an element's own text), one element per kind of text and page: the same computed
+# font, weight, style and language and the same characters beyond ASCII are drawn by the same fonts.
+MARK_TEXT = """([root, mark]) => {
+    const HIDDEN = 'HIDDEN_SELECTOR';
+    document.querySelectorAll(`[${mark}]`).forEach(el => el.removeAttribute(mark));
+    const texts = [];
+    // kinds of text already probed on this page (a deck is probed slide by slide)
+    const seen = window.courseFontKinds = window.courseFontKinds || new Set();
+    const elements = new Set();
+    for (const scope of document.querySelectorAll(root))
+        for (const el of [scope, ...scope.querySelectorAll('*')]) elements.add(el);
+    for (const el of elements) {
+        if (el.closest(`script, style, noscript, ${HIDDEN}`) || !el.getClientRects().length) continue;
+        const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.nodeValue).join('').trim();
+        if (!own) continue;
+        const style = getComputedStyle(el);
+        const wide = [...new Set(own.replace(/[\\x00-\\x7f]/g, ''))].sort().join('');
+        const key = [style.fontFamily, style.fontWeight, style.fontStyle, el.closest('[lang]')?.lang, wide].join('|');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        el.setAttribute(mark, '');
+        texts.push(own.slice(0, 40));
+    }
+    return texts;
+}""".replace("HIDDEN_SELECTOR", ASSISTIVE)
+PROBE = "data-course-font-probe"
+
+
+class FontProbe:
+    """Which fonts drew the text of a page, through Chromium's DevTools protocol
+    (``CSS.getPlatformFontsForNode``: each font's family, whether it is a web font, its glyph count)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("DOM.enable")
+        self.cdp.send("CSS.enable")
+
+    def fonts(self, root: str) -> dict[tuple[str, bool], list[str]]:
+        """{(family, is web font): examples of the text it drew} for the text under the elements ``root`` selects."""
+        texts = self.page.evaluate(MARK_TEXT, [root, PROBE])
+        document = self.cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        nodes = self.cdp.send("DOM.querySelectorAll", {"nodeId": document, "selector": f"[{PROBE}]"})[
+            "nodeIds"
+        ]
+        found: dict[tuple[str, bool], list[str]] = {}
+        for node, text in zip(nodes, texts, strict=True):
+            for font in self.cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]:
+                examples = found.setdefault((font["familyName"], font["isCustomFont"]), [])
+                if len(examples) < 3:
+                    examples.append(text)
+        return found
+
+
+def foreign_fonts(found: dict[tuple[str, bool], list[str]], allowed) -> dict[str, list[str]]:
+    """The fonts in ``found`` that are not web fonts whose family ``allowed(family)`` accepts, with examples."""
+    return {
+        f"{family} ({'web font' if custom else 'system font'})": examples
+        for (family, custom), examples in found.items()
+        if not (custom and allowed(family))
+    }
+
+
+# MathJax's own web fonts (2: MathJax_Main, ...; 3: MJXTEX, MJXZERO) and the icon fonts that the site's
+# theme and the widget renderer ship draw what the course's fonts do not: formulas and icons
+OTHER_WEB_FONTS = ("MathJax_", "MJXTEX", "MJXZERO", "FontAwesome", "Font Awesome")
+
+
+def course_font(family: str) -> bool:
+    """A family of the course's fonts (course_tools.fonts) or of the web fonts the pages' packages ship."""
+    from course_tools.fonts import FACES
+
+    # a variable font's instance is reported with its style: "Source Sans 3 ExtraLight"
+    return family.startswith(tuple(face.family for face in FACES) + OTHER_WEB_FONTS)
