@@ -96,8 +96,9 @@ browser-site: site
 
 # The decks' and the site's tests once more in a browser that has no system font at all (an empty
 # fontconfig): the same results, since only the course's own fonts draw their text. The site from
-# file:// only: how a page is served does not change which fonts draw it.
-browser-no-system-fonts: slides site
+# file:// only: how a page is served does not change which fonts draw it. On the decks and the site
+# that browser-slides and browser-site built (`make test` runs them first), not rebuilt a third time.
+browser-no-system-fonts: $(STAMP)
 	COURSE_NO_SYSTEM_FONTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser \
 		tests/browser/test_fonts.py tests/browser/test_slides.py tests/browser/test_site.py -k "not http"
 
