@@ -483,3 +483,20 @@ def course_font(family: str) -> bool:
 
     # a variable font's instance is reported with its style: "Source Sans 3 ExtraLight"
     return family.startswith(tuple(face.family for face in FACES) + OTHER_WEB_FONTS)
+
+
+# Every @font-face of the page's readable style sheets (MathJax's are inline) that would take a font
+# installed on the machine (MathJax 2's CommonHTML declares local('MathJax_Main') first): it would draw
+# the page wherever that font is installed.
+LOCAL_FONT_FACES = """() => {
+    const found = [];
+    const walk = rules => {
+        for (const rule of rules) {
+            if (rule.cssRules) walk(rule.cssRules);
+            if (rule.type === CSSRule.FONT_FACE_RULE && /local\\(/.test(rule.cssText)) found.push(rule.cssText.slice(0, 120));
+        }
+    };
+    // a linked sheet from file:// cannot be read (another origin); the course's own say no local() (tests/lessons)
+    for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (e) {} }
+    return found;
+}"""

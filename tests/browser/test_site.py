@@ -35,7 +35,15 @@ from course_tools.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAG
 from course_tools.course import Course
 from course_tools.site_pages import STORAGE_KEY, TEXT
 from course_tools.site_theme import SECTION_ANCHOR
-from tests.browser.conftest import FontProbe, course_font, foreign_fonts, is_file, is_local, save_screenshot
+from tests.browser.conftest import (
+    LOCAL_FONT_FACES,
+    FontProbe,
+    course_font,
+    foreign_fonts,
+    is_file,
+    is_local,
+    save_screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -115,6 +123,8 @@ def assert_course_fonts(page) -> None:
     drawn by the course's own web fonts, MathJax's or the theme's icons: never by the machine's fonts."""
     foreign = foreign_fonts(FontProbe(page).fonts("body"), course_font)
     assert foreign == {}, f"text of {page.url} drawn by fonts that are not the course's: {foreign}"
+    local = page.evaluate(LOCAL_FONT_FACES)
+    assert local == [], f"{page.url} would take these fonts from the machine: {local}"
 
 
 # ----------------------------------------------------------------------------- every lesson page

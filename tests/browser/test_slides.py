@@ -21,7 +21,14 @@ from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
 from course_tools.course import Course
 from course_tools.slides import TEXT
 from course_tools.source import MATH
-from tests.browser.conftest import FontProbe, course_font, foreign_fonts, is_file, save_screenshot
+from tests.browser.conftest import (
+    LOCAL_FONT_FACES,
+    FontProbe,
+    course_font,
+    foreign_fonts,
+    is_file,
+    save_screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -280,6 +287,8 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
     )
     foreign = foreign_fonts(walk.fonts, course_font)
     assert foreign == {}, f"text of {lang}/{name}.html drawn by fonts that are not the course's: {foreign}"
+    local = page.evaluate(LOCAL_FONT_FACES)
+    assert local == [], f"{lang}/{name}.html would take these fonts from the machine: {local}"
     traffic.assert_clean()
 
 
