@@ -332,6 +332,9 @@ def test_index_lists_every_deck_in_its_language(deck_page, lang):
         # the links to the other languages are the one line in other languages; keys like "S" are in tables
         versions = " · ".join(TEXT("version", other) for other in LANGUAGES if other != lang)
         assert [line for line in foreign if "\t" not in line] == [versions], foreign
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    fonts = foreign_fonts(FontProbe(page).fonts("body"), course_font)
+    assert fonts == {}, f"text of {lang}/index.html drawn by fonts that are not the course's: {fonts}"
     traffic.assert_clean()
 
 
