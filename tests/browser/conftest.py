@@ -62,21 +62,44 @@ def is_local(url: str) -> bool:
 # ----------------------------------------------------------------------------- browser
 
 
-# `make browser-no-system-fonts`: the browser runs under a fontconfig that offers no font at all, so
-# that a page which needs one of the machine's fonts shows it (blank text, other line breaks)
+# `make browser-no-system-fonts`: the browser runs under a fontconfig that offers no usable font, so
+# that a page which needs one of the machine's fonts shows it (blank text, other line breaks). Not one
+# font at all would be too few: Chromium then loads no web font either ("NetworkError"), so the one font
+# offered is a placeholder with a single glyph (U+2800, a blank Braille cell) and a name of its own.
 NO_SYSTEM_FONTS = os.environ.get("COURSE_NO_SYSTEM_FONTS") == "1"
+PLACEHOLDER_FONT = "No System Font"
 EMPTY_FONTCONFIG = """<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-<fontconfig><cachedir>{cache}</cachedir></fontconfig>
+<fontconfig><dir>{fonts}</dir><cachedir>{cache}</cachedir></fontconfig>
 """
 
 
+def placeholder_font(path: Path) -> None:
+    """A TrueType font with one blank glyph, cut from the course's DejaVu Sans Mono (npm dejavu-fonts-ttf)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    source = ROOT / "node_modules" / "dejavu-fonts-ttf" / "ttf" / "DejaVuSansMono.ttf"
+    if not source.exists():
+        pytest.fail(f"{source.relative_to(ROOT)} is missing: run `npm ci` (`make slides` does it)")
+    font = TTFont(source)
+    subsetter = subset.Subsetter(subset.Options(drop_tables=["FFTM"]))
+    subsetter.populate(unicodes=[0x2800])
+    subsetter.subset(font)
+    for record in font["name"].names:
+        if record.nameID in (1, 4, 6, 16):
+            record.string = PLACEHOLDER_FONT if record.nameID != 6 else PLACEHOLDER_FONT.replace(" ", "")
+    font.save(path)
+
+
 def chromium_env(tmp: Path) -> dict[str, str] | None:
-    """The browser's environment: ours, or with no system fonts (an empty fontconfig in ``tmp``)."""
+    """The browser's environment: ours, or one whose fontconfig (in ``tmp``) offers only the placeholder."""
     if not NO_SYSTEM_FONTS:
         return None
+    (tmp / "fonts").mkdir(exist_ok=True)
+    placeholder_font(tmp / "fonts" / "placeholder.ttf")
     config = tmp / "fonts.conf"
-    config.write_text(EMPTY_FONTCONFIG.format(cache=tmp / "cache"), encoding="utf-8")
+    config.write_text(EMPTY_FONTCONFIG.format(fonts=tmp / "fonts", cache=tmp / "cache"), encoding="utf-8")
     return dict(os.environ, FONTCONFIG_FILE=str(config))
 
 
@@ -464,7 +487,10 @@ class FontProbe:
 
 
 def foreign_fonts(found: dict[tuple[str, bool], list[str]], allowed) -> dict[str, list[str]]:
-    """The fonts in ``found`` that are not web fonts whose family ``allowed(family)`` accepts, with examples."""
+    """The fonts in ``found`` that are not web fonts whose family ``allowed(family)`` accepts, with examples;
+    a page on which no web font drew anything (none loaded: blank text) is reported too."""
+    if not any(custom for _, custom in found):
+        return {"no web font drew any text": [f"{family} ({custom})" for family, custom in found]}
     return {
         f"{family} ({'web font' if custom else 'system font'})": examples
         for (family, custom), examples in found.items()
