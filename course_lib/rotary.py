@@ -17,6 +17,7 @@ so that a score depends on how far apart two tokens are, not on where they stand
 import torch
 
 from . import validate
+from .core import model as core
 from .embedding import sinusoidal_table
 from .i18n import Messages
 
@@ -188,9 +189,10 @@ class RotaryEmbedding(validate.CheckedModule):
         """``x`` with each of its pairs turned by the angle whose cos and sin are given."""
         cos, sin = cos.to(dtype=x.dtype, device=x.device), sin.to(dtype=x.dtype, device=x.device)
         if self.interleaved and complex_view_fits(x):
-            # (x_2i + j x_2i+1) * e^(j angle): one complex multiply, a single pass over x
-            pairs = torch.view_as_complex(x.unflatten(-1, (-1, 2)))  # (..., head_dim/2), complex
-            return torch.view_as_real(pairs * torch.complex(cos, sin)).flatten(-2)  # (..., head_dim)
+            # the core's (x_2i + j x_2i+1) * e^(j angle): one complex multiply, a single pass over x
+            return core.rotate_interleaved(x, cos, sin)  # (..., head_dim)
+        # where x has no complex view, and in the rotate_half layout, the core's formula with fewer
+        # passes over memory (tests/unit/test_core.py: equal to the core's):
         # (a, b) -> (a cos - b sin, b cos + a sin): every coordinate times cos, plus its partner
         # in the pair times -sin or +sin
         if self.interleaved:  # the partner of column 2i is 2i + 1, and back

@@ -12,6 +12,7 @@ import inspect
 
 import torch
 
+from ..core import model
 from ..i18n import Messages, format_decimal, format_scientific
 from .core import (
     TOL,
@@ -249,17 +250,12 @@ def _inputs(count: int) -> list[torch.Tensor]:
 
 
 def _rotated(x, positions, base, *, half=False, sign=1.0, two=2.0) -> torch.Tensor:
-    """RoPE in float64, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
-    x = x.double()
-    d = x.shape[-1]
-    i = torch.arange(d // 2, dtype=torch.float64)  # (head_dim/2,)
-    angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / d)  # (seq, head_dim/2)
-    cos, sin = torch.cos(angle), torch.sin(angle)
-    a, b = (x[..., : d // 2], x[..., d // 2 :]) if half else (x[..., 0::2], x[..., 1::2])
-    turned_a, turned_b = a * cos - b * sin, a * sin + b * cos
-    if half:
-        return torch.cat((turned_a, turned_b), dim=-1)
-    return torch.stack((turned_a, turned_b), dim=-1).flatten(-2)
+    """RoPE in float64 by the core's rotations, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
+    i = torch.arange(x.shape[-1] // 2, dtype=torch.float64)  # (head_dim/2,)
+    # RoPE's angle p * base^(-2i/head_dim), or a mistaken one
+    angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / x.shape[-1])  # (seq, head_dim/2)
+    rotate = model.rotate_halves if half else model.rotate_interleaved
+    return rotate(x.double(), torch.cos(angle), torch.sin(angle))  # (batch, heads, seq, head_dim)
 
 
 def _same_angle(got: torch.Tensor, x: torch.Tensor) -> bool:
