@@ -38,6 +38,7 @@ MESSAGES = Messages(
         "learned": {"en": "learned", "ru": "обучаемые"},
         "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
         "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
+        "alibi": {"en": "linear biases (ALiBi)", "ru": "линейные смещения (ALiBi)"},
         "accuracy": {"en": "accuracy", "ru": "точность"},
         "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
         "position": {"en": "position", "ru": "позиция"},
@@ -90,7 +91,7 @@ MESSAGES = Messages(
 )
 
 #: one colour per variant, the same in every figure and widget of the lesson
-COLOURS = {"sinusoidal": "tab:blue", "learned": "tab:orange", "none": "tab:gray", "rotary": "tab:green"}
+COLOURS = {"sinusoidal": "tab:blue", "learned": "tab:orange", "none": "tab:gray", "rotary": "tab:green", "alibi": "tab:red"}
 
 
 def check_results(results) -> dict:
