@@ -91,7 +91,13 @@ MESSAGES = Messages(
 )
 
 #: one colour per variant, the same in every figure and widget of the lesson
-COLOURS = {"sinusoidal": "tab:blue", "learned": "tab:orange", "none": "tab:gray", "rotary": "tab:green", "alibi": "tab:red"}
+COLOURS = {
+    "sinusoidal": "tab:blue",
+    "learned": "tab:orange",
+    "none": "tab:gray",
+    "rotary": "tab:green",
+    "alibi": "tab:red",
+}
 
 
 def check_results(results) -> dict:

@@ -12,7 +12,14 @@ import pytest
 import torch
 from matplotlib.figure import Figure
 
-from course_lib import LearnedPositionalEmbedding, NoPositionalEncoding, PositionalEncoding, alibi_bias, plots, widgets
+from course_lib import (
+    LearnedPositionalEmbedding,
+    NoPositionalEncoding,
+    PositionalEncoding,
+    alibi_bias,
+    plots,
+    widgets,
+)
 from course_lib import extrapolation as ex
 from course_lib.i18n import PSEUDO
 from course_lib.plots.extrapolation import MESSAGES as PLOT_MESSAGES
@@ -142,7 +149,9 @@ def test_alibi_adds_the_course_bias_to_every_score():
     h = model.pos(model.tok(x))  # (b, n, d_model)
     for block in model.blocks:
         assert block.attn.rotary is None
-        torch.testing.assert_close(block.attn.alibi, alibi_bias(SMALL.n_heads, SMALL.test_len), rtol=0, atol=0)
+        torch.testing.assert_close(
+            block.attn.alibi, alibi_bias(SMALL.n_heads, SMALL.test_len), rtol=0, atol=0
+        )
         with torch.no_grad():
             q, k, _ = block.attn.project(block.ln1(h))
             scores, _ = block.attn.scores(block.ln1(h))
