@@ -295,6 +295,14 @@ def test_plot_of_scores_has_a_line_per_layer_and_head(results):
     assert len([line for line in ax.get_lines() if line.get_label().startswith("layer")]) == 4
 
 
+def test_plot_of_scores_names_its_variant(results, lang):
+    scores = ex.attention_by_distance(results["alibi"].model, SMALL, n_seqs=2)
+    ax = plots.plot_attention_by_distance(scores, SMALL, variant="alibi").axes[0]
+    assert ax.get_title() == PLOT_MESSAGES("scores_title_alibi", lang)
+    with pytest.raises(ValueError, match=r"variant .*'rotary', 'alibi'.* 'none'"):
+        plots.plot_attention_by_distance(scores, SMALL, variant="none")
+
+
 def test_plot_of_pairs_has_a_bar_per_pair_and_distance(results, lang):
     pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)
     fig = plots.extrapolation.plot_score_by_pair(pairs, SMALL, distances=(1, 5))
