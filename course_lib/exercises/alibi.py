@@ -43,14 +43,18 @@ MESSAGES = Messages(
         "no_mask": {
             "en": "Query {i} gets a finite bias, {value}, for key {j}, which comes after it. A "
             "causal model must not see the future: put −inf at every j > i, so that softmax "
-            "gives those keys weight 0.{symmetric}",
+            "gives those keys weight 0.",
             "ru": "Запрос {i} получает конечное смещение {value} для ключа {j}, который стоит после "
             "него. Каузальная модель не должна видеть будущее: поставьте −inf во все j > i, чтобы "
-            "softmax дал этим ключам вес 0.{symmetric}",
+            "softmax дал этим ключам вес 0.",
         },
         "symmetric": {
-            "en": " Your bias is the symmetric −m·|i − j| that an encoder uses.",
-            "ru": " У вас симметричное −m·|i − j|, как у энкодера.",
+            "en": "Your bias is the symmetric −m·|i − j| that an encoder uses: query {i} gets "
+            "{value} for key {j}, which comes after it. A causal model must not see the future: "
+            "keep −m·(i − j) for j <= i and put −inf at every j > i.",
+            "ru": "У вас симметричное смещение −m·|i − j|, как у энкодера: запрос {i} получает "
+            "{value} для ключа {j}, который стоит после него. Каузальная модель не должна видеть "
+            "будущее: оставьте −m·(i − j) для j <= i и поставьте −inf во все j > i.",
         },
         "masked_diagonal": {
             "en": "Your bias is −inf on the diagonal, j = i: each query would not see its own "
@@ -205,8 +209,8 @@ def _check_mask(got: torch.Tensor, heads: int) -> None:
     if open_future.any():
         h, qi, kj = (int(v) for v in open_future.nonzero()[0])
         symmetric = torch.allclose(got, alibi_bias(heads, seq).to(got.dtype), atol=1e-6)
-        extra = feedback("incorrect", "alibi.symmetric").message if symmetric else ""
-        raise wrong("alibi.no_mask", i=qi, j=kj, value=_number(float(got[h, qi, kj])), symmetric=extra)
+        key = "alibi.symmetric" if symmetric else "alibi.no_mask"
+        raise wrong(key, i=qi, j=kj, value=_number(float(got[h, qi, kj])))
 
 
 def _slopes_of(got: torch.Tensor) -> torch.Tensor:

@@ -56,7 +56,7 @@ never = lambda i, j: torch.zeros_like(i - j, dtype=torch.bool)  # noqa: E731
 h_from = lambda start: lambda n: torch.exp2(-8 * torch.arange(start, n + start) / n)  # noqa: E731
 
 WRONG = [
-    (ALIBI, student("symmetric", bias=lambda m, i, j: -m * (i - j).abs(), mask=never), "alibi.no_mask"),
+    (ALIBI, student("symmetric", bias=lambda m, i, j: -m * (i - j).abs(), mask=never), "alibi.symmetric"),
     (ALIBI, student("no_mask", mask=never), "alibi.no_mask"),
     (ALIBI, student("diagonal", mask=lambda i, j: j >= i), "alibi.masked_diagonal"),
     (ALIBI, student("window", mask=lambda i, j: (j > i) | (i - j > 3)), "alibi.masked_past"),
