@@ -73,7 +73,8 @@ def sinusoidal_table(
     d_model = validate.positive_int("d_model", d_model)
     base = validate.base(base)
     dtype = validate.float_dtype(dtype)
-    validate.table_size(num_positions, d_model)
+    # the peak below: the float64 table, its angles and their sines (8 + 4 + 4 bytes an entry)
+    validate.table_size(num_positions, d_model, num_positions * (8 * d_model + 16 * ((d_model + 1) // 2)))
     pos = torch.arange(num_positions, dtype=torch.float64)  # (n,)
     return sinusoidal_rows(pos, d_model, base).to(dtype)
 
@@ -237,7 +238,7 @@ class PositionalEncoding(validate.CheckedModule):
         if positions is None:
             rows = self.pe[: x.shape[1]]  # (seq, d_model)
         else:
-            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            positions = validate.positions(positions, tuple(x.shape), self.max_len, device=self.pe.device)
             rows = self.pe[positions.to(self.pe.device)]  # (seq, d_model) or (batch, seq, d_model)
         return rows.to(dtype=x.dtype, device=x.device)
 
