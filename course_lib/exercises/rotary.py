@@ -53,9 +53,9 @@ MESSAGES = Messages(
             "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
             "lesson pairs neighbours, (2i, 2i+1), as lesson 5's table does: `x[..., 0::2]` and "
             "`x[..., 1::2]`.",
-            "ru": "У вас пары — столбцы (i, i + head_dim/2), раскладка `rotate_half` из GPT-NeoX и "
-            "Hugging Face: те же повороты, но в другой раскладке, а её фиксирует чекпоинт. В этом "
-            "уроке пары — соседние столбцы (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
+            "ru": "У вас пары — координаты (i, i + head_dim/2), половины `rotate_half` из GPT-NeoX и "
+            "Hugging Face: те же повороты, но в другом порядке координат, а его фиксирует чекпоинт. В этом "
+            "уроке пары — соседние координаты (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
             "`x[..., 1::2]`.",
         },
         "wrong_direction": {
