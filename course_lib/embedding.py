@@ -4,9 +4,9 @@ Implements section 3.4 (embeddings scaled by sqrt(d_model)) and section 3.5 (sin
 positional encoding) of Vaswani et al., "Attention Is All You Need", 2017,
 https://arxiv.org/abs/1706.03762.
 
-The maths is one pure function, :func:`sinusoidal_table`; the modules are thin wrappers
-that check their input at the boundary and say, in the student's language, what was
-wrong with it.
+The maths is the reference core's (:mod:`course_lib.core.model`, to read without the
+checks); the functions and modules here check their input at the boundary and say, in the
+student's language, what was wrong with it.
 """
 
 import math
@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from . import validate
+from .core import model as core
 from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
 
 __all__ = [
@@ -73,7 +74,8 @@ def sinusoidal_table(
     d_model = validate.positive_int("d_model", d_model)
     base = validate.base(base)
     dtype = validate.float_dtype(dtype)
-    validate.table_size(num_positions, d_model)
+    # the peak below: the float64 table, its angles and their sines (8 + 4 + 4 bytes an entry)
+    validate.table_size(num_positions, d_model, num_positions * (8 * d_model + 16 * ((d_model + 1) // 2)))
     pos = torch.arange(num_positions, dtype=torch.float64)  # (n,)
     return sinusoidal_rows(pos, d_model, base).to(dtype)
 
@@ -97,14 +99,7 @@ def sinusoidal_rows(pos: torch.Tensor, d_model: int, base: float = 10000.0) -> t
     """
     d_model = validate.positive_int("d_model", d_model)
     base = validate.base(base)
-    pos = pos.to(torch.float64)
-    two_i = torch.arange(0, d_model, 2, dtype=torch.float64, device=pos.device)  # (ceil(d/2),)
-    # pos / base^(2i / d_model), one angle per (position, frequency pair)
-    angle = pos.unsqueeze(1) * base ** (-two_i / d_model)  # (n, ceil(d/2))
-    table = torch.empty(len(pos), d_model, dtype=torch.float64, device=pos.device)  # (n, d)
-    table[:, 0::2] = torch.sin(angle)
-    table[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # odd d_model: one cosine fewer
-    return table
+    return core.sinusoidal_rows(pos, d_model, base)  # (n, d_model), float64
 
 
 # ----------------------------------------------------------------------------- modules
@@ -237,7 +232,7 @@ class PositionalEncoding(validate.CheckedModule):
         if positions is None:
             rows = self.pe[: x.shape[1]]  # (seq, d_model)
         else:
-            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            positions = validate.positions(positions, tuple(x.shape), self.max_len, device=self.pe.device)
             rows = self.pe[positions.to(self.pe.device)]  # (seq, d_model) or (batch, seq, d_model)
         return rows.to(dtype=x.dtype, device=x.device)
 

@@ -12,7 +12,9 @@ its training batches are the same whatever its positions; only the positions cha
 - ``"none"``: :class:`~course_lib.NoPositionalEncoding`, nothing added (NoPE: Haviv et
   al., 2022; Kazemnejad et al., 2023);
 - ``"rotary"``: :class:`~course_lib.RotaryEmbedding`, queries and keys turned by their
-  positions inside attention (RoPE, Su et al., 2021).
+  positions inside attention (RoPE, Su et al., 2021);
+- ``"alibi"``: :func:`~course_lib.alibi_bias`, a penalty ``-m_h |i - j|`` added to each
+  head's scores, growing linearly with the distance (ALiBi, Press et al., 2022).
 
 The tasks (``y`` is the target at each position, :data:`IGNORE` where there is none):
 
@@ -42,7 +44,7 @@ from . import validate
 from .embedding import PositionalEncoding, TokenEmbedding
 from .i18n import Messages
 from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
-from .rotary import RotaryEmbedding
+from .rotary import RotaryEmbedding, alibi_bias
 
 __all__ = [
     "MESSAGES",
@@ -86,6 +88,10 @@ MESSAGES = Messages(
             "en": "lr must be a positive number, got {value!r}",
             "ru": "lr должен быть положительным числом, а получено {value!r}",
         },
+        "pairs_or_weights": {
+            "en": "by_pair splits scores, and weights are not a sum of pair terms: ask for one of the two",
+            "ru": "by_pair раскладывает оценки, а веса не раскладываются в сумму по парам: выберите что-то одно",
+        },
         "test_length": {
             "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
             "ru": "длина для проверки должна лежать в 2 .. test_len={test_len}, а получено {value!r}",
@@ -93,7 +99,7 @@ MESSAGES = Messages(
     },
 )
 
-VARIANTS = ("sinusoidal", "learned", "none", "rotary")
+VARIANTS = ("sinusoidal", "learned", "none", "rotary", "alibi")
 TASKS = ("shift", "lookup")
 IGNORE = -100  # F.cross_entropy's ignore_index: positions without a target
 
@@ -157,13 +163,17 @@ def make_batch(cfg: Config, seq_len: int, batch_size: int, generator: torch.Gene
 
 
 class SelfAttention(nn.Module):
-    """Multi-head self-attention; with ``rotary``, queries and keys are turned by their positions."""
+    """Multi-head self-attention; with ``rotary``, queries and keys are turned by their positions;
+    with ``alibi``, each head's scores get ALiBi's linear penalty for distance."""
 
-    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None):
+    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None, alibi: bool = False):
         super().__init__()
         self.n_heads, self.causal, self.rotary = cfg.n_heads, cfg.causal, rotary
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model)
+        # derived, so never in a checkpoint: -m_h |i - j| for every pair of the longest test sequence
+        bias = alibi_bias(cfg.n_heads, cfg.test_len) if alibi else None  # (heads, test_len, test_len)
+        self.register_buffer("alibi", bias, persistent=False)
 
     def project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Queries, keys and values ``(b, heads, n, head_dim)`` each; with ``rotary``, q and k turned."""
@@ -175,9 +185,16 @@ class SelfAttention(nn.Module):
         return q, k, v
 
     def scores(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The attention scores ``(b, heads, n, n)``, before the mask, and the values ``(b, heads, n, head_dim)``."""
+        """The attention scores ``(b, heads, n, n)``, before the mask, and the values ``(b, heads, n, head_dim)``.
+
+        With ALiBi the scores include its bias: it is what the softmax compares.
+        """
         q, k, v = self.project(x)
-        return q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]), v  # (b, heads, n, n)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])  # (b, heads, n, n)
+        if self.alibi is not None:
+            n = x.shape[1]
+            scores = scores + self.alibi[:, :n, :n]  # (heads, n, n) broadcast over the batch
+        return scores, v
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n, d_model)
         b, n, d = x.shape
@@ -192,10 +209,10 @@ class SelfAttention(nn.Module):
 class Block(nn.Module):
     """A pre-norm Transformer block: ``x + attention(LN(x))``, then ``x + MLP(LN(x))``."""
 
-    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None):
+    def __init__(self, cfg: Config, rotary: RotaryEmbedding | None = None, alibi: bool = False):
         super().__init__()
         self.ln1, self.ln2 = nn.LayerNorm(cfg.d_model), nn.LayerNorm(cfg.d_model)
-        self.attn = SelfAttention(cfg, rotary)
+        self.attn = SelfAttention(cfg, rotary, alibi)
         self.mlp = nn.Sequential(
             nn.Linear(cfg.d_model, 4 * cfg.d_model), nn.GELU(), nn.Linear(4 * cfg.d_model, cfg.d_model)
         )
@@ -217,7 +234,8 @@ class TinyTransformer(nn.Module):
         self.positions = validate.choice("positions", positions, VARIANTS)
         self.tok = TokenEmbedding(cfg.vocab_size, cfg.d_model)  # N(0, 1/d_model) · √d_model: RMS 1
         rotary = RotaryEmbedding(cfg.head_dim, cfg.test_len) if positions == "rotary" else None
-        self.blocks = nn.ModuleList(Block(cfg, rotary) for _ in range(cfg.n_layers))
+        alibi = positions == "alibi"
+        self.blocks = nn.ModuleList(Block(cfg, rotary, alibi) for _ in range(cfg.n_layers))
         self.ln = nn.LayerNorm(cfg.d_model)
         self.head = nn.Linear(cfg.d_model, cfg.vocab_size)
         self.pos = {
@@ -225,6 +243,7 @@ class TinyTransformer(nn.Module):
             "learned": lambda: LearnedPositionalEmbedding(cfg.test_len, cfg.d_model),
             "none": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),
             "rotary": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # it acts inside attention
+            "alibi": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # so does ALiBi
         }[positions]()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n) token ids
@@ -332,7 +351,12 @@ def run(cfg: Config = Config(), seed: int = 0, variants=VARIANTS, lengths=None) 
 
 @torch.no_grad()
 def attention_by_distance(
-    model: TinyTransformer, cfg: Config, n_seqs: int = 256, seed: int = 99, by_pair: bool = False
+    model: TinyTransformer,
+    cfg: Config,
+    n_seqs: int = 256,
+    seed: int = 99,
+    by_pair: bool = False,
+    weights: bool = False,
 ) -> torch.Tensor:
     """The score of the last query of ``test_len``-token sequences for the key ``d`` places back, averaged.
 
@@ -343,7 +367,13 @@ def attention_by_distance(
     turns together (columns ``2i, 2i + 1``; ``i, i + head_dim/2`` for a non-interleaved
     :class:`~course_lib.RotaryEmbedding`): ``(n_layers, n_heads, test_len, head_dim // 2)``,
     whose sum over the last axis is the score.
+
+    With ``weights``, the attention weights instead of the scores: the softmax of each
+    sequence's scores over its keys (all of them: the last query sees every key), averaged;
+    entry ``[l, h, d]`` is the share of attention the key ``d`` back gets, summing to 1 over ``d``.
     """
+    if by_pair and weights:
+        raise ValueError(MESSAGES("pairs_or_weights"))
     x, _ = make_batch(cfg, cfg.test_len, n_seqs, torch.Generator().manual_seed(seed))  # (n_seqs, test_len)
     h, found = model.pos(model.tok(x)), []  # (n_seqs, test_len, d_model)
     for block in model.blocks:
@@ -358,6 +388,7 @@ def attention_by_distance(
             found.append(terms.mean(0).flip(-2))  # (heads, test_len, head_dim // 2): index d = the key d back
         else:
             scores, _ = block.attn.scores(block.ln1(h))  # (n_seqs, heads, test_len, test_len)
-            found.append(scores[:, :, -1].mean(0).flip(-1))  # (heads, test_len): index d = the key d back
+            last = scores[:, :, -1].softmax(-1) if weights else scores[:, :, -1]  # (n_seqs, heads, test_len)
+            found.append(last.mean(0).flip(-1))  # (heads, test_len): index d = the key d back
         h = block(h)
     return torch.stack(found)  # (n_layers, heads, test_len[, head_dim // 2])

@@ -77,8 +77,9 @@ _CATALOGUES: dict[str, "Messages"] = {}
 
 
 def _check_language(lang) -> str:
-    if lang not in LANGUAGES and lang != PSEUDO:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
+    if not isinstance(lang, str) or (lang not in LANGUAGES and lang != PSEUDO):
+        choices = ", ".join(f"{code!r} ({name})" for code, name in NAMES.items())
+        raise ValueError(LANGUAGE_MESSAGES("unknown_language", value=lang, choices=choices))
     return lang
 
 
@@ -251,6 +252,18 @@ def pick(**by_language: str) -> str:
             f"pick() has no text for the current language {_language!r}: got {sorted(by_language)}"
         )
     return by_language[_language]
+
+
+LANGUAGE_MESSAGES = Messages(
+    "language",
+    {
+        # in the language set so far: set_language("de") after set_language("ru") answers in Russian
+        "unknown_language": {
+            "en": "the course speaks {choices}: language must be one of them, got {value!r}",
+            "ru": "курс говорит на языках {choices}: язык должен быть одним из них, а получено {value!r}",
+        },
+    },
+)
 
 
 # ----------------------------------------------------------------------------- numbers in prose

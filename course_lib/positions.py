@@ -86,7 +86,8 @@ class LearnedPositionalEmbedding(validate.CheckedModule):
         super().__init__()
         self.max_len = validate.positive_int("max_len", max_len)
         self.d_model = validate.positive_int("d_model", d_model)
-        validate.table_size(self.max_len, self.d_model)
+        itemsize = torch.get_default_dtype().itemsize  # the table itself is all it takes
+        validate.table_size(self.max_len, self.d_model, self.max_len * self.d_model * itemsize)
         self.dropout = nn.Dropout(validate.probability(dropout))
         self.weight = nn.Parameter(torch.empty(self.max_len, self.d_model))  # (max_len, d_model)
         self.reset_parameters()
@@ -100,7 +101,7 @@ class LearnedPositionalEmbedding(validate.CheckedModule):
         if positions is None:
             rows = self.weight[: x.shape[1]]  # (seq, d_model)
         else:
-            positions = validate.positions(positions, tuple(x.shape), self.max_len)
+            positions = validate.positions(positions, tuple(x.shape), self.max_len, device=self.weight.device)
             rows = self.weight[positions.to(self.weight.device)]  # (seq, d_model) or (batch, seq, d_model)
         return rows.to(dtype=x.dtype, device=x.device)
 
@@ -155,7 +156,7 @@ class NoPositionalEncoding(validate.CheckedModule):
     def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         validate.vectors(x, self.d_model, self.max_len)
         if positions is not None:
-            validate.positions(positions, tuple(x.shape), self.max_len)
+            validate.positions(positions, tuple(x.shape), self.max_len, device=x.device)
         return self.dropout(x)
 
     # nothing is added, so the in-place form is the forward itself

@@ -17,6 +17,7 @@ so that a score depends on how far apart two tokens are, not on where they stand
 import torch
 
 from . import validate
+from .core import model as core
 from .embedding import sinusoidal_table
 from .i18n import Messages
 
@@ -41,10 +42,15 @@ MESSAGES = Messages(
             "а получены q формы {q_shape} и k формы {k_shape}",
         },
         "bias_too_large": {
-            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries} entries is too large: the limit is "
-            "{limit} entries (8 GiB in float32); lower seq_len",
-            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries} элементов слишком велико: предел — "
-            "{limit} элементов (8 ГиБ во float32); уменьшите seq_len",
+            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries} entries is too large: building it takes "
+            "{need} GiB of memory at its peak, and the limit is {limit} GiB; lower seq_len",
+            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries} элементов слишком велико: на его "
+            "построение нужно до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите seq_len",
+        },
+        "heads_too_many": {
+            "en": "num_heads={value!r} is too large: its slopes take {need} GiB of memory at their peak, and the "
+            "limit is {limit} GiB",
+            "ru": "num_heads={value!r} слишком велико: наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
         },
     },
 )
@@ -170,7 +176,9 @@ class RotaryEmbedding(validate.CheckedModule):
             raise ValueError(validate.MESSAGES("seq_too_long", seq_len=seq, max_len=self.max_len))
         if positions is None:
             return self.cos[:seq], self.sin[:seq]  # (seq, head_dim/2)
-        positions = validate.positions(positions, tuple(q.shape), self.max_len, seq_dim=2, name="q")
+        positions = validate.positions(
+            positions, tuple(q.shape), self.max_len, device=self.cos.device, seq_dim=2, name="q"
+        )
         positions = positions.to(self.cos.device)
         cos, sin = self.cos[positions], self.sin[positions]  # (seq, head_dim/2) or (batch, seq, head_dim/2)
         if positions.dim() == 2:
@@ -181,9 +189,10 @@ class RotaryEmbedding(validate.CheckedModule):
         """``x`` with each of its pairs turned by the angle whose cos and sin are given."""
         cos, sin = cos.to(dtype=x.dtype, device=x.device), sin.to(dtype=x.dtype, device=x.device)
         if self.interleaved and complex_view_fits(x):
-            # (x_2i + j x_2i+1) * e^(j angle): one complex multiply, a single pass over x
-            pairs = torch.view_as_complex(x.unflatten(-1, (-1, 2)))  # (..., head_dim/2), complex
-            return torch.view_as_real(pairs * torch.complex(cos, sin)).flatten(-2)  # (..., head_dim)
+            # the core's (x_2i + j x_2i+1) * e^(j angle): one complex multiply, a single pass over x
+            return core.rotate_interleaved(x, cos, sin)  # (..., head_dim)
+        # where x has no complex view, and in the rotate_half layout, the core's formula with fewer
+        # passes over memory (tests/unit/test_core.py: equal to the core's):
         # (a, b) -> (a cos - b sin, b cos + a sin): every coordinate times cos, plus its partner
         # in the pair times -sin or +sin
         if self.interleaved:  # the partner of column 2i is 2i + 1, and back
@@ -253,6 +262,10 @@ def alibi_slopes(num_heads: int, dtype: torch.dtype = torch.float32) -> torch.Te
     """
     num_heads = validate.positive_int("num_heads", num_heads)
     dtype = validate.float_dtype(dtype)
+    peak = 32 * num_heads  # the float64 steps below, at most four of them alive at once
+    if peak > validate.MAX_PEAK_BYTES:
+        need, limit = validate.gib(peak), validate.gib(validate.MAX_PEAK_BYTES)
+        raise ValueError(MESSAGES("heads_too_many", value=num_heads, need=need, limit=limit))
     closest = 1 << (num_heads.bit_length() - 1)  # the largest power of two <= num_heads
     h = torch.arange(1, closest + 1, dtype=torch.float64)  # (closest,)
     every_other = 2 * torch.arange(num_heads - closest, dtype=torch.float64) + 1  # 1, 3, 5, ... of 2n'
@@ -284,17 +297,23 @@ def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32)
     seq_len = validate.positive_int("seq_len", seq_len)
     dtype = validate.float_dtype(dtype)
     entries = num_heads * seq_len * seq_len
-    if entries > validate.MAX_TABLE_ENTRIES:
+    # the peak below: the float64 distances and bias, and the bias cast to dtype, all at once
+    cast = 0 if dtype == torch.float64 else dtype.itemsize
+    peak = 8 * seq_len * seq_len + (8 + cast) * entries
+    if peak > validate.MAX_PEAK_BYTES:
         raise ValueError(
             MESSAGES(
                 "bias_too_large",
                 heads=num_heads,
                 seq=seq_len,
                 entries=validate.thousands(entries),
-                limit=validate.thousands(validate.MAX_TABLE_ENTRIES),
+                need=validate.gib(peak),
+                limit=validate.gib(validate.MAX_PEAK_BYTES),
             )
         )
     slopes = alibi_slopes(num_heads, dtype=torch.float64)  # (heads,)
     pos = torch.arange(seq_len, dtype=torch.float64)  # (seq,)
-    distance = (pos.unsqueeze(1) - pos).abs()  # (seq, seq): |i - j|
-    return (0.0 - slopes[:, None, None] * distance).to(dtype)  # (heads, seq, seq); 0 - 0 is +0, not -0
+    distance = (pos.unsqueeze(1) - pos).abs_()  # (seq, seq): |i - j|
+    bias = distance * -slopes[:, None, None]  # (heads, seq, seq): -m_h |i - j|
+    bias += 0.0  # in place, as the rest: -0 (on the diagonal) becomes +0
+    return bias.to(dtype)  # (heads, seq, seq)

@@ -13,13 +13,14 @@ the stack, so no torch-internal error should ever be the first thing they see.
     ValueError: d_model must be a positive integer, got 0
 """
 
+import functools
 import math
 import numbers
 
 import torch
 from torch import nn
 
-from .i18n import Messages
+from .i18n import Messages, decimal_mark, format_number
 
 __all__ = [
     "MESSAGES",
@@ -28,6 +29,8 @@ __all__ = [
     "is_real",
     "positive_int",
     "non_negative_int",
+    "MAX_PEAK_BYTES",
+    "gib",
     "table_size",
     "thousands",
     "base",
@@ -42,9 +45,11 @@ __all__ = [
     "positions",
 ]
 
-# The largest positional table the package builds: 2**31 entries (8 GiB in float32).
-# Beyond it the float64 construction alone needs more memory than a laptop has.
-MAX_TABLE_ENTRIES = 2**31
+# The most memory one of the package's builders may take at its peak: 8 GiB. A table is built
+# in float64 and cast at the end, so the peak is a few times the table returned (4 times a
+# float32 sinusoidal table): each builder counts its own intermediates, and
+# tests/unit/test_memory.py measures the peak of each against that count.
+MAX_PEAK_BYTES = 8 * 2**30
 
 MESSAGES = Messages(
     "input",
@@ -58,10 +63,10 @@ MESSAGES = Messages(
             "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
         },
         "table_too_large": {
-            "en": "a table of {rows} × {d_model} = {entries} entries is too large: "
-            "the limit is {limit} entries (8 GiB in float32); lower max_len or d_model",
-            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: "
-            "предел — {limit} элементов (8 ГиБ во float32); уменьшите max_len или d_model",
+            "en": "a table of {rows} × {d_model} = {entries} entries is too large: building it takes {need} GiB "
+            "of memory at its peak, and the limit is {limit} GiB; lower max_len or d_model",
+            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: на её построение нужно "
+            "до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите max_len или d_model",
         },
         "base_invalid": {
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
@@ -191,6 +196,12 @@ MESSAGES = Messages(
             "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
             "а получена форма {shape}",
         },
+        "positions_meta": {
+            "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
+            "module computes on {device}: put the positions on {device}",
+            "ru": "positions {value!r} лежат на устройстве meta, где есть формы, но нет значений, а этот модуль "
+            "считает на {device}: перенесите positions на {device}",
+        },
         "position_too_large": {
             "en": "position {value} is out of range: this module was built with max_len={max_len}, "
             "so positions must be in [0, {max_len})",
@@ -256,16 +267,26 @@ def thousands(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
 
-def table_size(rows: int, d_model: int) -> None:
-    """A ``(rows, d_model)`` table must fit: at most ``MAX_TABLE_ENTRIES`` entries."""
-    if rows * d_model > MAX_TABLE_ENTRIES:
+def gib(n_bytes: int) -> str:
+    """Bytes in GiB, one decimal unless it is 0, as the current language writes numbers.
+
+    >>> gib(8 * 2**30), gib(3 * 2**29), gib(2**50)
+    ('8', '1.5', '1 048 576')
+    """
+    return format_number(n_bytes / 2**30, ",.1f").removesuffix(decimal_mark() + "0")
+
+
+def table_size(rows: int, d_model: int, peak_bytes: int) -> None:
+    """A ``(rows, d_model)`` table whose construction peaks at ``peak_bytes`` must stay within ``MAX_PEAK_BYTES``."""
+    if peak_bytes > MAX_PEAK_BYTES:
         raise ValueError(
             MESSAGES(
                 "table_too_large",
                 rows=rows,
                 d_model=d_model,
                 entries=thousands(rows * d_model),
-                limit=thousands(MAX_TABLE_ENTRIES),
+                need=gib(peak_bytes),
+                limit=gib(MAX_PEAK_BYTES),
             )
         )
 
@@ -328,6 +349,29 @@ def float_dtype(value) -> torch.dtype:
 # ----------------------------------------------------------------------------- tensors
 
 
+def outside_compiled_graphs(check):
+    """``check`` run as plain Python under ``torch.compile``, outside the graph being compiled.
+
+    A check reads its tensor's values (``int(hi)`` in a message): inside a graph that is a
+    graph break, and Dynamo prints a 12-line warning about ``Tensor.item()`` before the
+    student's error. ``torch.compiler.disable`` is taken only when compiling, since it
+    imports Dynamo (seconds) that an eager run never needs.
+    """
+
+    disabled = {}  # the check under torch.compiler.disable, made on the first compiled call
+
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        if torch.compiler.is_compiling():
+            if not disabled:
+                disabled[check] = torch.compiler.disable(check)
+            return disabled[check](*args, **kwargs)
+        return check(*args, **kwargs)
+
+    return run
+
+
+@outside_compiled_graphs
 def token_ids(ids, vocab_size: int, weight: torch.Tensor) -> torch.Tensor:
     """``ids`` as an index tensor for ``weight`` (int64, or int32 as given), each in ``[0, vocab_size)``.
 
@@ -388,13 +432,17 @@ def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
         raise ValueError(MESSAGES("tensor_bad_ndim", name=name, layout=shape_names, shape=tuple(value.shape)))
 
 
+@outside_compiled_graphs
 def positions(
-    value, x_shape: tuple[int, ...], max_len: int, *, seq_dim: int = 1, name: str = "x"
+    value, x_shape: tuple[int, ...], max_len: int, *, device: torch.device, seq_dim: int = 1, name: str = "x"
 ) -> torch.Tensor:
     """Explicit positions for an input ``name`` of shape ``x_shape``: int64 ``(seq,)`` or ``(batch, seq)``, in ``[0, max_len)``.
 
     The batch is axis 0 of ``x_shape`` and the sequence axis ``seq_dim``: 1 for ``(batch,
     seq, d_model)``, 2 for the ``(batch, heads, seq, head_dim)`` queries of attention.
+    ``device`` is where the positions are used (the module's table, or ``x`` for a module
+    without one): positions on the meta device have no values to check or to look up, so
+    they are accepted only where everything is on the meta device.
     """
     batch, seq = x_shape[0], x_shape[seq_dim]
     if not isinstance(value, torch.Tensor):
@@ -412,9 +460,17 @@ def positions(
                 shape=tuple(value.shape),
             )
         )
-    value = value.to(torch.int64)
-    if value.numel() and not value.is_meta:
+    if value.is_meta:
+        if torch.device(device).type != "meta":
+            raise ValueError(MESSAGES("positions_meta", value=value, device=str(device)))
+        return value.to(torch.int64)
+    unsigned64 = value.dtype == torch.uint64
+    # uint64: the same bits as int64, so positions >= 2**63 read as negative and are caught below
+    value = value.view(torch.int64) if unsigned64 else value.to(torch.int64)
+    if value.numel():
         lo, hi = torch.aminmax(value)
+        if unsigned64 and lo < 0:
+            raise ValueError(MESSAGES("position_too_large", value=int(lo) + 2**64, max_len=max_len))
         if hi >= max_len:
             raise ValueError(MESSAGES("position_too_large", value=int(hi), max_len=max_len))
         if lo < 0:

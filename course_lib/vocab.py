@@ -46,6 +46,12 @@ MESSAGES = Messages(
             "en": "decode takes a list or a 1-d tensor of integer ids, got {got}",
             "ru": "decode принимает список или одномерный тензор целых индексов, а получено {got}",
         },
+        "decode_meta": {
+            "en": "decode needs the ids' values, but {value!r} is on the meta device, which holds shapes only: "
+            "decode ids computed on a real device (cpu, cuda)",
+            "ru": "decode нужны значения индексов, а {value!r} лежит на устройстве meta, где есть только формы: "
+            "декодируйте индексы, вычисленные на настоящем устройстве (cpu, cuda)",
+        },
         "decode_id_range": {
             "en": "id {value!r} is not in the vocabulary: ids must be in [0, {vocab_size})",
             "ru": "индекса {value!r} нет в словаре: индексы должны лежать в [0, {vocab_size})",
@@ -230,6 +236,8 @@ def id_list(ids) -> list:
             raise TypeError(
                 MESSAGES("decode_not_ids", got=f"a tensor of shape {tuple(ids.shape)}, dtype {ids.dtype}")
             )
+        if ids.is_meta:
+            raise ValueError(MESSAGES("decode_meta", value=ids))
         return ids.tolist()
     if isinstance(ids, str) or not isinstance(ids, list | tuple):
         raise TypeError(MESSAGES("decode_not_ids", got=type(ids).__name__))

@@ -16,7 +16,7 @@ build, one process per language; the hooks, templates, scripts and the theme's t
 in ``site_theme/``.
 
 Everything a page loads is a relative URL below ``site/``: the theme's files, and MathJax 3,
-require.js and the widget renderer copied from the pinned npm packages in ``node_modules/``
+require.js, the widget renderer and the course's fonts (``course_tools.fonts``) copied from the pinned npm packages in ``node_modules/``
 (``npm ci``). So the site works from ``file://``, from any static server, and from a copy of
 the folder anywhere. Search is Sphinx's own, offline, with its stemmer for each language.
 
@@ -33,6 +33,7 @@ from pathlib import Path
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import copy_sources, missing_sources
+from .fonts import FontsError, copy_fonts
 from .site_pages import glossary_page, home_page, root_page
 from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
 
@@ -74,6 +75,10 @@ def copy_vendor(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, VENDOR_FILES, dest)
+    try:
+        copy_fonts(config.node_modules, dest)  # fonts/course-fonts.css, which every page loads
+    except FontsError as error:
+        raise SiteError([str(error)]) from None
     fonts, suffixes = WIDGET_FONTS
     for font in sorted((config.node_modules / fonts).iterdir()):
         if font.suffix in suffixes:

@@ -11,7 +11,7 @@ notebooks are stale is an error that names the command rebuilding them.
 
 Everything a deck loads is a relative URL into ``slides/assets/``, copied from the pinned npm
 packages in ``node_modules/`` (``npm ci``): reveal.js, MathJax 2, require.js, jQuery, the
-widget renderer. Opened from ``file://``, a deck sends no request off the machine.
+widget renderer, and the course's fonts (``course_tools.fonts``), which draw all the text. Opened from ``file://``, a deck sends no request off the machine.
 
 All or nothing: the assets, the decks and the index pages are made in a temporary folder
 inside ``slides/``; only when everything is made are they moved into place.
@@ -33,6 +33,7 @@ from course_lib.i18n import Messages
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
+from .fonts import STYLESHEET, FontsError, copy_fonts
 
 __all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
 
@@ -81,6 +82,8 @@ URLS = {
     "jquery_url": "../assets/jquery.min.js",
     "widget_renderer_url": "../assets/html-manager/embed-amd.js",
 }
+# the course's fonts (course_tools.fonts), which the template and the index pages load
+FONTS_URL = f"../assets/{STYLESHEET}"
 
 #: The index pages' text. ``version`` is what a link to that language's index says.
 TEXT = Messages(
@@ -202,11 +205,12 @@ def index_page(lang: str, decks: list[tuple[str, str]]) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{title}</title>
+<link rel="stylesheet" href="{FONTS_URL}">
 <style>
-body {{ font-family: sans-serif; max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
+body {{ font-family: var(--course-sans); max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
 ul {{ list-style: none; padding-left: 0; }}  /* the titles carry their numbers */
 li {{ margin: 0.3em 0; font-size: 1.2em; }}
-th {{ text-align: left; padding-right: 1.5em; font-family: monospace; }}
+th {{ text-align: left; padding-right: 1.5em; font-family: var(--course-mono); }}
 </style>
 </head>
 <body>
@@ -240,6 +244,10 @@ def copy_assets(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
+    try:
+        copy_fonts(config.node_modules, dest)
+    except FontsError as error:
+        raise SlidesError([str(error)]) from None
 
 
 def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> list[Path]:
@@ -265,7 +273,8 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
             (staging / lang).mkdir()
             for name in names:
                 body, _ = export.from_notebook_node(
-                    deck_notebook(course, name, lang), resources={"metadata": {"name": name}}
+                    deck_notebook(course, name, lang),
+                    resources={"metadata": {"name": name}, "course_fonts_url": FONTS_URL},
                 )
                 (staging / lang / f"{name}.html").write_text(body, encoding="utf-8")
             # the index lists every deck there will be, including ones an earlier run built

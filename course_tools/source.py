@@ -35,7 +35,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from course_lib.i18n import pseudo
+from course_lib.i18n import decimal_mark, pseudo, script_problems
 
 from .config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS
 
@@ -44,6 +44,8 @@ __all__ = [
     "LANG_TAGS",
     "KERNELSPEC",
     "MATH",
+    "formula_key",
+    "formula_problems",
     "TABLE_MARKER",
     "EXERCISE_KEY",
     "SourceError",
@@ -68,6 +70,10 @@ SOURCE_ONLY_KEYS = ("translation_of",)
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SET_LANGUAGE = 'set_language("{lang}")'
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+# inside a formula: a number with a decimal point (0.1) or comma (0{,}1), and a \text{...} word
+DECIMAL_POINT = re.compile(r"(?<![\w.])\d+\.\d")
+DECIMAL_COMMA = re.compile(r"\d\{,\}\d")
+TEXT = re.compile(r"\\text\{([^{}]*)\}")
 HEADING = re.compile(r"^(#+) ", re.M)
 TABLE_MARKER = "<!-- lesson-table -->"
 EXERCISE_KEY = "exercise_template"
@@ -274,6 +280,46 @@ def translation_problems(src: Source) -> list[str]:
     return problems
 
 
+def formula_key(formula: str) -> str:
+    r"""What a formula's twins must share: the formula without what its language writes its own way.
+
+    Two things differ by language: the decimal mark (``0.1``, ``0{,}1``) and the words of
+    ``\text{...}`` (``\text{mask}``, ``\text{маска}``). Everything else, symbols,
+    subscripts and operators, is the same formula in every language.
+
+        >>> formula_key(r"$\text{маска}_{b} = 0{,}1$") == formula_key(r"$\text{mask}_{b} = 0.1$")
+        True
+    """
+    return TEXT.sub(r"\\text{}", DECIMAL_COMMA.sub(lambda m: m[0].replace("{,}", "."), formula))
+
+
+def formula_problems_in(prose: str, lang: str) -> list[str]:
+    """:func:`formula_problems` of every formula in ``prose``."""
+    return [p for formula in MATH.findall(prose) for p in formula_problems(formula, lang)]
+
+
+def formula_problems(formula: str, lang: str) -> list[str]:
+    r"""How ``formula`` in prose of ``lang`` writes a number or a word in another language's way.
+
+    A decimal number takes ``lang``'s mark: ``0.1`` in English, ``0{,}1`` in Russian (the braces
+    keep TeX from spacing the comma as punctuation); a word in ``\text{}`` is in ``lang``.
+    """
+    problems = []
+    comma = decimal_mark(lang) == ","
+    wrong = DECIMAL_POINT.findall(formula) if comma else DECIMAL_COMMA.findall(formula)
+    if wrong:
+        mark = "{,}" if comma else "."
+        problems.append(
+            f"the formula {formula} writes {wrong[0]!r}: in lang-{lang} the decimal mark is {mark}"
+        )
+    for word in TEXT.findall(formula):
+        if any(ch.isalpha() for ch in word) and script_problems(word, lang):
+            problems.append(
+                f"the formula {formula} has \\text{{{word}}}: a word in lang-{lang} belongs there"
+            )
+    return problems
+
+
 def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
     problems = []
     en, text = cell.source, twin.source
@@ -284,8 +330,13 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
         )
     if not LANGUAGE_DATA[lang].script.search(text.replace(TABLE_MARKER, "")):
         problems.append(f"{where}: the lang-{lang} twin has no text in {LANGUAGE_DATA[lang].name}")
-    if MATH.findall(en) != MATH.findall(text):
-        problems.append(f"{where}: the formulas differ between lang-{SOURCE_LANGUAGE} and lang-{lang}")
+    if [formula_key(f) for f in MATH.findall(en)] != [formula_key(f) for f in MATH.findall(text)]:
+        problems.append(
+            f"{where}: the formulas differ between lang-{SOURCE_LANGUAGE} and lang-{lang} "
+            "(beyond the decimal mark and the words of \\text{})"
+        )
+    for language, prose in ((SOURCE_LANGUAGE, en), (lang, text)):
+        problems += [f"{where}: {p}" for p in formula_problems_in(prose, language)]
     if HEADING.findall(en) != HEADING.findall(text):
         problems.append(f"{where}: the headings differ between lang-{SOURCE_LANGUAGE} and lang-{lang}")
     if (TABLE_MARKER in en) != (TABLE_MARKER in text):

@@ -74,13 +74,18 @@ MESSAGES = Messages(
             "ru": "encode принимает строку str, а получен {type_name}",
         },
         "surrogate": {
-            "en": "the text has a lone surrogate {char!r} at position {index}: half of a UTF-16 pair, not a "
-            "character, so it has no UTF-8 bytes to encode. It usually comes from a broken '\\ud83d' escape "
-            "in JSON or from bytes decoded with errors='surrogateescape': fix the text where it is read",
-            "ru": "в тексте одиночный суррогат {char!r} на позиции {index}: это половина пары UTF-16, а не "
-            "символ, и байтов UTF-8 у него нет. Обычно он появляется из сломанной escape-последовательности "
-            "'\\ud83d' в JSON или из байтов, декодированных с errors='surrogateescape': исправьте текст там, "
-            "где его читают",
+            "en": "{name} has a lone surrogate {char!r} at position {index}, in {context!r}: half of a UTF-16 "
+            "pair, not a character, so it has no UTF-8 bytes to encode. It usually comes from a broken "
+            "'\\ud83d' escape in JSON or from bytes decoded with errors='surrogateescape': fix the text where "
+            "it is read",
+            "ru": "в строке {name} одиночный суррогат {char!r} на позиции {index}, в {context!r}: это половина "
+            "пары UTF-16, а не символ, и байтов UTF-8 у него нет. Обычно он появляется из сломанной "
+            "escape-последовательности '\\ud83d' в JSON или из байтов, декодированных с "
+            "errors='surrogateescape': исправьте текст там, где его читают",
+        },
+        "not_str": {
+            "en": "{name} takes a str, got {type_name}",
+            "ru": "{name} принимает строку str, а получен {type_name}",
         },
         "no_bos_eos": {
             "en": "add_bos_eos=True needs the special tokens '<bos>' and '<eos>', but this tokenizer has "
@@ -97,7 +102,50 @@ MESSAGES = Messages(
             "ru": "индекса токена {value!r} нет в словаре: индексы должны быть целыми числами из "
             "[0, {vocab_size})",
         },
-        # a vocabulary given as data: loaded from a file or a Hugging Face tokenizer
+        # a vocabulary given as data: to the constructor, loaded from a file or a Hugging Face tokenizer
+        "tokens_not_list": {
+            "en": "tokens must be a list of str (the special tokens) and bytes (every other token), got {type_name}",
+            "ru": "tokens должен быть списком из str (специальные токены) и bytes (все остальные токены), "
+            "а получен {type_name}",
+        },
+        "token_type": {
+            "en": "tokens[{index}] must be a str (a special token) or bytes (any other token), got {value!r}",
+            "ru": "tokens[{index}] должен быть строкой str (специальный токен) или bytes (любой другой токен), "
+            "а получено {value!r}",
+        },
+        "merges_not_list": {
+            "en": "merges must be a list of pairs of token ids (first, second), got {type_name}",
+            "ru": "merges должен быть списком пар индексов токенов (first, second), а получен {type_name}",
+        },
+        "merge_not_pair": {
+            "en": "merges[{index}] must be a pair of integer token ids (first, second), got {value!r}",
+            "ru": "merges[{index}] должен быть парой целых индексов токенов (first, second), а получено {value!r}",
+        },
+        "load_version": {
+            "en": "{path} is a tokenizer file of version {value!r}, but this course_lib reads only version "
+            "{supported}: it was written by another course_lib, or edited",
+            "ru": "{path} — файл токенизатора версии {value!r}, а этот course_lib читает только версию "
+            "{supported}: файл записан другим course_lib или отредактирован",
+        },
+        "load_pattern": {
+            "en": "{path} names the pre-tokenization pattern {value!r}, but this tokenizer cuts text only by "
+            "GPT-2's pattern {expected!r}: with another pattern its merges would give other tokens",
+            "ru": "в {path} указан шаблон претокенизации {value!r}, а этот токенизатор режет текст только "
+            "шаблоном GPT-2 {expected!r}: с другим шаблоном его слияния дали бы другие токены",
+        },
+        "load_special_id": {
+            "en": "{path}: the special token {name!r} has the id {value!r}, but the ids of the file's "
+            "{size} tokens are the integers 0 to {last}, each used once",
+            "ru": "{path}: у специального токена {name!r} индекс {value!r}, а индексы {size} токенов файла — "
+            "целые числа от 0 до {last}, каждое по одному разу",
+        },
+        "not_a_tokenizer": {
+            "en": "from_tokenizers takes a tokenizers.Tokenizer, got {value!r}: a name such as 'gpt2' would "
+            "need a download, so load a tokenizer.json with tokenizers.Tokenizer.from_file(path)",
+            "ru": "from_tokenizers принимает объект tokenizers.Tokenizer, а получено {value!r}: имя вроде "
+            "'gpt2' потребовало бы загрузки из сети, поэтому прочитайте tokenizer.json через "
+            "tokenizers.Tokenizer.from_file(path)",
+        },
         "bad_merge": {
             "en": "merge {index} joins {pair!r}, but its parts must be tokens that exist before it: "
             "the merges are corrupt or out of order",
@@ -139,6 +187,32 @@ MESSAGES = Messages(
             "ru": "from_tokenizers принимает байтовый BPE-токенизатор (models.BPE, "
             "pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True), decoders.ByteLevel, "
             "без нормализатора), а у этого {what}",
+        },
+        # the helpers of training (train.py)
+        "words_not_dict": {
+            "en": "{name} takes a dict from each word to its count, got {type_name}",
+            "ru": "{name} принимает словарь dict из слов в их частоты, а получен {type_name}",
+        },
+        "word_not_ids": {
+            "en": "{name}: each word must be a tuple of integer token ids, got {value!r}",
+            "ru": "{name}: каждое слово должно быть кортежем целых индексов токенов, а получено {value!r}",
+        },
+        "word_not_bytes": {
+            "en": "{name}: each word must be bytes, a pre-token's UTF-8 (word.encode()), got {value!r}",
+            "ru": "{name}: каждое слово должно быть bytes, то есть UTF-8 претокена (word.encode()), "
+            "а получено {value!r}",
+        },
+        "count_not_positive": {
+            "en": "{name}: the count of the word {word!r} must be a positive integer, got {value!r}",
+            "ru": "{name}: частота слова {word!r} должна быть целым положительным числом, а получено {value!r}",
+        },
+        "pair_not_ids": {
+            "en": "merge: pair must be two integer token ids (first, second), got {value!r}",
+            "ru": "merge: pair должен быть двумя целыми индексами токенов (first, second), а получено {value!r}",
+        },
+        "new_id_not_int": {
+            "en": "merge: new_id must be an integer token id, got {value!r}",
+            "ru": "merge: new_id должен быть целым индексом токена, а получено {value!r}",
         },
         # the corpus (corpus.py)
         "corpus_lang": {

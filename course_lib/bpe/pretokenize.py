@@ -71,16 +71,23 @@ PATTERN = regex.compile(
 
 def pre_tokenize(text: str) -> list[str]:
     """``text`` cut by the GPT-2 pattern; the pieces joined give ``text`` back."""
+    if not isinstance(text, str):
+        raise TypeError(MESSAGES("not_str", name="pre_tokenize", type_name=type(text).__name__))
     return PATTERN.findall(text)
 
 
-def utf8(text: str) -> bytes:
-    """The UTF-8 bytes of ``text``; a lone surrogate, which has none, is a ``ValueError`` naming it."""
+def utf8(text: str, name: str = "text") -> bytes:
+    """The UTF-8 bytes of ``text``; a lone surrogate, which has none, is a ``ValueError`` naming it.
+
+    The message names the string (``name``, e.g. ``texts[3]``), the surrogate's position in
+    it and the characters around it, so that it can be found in a long text.
+    """
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as error:
-        char = text[error.start]
-        raise ValueError(MESSAGES("surrogate", char=char, index=error.start)) from None
+        i = error.start
+        context = text[max(0, i - 10) : i + 11]
+        raise ValueError(MESSAGES("surrogate", name=name, char=text[i], index=i, context=context)) from None
 
 
 def _bytes_to_unicode() -> list[str]:

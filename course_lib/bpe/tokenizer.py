@@ -1,25 +1,27 @@
 """The byte-level BPE tokenizer: train, encode, decode, batch, save and load."""
 
+import heapq
 import json
 import os
-import tempfile
+import secrets
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import validate
 from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
 from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_readable, readable, utf8
-from .train import MergeLearner, merge
+from .train import MergeLearner
 
-__all__ = ["SPECIALS", "CACHE_SIZE", "BPETokenizer"]
+__all__ = ["SPECIALS", "CACHE_SIZE", "BPETokenizer", "merge_word"]
 
 SPECIALS = ("<pad>", "<bos>", "<eos>")
 # pre-tokens whose ids are remembered; text has far fewer distinct words than this (tokenizers: 10 000)
 CACHE_SIZE = 65_536
 _FORMAT = "course_lib.BPETokenizer"
-_NO_MERGE = (float("inf"), -1)
+_VERSION = 1  # of the file format: load reads this one only
 
 
 class BPETokenizer:
@@ -67,17 +69,21 @@ class BPETokenizer:
         self.specials: dict[str, int] = {}
         self._bytes: list[bytes] = []  # by id; a special token's are its UTF-8 text
         ids: dict[bytes, int] = {}
+        if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence):
+            raise TypeError(MESSAGES("tokens_not_list", type_name=type(tokens).__name__))
         for i, token in enumerate(tokens):
             if isinstance(token, str):
-                _check_special(token, self.specials)
+                _check_special(token, self.specials, f"tokens[{i}]")
                 self.specials[token] = i
                 token_bytes = utf8(token)
-            else:
+            elif isinstance(token, bytes | bytearray):
                 token_bytes = bytes(token)
                 if token_bytes in ids:
                     reason = MESSAGES("reason_duplicate", first=ids[token_bytes], second=i, token=token_bytes)
                     raise ValueError(MESSAGES("bad_tokens", reason=reason))
                 ids[token_bytes] = i
+            else:  # bytes(10**11) would be 100 GB of zeros, not a token
+                raise TypeError(MESSAGES("token_type", index=i, value=token))
             self._bytes.append(token_bytes)
         if not self.specials:
             raise ValueError(MESSAGES("specials_empty"))
@@ -85,7 +91,7 @@ class BPETokenizer:
             self._byte_ids = [ids[bytes([b])] for b in range(256)]
         except KeyError:
             raise ValueError(MESSAGES("bad_tokens", reason=MESSAGES("reason_bytes"))) from None
-        self.merges = [(int(a), int(b)) for a, b in merges]
+        self.merges = _check_merge_list(merges)
         self._ranks = self._check_merges(ids)
         self.pad_id = min(self.specials.values())
         self._cache: dict[str, tuple[int, ...]] = {}
@@ -144,6 +150,7 @@ class BPETokenizer:
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise TypeError(MESSAGES("text_not_str", index=i, type_name=type(text).__name__))
+            utf8(text, f"texts[{i}]")  # a lone surrogate is named in its text, not in a pre-token
             words.update(PATTERN.findall(text))
         if not words:
             raise ValueError(MESSAGES("empty_corpus", count=len(texts)))
@@ -196,6 +203,9 @@ class BPETokenizer:
         Args:
             add_bos_eos: put ``<bos>`` before and ``<eos>`` after (both must be special tokens).
         """
+        return self._encode(text, validate.flag("add_bos_eos", add_bos_eos), "text")
+
+    def _encode(self, text: str, add_bos_eos: bool, name: str) -> list[int]:
         if not isinstance(text, str):
             raise TypeError(MESSAGES("encode_not_str", type_name=type(text).__name__))
         ids, cache = [], self._cache
@@ -204,7 +214,7 @@ class BPETokenizer:
                 found = cache.get(piece)
                 ids.extend(found if found is not None else self._encode_piece(piece))
         except UnicodeEncodeError:
-            utf8(text)  # raises the message that names the lone surrogate and its position
+            utf8(text, name)  # raises the message that names the lone surrogate and its position
         if add_bos_eos:
             if "<bos>" not in self.specials or "<eos>" not in self.specials:
                 raise ValueError(MESSAGES("no_bos_eos", specials=list(self.specials)))
@@ -212,14 +222,8 @@ class BPETokenizer:
         return ids
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
-        """One pre-token: its bytes, then the merge of lowest rank among adjacent pairs, until none applies."""
-        ids = tuple(self._byte_ids[b] for b in piece.encode("utf-8"))
-        ranks = self._ranks
-        while len(ids) > 1:
-            pair = min(zip(ids, ids[1:], strict=False), key=lambda p: ranks.get(p, _NO_MERGE))
-            if pair not in ranks:
-                break
-            ids = merge(ids, pair, ranks[pair][1])
+        """One pre-token: its bytes, then the learned merges, lowest rank first (:func:`merge_word`)."""
+        ids = merge_word([self._byte_ids[b] for b in piece.encode("utf-8")], self._ranks)
         if len(self._cache) < CACHE_SIZE:
             self._cache[piece] = ids
         return ids
@@ -234,7 +238,10 @@ class BPETokenizer:
         """
         if isinstance(texts, str) or not isinstance(texts, Sequence):
             raise TypeError(MESSAGES("texts_not_list", type_name=type(texts).__name__))
-        return pad_batch([self.encode(text, add_bos_eos) for text in texts], self.pad_id)
+        add_bos_eos = validate.flag("add_bos_eos", add_bos_eos)
+        return pad_batch(
+            [self._encode(t, add_bos_eos, f"texts[{i}]") for i, t in enumerate(texts)], self.pad_id
+        )
 
     def decode(self, ids, skip_pad: bool = True) -> str:
         """The text of ``ids`` (a list or a 1-d integer tensor); padding left out unless ``skip_pad=False``.
@@ -242,6 +249,7 @@ class BPETokenizer:
         Bytes that do not form UTF-8 characters (a sequence cut inside a character) become
         U+FFFD, as in ``tokenizers``.
         """
+        skip_pad = validate.flag("skip_pad", skip_pad)
         ids, size = id_list(ids), len(self._bytes)
         for i in ids:
             if not is_integer(i) or not 0 <= i < size:
@@ -297,18 +305,20 @@ class BPETokenizer:
             return ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in items)
 
         text = (
-            f'{{\n  "format": "{_FORMAT}",\n  "version": 1,\n'
+            f'{{\n  "format": "{_FORMAT}",\n  "version": {_VERSION},\n'
             f'  "pattern": {json.dumps(GPT2_PATTERN)},\n'
             f'  "specials": {json.dumps(self.specials, ensure_ascii=False)},\n'
             f'  "tokens": [\n{rows(tokens)}\n  ],\n  "merges": [\n{rows(merges)}\n  ]\n}}\n'
         )
-        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+        # a fresh name beside the file, opened "x" (created here, never an existing file): unlike
+        # tempfile.mkstemp's 0600, the file gets the mode the umask gives any new file
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+            with open(tmp, "x", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, path)
         except BaseException:
-            os.unlink(tmp)
+            tmp.unlink(missing_ok=True)
             raise
 
     @classmethod
@@ -318,12 +328,31 @@ class BPETokenizer:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             if not isinstance(data, dict) or data.get("format") != _FORMAT:
                 raise ValueError(f'no "format": "{_FORMAT}"')
+            texts, merged, size = data["tokens"], data["merges"], len(data["tokens"])
             specials = {i: name for name, i in data["specials"].items()}
-            texts = data["tokens"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+            # RecursionError: JSON nested thousands deep
+            detail = f"{type(error).__name__}: {error}"
+            raise ValueError(MESSAGES("not_a_file", path=str(path), detail=detail)) from None
+        if data.get("version") != _VERSION:
+            raise ValueError(
+                MESSAGES("load_version", path=str(path), value=data.get("version"), supported=_VERSION)
+            )
+        if data.get("pattern") != GPT2_PATTERN:
+            raise ValueError(
+                MESSAGES("load_pattern", path=str(path), value=data.get("pattern"), expected=GPT2_PATTERN)
+            )
+        seen = set()
+        for name, i in data["specials"].items():  # each an id of the file, none twice
+            if not (is_integer(i) and 0 <= i < size) or i in seen:
+                values = dict(path=str(path), name=name, value=i, size=size, last=size - 1)
+                raise ValueError(MESSAGES("load_special_id", **values))
+            seen.add(i)
+        try:
             tokens = [specials[i] if i in specials else from_readable(t) for i, t in enumerate(texts)]
             ids = {t: i for i, t in enumerate(texts) if i not in specials}
-            merges = [(ids[a], ids[b]) for a, b in data["merges"]]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            merges = [(ids[a], ids[b]) for a, b in merged]
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             detail = f"{type(error).__name__}: {error}"
             raise ValueError(MESSAGES("not_a_file", path=str(path), detail=detail)) from None
         return cls(tokens, merges)
@@ -339,18 +368,72 @@ class BPETokenizer:
     @classmethod
     def from_tokenizers(cls, tokenizer) -> "BPETokenizer":
         """A byte-level BPE ``tokenizers.Tokenizer`` (from :meth:`to_tokenizers`, or trained by ``tokenizers``)."""
+        from tokenizers import Tokenizer
+
         from .hf import from_tokenizers
 
+        if not isinstance(tokenizer, Tokenizer):
+            raise TypeError(MESSAGES("not_a_tokenizer", value=tokenizer))
         tokens, merges = from_tokenizers(tokenizer)
         return cls(tokens, merges)
 
 
-def _check_special(token, seen) -> None:
+def merge_word(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, ...]:
+    """A pre-token's ids after BPE: the adjacent pair of lowest rank merged, again and again, until none is left.
+
+    ``ranks`` maps a pair to ``(its rank, the id it makes)``. The plain loop -- find the
+    pair of lowest rank, :func:`~course_lib.bpe.train.merge` it everywhere, repeat --
+    reads the whole word once per merge it makes, ``O(length × merges)``: minutes for one
+    long word. Here, as in Hugging Face ``tokenizers`` (``Word::merge_all``), the tokens
+    are a linked list and a heap holds ``(rank, position)`` of every pair that has a merge,
+    lowest rank first, then leftmost, which is the plain loop's order. Each merge pops one
+    entry and pushes at most two, the new pairs with its neighbours: ``O(length × log length)``.
+    An entry whose pair has changed since it was pushed (a part was merged into something
+    else) is skipped when it comes up.
+
+        >>> a, b = ord("a"), ord("b")  # ranks: a a -> 256 first, then 256 b -> 257
+        >>> merge_word([a, a, a, b], {(a, a): (0, 256), (256, b): (1, 257)})
+        (256, 97, 98)
+    """
+    n = len(ids)
+    tokens = list(ids)  # tokens[i]: the token that starts at i, None once merged into its left neighbour
+    right = list(range(1, n + 1))  # right[i]: where the next token starts (n: none)
+    left = list(range(-1, n - 1))  # left[i]: where the previous token starts (-1: none)
+    heap = [
+        (*ranks[pair], i, *pair) for i, pair in enumerate(zip(ids, ids[1:], strict=False)) if pair in ranks
+    ]
+    heapq.heapify(heap)  # (rank, new id, position, first, second)
+    while heap:
+        _, new, i, first, second = heapq.heappop(heap)
+        j = right[i]
+        if j == n or tokens[i] != first or tokens[j] != second:
+            continue  # stale: the pair at i is no longer this one
+        tokens[i], tokens[j] = new, None
+        right[i] = right[j]
+        if right[i] < n:
+            left[right[i]] = i
+        for start, end in ((left[i], i), (i, right[i])):  # the new pairs, with each neighbour
+            if start >= 0 and end < n and (pair := (tokens[start], tokens[end])) in ranks:
+                heapq.heappush(heap, (*ranks[pair], start, *pair))
+    return tuple(t for t in tokens if t is not None)
+
+
+def _check_special(token, seen, name: str) -> None:
     if not isinstance(token, str) or not token:
         raise TypeError(MESSAGES("special_not_str", value=token))
     if token in seen:
         raise ValueError(MESSAGES("special_duplicate", value=token))
-    utf8(token)
+    utf8(token, name)
+
+
+def _check_merge_list(merges) -> list[tuple[int, int]]:
+    """``merges`` as a list of ``(int, int)``: a float or a triple is an error, not truncated."""
+    if isinstance(merges, str | bytes) or not isinstance(merges, Sequence):
+        raise TypeError(MESSAGES("merges_not_list", type_name=type(merges).__name__))
+    for i, pair in enumerate(merges):
+        if not (isinstance(pair, Sequence) and len(pair) == 2 and all(map(is_integer, pair))):
+            raise TypeError(MESSAGES("merge_not_pair", index=i, value=pair))
+    return [(int(a), int(b)) for a, b in merges]
 
 
 def _check_specials(specials) -> tuple[str, ...]:
@@ -359,7 +442,7 @@ def _check_specials(specials) -> tuple[str, ...]:
     if not specials:
         raise ValueError(MESSAGES("specials_empty"))
     seen = {}
-    for token in specials:
-        _check_special(token, seen)
+    for i, token in enumerate(specials):
+        _check_special(token, seen, f"specials[{i}]")
         seen[token] = len(seen)
     return tuple(specials)

@@ -31,6 +31,9 @@ import heapq
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 
+from .. import validate
+from ..validate import is_integer
+from .messages import MESSAGES
 from .pretokenize import BYTE_ORDER
 
 __all__ = ["count_pairs", "merge", "MergeLearner"]
@@ -44,6 +47,7 @@ def count_pairs(words: Mapping[tuple[int, ...], int]) -> Counter:
     >>> count_pairs({(97, 97, 97): 1, (98, 97): 2})
     Counter({(97, 97): 2, (98, 97): 2})
     """
+    _check_words("count_pairs", words, _is_ids, "word_not_ids")
     counts = Counter()
     for word, n in words.items():
         for pair in zip(word, word[1:], strict=False):
@@ -57,6 +61,17 @@ def merge(word: tuple[int, ...], pair: tuple[int, int], new_id: int) -> tuple[in
     >>> merge((97, 97, 97), (97, 97), 256)  # a a a -> (aa) a: the second a is taken
     (256, 97)
     """
+    if not _is_ids(word):
+        raise TypeError(MESSAGES("word_not_ids", name="merge", value=word))
+    if not (_is_ids(pair) and len(pair) == 2):
+        raise TypeError(MESSAGES("pair_not_ids", value=pair))
+    if not is_integer(new_id):
+        raise TypeError(MESSAGES("new_id_not_int", value=new_id))
+    return _merge(word, pair, new_id)
+
+
+def _merge(word: tuple[int, ...], pair: tuple[int, int], new_id: int) -> tuple[int, ...]:
+    """:func:`merge` of inputs known to be right: the training loop's, called for every word a merge touches."""
     a, b = pair
     out, i, n = [], 0, len(word)
     while i < n:
@@ -82,7 +97,8 @@ class MergeLearner:
     """
 
     def __init__(self, words: Mapping[bytes, int], offset: int = 0):
-        self.offset = offset
+        _check_words("MergeLearner", words, lambda word: isinstance(word, bytes), "word_not_bytes")
+        self.offset = validate.non_negative_int("offset", offset)
         self.tokens = [bytes([b]) for b in BYTE_ORDER]
         self.merges: list[tuple[int, int, int]] = []
         self._ids = {token: offset + i for i, token in enumerate(self.tokens)}
@@ -134,7 +150,7 @@ class MergeLearner:
         grown = set()
         for i in self._where.pop(pair, ()):
             word, n = self._words[i], self._counts[i]
-            merged = merge(word, pair, new)
+            merged = _merge(word, pair, new)
             if len(merged) == len(word):  # the index may name a word the pair has left
                 continue
             for old in zip(word, word[1:], strict=False):
@@ -155,3 +171,18 @@ class MergeLearner:
     def words(self) -> dict[tuple[int, ...], int]:
         """Every word as its current tokens, with its count."""
         return dict(zip(self._words, self._counts, strict=True))
+
+
+def _is_ids(word) -> bool:
+    return isinstance(word, tuple | list) and all(map(is_integer, word))
+
+
+def _check_words(name: str, words, is_word, key: str) -> None:
+    """``words`` must be a dict from words (``is_word``) to positive integer counts."""
+    if not isinstance(words, Mapping):
+        raise TypeError(MESSAGES("words_not_dict", name=name, type_name=type(words).__name__))
+    for word, n in words.items():
+        if not is_word(word):
+            raise TypeError(MESSAGES(key, name=name, value=word))
+        if not is_integer(n) or n <= 0:
+            raise ValueError(MESSAGES("count_not_positive", name=name, word=word, value=n))

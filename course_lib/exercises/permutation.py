@@ -21,8 +21,8 @@ MESSAGES = Messages(
             "en": "Your test gives the right answer for all {count} functions, equivariant or not. "
             "Self-attention without positions is permutation-equivariant; with positional "
             "encodings added, it no longer is.",
-            "ru": "Ваша проверка даёт верный ответ для всех {count} функций — и эквивариантных к "
-            "перестановкам, и нет. Self-attention без позиций эквивариантен к перестановкам, "
+            "ru": "Ваша проверка даёт верный ответ для всех {count} функций — и эквивариантных относительно "
+            "перестановок, и нет. Самовнимание без позиций эквивариантно относительно перестановок, "
             "а с позиционным кодированием — уже нет.",
         },
         "not_bool": {
@@ -36,7 +36,7 @@ MESSAGES = Messages(
             "summed in another order differ in the last bits (float32 rounding), so an exact "
             "comparison (`torch.equal`, `==`) fails. Compare with a tolerance: "
             "`torch.allclose(a, b, atol=1e-6)`.",
-            "ru": "По вашей проверке `{fn}` не эквивариантна к перестановкам, хотя на самом деле "
+            "ru": "По вашей проверке `{fn}` не эквивариантна относительно перестановок, хотя на самом деле "
             "эквивариантна: одни и те же числа, сложенные в другом порядке, различаются в "
             "последних битах (округление float32), поэтому точное сравнение (`torch.equal`, "
             "`==`) не проходит. Сравнивайте с допуском: `torch.allclose(a, b, atol=1e-6)`.",
@@ -67,7 +67,7 @@ MESSAGES = Messages(
             "en": "f is permutation-equivariant if permuting the tokens and then applying f gives "
             "the same as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, "
             "perm]. The tokens are on axis 1.",
-            "ru": "f эквивариантна к перестановкам, если результат перестановки токенов с "
+            "ru": "f эквивариантна относительно перестановок, если результат перестановки токенов с "
             "последующим применением f совпадает с результатом применения f с последующей "
             "перестановкой выхода: f(x[:, perm]) = f(x)[:, perm]. Токены идут по оси 1.",
         },

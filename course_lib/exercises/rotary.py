@@ -12,6 +12,7 @@ import inspect
 
 import torch
 
+from ..core import model
 from ..i18n import Messages, format_decimal, format_scientific
 from .core import (
     TOL,
@@ -52,9 +53,9 @@ MESSAGES = Messages(
             "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
             "lesson pairs neighbours, (2i, 2i+1), as lesson 5's table does: `x[..., 0::2]` and "
             "`x[..., 1::2]`.",
-            "ru": "У вас пары — столбцы (i, i + head_dim/2), раскладка `rotate_half` из GPT-NeoX и "
-            "Hugging Face: те же повороты, но в другой раскладке, а её фиксирует чекпоинт. В этом "
-            "уроке пары — соседние столбцы (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
+            "ru": "У вас пары — координаты (i, i + head_dim/2), половины `rotate_half` из GPT-NeoX и "
+            "Hugging Face: те же повороты, но в другом порядке координат, а его фиксирует чекпоинт. В этом "
+            "уроке пары — соседние координаты (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
             "`x[..., 1::2]`.",
         },
         "wrong_direction": {
@@ -249,17 +250,12 @@ def _inputs(count: int) -> list[torch.Tensor]:
 
 
 def _rotated(x, positions, base, *, half=False, sign=1.0, two=2.0) -> torch.Tensor:
-    """RoPE in float64, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
-    x = x.double()
-    d = x.shape[-1]
-    i = torch.arange(d // 2, dtype=torch.float64)  # (head_dim/2,)
-    angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / d)  # (seq, head_dim/2)
-    cos, sin = torch.cos(angle), torch.sin(angle)
-    a, b = (x[..., : d // 2], x[..., d // 2 :]) if half else (x[..., 0::2], x[..., 1::2])
-    turned_a, turned_b = a * cos - b * sin, a * sin + b * cos
-    if half:
-        return torch.cat((turned_a, turned_b), dim=-1)
-    return torch.stack((turned_a, turned_b), dim=-1).flatten(-2)
+    """RoPE in float64 by the core's rotations, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
+    i = torch.arange(x.shape[-1] // 2, dtype=torch.float64)  # (head_dim/2,)
+    # RoPE's angle p * base^(-2i/head_dim), or a mistaken one
+    angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / x.shape[-1])  # (seq, head_dim/2)
+    rotate = model.rotate_halves if half else model.rotate_interleaved
+    return rotate(x.double(), torch.cos(angle), torch.sin(angle))  # (batch, heads, seq, head_dim)
 
 
 def _same_angle(got: torch.Tensor, x: torch.Tensor) -> bool:

@@ -38,6 +38,7 @@ MESSAGES = Messages(
         "learned": {"en": "learned", "ru": "обучаемые"},
         "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
         "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
+        "alibi": {"en": "linear biases (ALiBi)", "ru": "линейные смещения (ALiBi)"},
         "accuracy": {"en": "accuracy", "ru": "точность"},
         "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
         "position": {"en": "position", "ru": "позиция"},
@@ -62,9 +63,13 @@ MESSAGES = Messages(
         },
         "mean_score": {"en": "mean score", "ru": "средняя оценка"},
         "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
-        "scores_title": {
+        "scores_title_rotary": {
             "en": "The score the rotary model gives a key at each distance",
             "ru": "Оценка, которую модель с поворотными позициями даёт ключу на каждом расстоянии",
+        },
+        "scores_title_alibi": {
+            "en": "The score the ALiBi model gives a key at each distance, its bias included",
+            "ru": "Оценка, которую модель с ALiBi даёт ключу на каждом расстоянии, вместе со смещением",
         },
         "pair": {
             "en": "pair i (coordinates 2i, 2i + 1 of the head)",
@@ -90,7 +95,13 @@ MESSAGES = Messages(
 )
 
 #: one colour per variant, the same in every figure and widget of the lesson
-COLOURS = {"sinusoidal": "tab:blue", "learned": "tab:orange", "none": "tab:gray", "rotary": "tab:green"}
+COLOURS = {
+    "sinusoidal": "tab:blue",
+    "learned": "tab:orange",
+    "none": "tab:gray",
+    "rotary": "tab:green",
+    "alibi": "tab:red",
+}
 
 
 def check_results(results) -> dict:
@@ -152,9 +163,15 @@ def plot_extrapolation(results, cfg, lang: str | None = None, *, figsize=None, d
     return fig
 
 
-def plot_attention_by_distance(scores, cfg, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
-    """Mean attention score against distance, one line per layer and head (from ``attention_by_distance``)."""
+def plot_attention_by_distance(
+    scores, cfg, lang: str | None = None, *, variant: str = "rotary", figsize=None, dpi=None
+) -> Figure:
+    """Mean attention score against distance, one line per layer and head (from ``attention_by_distance``).
+
+    ``variant`` names the model in the title: ``"rotary"`` or ``"alibi"``.
+    """
     lang = resolve(lang)
+    validate.choice("variant", variant, ("rotary", "alibi"))
     fig = new_figure(figsize or (10.0, 3.4), dpi, lang)
     ax = fig.add_subplot()
     for layer, heads in enumerate(scores):
@@ -164,7 +181,7 @@ def plot_attention_by_distance(scores, cfg, lang: str | None = None, *, figsize=
     draw_training_range(ax, cfg, lang, start=cfg.train_len - 0.5, accuracy=False)
     ax.set_xlim(0, cfg.test_len)
     ax.set(xlabel=MESSAGES("distance", lang), ylabel=MESSAGES("mean_score", lang))
-    ax.set_title(MESSAGES("scores_title", lang), fontsize="medium")
+    ax.set_title(MESSAGES(f"scores_title_{variant}", lang), fontsize="medium")
     fig.legend(fontsize="small", loc="outside lower center", ncols=5)
     return fig
 

@@ -36,7 +36,7 @@ MESSAGES = Messages(
         "angles_train": {"en": "training length L = {train_len}", "ru": "длина при обучении L = {train_len}"},
         "angles_title": {
             "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
-            "ru": "base = {base}, s = {scale}: пар с углами,\nне виданными при обучении: {new} из {pairs}",
+            "ru": "base = {base}, s = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
         },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",

@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import validate
+from ..core import model as core
 from ..i18n import Messages, format_number, resolve
 from ..rotary import rotary_tables
 from .figure import new_figure
@@ -118,14 +119,10 @@ def rope_rotate(x: np.ndarray, positions, base: float = 10000.0) -> np.ndarray:
     Pair ``(2i, 2i+1)`` turns by ``p · base^(-2i/head_dim)``, as
     :class:`~course_lib.RotaryEmbedding` (``interleaved=True``) turns it, in float64.
     """
-    positions = np.asarray(positions, dtype=np.int64).reshape(-1)  # (n,)
+    positions = torch.from_numpy(np.asarray(positions, dtype=np.int64).reshape(-1))  # (n,)
     cos, sin = rotary_tables(int(positions.max()) + 1, len(x), base)  # (max + 1, head_dim/2) each
-    cos, sin = cos.numpy()[positions], sin.numpy()[positions]  # (n, head_dim/2)
-    a, b = x[0::2], x[1::2]
-    out = np.empty((len(positions), len(x)))  # (n, head_dim)
-    out[:, 0::2] = a * cos - b * sin
-    out[:, 1::2] = a * sin + b * cos
-    return out
+    x = torch.as_tensor(x, dtype=torch.float64).expand(len(positions), -1)  # (n, head_dim)
+    return core.rotate_interleaved(x, cos[positions], sin[positions]).numpy()  # (n, head_dim)
 
 
 def rope_score(q: np.ndarray, k: np.ndarray, m: int, n: int, base: float = 10000.0) -> float:

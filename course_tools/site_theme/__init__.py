@@ -109,7 +109,8 @@ def sphinx_config(lang: str, vendor: Path, locales: Path, downloads: Path) -> di
         "templates_path": [str(THEME / "_templates")],
         "html_static_path": [str(THEME / "_static"), str(vendor)],
         "html_extra_path": [str(downloads)],
-        "html_css_files": ["course-site.css"],
+        # the course's fonts (course_tools.fonts), which course-site.css gives every text of the page
+        "html_css_files": ["fonts/course-fonts.css", "course-site.css"],
         "html_js_files": ["course-site.js"],
         "html_copy_source": False,
         "html_show_sourcelink": False,

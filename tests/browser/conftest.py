@@ -62,15 +62,57 @@ def is_local(url: str) -> bool:
 # ----------------------------------------------------------------------------- browser
 
 
+# `make browser-no-system-fonts`: the browser runs under a fontconfig that offers no usable font, so
+# that a page which needs one of the machine's fonts shows it (blank text, other line breaks). Not one
+# font at all would be too few: Chromium then loads no web font either ("NetworkError"), so the one font
+# offered is a placeholder with a single glyph (U+2800, a blank Braille cell) and a name of its own.
+NO_SYSTEM_FONTS = os.environ.get("COURSE_NO_SYSTEM_FONTS") == "1"
+PLACEHOLDER_FONT = "No System Font"
+EMPTY_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig><dir>{fonts}</dir><cachedir>{cache}</cachedir></fontconfig>
+"""
+
+
+def placeholder_font(path: Path) -> None:
+    """A TrueType font with one blank glyph, cut from the course's DejaVu Sans Mono (npm dejavu-fonts-ttf)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    source = ROOT / "node_modules" / "dejavu-fonts-ttf" / "ttf" / "DejaVuSansMono.ttf"
+    if not source.exists():
+        pytest.fail(f"{source.relative_to(ROOT)} is missing: run `npm ci` (`make slides` does it)")
+    font = TTFont(source)
+    subsetter = subset.Subsetter(subset.Options(drop_tables=["FFTM"]))
+    subsetter.populate(unicodes=[0x2800])
+    subsetter.subset(font)
+    for record in font["name"].names:
+        if record.nameID in (1, 4, 6, 16):
+            record.string = PLACEHOLDER_FONT if record.nameID != 6 else PLACEHOLDER_FONT.replace(" ", "")
+    font.save(path)
+
+
+def chromium_env(tmp: Path) -> dict[str, str] | None:
+    """The browser's environment: ours, or one whose fontconfig (in ``tmp``) offers only the placeholder."""
+    if not NO_SYSTEM_FONTS:
+        return None
+    (tmp / "fonts").mkdir(exist_ok=True)
+    placeholder_font(tmp / "fonts" / "placeholder.ttf")
+    config = tmp / "fonts.conf"
+    config.write_text(EMPTY_FONTCONFIG.format(fonts=tmp / "fonts", cache=tmp / "cache"), encoding="utf-8")
+    return dict(os.environ, FONTCONFIG_FILE=str(config))
+
+
 @pytest.fixture(scope="session")
-def browser():
+def browser(tmp_path_factory):
     """Debian's Chromium driven by Playwright; never a downloaded browser."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    env = chromium_env(tmp_path_factory.mktemp("fontconfig"))
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
         try:
             yield browser
         finally:
@@ -180,12 +222,17 @@ def changed_pixels(old: bytes, new: bytes) -> int | None:
     return int((nearest > CHANGED_LEVEL).sum())
 
 
-def save_screenshot(path: Path, png: bytes) -> bool:
-    """Write ``png`` to ``path`` unless the picture there already shows the same; True if written.
+# Chromium's rendering cannot be pinned (fonts aside, its antialiasing and layout change between versions
+# and machines): screenshots are written by `make screenshots` alone, never by a test run
+WRITE_SCREENSHOTS = os.environ.get("COURSE_SCREENSHOTS") == "1"
 
-    So that a clean run of the tests leaves a clean checkout: the README's pictures change only when
-    the page they show does.
+
+def save_screenshot(path: Path, png: bytes) -> bool:
+    """Under `make screenshots` (``COURSE_SCREENSHOTS=1``), write ``png`` to ``path`` unless the picture
+    there already shows the same; True if written. A test run never writes: it leaves the checkout clean.
     """
+    if not WRITE_SCREENSHOTS:
+        return False
     if path.exists():
         changed = changed_pixels(path.read_bytes(), png)
         if changed is not None and changed < CHANGED_PIXELS:
@@ -230,15 +277,9 @@ def _free_port() -> int:
 
 
 def _write_settings(settings_dir: Path, locale: str) -> None:
-    settings = {
-        # no news prompt, no update check popping over the screenshots (JupyterLab asks about the news
-        # even when the server's feed is off); what the server itself would fetch, the test asks it directly
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-            "fetchNews": "false",
-            "checkForUpdates": False,
-        },
-        "@jupyterlab/translation-extension/plugin.jupyterlab-settings": {"locale": locale},
-    }
+    # The locale as `make lab-ru` writes it. No news prompt and no update check come from the settings
+    # the course installs into its environment (lab/settings/), which this test proves, so not from here.
+    settings = {"@jupyterlab/translation-extension/plugin.jupyterlab-settings": {"locale": locale}}
     for name, value in settings.items():
         path = settings_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -376,3 +417,106 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser timings")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# ----------------------------------------------------------------------------- fonts
+
+
+# MathJax's copies of each formula for screen readers, as MathML, clipped to nothing: never seen, so
+# whichever font the system has may draw them
+ASSISTIVE = ".MJX_Assistive_MathML, mjx-assistive-mml"
+# Every rendered element under ``root`` with text of its own gets a probe mark (getPlatformFontsForNode
+# counts the glyphs of an element's own text), one element per kind of text and page: the same computed
+# font, weight, style and language and the same characters beyond ASCII are drawn by the same fonts.
+MARK_TEXT = """([root, mark]) => {
+    const HIDDEN = 'HIDDEN_SELECTOR';
+    document.querySelectorAll(`[${mark}]`).forEach(el => el.removeAttribute(mark));
+    const texts = [];
+    // kinds of text already probed on this page (a deck is probed slide by slide)
+    const seen = window.courseFontKinds = window.courseFontKinds || new Set();
+    const elements = new Set();
+    for (const scope of document.querySelectorAll(root))
+        for (const el of [scope, ...scope.querySelectorAll('*')]) elements.add(el);
+    for (const el of elements) {
+        if (el.closest(`script, style, noscript, ${HIDDEN}`) || !el.getClientRects().length) continue;
+        const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.nodeValue).join('').trim();
+        if (!own) continue;
+        const style = getComputedStyle(el);
+        const wide = [...new Set(own.replace(/[\\x00-\\x7f]/g, ''))].sort().join('');
+        const key = [style.fontFamily, style.fontWeight, style.fontStyle, el.closest('[lang]')?.lang, wide].join('|');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        el.setAttribute(mark, '');
+        texts.push(own.slice(0, 40));
+    }
+    return texts;
+}""".replace("HIDDEN_SELECTOR", ASSISTIVE)
+PROBE = "data-course-font-probe"
+
+
+class FontProbe:
+    """Which fonts drew the text of a page, through Chromium's DevTools protocol
+    (``CSS.getPlatformFontsForNode``: each font's family, whether it is a web font, its glyph count)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("DOM.enable")
+        self.cdp.send("CSS.enable")
+
+    def fonts(self, root: str) -> dict[tuple[str, bool], list[str]]:
+        """{(family, is web font): examples of the text it drew} for the text under the elements ``root`` selects."""
+        texts = self.page.evaluate(MARK_TEXT, [root, PROBE])
+        document = self.cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        nodes = self.cdp.send("DOM.querySelectorAll", {"nodeId": document, "selector": f"[{PROBE}]"})[
+            "nodeIds"
+        ]
+        found: dict[tuple[str, bool], list[str]] = {}
+        for node, text in zip(nodes, texts, strict=True):
+            for font in self.cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]:
+                examples = found.setdefault((font["familyName"], font["isCustomFont"]), [])
+                if len(examples) < 3:
+                    examples.append(text)
+        return found
+
+
+def foreign_fonts(found: dict[tuple[str, bool], list[str]], allowed) -> dict[str, list[str]]:
+    """The fonts in ``found`` that are not web fonts whose family ``allowed(family)`` accepts, with examples;
+    a page on which no web font drew anything (none loaded: blank text) is reported too."""
+    if not any(custom for _, custom in found):
+        return {"no web font drew any text": [f"{family} ({custom})" for family, custom in found]}
+    return {
+        f"{family} ({'web font' if custom else 'system font'})": examples
+        for (family, custom), examples in found.items()
+        if not (custom and allowed(family))
+    }
+
+
+# MathJax's own web fonts (2: MathJax_Main, ...; 3: MJXTEX, MJXZERO) and the icon fonts that the site's
+# theme and the widget renderer ship draw what the course's fonts do not: formulas and icons
+OTHER_WEB_FONTS = ("MathJax_", "MJXTEX", "MJXZERO", "FontAwesome", "Font Awesome")
+
+
+def course_font(family: str) -> bool:
+    """A family of the course's fonts (course_tools.fonts) or of the web fonts the pages' packages ship."""
+    from course_tools.fonts import FACES
+
+    # a variable font's instance is reported with its style: "Source Sans 3 ExtraLight"
+    return family.startswith(tuple(face.family for face in FACES) + OTHER_WEB_FONTS)
+
+
+# Every @font-face of the page's readable style sheets (MathJax's are inline) that would take a font
+# installed on the machine (MathJax 2's CommonHTML declares local('MathJax_Main') first): it would draw
+# the page wherever that font is installed.
+LOCAL_FONT_FACES = """() => {
+    const found = [];
+    const walk = rules => {
+        for (const rule of rules) {
+            if (rule.cssRules) walk(rule.cssRules);
+            if (rule.type === CSSRule.FONT_FACE_RULE && /local\\(/.test(rule.cssText)) found.push(rule.cssText.slice(0, 120));
+        }
+    };
+    // a linked sheet from file:// cannot be read (another origin); the course's own say no local() (tests/lessons)
+    for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (e) {} }
+    return found;
+}"""

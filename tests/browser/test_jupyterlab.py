@@ -6,8 +6,15 @@ lesson 5 in headless Chromium, runs every cell, and checks that no cell shows an
 logs no JavaScript error. Then it moves the heatmap explorer's sliders with the keyboard and the
 mouse, checks that the heatmap image really changes and the readout follows, and reports how long
 the redraw took (reported, never asserted: speed is for benchmarks/). The Russian lesson is opened
-in JupyterLab's Russian interface, whose menus are checked. Screenshots of both go to
-notebooks/screenshots/, where the README shows them.
+in JupyterLab's Russian interface, as `make lab-ru` sets it up.
+
+The Russian interface is checked whole: every menu and submenu opened as a student opens them (the
+menu bar's, a cell's and a file's context menus), the command palette, the status bar, the file browser and the tooltips show no string without a Cyrillic
+letter that is not a name (Python, a file name, a shortcut, a theme or a programming language), and no news
+prompt appears in either language (the course's own settings turn it off: lab/settings/).
+
+Screenshots (notebooks/screenshots/, shown by the READMEs) are written only when asked:
+``COURSE_SCREENSHOTS=1`` (`make screenshots`); a test run never rewrites a tracked file.
 
 Nothing leaves the machine: the page's requests are blocked and counted, and so are the server's
 and its kernels' (a lookup of the news feed's host, say): with ``make lab``'s options there are none,
@@ -16,6 +23,8 @@ and the guard does see the news lookup when the feed is left on.
 
 import base64
 import hashlib
+import os
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -24,6 +33,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
+from course_tools.source import KERNELSPEC
 from tests.browser.conftest import save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
@@ -31,7 +41,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched"
 LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_sinusoidal_encoding"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "screenshots"
 LOCALES = {"en": "en", "ru": "ru_RU"}
-# the top-level menus of JupyterLab 4.6 as jupyterlab-language-pack-ru-ru names them
+# the top-level menus of JupyterLab 4.6 as the Russian language pack names them
 MENUS = {
     "en": ["File", "Edit", "View", "Run", "Kernel", "Tabs", "Settings", "Help"],
     "ru": ["Файл", "Редактировать", "Просмотр", "Выполнить", "Ядро", "Вкладки", "Настройки", "Справка"],
@@ -157,8 +167,14 @@ def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
     return (redraws[-1] - input_at) / 1000, len(redraws)
 
 
+def screenshot(page, name: str) -> None:
+    """Writes notebooks/screenshots/NAME.png if asked (COURSE_SCREENSHOTS=1), else nothing."""
+    if os.environ.get("COURSE_SCREENSHOTS") == "1":
+        save_screenshot(SCREENSHOTS / f"{name}.png", page.screenshot(animations="disabled"))
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
+def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     timings = {}
 
@@ -207,7 +223,8 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     explorer.evaluate(SCROLL_TO_TOP)
     # the toolbar's execution indicator settles a moment after the kernel does
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=TIMEOUT_MS)
-    save_screenshot(SCREENSHOTS / f"sinusoidal_heatmap_{lang}.png", page.screenshot(animations="disabled"))
+    assert_no_news_prompt(page)
+    screenshot(page, f"sinusoidal_heatmap_{lang}")
 
     img.evaluate(WATCH)
 
@@ -233,7 +250,7 @@ def test_lesson_4_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
 
     report = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in timings.items())
     report += f" ({drag_redraws} redraws during the drag)"
-    print(f"\nlesson 4 [{lang}] in JupyterLab: {report}")
+    print(f"\nlesson 5 [{lang}] in JupyterLab: {report}")
     record_property("timings", report)
 
 
@@ -249,3 +266,149 @@ def test_the_server_guard_sees_the_news_lookup_when_the_feed_is_on(jupyterlab):
     assert any(line.startswith("getaddrinfo jupyterlab.github.io") for line in lab.outside_requests()), (
         lab.outside_requests()
     )
+
+
+# --------------------------------------------------------------------------- the Russian interface
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+LATIN = re.compile(r"[A-Za-z]")
+# Names, which stay as they are in a Russian interface: the course's kernel, JupyterLab's own name,
+# the names of formats; file names and paths are recognised by their form (FILE_NAME).
+NAMES = {KERNELSPEC["display_name"], "JupyterLab", "Jupytext", "Python", "Markdown", "JSON"}
+FILE_NAME = re.compile(r"^\S*(/\S*|\.[A-Za-z0-9]+)$")
+# Commands whose label is the name of what they open or switch to: a syntax, a theme, an open tab
+# (a file name), a recent file (a path), an export format, a kernel's reference manual (the title
+# the kernel gives it: "NumPy Reference"), an interface language (as the server names it).
+NAME_COMMANDS = re.compile(
+    r"^(fileeditor:change-language|fileeditor:change-theme|apputils:change-theme|tabsmenu:activate-by-id"
+    r"|recentmenu:open-recent|notebook:export-to-format|help-menu-.*|jupyterlab-translation:[a-z]{2,3}(_[A-Z]{2})?)$"
+)
+# English that JupyterLab 4.6.6 writes without its translator, so that no language pack can
+# translate it: the debugger's (@jupyterlab/debugger-extension, @jupyterlab/debugger)
+UNTRANSLATABLE = {
+    "Breakpoints on exception",  # the label of debugger:pause-on-exceptions without a filter
+    "Notebook Operations",  # the palette group of debugger:restart-debug, a plain string there
+    "Enable Debugger",  # the notebook toolbar's debugger button, made with the null translator
+}
+# and commands whose every label is such: jupytext 1.19.6's pairing commands (their `caption` and
+# `paletteLabel`, jupyterlab-jupytext's index.ts, never passed to its translator)
+UNTRANSLATABLE_COMMANDS = re.compile(r"^jupytext:pair-nb-with-.*$")
+
+NEWS_PROMPT = re.compile(r"Jupyter news|новост", re.IGNORECASE)
+
+# every item of the menu open at `depth` (0: the menu bar's), as the page shows it
+MENU_ITEMS = """depth => {
+    const menu = document.querySelectorAll('.lm-Menu')[depth];
+    return [...menu.querySelectorAll(':scope > ul > li.lm-Menu-item')]
+        .filter(li => li.dataset.type !== 'separator' && li.offsetParent !== null)
+        .map((li, index) => (li.dataset.courseIndex = index, {
+            label: li.querySelector('.lm-Menu-itemLabel').textContent,
+            command: li.dataset.command || '',
+            submenu: li.dataset.type === 'submenu',
+            enabled: !li.classList.contains('lm-mod-disabled'),
+        }));
+}"""
+MENUS_OPEN = "() => document.querySelectorAll('.lm-Menu').length"
+# the tooltips a student can point at, bar those of files and folders (their names)
+TOOLTIPS = """() => [...document.querySelectorAll('[title]')]
+    .filter(el => el.offsetParent !== null && !el.closest('.jp-BreadCrumbs, .jp-DirListing-content'))
+    .map(el => el.getAttribute('title'))"""
+PALETTE_ITEMS = """() => [...document.querySelectorAll('.lm-CommandPalette-header, .lm-CommandPalette-item')]
+    .filter(el => el.offsetParent !== null)
+    .map(el => ({
+        label: (el.querySelector('.lm-CommandPalette-itemLabel') || el).textContent,
+        command: el.dataset.command || '',
+    }))"""
+
+
+def needs_russian(label: str, command: str = "") -> bool:
+    """True for a visible English string: Latin letters, no Cyrillic, and not a name."""
+    label = label.strip()
+    return bool(
+        LATIN.search(label)
+        and not CYRILLIC.search(label)
+        and label not in NAMES
+        and label not in UNTRANSLATABLE
+        and not FILE_NAME.match(label)
+        and not NAME_COMMANDS.match(command)
+        and not UNTRANSLATABLE_COMMANDS.match(command)
+    )
+
+
+def open_menu(page, depth: int, path: str, seen: list[tuple[str, str]]) -> None:
+    """Records every item of the menu open at ``depth``, and opens each of its submenus in turn."""
+    for index, item in enumerate(page.evaluate(MENU_ITEMS, depth)):
+        seen.append((f"{path} › {item['label']}", item["command"]))
+        if not (item["submenu"] and item["enabled"]):
+            continue
+        page.locator(".lm-Menu").nth(depth).locator(f":scope > ul > li[data-course-index='{index}']").hover()
+        try:
+            page.wait_for_function(f"() => ({MENUS_OPEN})() > {depth + 1}", timeout=5_000)
+        except PlaywrightTimeoutError:
+            pytest.fail(f"the submenu {path} › {item['label']} does not open")
+        open_menu(page, depth + 1, f"{path} › {item['label']}", seen)
+        page.keyboard.press("ArrowLeft")  # back to this menu, the submenu closed
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === {depth + 1}", timeout=5_000)
+
+
+def assert_no_news_prompt(page) -> None:
+    toasts = page.locator(".Toastify__toast").all_inner_texts()
+    assert not [t for t in toasts if NEWS_PROMPT.search(t)], f"the news prompt is shown: {toasts}"
+
+
+def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_property):
+    page, traffic = guarded_page
+    lab = jupyterlab(locale=LOCALES["ru"])
+    page.set_viewport_size(VIEWPORT)
+    page.goto(lab.url(f"lab/tree/ru/{LESSON}.ipynb"))
+    page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
+
+    seen: list[tuple[str, str]] = []
+    for top in page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():
+        page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(top, exact=True).click()
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+        seen.append((top, ""))
+        open_menu(page, 0, top, seen)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
+    # the context menus: of a cell, and of a file in the file browser
+    for where, target in [
+        ("контекстное меню ячейки", page.locator(".jp-Notebook .jp-CodeCell .jp-InputArea-editor").first),
+        ("контекстное меню файла", page.locator(".jp-DirListing-item").first),
+    ]:
+        target.click(button="right")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+        open_menu(page, 0, where, seen)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
+    menu_items = len(seen)
+
+    page.keyboard.press("Control+Shift+C")  # the command palette, as the Help menu's shortcut says
+    page.locator(".lm-CommandPalette-item:visible").first.wait_for()
+    seen += [(f"палитра команд › {i['label']}", i["command"]) for i in page.evaluate(PALETTE_ITEMS)]
+    page.keyboard.press("Escape")
+
+    seen += [
+        (f"строка состояния › {t}", "") for t in page.locator("#jp-main-statusbar").inner_text().split("\n")
+    ]
+    page.locator(".jp-Notebook .jp-CodeCell").first.click()  # its cell toolbar shows
+    seen += [(f"подсказка › {t}", "") for t in page.evaluate(TOOLTIPS)]
+    browser = page.locator(".jp-FileBrowser")
+    seen += [(f"файловый менеджер › {t}", "") for t in browser.inner_text().split("\n")]
+
+    # the README's picture of the Russian interface: the File menu over the lesson
+    page.evaluate("jupyterapp.shell.collapseLeft()")
+    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(MENUS["ru"][0], exact=True).click()
+    page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+    screenshot(page, "jupyterlab_ru")
+    page.keyboard.press("Escape")
+
+    english = [where for where, command in seen if needs_russian(where.rsplit(" › ", 1)[-1], command)]
+    assert english == [], (
+        f"{len(english)} of {len(seen)} strings of the Russian interface are English: {english}"
+    )
+    assert_no_news_prompt(page)
+    traffic.assert_clean()
+    report = f"{menu_items} menu items, {len(seen) - menu_items} palette, status bar, tooltip and file browser strings"
+    print(f"\nthe Russian interface: {report}")
+    record_property("timings", report)

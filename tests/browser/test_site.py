@@ -35,7 +35,15 @@ from course_tools.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAG
 from course_tools.course import Course
 from course_tools.site_pages import STORAGE_KEY, TEXT
 from course_tools.site_theme import SECTION_ANCHOR
-from tests.browser.conftest import is_file, is_local, save_screenshot
+from tests.browser.conftest import (
+    LOCAL_FONT_FACES,
+    FontProbe,
+    course_font,
+    foreign_fonts,
+    is_file,
+    is_local,
+    save_screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +118,15 @@ def settle(page) -> None:
     page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
 
 
+def assert_course_fonts(page) -> None:
+    """Every text of the page (navigation, headings, prose, lists, tables, code, outputs, widgets) was
+    drawn by the course's own web fonts, MathJax's or the theme's icons: never by the machine's fonts."""
+    foreign = foreign_fonts(FontProbe(page).fonts("body"), course_font)
+    assert foreign == {}, f"text of {page.url} drawn by fonts that are not the course's: {foreign}"
+    local = page.evaluate(LOCAL_FONT_FACES)
+    assert local == [], f"{page.url} would take these fonts from the machine: {local}"
+
+
 # ----------------------------------------------------------------------------- every lesson page
 
 
@@ -180,6 +197,7 @@ def test_lesson_page_complete_offline_and_typeset(site_root, site_page, where, n
     assert facts["switch"] == [[other, f"../{other}/{name}.html"] for other in others]
     assert facts["download"] == [f"{name}.ipynb"]
     assert (SITE / lang / f"{name}.ipynb").read_bytes() == COURSE.config.notebook(name, lang).read_bytes()
+    assert_course_fonts(page)
     traffic.assert_clean()
 
 
@@ -251,6 +269,7 @@ def test_home_page_lists_every_lesson_with_its_deck_and_notebook(site_root, site
         "() => [...document.querySelectorAll('article a')].map(a => a.getAttribute('href'))"
     )
     assert "glossary.html" in links and f"../slides/{lang}/index.html" in links
+    assert_course_fonts(page)
     traffic.assert_clean()
 
 
@@ -265,6 +284,7 @@ def test_glossary_page(site_root, site_page, lang):
     assert page.evaluate("document.querySelector('article h1').textContent").startswith(
         TEXT("glossary", lang)
     )
+    assert_course_fonts(page)
     traffic.assert_clean()
 
 

@@ -21,7 +21,14 @@ from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
 from course_tools.course import Course
 from course_tools.slides import TEXT
 from course_tools.source import MATH
-from tests.browser.conftest import is_file, save_screenshot
+from tests.browser.conftest import (
+    LOCAL_FONT_FACES,
+    FontProbe,
+    course_font,
+    foreign_fonts,
+    is_file,
+    save_screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -123,31 +130,70 @@ def go_to(page, selector_js: str) -> None:
     page.wait_for_function("[...document.querySelectorAll('section.present img')].every(img => img.complete)")
 
 
-# Every slide shown in turn, with all its fragments (hidden fragments take their room too): one whose
-# content is taller than reveal's slide would scroll or lose its bottom on the projector. A slide
-# without a heading of its own (a subslide that continues one) is named after the last heading before it.
-TOO_TALL = f"""async () => {{
+# The slide on screen once it is laid out as the audience sees it: formulas typeset (the deck re-renders
+# a slide's formulas when it is shown), the fonts its text needs loaded, two frames drawn. Its height with
+# every fragment (hidden fragments take their room too): taller than reveal's slide, it would scroll or
+# lose its bottom on the projector. A slide without a heading of its own (a subslide that continues one)
+# is named after the last heading before it.
+SHOWN = f"""async heading => {{
     const Reveal = await {REVEAL};
-    Reveal.configure({{transition: 'none', backgroundTransition: 'none'}});
-    const limit = Reveal.getConfig().height;
-    const found = [];
-    let heading = '';
-    for (const slide of Reveal.getSlides()) {{
-        const at = Reveal.getIndices(slide);
-        Reveal.slide(at.h, at.v, slide.querySelectorAll('.fragment').length - 1);
-        // the deck re-renders the new slide's formulas on 'slidechanged': measure once MathJax is done
-        await new Promise(done => MathJax.Hub.Queue(done));
-        await new Promise(requestAnimationFrame);
-        const own = slide.querySelector('h1, h2, h3');
-        // textContent: innerText would be in the theme's capitals; the anchor link adds a pilcrow
-        heading = own ? own.textContent.replace('¶', '').trim() : heading;
-        if (slide.scrollHeight > limit + 1) {{
-            found.push(`slide ${{at.h + 1}}.${{at.v + 1}} "${{heading}}"${{own ? '' : ' (continued)'}}: ` +
-                       `${{slide.scrollHeight}} px of ${{limit}}`);
-        }}
-    }}
-    return found;
+    await new Promise(done => MathJax.Hub.Queue(done));
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
+    const slide = Reveal.getCurrentSlide();
+    const at = Reveal.getIndices(slide);
+    const own = slide.querySelector('h1, h2, h3');
+    // textContent: innerText would be in the theme's capitals; the anchor link adds a pilcrow
+    return {{
+        at: [at.h, at.v],
+        fragment: at.f === undefined ? -1 : at.f,
+        last: Reveal.isLastSlide() && !Reveal.availableFragments().next,
+        height: slide.scrollHeight,
+        limit: Reveal.getConfig().height,
+        heading: own ? own.textContent.replace('¶', '').trim() : heading,
+        continued: !own,
+        slides: Reveal.getSlides().map(s => [Reveal.getIndices(s).h, Reveal.getIndices(s).v]),
+    }};
 }}"""
+# the slide on screen, for the font probe
+PRESENT = ".slides > section.present > section.present"
+
+
+@dataclass
+class Walk:
+    """What stepping through a deck with → alone showed."""
+
+    order: list[tuple[int, int]]  # the slides, in the order → showed them
+    slides: list[tuple[int, int]]  # every slide of the deck, in its order
+    too_tall: list[str]
+    fonts: dict
+
+
+def walk_with_arrow_key(page) -> Walk:
+    """Press → from the first slide to the end of the deck, measuring each slide as it is shown."""
+    page.evaluate(
+        f"async () => {{ const R = await {REVEAL}; R.configure({{transition: 'none', backgroundTransition: 'none'}}); R.slide(0, 0, -1); }}"
+    )
+    probe = FontProbe(page)
+    order, too_tall, fonts, heading = [], [], {}, ""
+    for _ in range(1000):
+        shown = page.evaluate(SHOWN, heading)
+        heading = shown["heading"]
+        at = tuple(shown["at"])
+        if not order or order[-1] != at:
+            order.append(at)
+            if shown["height"] > shown["limit"] + 1:
+                where = f"{at[0] + 1}.{at[1] + 1}"
+                too_tall.append(
+                    f'slide {where} "{heading}"{" (continued)" if shown["continued"] else ""}: '
+                    f"{shown['height']} px of {shown['limit']}"
+                )
+            for font, examples in probe.fonts(PRESENT).items():
+                fonts.setdefault(font, []).extend(e for e in examples if len(fonts[font]) < 3)
+        if shown["last"]:
+            break
+        page.keyboard.press("ArrowRight")
+    return Walk(order, [tuple(s) for s in shown["slides"]], too_tall, fonts)
 
 
 # ----------------------------------------------------------------------------- every deck
@@ -231,11 +277,18 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
             f"prose on the {lang} slides without {LANGUAGE_DATA[lang].name}: {untranslated}"
         )
 
-    too_tall = page.evaluate(TOO_TALL)
-    assert too_tall == [], (
-        f"slides of {lang}/{name}.html taller than the screen: {too_tall}; split them in the lesson "
+    walk = walk_with_arrow_key(page)
+    assert walk.order == walk.slides, (
+        f"→ alone showed {len(walk.order)} of the {len(walk.slides)} slides of {lang}/{name}.html: {walk.order}"
+    )
+    assert walk.too_tall == [], (
+        f"slides of {lang}/{name}.html taller than the screen: {walk.too_tall}; split them in the lesson "
         "source (a later cell with slide_type subslide) or hide what the slide can do without"
     )
+    foreign = foreign_fonts(walk.fonts, course_font)
+    assert foreign == {}, f"text of {lang}/{name}.html drawn by fonts that are not the course's: {foreign}"
+    local = page.evaluate(LOCAL_FONT_FACES)
+    assert local == [], f"{lang}/{name}.html would take these fonts from the machine: {local}"
     traffic.assert_clean()
 
 
@@ -279,6 +332,9 @@ def test_index_lists_every_deck_in_its_language(deck_page, lang):
         # the links to the other languages are the one line in other languages; keys like "S" are in tables
         versions = " · ".join(TEXT("version", other) for other in LANGUAGES if other != lang)
         assert [line for line in foreign if "\t" not in line] == [versions], foreign
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    fonts = foreign_fonts(FontProbe(page).fonts("body"), course_font)
+    assert fonts == {}, f"text of {lang}/index.html drawn by fonts that are not the course's: {fonts}"
     traffic.assert_clean()
 
 

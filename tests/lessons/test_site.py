@@ -16,6 +16,7 @@ from course_tools import site, site_pages, site_theme
 from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS
 from course_tools.course import Course
 from tests.lessons.support import course, title, twins, write_lesson
+from tests.lessons.test_fonts import write_font_packages
 from tests.support import ROOT
 
 NETGUARD = ROOT / "tests" / "browser" / "netguard"
@@ -69,6 +70,7 @@ def small_course(root):
             path.mkdir()
             (path / "font.woff").write_bytes(b"woff")
     (config.node_modules / site.WIDGET_FONTS[0] / "icons.woff2").write_bytes(b"woff2")
+    write_font_packages(config.node_modules)
     return config
 
 

@@ -9,6 +9,7 @@ from course_tools import slides
 from course_tools.config import LANGUAGE_DATA, LANGUAGES
 from course_tools.course import Course
 from tests.lessons.support import course, title, twins, write_lesson
+from tests.lessons.test_fonts import write_font_packages
 
 # a stand-in for node_modules: the one file the decks' assets are copied from in these tests
 ASSET = ("reveal.js/LICENSE", "reveal.js/LICENSE")
@@ -20,6 +21,7 @@ def small_course(tmp_path, monkeypatch):
     config = course(tmp_path)
     (tmp_path / "node_modules" / "reveal.js").mkdir(parents=True)
     (tmp_path / "node_modules" / "reveal.js" / "LICENSE").write_text("MIT")
+    write_font_packages(tmp_path / "node_modules")
     monkeypatch.setattr(slides, "ASSET_FILES", [ASSET])
     notes = twins("Say this aloud.", "Скажите это вслух.", slideshow={"slide_type": "notes"})
     write_lesson(tmp_path, "01_first", *title(1), ("code", "print(1)", {}), *notes)

@@ -2,7 +2,10 @@
 Hugging Face ``tokenizers`` (encoding, training and the pre-tokenizer), files, batches and errors."""
 
 import json
+import os
+import random
 import re
+import stat
 import unicodedata
 
 import pytest
@@ -37,6 +40,8 @@ from course_lib.bpe.pretokenize import (
     from_readable,
     readable,
 )
+from course_lib.bpe.tokenizer import merge_word
+from course_lib.validate import MESSAGES as VALIDATE_MESSAGES
 from course_lib.vocab import MESSAGES as VOCAB_MESSAGES
 
 CORPUS = course_corpus("en") + course_corpus("ru")
@@ -230,9 +235,32 @@ def test_nothing_is_normalised():
 
 @pytest.mark.parametrize("text, index", [("a\ud800b", 1), ("\udfff", 0), ("ok 😀 \ud83d", 5)])
 def test_a_lone_surrogate_is_named_with_its_position(toks, text, index, lang):
-    expected = MESSAGES("surrogate", lang, char=text[index], index=index)
+    context = text[max(0, index - 10) : index + 11]
+    expected = MESSAGES("surrogate", lang, name="text", char=text[index], index=index, context=context)
     with pytest.raises(ValueError, match=re.escape(expected)):
         toks[300].encode(text)
+
+
+def test_a_lone_surrogate_in_training_or_a_batch_names_its_text_and_position_there(toks, lang):
+    # used to say "position 0" (its place in a pre-token) and not which text
+    text = "a long first sentence, then w\udc00rld and more"
+    index = text.index("\udc00")
+
+    def expected(name):
+        context = text[index - 10 : index + 11]
+        return re.escape(MESSAGES("surrogate", lang, name=name, char="\udc00", index=index, context=context))
+
+    with pytest.raises(ValueError, match=expected("texts[1]")):
+        BPETokenizer.train(["fine", text], 300)
+    with pytest.raises(ValueError, match=expected("texts[2]")):
+        toks[300].encode_batch(["a", "b", text])
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            MESSAGES("surrogate", lang, name="specials[1]", char="\ud800", index=2, context="<p\ud800>")
+        ),
+    ):
+        BPETokenizer.train(["a"], 300, specials=["<pad>", "<p\ud800>"])
 
 
 # ----------------------------------------------------------------------------- identical to tokenizers
@@ -328,6 +356,68 @@ def test_a_vocabulary_where_two_merges_spell_the_same_token():
     for text in ["abc", "aabc", "abcbc", "babc", "abcabc", "cabbc"]:
         assert tok.encode(text) == hf.encode(text).ids
     assert BPETokenizer.from_tokenizers(hf) == tok
+
+
+# ----------------------------------------------------------------------------- encoding a word with a heap
+
+
+def plain_loop(ids, ranks):
+    """BPE's encoding as minbpe writes it, the encoder before the heap: the pair of lowest rank, merged
+    everywhere, until no pair has a merge. O(length x merges), the reference for merge_word."""
+    ids = tuple(ids)
+    while len(ids) > 1:
+        pair = min(zip(ids, ids[1:], strict=False), key=lambda p: ranks.get(p, (float("inf"),)))
+        if pair not in ranks:
+            return ids
+        ids = merge(ids, pair, ranks[pair][1])
+    return ids
+
+
+@st.composite
+def vocabularies(draw):
+    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+    tokens = ["<pad>", *(bytes([b]) for b in range(256))]
+    ids = {t: i for i, t in enumerate(tokens) if i}
+    pool, merges = [b"a", b"b", b"c", b"d"], []
+    for x, y in draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=40)):
+        first, second = pool[x % len(pool)], pool[y % len(pool)]
+        if (ids[first], ids[second]) in merges:
+            continue
+        if first + second not in ids:
+            ids[first + second] = len(tokens)
+            tokens.append(first + second)
+            pool.append(first + second)
+        merges.append((ids[first], ids[second]))
+    return BPETokenizer(tokens, merges)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tok=vocabularies(), text=st.text("abcd", max_size=40))
+@example(tok=BPETokenizer(["<pad>", *(bytes([b]) for b in range(256)), b"aa"], [(98, 98)]), text="aaaaa")
+def test_the_heap_merges_like_the_plain_loop_and_tokenizers(tok, text):
+    ids = [tok.encode(ch)[0] for ch in text]
+    assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks)
+    assert list(merge_word(ids, tok._ranks)) == tok.to_tokenizers().encode(text).ids
+
+
+def test_the_heap_merges_every_pre_token_of_the_course_like_the_plain_loop(toks):
+    texts = course_corpus("en", "all") + course_corpus("ru", "all") + TRICKY
+    pieces = sorted({piece for text in texts for piece in pre_tokenize(text)})
+    for tok in toks.values():
+        for piece in pieces:
+            ids = [tok._byte_ids[b] for b in piece.encode()]
+            assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks), piece
+
+
+def test_one_long_pre_token_encodes_like_tokenizers():
+    # random DNA: a single run of letters, one pre-token, as in benchmarks/bench_bpe.py
+    rng = random.Random(0)
+    dna = ["".join(rng.choices("ACGT", k=200)) for _ in range(50)]
+    tok = BPETokenizer.train(dna, 259 + 300)
+    long = "".join(rng.choices("ACGT", k=20_000))
+    assert tok.encode(long) == tok.to_tokenizers().encode(long).ids
+    ids = [tok._byte_ids[b] for b in long[:3000].encode()]
+    assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks)
 
 
 @pytest.mark.parametrize(
@@ -613,7 +703,135 @@ def test_a_vocabulary_given_as_data_is_checked(lang):
     _raises(ValueError, "specials_empty", lambda: BPETokenizer(byte_tokens, []))
 
 
+def test_the_constructor_refuses_tokens_and_merges_of_the_wrong_type(lang):
+    byte_tokens = [bytes([b]) for b in range(256)]
+    # bytes(10**11) would have allocated 100 GB; a float merge was truncated to an id
+    _raises(
+        TypeError,
+        "token_type",
+        lambda: BPETokenizer(["<pad>", *byte_tokens, 10**11], []),
+        index=257,
+        value=10**11,
+    )
+    _raises(TypeError, "tokens_not_list", lambda: BPETokenizer("<pad>abc", []), type_name="str")
+    _raises(
+        TypeError,
+        "merges_not_list",
+        lambda: BPETokenizer(["<pad>", *byte_tokens], None),
+        type_name="NoneType",
+    )
+    for bad in [(1.7, 2.2), (1, 2, 3), (1,), "ab", (True, 2)]:
+        _raises(
+            TypeError,
+            "merge_not_pair",
+            lambda bad=bad: BPETokenizer(["<pad>", *byte_tokens, b"\x00\x01"], [bad]),
+            index=0,
+            value=bad,
+        )
+
+
+def _saved(toks, tmp_path, **changes):
+    path = tmp_path / "bpe.json"
+    toks[300].save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**data, **changes}), encoding="utf-8")
+    return path, data
+
+
+def test_load_refuses_another_version_another_pattern_and_special_ids_outside_the_file(toks, tmp_path, lang):
+    # each used to load as if nothing were wrong
+    path, data = _saved(toks, tmp_path, version=99)
+    _raises(
+        ValueError, "load_version", lambda: BPETokenizer.load(path), path=str(path), value=99, supported=1
+    )
+    path, _ = _saved(toks, tmp_path, pattern=r"\w+")
+    values = dict(path=str(path), value=r"\w+", expected=course_lib.bpe.GPT2_PATTERN)
+    _raises(ValueError, "load_pattern", lambda: BPETokenizer.load(path), **values)
+    for bad in (300, -1, 1.0, 1):  # past the end, negative, a float, another special's id
+        path, _ = _saved(toks, tmp_path, specials={**data["specials"], "<mask>": bad})
+        values = dict(path=str(path), name="<mask>", value=bad, size=300, last=299)
+        _raises(ValueError, "load_special_id", lambda path=path: BPETokenizer.load(path), **values)
+
+
+def test_load_of_deeply_nested_json_is_a_clear_error(tmp_path, lang):
+    # used to raise RecursionError
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    prefix = MESSAGES("not_a_file", lang, path=str(path), detail="RecursionError")
+    with pytest.raises(ValueError, match=re.escape(prefix)):
+        BPETokenizer.load(path)
+
+
+def test_a_saved_file_gets_the_mode_of_any_new_file(toks, tmp_path):
+    # tempfile.mkstemp made it 0600: unreadable to the group even where the umask allows it
+    old = os.umask(0o022)
+    try:
+        toks[300].save(tmp_path / "bpe.json")
+        (tmp_path / "plain.txt").write_text("x")
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE((tmp_path / "bpe.json").stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.txt").stat().st_mode) == 0o644
+
+
+def test_flags_must_be_bools(toks, lang):
+    # skip_pad="False" is a true string: it used to skip the padding
+    tok = toks[300]
+    for name, call in [
+        ("skip_pad", lambda bad: tok.decode([0, 5], skip_pad=bad)),
+        ("add_bos_eos", lambda bad: tok.encode("a", add_bos_eos=bad)),
+        ("add_bos_eos", lambda bad: tok.encode_batch(["a"], add_bos_eos=bad)),
+    ]:
+        for bad in ("False", 0, None):
+            with pytest.raises(
+                TypeError, match=re.escape(VALIDATE_MESSAGES("not_a_flag", name=name, value=bad))
+            ):
+                call(bad)
+
+
+def test_decode_of_ids_on_the_meta_device_is_a_clear_error(toks, lang):
+    # used to be torch's NotImplementedError "Cannot copy out of meta tensor"
+    ids = torch.tensor([5, 6], device="meta")
+    with pytest.raises(ValueError, match=re.escape(VOCAB_MESSAGES("decode_meta", value=ids))):
+        toks[300].decode(ids)
+
+
+def test_the_public_helpers_name_what_is_wrong(lang):
+    # each used to leak a Python-internal error (AttributeError 'items', unpacking, 'bytes-like object'),
+    # or to answer nonsense: merge("abc", ...) gave ('a', 'b', 'c')
+    _raises(TypeError, "word_not_ids", lambda: merge("abc", (1, 2), 3), name="merge", value="abc")
+    _raises(TypeError, "pair_not_ids", lambda: merge((1, 2), (1,), 3), value=(1,))
+    _raises(TypeError, "new_id_not_int", lambda: merge((1, 2), (1, 2), 3.0), value=3.0)
+    _raises(TypeError, "words_not_dict", lambda: count_pairs([(1, 2)]), name="count_pairs", type_name="list")
+    _raises(TypeError, "word_not_ids", lambda: count_pairs({"ab": 1}), name="count_pairs", value="ab")
+    _raises(
+        ValueError,
+        "count_not_positive",
+        lambda: count_pairs({(1, 2): "x"}),
+        name="count_pairs",
+        word=(1, 2),
+        value="x",
+    )
+    _raises(TypeError, "not_str", lambda: pre_tokenize(5), name="pre_tokenize", type_name="int")
+    _raises(TypeError, "words_not_dict", lambda: MergeLearner([b"ab"]), name="MergeLearner", type_name="list")
+    _raises(TypeError, "word_not_bytes", lambda: MergeLearner({"ab": 1}), name="MergeLearner", value="ab")
+    _raises(
+        ValueError,
+        "count_not_positive",
+        lambda: MergeLearner({b"ab": 0}),
+        name="MergeLearner",
+        word=b"ab",
+        value=0,
+    )
+    with pytest.raises(
+        ValueError, match=re.escape(VALIDATE_MESSAGES("not_non_negative_int", name="offset", value="x"))
+    ):
+        MergeLearner({b"ab": 1}, offset="x")
+
+
 def test_from_tokenizers_refuses_what_is_not_byte_level_bpe(lang):
+    # a name is no tokenizer: used to be AttributeError 'str' object has no attribute 'to_str'
+    _raises(TypeError, "not_a_tokenizer", lambda: BPETokenizer.from_tokenizers("gpt2"), value="gpt2")
     wordpiece = Tokenizer(models.WordPiece({"[UNK]": 0, "a": 1}, unk_token="[UNK]"))
     with pytest.raises(ValueError, match=re.escape(MESSAGES("not_byte_level", what="")[:-1])):
         BPETokenizer.from_tokenizers(wordpiece)

@@ -1122,10 +1122,11 @@ test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_styl
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
 def test_every_diagnosis_of_every_exercise_is_provoked_by_a_test(exercise):
     # they import this module: not at the top
+    from tests.unit import test_exercises_alibi as alibi
     from tests.unit import test_exercises_input_layer as lesson_6
     from tests.unit import test_exercises_positions as lessons_7_8
 
-    wrong = WRONG + lesson_6.WRONG + lessons_7_8.WRONG
+    wrong = WRONG + lesson_6.WRONG + lessons_7_8.WRONG + alibi.WRONG
     provoked = {key for _, _, key in wrong} | {f"{e.prefix}.correct" for e in EXERCISES}
     provoked.add(lessons_7_8.CORRECT_QK)
     missing = sorted(set(exercise.diagnoses) - provoked)

@@ -1,6 +1,6 @@
 """course_lib.extrapolation (lesson 7): the task, the model, what training touches, and the figure and explorer.
 
-The experiment itself (about 10 s) runs in lesson 7, whose cells assert what it shows; here
+The experiment itself (about 12 s of CPU time) runs in lesson 7, whose cells assert what it shows; here
 every piece runs on a few training steps.
 """
 
@@ -12,7 +12,14 @@ import pytest
 import torch
 from matplotlib.figure import Figure
 
-from course_lib import LearnedPositionalEmbedding, NoPositionalEncoding, PositionalEncoding, plots, widgets
+from course_lib import (
+    LearnedPositionalEmbedding,
+    NoPositionalEncoding,
+    PositionalEncoding,
+    alibi_bias,
+    plots,
+    widgets,
+)
 from course_lib import extrapolation as ex
 from course_lib.i18n import PSEUDO
 from course_lib.plots.extrapolation import MESSAGES as PLOT_MESSAGES
@@ -98,6 +105,7 @@ def test_each_variant_uses_the_course_module():
         "learned": LearnedPositionalEmbedding,
         "none": NoPositionalEncoding,
         "rotary": NoPositionalEncoding,
+        "alibi": NoPositionalEncoding,
     }
     rotary = ex.TinyTransformer(SMALL, "rotary")
     assert all(block.attn.rotary is rotary.blocks[0].attn.rotary is not None for block in rotary.blocks)
@@ -135,13 +143,32 @@ def test_an_encoder_without_positions_is_blind_to_order():
         assert torch.allclose(model(x[:, perm]), model(x)[:, perm], atol=1e-5)
 
 
+def test_alibi_adds_the_course_bias_to_every_score():
+    model = ex.TinyTransformer(SMALL, "alibi")
+    x, _ = batch(SMALL, n=9, b=2)
+    h = model.pos(model.tok(x))  # (b, n, d_model)
+    for block in model.blocks:
+        assert block.attn.rotary is None
+        torch.testing.assert_close(
+            block.attn.alibi, alibi_bias(SMALL.n_heads, SMALL.test_len), rtol=0, atol=0
+        )
+        with torch.no_grad():
+            q, k, _ = block.attn.project(block.ln1(h))
+            scores, _ = block.attn.scores(block.ln1(h))
+        plain = q @ k.transpose(-2, -1) / math.sqrt(SMALL.head_dim)  # (b, heads, n, n)
+        torch.testing.assert_close(scores - plain, alibi_bias(SMALL.n_heads, 9).expand(2, -1, -1, -1))
+    assert not any(name.endswith("alibi") for name in model.state_dict())  # derived: never in a checkpoint
+    assert all(block.attn.alibi is None for block in ex.TinyTransformer(SMALL, "rotary").blocks)
+
+
 def test_unknown_positions_are_named():
     with pytest.raises(
-        ValueError, match=r"positions must be one of 'sinusoidal', 'learned', 'none', 'rotary', got 'alibi'"
+        ValueError,
+        match=r"positions must be one of 'sinusoidal', 'learned', 'none', 'rotary', 'alibi', got 't5'",
     ):
-        ex.TinyTransformer(SMALL, "alibi")
-    with pytest.raises(ValueError, match=r"got 'alibi'"):
-        ex.run(SMALL, variants=["learned", "alibi"])
+        ex.TinyTransformer(SMALL, "t5")
+    with pytest.raises(ValueError, match=r"got 't5'"):
+        ex.run(SMALL, variants=["learned", "t5"])
 
 
 def test_a_sequence_longer_than_the_tables_is_refused():
@@ -209,6 +236,20 @@ def test_attention_by_distance_reads_the_last_query(results):
     assert torch.allclose(scores[0, :, 5], first[:, :, -1, -6].mean(0))
 
 
+def test_attention_weights_by_distance_are_the_softmax_of_each_sequence(results):
+    model = results["alibi"].model
+    shares = ex.attention_by_distance(model, SMALL, n_seqs=3, weights=True)
+    assert shares.shape == (SMALL.n_layers, SMALL.n_heads, SMALL.test_len)
+    torch.testing.assert_close(shares.sum(-1), torch.ones(SMALL.n_layers, SMALL.n_heads))
+    x, _ = ex.make_batch(SMALL, SMALL.test_len, 3, torch.Generator().manual_seed(99))
+    with torch.no_grad():
+        first, _ = model.blocks[0].attn.scores(model.blocks[0].ln1(model.pos(model.tok(x))))
+    # the mean of the softmaxes, not the softmax of the mean
+    torch.testing.assert_close(shares[0], first[:, :, -1].softmax(-1).mean(0).flip(-1))
+    with pytest.raises(ValueError, match=r"by_pair splits scores, and weights are not a sum of pair terms"):
+        ex.attention_by_distance(model, SMALL, by_pair=True, weights=True)
+
+
 @pytest.mark.parametrize("interleaved", [True, False])
 def test_attention_by_pair_splits_each_score_into_the_pairs_rope_turns_together(results, interleaved):
     model = results["rotary"].model
@@ -252,6 +293,14 @@ def test_plot_of_scores_has_a_line_per_layer_and_head(results):
     scores = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2)
     ax = plots.plot_attention_by_distance(scores, SMALL).axes[0]
     assert len([line for line in ax.get_lines() if line.get_label().startswith("layer")]) == 4
+
+
+def test_plot_of_scores_names_its_variant(results, lang):
+    scores = ex.attention_by_distance(results["alibi"].model, SMALL, n_seqs=2)
+    ax = plots.plot_attention_by_distance(scores, SMALL, variant="alibi").axes[0]
+    assert ax.get_title() == PLOT_MESSAGES("scores_title_alibi", lang)
+    with pytest.raises(ValueError, match=r"variant .*'rotary', 'alibi'.* 'none'"):
+        plots.plot_attention_by_distance(scores, SMALL, variant="none")
 
 
 def test_plot_of_pairs_has_a_bar_per_pair_and_distance(results, lang):

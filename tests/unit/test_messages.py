@@ -106,8 +106,19 @@ def test_set_language_accepts_the_languages_and_the_pseudo_language_only():
     for lang in (*LANGUAGES, PSEUDO):
         course_lib.set_language(lang)
         assert course_lib.get_language() == lang
-    with pytest.raises(ValueError, match=r"language must be one of \('en', 'ru'\), got 'de'"):
+    course_lib.set_language("en")
+    with pytest.raises(ValueError, match=r"language must be one of them, got 'de'"):
         course_lib.set_language("de")
+
+
+@pytest.mark.parametrize("value", ["de", "EN", None, ["ru"]])
+def test_an_unknown_language_is_named_with_the_supported_ones_in_the_current_language(value, lang):
+    # used to answer in English whatever the language set: now in the one set so far
+    choices = "'en' (English), 'ru' (Русский)"
+    expected = i18n.LANGUAGE_MESSAGES("unknown_language", lang, value=value, choices=choices)
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        course_lib.set_language(value)
+    assert course_lib.get_language() == lang
 
 
 def test_pick_needs_the_current_language():

@@ -1,6 +1,10 @@
 """Learned positions and no positions: the other two choices of TransformerEmbedding(positional=...)."""
 
+import logging
 import math
+import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -16,6 +20,7 @@ from course_lib import (
     sinusoidal_table,
 )
 from course_lib.positions import LEARNED_INIT_STD
+from course_lib.validate import MESSAGES as VALIDATE_MESSAGES
 
 
 def rms(t: torch.Tensor) -> float:
@@ -186,6 +191,79 @@ KINDS = ["sinusoidal", "learned", "none"]
 def test_every_choice_rejects_the_same_input_with_the_same_message(kind, x, positions, error, message):
     with pytest.raises(error, match=message):
         make(kind)(x, positions)
+
+
+def make_rope(max_len=16):
+    rope = course_lib.RotaryEmbedding(8, max_len)
+    q = torch.zeros(2, 1, 3, 8)
+    return lambda x, positions: rope(q, q, positions)
+
+
+def test_the_checks_do_not_import_dynamo_in_an_eager_run():
+    # torch.compiler.disable imports torch._dynamo (seconds): only a compiled call may take it
+    code = (
+        "import sys, torch, course_lib; pe = course_lib.PositionalEncoding(8, 16);"
+        "pe(torch.zeros(1, 3, 8), torch.arange(3)); course_lib.TokenEmbedding(5, 8)(torch.tensor([[1]]));"
+        "print('torch._dynamo' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "rope"])
+def test_positions_on_the_meta_device_are_refused_where_the_module_computes_for_real(kind, lang):
+    # used to be torch's "Cannot copy out of meta tensor" (NoPositionalEncoding accepted them)
+    module = make_rope() if kind == "rope" else make(kind)
+    positions = torch.arange(3, device="meta")
+    expected = VALIDATE_MESSAGES("positions_meta", value=positions, device="cpu")
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        module(torch.zeros(2, 3, 8), positions)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_positions_on_the_meta_device_pass_where_everything_is_on_the_meta_device(kind):
+    with torch.device("meta"):
+        out = make(kind)(torch.zeros(2, 3, 8), torch.arange(3))
+    assert out.is_meta and out.shape == (2, 3, 8)
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "rope"])
+def test_uint64_positions_beyond_2_to_the_63_are_too_large_not_negative(kind, lang):
+    # used to read 2**63 + 5 as -9223372036854775803 and call it negative
+    module = make_rope() if kind == "rope" else make(kind)
+    positions = torch.tensor([1, 2**63 + 5, 2], dtype=torch.uint64)
+    expected = VALIDATE_MESSAGES("position_too_large", value=2**63 + 5, max_len=16)
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        module(torch.zeros(2, 3, 8), positions)
+    assert module(torch.zeros(2, 3, 8), torch.tensor([0, 1, 15], dtype=torch.uint64)) is not None
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "rope", "tokens"])
+def test_under_torch_compile_an_out_of_range_input_is_the_error_alone(kind, capfd, caplog, recwarn):
+    # Dynamo used to print a 12-line "Graph break from `Tensor.item()`" warning before the error
+    torch._dynamo.reset()
+    if kind == "tokens":
+        module, good, bad = TokenEmbedding(16, 8), torch.tensor([[1, 2, 3]]), torch.tensor([[1, 2, 99]])
+        compiled = torch.compile(module, backend="eager")
+        run = compiled
+    else:
+        module = make_rope() if kind == "rope" else make(kind)
+        compiled = torch.compile(module, backend="eager")
+        good, bad = torch.arange(3), torch.tensor([1, 2, 99])
+
+        def run(positions):
+            return compiled(torch.zeros(2, 3, 8), positions)
+
+    run(good)
+    name, limit = (
+        ("id_too_large", {"vocab_size": 16}) if kind == "tokens" else ("position_too_large", {"max_len": 16})
+    )
+    with pytest.raises(ValueError, match=re.escape(VALIDATE_MESSAGES(name, value=99, **limit))):
+        run(bad)
+    # Dynamo logs it (pytest collects the records; a notebook shows them on stderr)
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [str(w.message) for w in recwarn]
+    assert "Graph break" not in capfd.readouterr().err
 
 
 @pytest.mark.parametrize("kind", ["learned", "none"])

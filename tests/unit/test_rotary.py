@@ -399,6 +399,16 @@ def test_bias_is_minus_slope_times_distance():
     ).any()
 
 
+@pytest.mark.parametrize("num_heads", [1, 3, 8, 12])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_bias_computed_in_place_is_the_plain_formula_bit_for_bit(num_heads, dtype):
+    # in place to lower its peak memory: the same bits as 0 - m |i - j| cast to dtype
+    pos = torch.arange(50, dtype=torch.float64)
+    plain = 0.0 - alibi_slopes(num_heads, torch.float64)[:, None, None] * (pos.unsqueeze(1) - pos).abs()
+    bias = alibi_bias(num_heads, 50, dtype)
+    assert torch.equal(bias, plain.to(dtype)) and not torch.signbit(bias).diagonal(0, 1, 2).any()
+
+
 def test_bias_equals_the_papers_causal_bias_on_and_below_the_diagonal():
     """Figure 3 of the paper: query i adds m * [-(i-1), ..., -1, 0] (1-indexed) to its scores of keys 1..i."""
     num_heads, seq = 4, 7
@@ -434,8 +444,18 @@ def test_causal_softmax_equals_the_reference_codes_shifted_bias():
         (
             lambda: alibi_bias(64, 2**14),
             ValueError,
-            r"an ALiBi bias of 64 × 16384 × 16384 = 17 179 869 184 entries is too large: the limit is 2 147 483 648",
+            r"an ALiBi bias of 64 × 16384 × 16384 = 17 179 869 184 entries is too large: building it takes "
+            r"194 GiB of memory at its peak, and the limit is 8 GiB",
         ),
+        # 1.6e9 entries passed the old limit of 2**31, and then took 39 GB: limited by the peak, 30 GiB
+        (
+            lambda: alibi_bias(1, 40_000),
+            ValueError,
+            r"= 1 600 000 000 entries .* takes 29.8 GiB .* limit is 8 GiB",
+        ),
+        # used to be OverflowError and a failed 8 TB allocation
+        (lambda: alibi_slopes(10**30), ValueError, r"num_heads=10{30} is too large: .* the limit is 8 GiB"),
+        (lambda: alibi_slopes(2**40), ValueError, r"num_heads=1099511627776 is too large: .*32 768 GiB"),
     ],
 )
 def test_alibi_errors(call, error, message):
@@ -495,7 +515,7 @@ def test_alibi_error_in_russian():
         (
             lambda: alibi_bias(2, 2**16),
             "rotary.bias_too_large",
-            {"heads": 2, "seq": 2**16, "entries": "8 589 934 592", "limit": "2 147 483 648"},
+            {"heads": 2, "seq": 2**16, "entries": "8 589 934 592", "need": "128", "limit": "8"},
         ),
     ],
     ids=lambda v: v if isinstance(v, str) else "",

@@ -1,0 +1,283 @@
+"""Lesson 8: ALiBi's bias for a causal model, for any number of heads.
+
+The student writes ``my_alibi_bias(num_heads, seq_len)``: a tensor ``(num_heads, seq_len,
+seq_len)`` whose entry ``[h, i, j]`` is ``-m_h (i - j)`` for a key ``j <= i`` and ``-inf`` for
+a key after the query, ready to be added to the scores. The check calls it for 8 heads (a
+power of two) and for 12 (the paper's rule for the others), on 7 positions, and reads the
+slopes back from the answer, so a diagnosis can say which slope is wrong and why: the sign,
+the mask, the order of the heads, the rule for other head counts.
+"""
+
+import math
+
+import torch
+
+from ..i18n import Messages, format_number
+from ..rotary import alibi_bias, alibi_slopes
+from .core import Exercise, Feedback, describe, feedback, require_function, require_tensor, wrong
+from .runner import Run
+
+MESSAGES = Messages(
+    "alibi",
+    {
+        "correct": {
+            "en": "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/n)`, a penalty "
+            "m·(i − j) for each key before the query, and −inf for the keys after it.",
+            "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны от `2^(-8/n)`, штраф "
+            "m·(i − j) для каждого ключа перед запросом и −inf для ключей после него.",
+        },
+        "shape": {
+            "en": "For {heads} heads and {seq} positions your function returned {got}; the bias "
+            "is added to scores (batch, heads, seq, seq), so it must be ({heads}, {seq}, {seq}): "
+            "head, query i, key j.",
+            "ru": "Для {heads} голов и {seq} позиций ваша функция вернула {got}; смещение "
+            "прибавляют к оценкам (batch, heads, seq, seq), поэтому его форма — ({heads}, {seq}, {seq}): "
+            "голова, запрос i, ключ j.",
+        },
+        "not_float": {
+            "en": "Your bias has dtype {dtype}: it holds fractions like 1/256 and −inf, so it "
+            "must be a floating-point tensor (float32).",
+            "ru": "У вашего смещения тип данных {dtype}, а в нём дроби вроде 1/256 и −inf, "
+            "поэтому нужен тензор с плавающей точкой (float32).",
+        },
+        "no_mask": {
+            "en": "Query {i} gets a finite bias, {value}, for key {j}, which comes after it. A "
+            "causal model must not see the future: put −inf at every j > i, so that softmax "
+            "gives those keys weight 0.",
+            "ru": "Запрос {i} получает конечное смещение {value} для ключа {j}, который стоит после "
+            "него. Каузальная модель не должна видеть будущее: поставьте −inf во все j > i, чтобы "
+            "softmax дал этим ключам вес 0.",
+        },
+        "symmetric": {
+            "en": "Your bias is the symmetric −m·|i − j| that an encoder uses: query {i} gets "
+            "{value} for key {j}, which comes after it. A causal model must not see the future: "
+            "keep −m·(i − j) for j <= i and put −inf at every j > i.",
+            "ru": "У вас симметричное смещение −m·|i − j|, как у энкодера: запрос {i} получает "
+            "{value} для ключа {j}, который стоит после него. Каузальная модель не должна видеть "
+            "будущее: оставьте −m·(i − j) для j <= i и поставьте −inf во все j > i.",
+        },
+        "masked_diagonal": {
+            "en": "Your bias is −inf on the diagonal, j = i: each query would not see its own "
+            "token. Mask only the keys after the query, j > i; the distance to itself is 0, "
+            "and so is its penalty.",
+            "ru": "У вас −inf на диагонали, j = i: запрос не увидит собственного токена. "
+            "Маскируйте только ключи после запроса, j > i; расстояние до себя — 0, и штраф тоже 0.",
+        },
+        "masked_past": {
+            "en": "Query {i} gets −inf for key {j}, which comes before it: ALiBi never hides a "
+            "past key, it only lowers its score, the more the further back it is.",
+            "ru": "Запрос {i} получает −inf для ключа {j}, который стоит до него: ALiBi никогда "
+            "не прячет прошлые ключи, он лишь понижает их оценку, тем сильнее, чем дальше ключ.",
+        },
+        "sign": {
+            "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
+            "ALiBi's is a penalty, −m·(i − j), below 0 for every key before the query, so "
+            "that near keys win when the contents are equal.",
+            "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это премия за "
+            "расстояние. У ALiBi это штраф, −m·(i − j), меньше нуля для каждого ключа перед "
+            "запросом, чтобы при равном содержании побеждали близкие ключи.",
+        },
+        "not_linear": {
+            "en": "In head {head} your bias is not −m·(i − j): at distance 1 it is "
+            "{one}, at distance {d} it is {value}, not {expected}. The penalty grows linearly "
+            "with the distance i − j, the same slope at every distance.",
+            "ru": "В голове {head} ваше смещение не равно −m·(i − j): на расстоянии 1 оно равно "
+            "{one}, а на расстоянии {d} — {value}, а не {expected}. Штраф растёт линейно с "
+            "расстоянием i − j, с одним наклоном на любом расстоянии.",
+        },
+        "slopes_reversed": {
+            "en": "Your slopes for {heads} heads are ALiBi's in reverse order: head 1 must be "
+            "the steepest, `2^(-8/{heads})` = {first}, and each next one smaller.",
+            "ru": "Ваши наклоны для {heads} голов — наклоны ALiBi в обратном порядке: голова 1 "
+            "должна быть самой крутой, `2^(-8/{heads})` = {first}, а каждая следующая — положе.",
+        },
+        "slopes_from_one": {
+            "en": "Your slopes for {heads} heads start at 1: h runs from 1, not from 0, so "
+            "the first slope is `2^(-8/{heads})` = {first} and the last `2^(-8)` = 1/256.",
+            "ru": "Ваши наклоны для {heads} голов начинаются с 1: h идёт от 1, а не от 0, поэтому "
+            "первый наклон — `2^(-8/{heads})` = {first}, а последний — `2^(-8)` = 1/256.",
+        },
+        "slopes_not_power_of_two": {
+            "en": "For 8 heads your slopes are right; for {heads}, not a power of two, you used "
+            "`2^(-8h/{heads})`. The paper's code takes the {closest} slopes of {closest} heads, then "
+            "every other slope of {double} heads (the 1st, 3rd, ...) until there are {heads}: "
+            "the first extra one is {extra}.",
+            "ru": "Для 8 голов наклоны верны; для {heads}, не степени двойки, вы взяли "
+            "`2^(-8h/{heads})`. Код авторов берёт {closest} наклонов для {closest} голов, а затем "
+            "каждый второй наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}: "
+            "первый добавочный — {extra}.",
+        },
+        "slopes": {
+            "en": "For {heads} heads your slope of head {head} is {got}, ALiBi's is {expected} "
+            "(read from your bias at query 1, key 0). The slopes are `2^(-8h/n)`, h = 1 .. n, "
+            "for n a power of two.",
+            "ru": "Для {heads} голов ваш наклон головы {head} равен {got}, а у ALiBi — {expected} "
+            "(он прочитан из вашего смещения для запроса 1 и ключа 0). Наклоны равны `2^(-8h/n)`, "
+            "h = 1 .. n, когда n — степень двойки.",
+        },
+        "hint1": {
+            "en": "Slopes first. For n heads, n a power of two, m_h = `2^(-8h/n)` for h = 1 .. n: "
+            "8 heads get 1/2, 1/4, ..., 1/256. For other n, take the slopes of the closest power "
+            "of two below, n', then every other slope of 2n' (the 1st, 3rd, ...) until you have n.",
+            "ru": "Сначала наклоны. Для n голов, когда n — степень двойки, m_h = `2^(-8h/n)`, h = 1 .. n: "
+            "8 головам достаются 1/2, 1/4, ..., 1/256. Для других n возьмите наклоны ближайшей "
+            "меньшей степени двойки n', а затем каждый второй наклон для 2n' (1-й, 3-й, …), пока "
+            "их не станет n.",
+        },
+        "hint2": {
+            "en": "Then the distances by broadcasting: `i = torch.arange(seq_len)[:, None]` (the "
+            "query) and `j = torch.arange(seq_len)[None, :]` (the key) give `i - j`, shape (seq, "
+            "seq); multiply by the slopes shaped (heads, 1, 1) and negate it.",
+            "ru": "Затем расстояния через транслирование: `i = torch.arange(seq_len)[:, None]` "
+            "(запрос) и `j = torch.arange(seq_len)[None, :]` (ключ) дают `i - j` формы (seq, "
+            "seq); умножьте на наклоны формы (heads, 1, 1) и поменяйте знак.",
+        },
+        "hint3": {
+            "en": "Last, the causal mask: `bias.masked_fill(j > i, float('-inf'))`. Only the "
+            "keys after the query are masked; the diagonal, the query's own token, keeps 0.",
+            "ru": "Напоследок каузальная маска: `bias.masked_fill(j > i, float('-inf'))`. "
+            "Маскируются только ключи после запроса; диагональ, собственный токен запроса, "
+            "остаётся нулём.",
+        },
+        "solution": {
+            "en": "The slopes by the paper's rule, the penalty −m_h·(i − j) by broadcasting, and "
+            "−inf after the query.",
+            "ru": "Наклоны по правилу из статьи, штраф −m_h·(i − j) через транслирование и −inf "
+            "после запроса.",
+        },
+    },
+)
+
+TEMPLATE = """\
+import math
+
+import torch
+
+
+def my_alibi_bias(num_heads, seq_len):  # -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf for j > i
+    raise NotImplementedError
+"""
+
+SOLUTION = """\
+import math
+
+import torch
+
+
+def slopes(n):
+    if n & (n - 1) == 0:  # a power of two: 2^(-8h/n), h = 1 .. n
+        return [2 ** (-8 * h / n) for h in range(1, n + 1)]
+    closest = 2 ** int(math.log2(n))
+    return slopes(closest) + slopes(2 * closest)[0::2][: n - closest]
+
+
+def my_alibi_bias(num_heads, seq_len):
+    m = torch.tensor(slopes(num_heads))[:, None, None]  # (heads, 1, 1)
+    i = torch.arange(seq_len)[:, None]  # (seq, 1): the query
+    j = torch.arange(seq_len)[None, :]  # (1, seq): the key
+    bias = -m * (i - j)  # (heads, seq, seq)
+    return bias.masked_fill(j > i, float("-inf"))  # a causal model never sees the keys after the query
+"""
+
+HEADS = (8, 12)  # a power of two, then the paper's rule for the others
+SEQ = 7  # neither head count, so that swapped axes show
+
+
+def reference(num_heads: int, seq_len: int) -> torch.Tensor:
+    """The right answer: ``alibi_bias`` with ``-inf`` above the diagonal, ``(heads, seq, seq)``."""
+    future = torch.ones(seq_len, seq_len, dtype=torch.bool).triu(1)  # (seq, seq): j > i
+    return alibi_bias(num_heads, seq_len).masked_fill(future, -math.inf)
+
+
+def _number(x: float) -> str:
+    """``x`` with 4 significant digits, as the current language writes it: 0.7071, 0,7071; −inf."""
+    return "−inf" if x == -math.inf else format_number(x, ".4g")
+
+
+def _check_mask(got: torch.Tensor, heads: int) -> None:
+    """−inf exactly after each query, nowhere else."""
+    seq = got.shape[-1]
+    i, j = torch.arange(seq)[:, None], torch.arange(seq)[None, :]
+    minus_inf = got == -math.inf  # (heads, seq, seq)
+    if minus_inf.diagonal(dim1=-2, dim2=-1).any():
+        raise wrong("alibi.masked_diagonal")
+    past = minus_inf & (j < i)
+    if past.any():
+        _, qi, kj = (int(v) for v in past.nonzero()[0])
+        raise wrong("alibi.masked_past", i=qi, j=kj)
+    open_future = ~minus_inf & (j > i)
+    if open_future.any():
+        h, qi, kj = (int(v) for v in open_future.nonzero()[0])
+        symmetric = torch.allclose(got, alibi_bias(heads, seq).to(got.dtype), atol=1e-6)
+        key = "alibi.symmetric" if symmetric else "alibi.no_mask"
+        raise wrong(key, i=qi, j=kj, value=_number(float(got[h, qi, kj])))
+
+
+def _slopes_of(got: torch.Tensor) -> torch.Tensor:
+    """The slope each head of the student's bias has: ``-bias[h, 1, 0]``, after checking it is linear."""
+    seq = got.shape[-1]
+    below = torch.ones(seq, seq, dtype=torch.bool).tril(-1)  # j < i
+    positive = (got > 0) & below
+    if positive.any():
+        h, qi, kj = (int(v) for v in positive.nonzero()[0])
+        raise wrong("alibi.sign", i=qi, j=kj, value=_number(float(got[h, qi, kj])))
+    slopes = -got[:, 1, 0].double()  # (heads,)
+    distance = (torch.arange(seq)[:, None] - torch.arange(seq)[None, :]).double()  # (seq, seq): i - j
+    expected = -slopes[:, None, None] * distance  # (heads, seq, seq)
+    seen = below | torch.eye(seq, dtype=torch.bool)  # j <= i: the masked keys were checked already
+    ok = torch.isclose(got.double(), expected, rtol=1e-4, atol=1e-6) | ~seen
+    if not ok.all():
+        h, qi, kj = (int(v) for v in (~ok).nonzero()[0])
+        raise wrong(
+            "alibi.not_linear",
+            head=h + 1,
+            one=_number(float(got[h, 1, 0])),
+            d=qi - kj,
+            value=_number(float(got[h, qi, kj])),
+            expected=_number(float(expected[h, qi, kj])),
+        )
+    return slopes
+
+
+def _check_slopes(slopes: torch.Tensor, heads: int) -> None:
+    right = alibi_slopes(heads, dtype=torch.float64)  # (heads,)
+    if torch.allclose(slopes, right, rtol=1e-4):
+        return
+    first = _number(float(right[0]))
+    if torch.allclose(slopes, right.flip(0), rtol=1e-4):
+        raise wrong("alibi.slopes_reversed", heads=heads, first=first)
+    h = torch.arange(heads, dtype=torch.float64)  # 0 .. heads - 1
+    if torch.allclose(slopes, torch.exp2(-8 * h / heads), rtol=1e-4):
+        raise wrong("alibi.slopes_from_one", heads=heads, first=first)
+    if torch.allclose(slopes, torch.exp2(-8 * (h + 1) / heads), rtol=1e-4):  # right only for powers of two
+        closest = 1 << (heads.bit_length() - 1)
+        extra = _number(float(right[closest]))
+        raise wrong(
+            "alibi.slopes_not_power_of_two", heads=heads, closest=closest, double=2 * closest, extra=extra
+        )
+    head = int((~torch.isclose(slopes, right, rtol=1e-4)).nonzero()[0])
+    raise wrong(
+        "alibi.slopes",
+        heads=heads,
+        head=head + 1,
+        got=_number(float(slopes[head])),
+        expected=_number(float(right[head])),
+    )
+
+
+def check(student, run: Run) -> Feedback:
+    require_function(student)
+    name = getattr(student, "__name__", "my_alibi_bias")
+    for heads in HEADS:
+        got = require_tensor(run.call(name, student, heads, SEQ, name=name))
+        if tuple(got.shape) != (heads, SEQ, SEQ):
+            raise wrong("alibi.shape", heads=heads, seq=SEQ, got=describe(got))
+        if not got.is_floating_point():
+            raise wrong("alibi.not_float", dtype=str(got.dtype).removeprefix("torch."))
+        got = got.detach().cpu()
+        _check_mask(got, heads)
+        _check_slopes(_slopes_of(got), heads)
+    return feedback("correct", "alibi.correct")
+
+
+EXERCISE = Exercise("alibi", 8, check, TEMPLATE, SOLUTION, MESSAGES)

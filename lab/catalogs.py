@@ -1,0 +1,58 @@
+"""Writes the pack's catalogues: the official pack's, with the course's strings (po/DOMAIN.po) added.
+
+JupyterLab reads a pack twice: its browser side loads ``locale/ru_RU/LC_MESSAGES/DOMAIN.json``
+(gettext messages as JSON, a context joined to its message by U+0004), its server side translates
+the settings' schemas (menu labels among them) with ``DOMAIN.mo``. Both get the same additions.
+A string the official pack already translates is an error here: when a newer pack translates it,
+the course's copy goes.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+
+MESSAGES = Path("locale", "ru_RU", "LC_MESSAGES")
+CONTEXT_GLUE = "\x04"
+
+
+def key(message) -> str:
+    msgid = message.id[0] if message.pluralizable else message.id
+    return f"{message.context}{CONTEXT_GLUE}{msgid}" if message.context else msgid
+
+
+def additions(po: Path) -> list:
+    """The messages of ``po``, each with a translation (else ValueError naming it)."""
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    messages = [m for m in catalog if m.id]
+    for m in messages:
+        strings = m.string if m.pluralizable else (m.string,)
+        if not all(strings):
+            raise ValueError(f"{po.name}: {key(m)!r} has no translation")
+    return messages
+
+
+def write(official: Path, po_dir: Path, out: Path) -> list[str]:
+    """Copies the official pack's ``locale/`` into ``out`` and adds every po_dir/DOMAIN.po to DOMAIN's
+    catalogues; returns the domains extended."""
+    shutil.copytree(official / "locale", out / "locale", dirs_exist_ok=True)
+    domains = []
+    for po in sorted(po_dir.glob("*.po")):
+        domain, messages = po.stem, additions(po)
+        json_path, mo_path = out / MESSAGES / f"{domain}.json", out / MESSAGES / f"{domain}.mo"
+        data = json.loads(json_path.read_text(encoding="utf-8"))
+        with mo_path.open("rb") as f:
+            catalog = read_mo(f)
+        for m in messages:
+            if key(m) in data:
+                raise ValueError(f"{po.name}: {key(m)!r} is already in the official pack: delete it here")
+            data[key(m)] = list(m.string) if m.pluralizable else [m.string]
+            catalog.add(m.id, m.string, context=m.context)
+        json_path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+        with mo_path.open("wb") as f:
+            write_mo(f, catalog)
+        domains.append(domain)
+    return domains

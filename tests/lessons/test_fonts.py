@@ -1,0 +1,73 @@
+"""The course's fonts: one stylesheet with the two families' variables, every face pointing to a file that
+is copied beside it, from the pinned packages' own CSS; a missing package is an error that names it."""
+
+import re
+
+import pytest
+
+from course_tools import fonts
+
+
+def write_font_packages(node_modules):
+    """Stand-ins for the @fontsource packages (their CSS per style, a woff and a woff2 per subset) and
+    dejavu-fonts-ttf, in the layout the real ones have."""
+    for face in fonts.FACES:
+        package = node_modules / face.package
+        (package / "files").mkdir(parents=True, exist_ok=True)
+        (package / "LICENSE").write_text("SIL Open Font License 1.1")
+        if face.file:
+            (package / face.file).parent.mkdir(parents=True, exist_ok=True)
+            (package / face.file).write_bytes(b"ttf")
+            continue
+        for style in face.styles:
+            weight, _, italic = style.partition("-")
+            rules = []
+            for subset in (*(face.subsets or ("latin", "cyrillic")), "vietnamese"):
+                name = f"{face.folder}-{subset}-{weight}-{italic or 'normal'}"
+                for ext in ("woff", "woff2"):
+                    (package / "files" / f"{name}.{ext}").write_bytes(ext.encode())
+                rules.append(
+                    f"/* {name} */\n@font-face {{\n  font-family: '{face.family}';\n  font-style: "
+                    f"{italic or 'normal'};\n  font-display: swap;\n  font-weight: {weight};\n  src: "
+                    f"url(./files/{name}.woff2) format('woff2'), url(./files/{name}.woff) format('woff');\n"
+                    "  unicode-range: U+0000-00FF;\n}\n"
+                )
+            (package / f"{style}.css").write_text("\n".join(rules))
+
+
+def test_one_stylesheet_defines_the_variables_and_every_face_it_names_is_copied(tmp_path):
+    write_font_packages(tmp_path / "node_modules")
+    css = fonts.copy_fonts(tmp_path / "node_modules", tmp_path / "assets").read_text()
+    assert (
+        css.startswith("/*")
+        and f"--course-sans: {fonts.SANS};" in css
+        and f"--course-mono: {fonts.MONO};" in css
+    )
+    assert fonts.SANS.startswith('"Source Sans 3"') and fonts.SANS.endswith("sans-serif")
+    assert fonts.MONO.startswith('"JetBrains Mono"') and fonts.MONO.endswith("monospace")
+    urls = re.findall(r"url\(([^)]+)\)", css)
+    assert urls and all((tmp_path / "assets" / "fonts" / url).is_file() for url in urls)
+    # woff2 only, never a system font, never a fallback text drawn while a face loads
+    assert all(url.endswith((".woff2", ".ttf")) for url in urls)
+    assert "local(" not in css and "font-display: swap" not in css
+    # the subsets a fallback face is used for, and no other
+    assert "noto-sans-hebrew-hebrew-400-normal.woff2" in css
+    assert "noto-sans-hebrew-vietnamese" not in css
+    # Noto Sans Math is used for every glyph it has, not only its file's nominal Latin range
+    math = next(rule for rule in css.split("@font-face")[1:] if "Noto Sans Math" in rule)
+    assert "unicode-range" not in math
+    for face in fonts.FACES:
+        assert (tmp_path / "assets" / "fonts" / face.folder / "LICENSE").is_file()
+
+
+def test_a_missing_package_names_itself_and_the_command(tmp_path):
+    write_font_packages(tmp_path / "node_modules")
+    (tmp_path / "node_modules" / "@fontsource/jetbrains-mono" / "700.css").unlink()
+    with pytest.raises(
+        fonts.FontsError, match=r"node_modules/ lacks @fontsource/jetbrains-mono/700\.css.*npm ci"
+    ):
+        fonts.copy_fonts(tmp_path / "node_modules", tmp_path / "assets")
+    write_font_packages(tmp_path / "node_modules")
+    (tmp_path / "node_modules" / "dejavu-fonts-ttf" / "ttf" / "DejaVuSansMono.ttf").unlink()
+    with pytest.raises(fonts.FontsError, match=r"lacks dejavu-fonts-ttf/ttf/DejaVuSansMono\.ttf"):
+        fonts.copy_fonts(tmp_path / "node_modules", tmp_path / "assets")

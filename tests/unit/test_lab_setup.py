@@ -1,0 +1,94 @@
+"""JupyterLab as the course installs it (lab/): the Russian pack complete, no news prompt, one pack per locale."""
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LAB = ROOT / "lab"
+POS = sorted((LAB / "po").glob("*.po"))  # one per domain: jupyterlab, jupytext
+
+spec = importlib.util.spec_from_file_location("lab_catalogs", LAB / "catalogs.py")
+catalogs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(catalogs)
+
+
+def _additions():
+    return catalogs.additions(LAB / "po" / "jupyterlab.po")
+
+
+def test_the_installed_russian_pack_has_every_string_the_course_adds():
+    from jupyterlab_server.translation_utils import get_language_pack, get_language_packs
+
+    packs, message = get_language_packs()
+    assert message == "" and set(packs) == {"en", "ru_RU"}, (packs, message)
+    data, message = get_language_pack("ru_RU")
+    assert message == "", message
+    missing = {
+        (po.stem, catalogs.key(m)): m.string
+        for po in POS
+        for m in catalogs.additions(po)
+        if data[po.stem].get(catalogs.key(m)) != [m.string]
+    }
+    assert missing == {}, f"the browser side of the installed pack lacks: {missing}"
+    assert data["jupyterlab"]["Notebook"] == ["Блокнот"], "the official pack's own strings are gone"
+
+
+def test_the_server_side_translates_the_menus_of_the_settings_schemas():
+    from jupyterlab_server.translation_utils import TranslationBundle
+
+    bundle = TranslationBundle("jupyterlab", "ru_RU")
+    for m in _additions():
+        translated = bundle.pgettext(m.context, m.id) if m.context else bundle.gettext(m.id)
+        assert translated == m.string, m.id
+    assert bundle.pgettext("menu", "Save and Export Notebook As") == "Сохранить и экспортировать блокнот как"
+    assert bundle.pgettext("menu", "Appearance") == "Оформление"  # the official pack's, still there
+    assert bundle.ngettext("%1 Item", "%1 Items", 3) == "%1 элемента"
+
+
+@pytest.mark.parametrize("message", [m for po in POS for m in catalogs.additions(po)], ids=catalogs.key)
+def test_each_addition_reads_as_russian_and_keeps_its_placeholders(message):
+    assert re.search(r"[А-Яа-яЁё]", message.string), message.string
+    assert sorted(re.findall(r"%\d", message.string)) == sorted(re.findall(r"%\d", message.id))
+    assert message.id.endswith("…") == message.string.endswith("…"), "an ellipsis is one character, kept"
+    assert message.auto_comments, f"{message.id!r}: say where it shows (#. comment)"
+
+
+def test_the_build_refuses_a_string_the_official_pack_has(tmp_path):
+    official = tmp_path / "official"
+    messages = official / catalogs.MESSAGES
+    messages.mkdir(parents=True)
+    (messages / "jupyterlab.json").write_text(
+        json.dumps({"": {"domain": "jupyterlab"}, "Open Recent": ["x"]})
+    )
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    with (messages / "jupyterlab.mo").open("wb") as f:
+        write_mo(f, Catalog(locale="ru_RU"))
+    with pytest.raises(ValueError, match=r"'Open Recent' is already in the official pack"):
+        catalogs.write(official, LAB / "po", tmp_path / "out")
+
+
+def test_the_build_refuses_a_message_without_translation(tmp_path):
+    po = tmp_path / "jupyterlab.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Open Recent"\nmsgstr ""\n'
+    )
+    with pytest.raises(ValueError, match=r"'Open Recent' has no translation"):
+        catalogs.additions(po)
+
+
+def test_no_news_prompt_and_no_update_check_for_every_server_of_the_environment():
+    installed = Path(
+        sys.prefix, "share", "jupyter", "lab", "settings", "overrides.d", "course-jupyterlab.json"
+    )
+    settings = json.loads(installed.read_text())["@jupyterlab/apputils-extension:notification"]
+    assert settings == {"fetchNews": "false", "checkForUpdates": False}
+    assert installed.read_bytes() == (LAB / "settings" / "overrides.d" / installed.name).read_bytes(), (
+        "the installed settings are not the repository's: run make"
+    )
