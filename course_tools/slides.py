@@ -34,9 +34,26 @@ from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import copy_sources, missing_sources
 
-__all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
+__all__ = [
+    "SlidesError",
+    "TEXT",
+    "ASSET_FILES",
+    "ANYWIDGET_FILES",
+    "map_anywidget",
+    "deck_notebook",
+    "index_page",
+    "build",
+    "main",
+]
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+# The explorers' widget class (course_lib/widgets/live.py), an AMD module that require.js is told
+# to load from here: the widget renderer would otherwise build a CDN address from its version range
+ANYWIDGET_FILES = [
+    ("anywidget/dist/index.js", "anywidget/index.js"),
+    ("anywidget/LICENSE", "anywidget/LICENSE"),
+]
 
 # What the decks load, as (path in node_modules, path in slides/assets). MathJax 2 is a
 # large package: only the TeX input, the CommonHTML output, its web fonts, the extensions
@@ -51,6 +68,7 @@ ASSET_FILES = [
     ("requirejs/require.js", "require.js"),
     ("jquery/dist/jquery.min.js", "jquery.min.js"),
     ("@jupyter-widgets/html-manager/dist", "html-manager"),
+    *ANYWIDGET_FILES,
     ("mathjax/MathJax.js", "mathjax/MathJax.js"),
     ("mathjax/LICENSE", "mathjax/LICENSE"),
     ("mathjax/config/TeX-AMS_CHTML-full.js", "mathjax/config/TeX-AMS_CHTML-full.js"),
@@ -81,6 +99,19 @@ URLS = {
     "jquery_url": "../assets/jquery.min.js",
     "widget_renderer_url": "../assets/html-manager/embed-amd.js",
 }
+ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
+
+
+def map_anywidget(deck: str) -> str:
+    """The deck with require.js told where anywidget is, right after require.js loads (before any widget)."""
+    tag = f'<script src="{URLS["require_js_url"]}"></script>'
+    if tag not in deck:
+        raise SlidesError(
+            [f"the deck template no longer loads require.js as {tag}: map_anywidget must follow it"]
+        )
+    config = f'<script>require.config({{paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
+    return deck.replace(tag, tag + "\n" + config, 1)
+
 
 #: The index pages' text. ``version`` is what a link to that language's index says.
 TEXT = Messages(
@@ -265,7 +296,7 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
                 body, _ = export.from_notebook_node(
                     deck_notebook(course, name, lang), resources={"metadata": {"name": name}}
                 )
-                (staging / lang / f"{name}.html").write_text(body, encoding="utf-8")
+                (staging / lang / f"{name}.html").write_text(map_anywidget(body), encoding="utf-8")
             # the index lists every deck there will be, including ones an earlier run built
             decks = [
                 (name, course.titles[name].heading(lang))
