@@ -59,6 +59,13 @@ class LiveExplorer(anywidget.AnyWidget):
 
     lang = traitlets.Unicode("en").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
+    #: the traits a reader sets, in the order ``repr`` names them
+    parameters: tuple[str, ...] = ()
 
     def __init__(self, lang: str, labels: dict[str, str], **traits):
         super().__init__(lang=lang, labels=labels, **traits)
+
+    def __repr__(self) -> str:
+        """``TableExplorer(d_model=128, ...)``: the text a notebook keeps beside the widget (no memory address)."""
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.parameters)
+        return f"{type(self).__name__}({values})"

@@ -31,6 +31,7 @@ class TableExplorer(LiveExplorer):
     """
 
     _esm = module("table")
+    parameters = ("d_model", "num_positions", "base")
     d_model = traitlets.Int(128).tag(sync=True)
     num_positions = traitlets.Int(256).tag(sync=True)
     base = traitlets.Float(10000.0).tag(sync=True)
@@ -132,6 +133,7 @@ class RotationExplorer(LiveExplorer):
     """
 
     _esm = module("rotation")
+    parameters = ("pos", "k", "i", "d_model", "base")
     pos = traitlets.Int(3).tag(sync=True)
     k = traitlets.Int(2).tag(sync=True)
     i = traitlets.Int(0).tag(sync=True)

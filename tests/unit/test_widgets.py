@@ -481,3 +481,14 @@ def test_widget_numbers_are_written_as_the_language_writes_them(name):
         else:  # no 0.5, -1 or 1e-16 (a formula's exponent, base^(-2i/d_model), is not a number)
             assert [t for t in texts if re.search(r"\d\.\d|(?<!\()-\d|\de[-+]", t) and "$" not in t] == []
             assert all("." not in re.search(pattern, t).group() for t in found)
+
+
+def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
+    # the notebook keeps this text beside the widget: an address would change at every build
+    assert repr(widgets.table_explorer(d_model=8, num_positions=4)) == (
+        "TableExplorer(d_model=8, num_positions=4, base=10000.0)"
+    )
+    assert (
+        repr(widgets.rotation_explorer(d_model=8))
+        == "RotationExplorer(pos=3, k=2, i=0, d_model=8, base=10000.0)"
+    )
