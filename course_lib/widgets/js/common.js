@@ -22,7 +22,7 @@ export function formatNumber(x, spec, lang) {
   const [, sign, group, digits, kind] = m;
   const p = Number(digits);
   let text;
-  if (kind === "f") text = x.toFixed(p);
+  if (kind === "f") text = toFixed(x, p);
   else if (kind === "e") text = pythonExponent(x.toExponential(p));
   else text = formatG(x, p);
   if (group) text = text.replace(/^(-?)(\d+)/, (_, s, int) => s + int.replace(/\B(?=(\d{3})+(?!\d))/g, " "));
@@ -33,6 +33,18 @@ export function formatNumber(x, spec, lang) {
   if (exponent === undefined) return localise(text);
   const power = String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
   return `${localise(mantissa)}·10${power}`;
+}
+
+// x.toFixed(p), but an exact tie rounds to even as Python does (0.5 -> "0", 2.5 -> "2", not "1" and "3")
+function toFixed(x, p) {
+  const away = x.toFixed(p);
+  const exact = Math.abs(x).toFixed(100); // every digit of the double, up to the 100th decimal
+  const point = exact.indexOf(".");
+  const rest = exact.slice(point + 1 + p);
+  if (!/^50*$/.test(rest)) return away;
+  const toward = exact.slice(0, p ? point + 1 + p : point);
+  if (Number(toward.at(-1)) % 2 === 1) return away;
+  return (x < 0 ? "-" : "") + toward;
 }
 
 function pythonExponent(text) {
