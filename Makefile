@@ -23,13 +23,18 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 	--LabApp.news_url=None \
 	$(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The lessons are trusted, or JupyterLab would show their explorers' saved state as text
+TRUST = $(BIN)/jupyter trust workspace/$(1)/*.ipynb >/dev/null
+
 lab: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang en
+	$(call TRUST,en)
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same, with JupyterLab's Russian interface and the Russian lessons
 lab-ru: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang ru
+	$(call TRUST,ru)
 	mkdir -p workspace/.settings-ru/@jupyterlab/translation-extension
 	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb

@@ -22,6 +22,8 @@ Run after ``make site`` (which builds the decks): ``make browser-explorers`` doe
 import functools
 import http.server
 import re
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -304,13 +306,29 @@ RUN_ALL_OVER = f"""() => {{
 def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
+    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{LESSON}.ipynb")],
+        check=True,
+        capture_output=True,
+    )
     page.goto(lab.url(f"lab/tree/en/{LESSON}.ipynb"))
     page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
     labels = labels_of("en")
 
     # before any cell runs: the saved state alone draws the explorers, and they move
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
-    found = explorers_on(page)
+    try:
+        found = explorers_on(page)
+    except Exception:
+        page.locator(".jp-OutputArea-output").filter(has_text="Explorer").first.scroll_into_view_if_needed()
+        page.screenshot(path="/tmp/expl/lab.png")
+        print(
+            page.evaluate(
+                "() => [...document.querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText.slice(0, 80)).filter(t => t.includes('Explorer'))"
+            )
+        )
+        raise
     for cls, controls in EXPLORERS.items():
         check_live(page, found[cls], "en", controls, labels)
 

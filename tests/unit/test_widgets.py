@@ -2,6 +2,7 @@
 
 import html
 import io
+import json
 import re
 
 import ipywidgets
@@ -13,6 +14,7 @@ from matplotlib.text import Text
 
 from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
+from course_tools.config import CONFIG
 from tests.unit.test_plots import assert_pseudo_localised, untranslated
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
@@ -492,3 +494,19 @@ def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
         repr(widgets.rotation_explorer(d_model=8))
         == "RotationExplorer(pos=3, k=2, i=0, d_model=8, base=10000.0)"
     )
+
+
+def test_every_saved_live_explorer_runs_the_current_javascript():
+    # the module is part of a notebook's saved widget state: after a change to js/, the lessons with
+    # live explorers must be rebuilt, or the site, the decks and JupyterLab would run the old one
+    current = {explorer()._esm for explorer in widgets.LiveExplorer.__subclasses__()}
+    stale = []
+    for path in sorted(CONFIG.root.glob("notebooks/*/*.ipynb")):
+        state = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("widgets", {})
+        models = state.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        stale += [
+            f"{CONFIG.relative(path)}: run `make notebooks L={path.name[:2]}`"
+            for model in models.values()
+            if model["model_module"] == "anywidget" and model["state"]["_esm"] not in current
+        ]
+    assert stale == []

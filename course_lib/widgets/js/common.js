@@ -96,6 +96,9 @@ export function frame(el, lang, className) {
   readout.className = "readout";
   readout.setAttribute("aria-live", "polite");
   el.replaceChildren(style, controls, readout, canvas);
+  // the arrow keys move a focused slider: not JupyterLab's cell selection nor reveal.js's slides
+  controls.dataset.lmSuppressShortcuts = "true";
+  controls.addEventListener("keydown", (event) => event.stopPropagation());
   return { controls, canvas, readout };
 }
 
@@ -133,23 +136,31 @@ export function slider(parent, { name, label, min, max, step = 1, value, format 
   };
 }
 
-// The course's sans-serif, as the page defines it (--course-sans), loaded before any text is drawn
-export async function courseFont(el) {
-  const family = getComputedStyle(el).getPropertyValue("--course-sans").trim() || "sans-serif";
+// The course's font, as the page defines it (--course-sans, or --course-mono for code), loaded
+// before any text is drawn on a canvas
+export async function courseFont(el, property = "--course-sans", fallback = "sans-serif") {
+  const family = getComputedStyle(el).getPropertyValue(property).trim() || fallback;
   try {
     await document.fonts.load(`12px ${family}`);
   } catch {
-    // a family the page does not define: the browser's sans-serif is drawn instead
+    // a family the page does not define: the browser's own is drawn instead
   }
   return family;
 }
 
-// The page's text colour and whether its background is dark (the site's light/dark switch)
-export function pageColours(el) {
-  const text = getComputedStyle(el).color || "#000";
-  const rgb = (text.match(/\d+(\.\d+)?/g) || [0, 0, 0]).slice(0, 3).map(Number);
-  const light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 128;
-  return { text, grid: light ? "rgba(255,255,255,0.35)" : "rgba(0,0,0,0.25)", dark: light };
+// The page's text colour, read once and again when the page switches between light and dark (the
+// site's switch sets data-theme on <html>), then `changed` redraws. Reading computed style on every
+// drawing would make the browser recompute the page's style inside the input handler.
+export function pageColours(el, changed) {
+  let current = null;
+  new MutationObserver(() => {
+    current = null;
+    changed();
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme", "class"] });
+  return () => {
+    if (!current) current = { text: getComputedStyle(el).color || "#000" };
+    return current;
+  };
 }
 
 // A canvas of `width` x `height` CSS pixels, sharp on a high-density screen

@@ -141,8 +141,7 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   labels.matrix.split("\n").forEach((line, row) => ctx.fillText(line, x0, top + 70 + row * 16));
   const [c, s] = [Math.cos(angle), Math.sin(angle)];
   const [fc, fs, fms] = [c, s, -s].map((x) => formatNumber(x, " .3f", lang));
-  const mono = getComputedStyle(ctx.canvas).getPropertyValue("--course-mono").trim() || "monospace";
-  ctx.font = `12px ${mono}`;
+  ctx.font = `12px ${labels.mono}`;
   [`φ = k·ω = ${formatNumber(angle, ".3f", lang)}`, `[${fc} ${fs}]`, `[${fms} ${fc}]`].forEach((line, row) =>
     ctx.fillText(line, x0, top + 116 + row * 16),
   );
@@ -153,11 +152,13 @@ async function render({ model, el }) {
   const labels = { ...model.get("labels"), lang };
   const { controls, canvas, readout: line } = frame(el, lang, "rotation-explorer");
   const font = await courseFont(el);
+  labels.mono = await courseFont(el, "--course-mono", "monospace");
   const limits = model.get("limits");
   const sliders = {};
   for (const name of ["pos", "k", "i"]) {
     sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: limits[name], value: model.get(name) });
   }
+  const colours = pageColours(el, () => draw());
   const draw = () => {
     const values = {
       pos: model.get("pos"),
@@ -166,7 +167,7 @@ async function render({ model, el }) {
       d_model: model.get("d_model"),
       base: model.get("base"),
     };
-    drawRotation(sizeCanvas(canvas, WIDTH, HEIGHT), values, labels, font, pageColours(el));
+    drawRotation(sizeCanvas(canvas, WIDTH, HEIGHT), values, labels, font, colours());
     line.textContent = readout(values, labels, lang);
     canvas.setAttribute("aria-label", line.textContent);
   };

@@ -2,20 +2,40 @@
 // The JavaScript copy of course_lib.sinusoidal_table, course_lib.plots.wavelength and
 // course_lib.plots.slow_columns, tested equal to them in tests/browser/test_explorers.py.
 
-// PE[pos, 2i] = sin(pos · base^(-2i/d)), PE[pos, 2i + 1] = cos(the same angle), in float64,
-// row after row (n x d); an odd d_model ends with a sine
+// PE[pos, 2i] = sin(pos · ω_i), PE[pos, 2i + 1] = cos(pos · ω_i) with ω_i = base^(-2i/d), in float64,
+// row after row (n x d); an odd d_model ends with a sine. Two calls of sin and cos per cell would
+// take most of a frame at 1024 x 512, so each pair turns from one row to the next by the rotation
+// of angle ω_i (sin(a + ω) = sin a cos ω + cos a sin ω), from the exact values every ANCHOR rows:
+// the rounding of at most ANCHOR turns stays below 1e-13 (the browser test holds it to 1e-12).
+const ANCHOR = 32;
+
 export function sinusoidalTable(n, d, base) {
   const out = new Float64Array(n * d);
   const pairs = Math.ceil(d / 2);
-  const freq = new Float64Array(pairs);
-  for (let i = 0; i < pairs; i++) freq[i] = base ** (-(2 * i) / d);
+  const omega = new Float64Array(pairs);
+  const [c, s, sin, cos] = [0, 0, 0, 0].map(() => new Float64Array(pairs));
+  for (let i = 0; i < pairs; i++) {
+    omega[i] = base ** (-(2 * i) / d);
+    c[i] = Math.cos(omega[i]);
+    s[i] = Math.sin(omega[i]);
+  }
+  const odd = d % 2 === 1;
   for (let pos = 0; pos < n; pos++) {
     const row = pos * d;
+    const exact = pos % ANCHOR === 0;
     for (let i = 0; i < pairs; i++) {
-      const angle = pos * freq[i];
-      out[row + 2 * i] = Math.sin(angle);
-      if (2 * i + 1 < d) out[row + 2 * i + 1] = Math.cos(angle);
+      if (exact) {
+        sin[i] = Math.sin(pos * omega[i]);
+        cos[i] = Math.cos(pos * omega[i]);
+      } else {
+        const turned = sin[i] * c[i] + cos[i] * s[i];
+        cos[i] = cos[i] * c[i] - sin[i] * s[i];
+        sin[i] = turned;
+      }
+      out[row + 2 * i] = sin[i];
     }
+    const cosines = odd ? pairs - 1 : pairs;
+    for (let i = 0; i < cosines; i++) out[row + 2 * i + 1] = cos[i];
   }
   return out;
 }
@@ -63,24 +83,44 @@ const WIDTH = 512;
 const HEIGHT = 300;
 const MARGIN = { left: 46, right: 78, top: 26, bottom: 38 };
 
-function drawTable(ctx, table, n, d, lut, labels, font, colours) {
+// what stays from one drawing to the next: the cells' pixels (while the shape stays) and the colour bar
+function painter(lut) {
+  let cells = null;
+  let off = null;
+  const bar = new OffscreenCanvas(1, 256);
+  const barPixels = new ImageData(1, 256);
+  for (let k = 0; k < 256; k++) {
+    // -1 at the bottom, 1 on top
+    barPixels.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
+  }
+  bar.getContext("2d").putImageData(barPixels, 0, 0);
+  return (table, n, d) => {
+    if (!cells || cells.width !== d || cells.height !== n) {
+      cells = new ImageData(d, n);
+      off = new OffscreenCanvas(d, n);
+    }
+    const px = cells.data;
+    for (let k = 0; k < n * d; k++) {
+      // matplotlib: (v - vmin) / (vmax - vmin) * N, clipped to the last of the N = 256 colours
+      const idx = 3 * Math.min(255, Math.max(0, Math.floor(((table[k] + 1) / 2) * 256)));
+      const at = 4 * k;
+      px[at] = lut[idx];
+      px[at + 1] = lut[idx + 1];
+      px[at + 2] = lut[idx + 2];
+      px[at + 3] = 255;
+    }
+    off.getContext("2d").putImageData(cells, 0, 0);
+    return { cells: off, bar };
+  };
+}
+
+function drawTable(ctx, images, n, d, labels, font, colours) {
   const w = WIDTH - MARGIN.left - MARGIN.right;
   const h = HEIGHT - MARGIN.top - MARGIN.bottom;
-  // one pixel per cell, scaled to the plot area (smoothed, as matplotlib's antialiased imshow)
-  const cells = new ImageData(d, n);
-  const px = cells.data;
-  for (let k = 0; k < n * d; k++) {
-    // matplotlib: (v - vmin) / (vmax - vmin) * N, clipped to the last of the N = 256 colours
-    const idx = Math.min(255, Math.max(0, Math.floor(((table[k] + 1) / 2) * 256)));
-    px[4 * k] = lut[3 * idx];
-    px[4 * k + 1] = lut[3 * idx + 1];
-    px[4 * k + 2] = lut[3 * idx + 2];
-    px[4 * k + 3] = 255;
-  }
-  const off = new OffscreenCanvas(d, n);
-  off.getContext("2d").putImageData(cells, 0, 0);
-  ctx.imageSmoothingEnabled = n < h || d < w ? false : true;
-  ctx.drawImage(off, MARGIN.left, MARGIN.top, w, h);
+  // one pixel per cell, scaled to the plot area: smoothed when cells are smaller than pixels
+  // (as matplotlib's antialiased imshow), sharp when larger
+  ctx.imageSmoothingEnabled = !(n < h || d < w);
+  ctx.drawImage(images.cells, MARGIN.left, MARGIN.top, w, h);
 
   ctx.fillStyle = colours.text;
   ctx.strokeStyle = colours.text;
@@ -117,13 +157,10 @@ function drawTable(ctx, table, n, d, lut, labels, font, colours) {
   const title = fill(labels.title, { num_positions: n, d_model: d });
   ctx.fillText(title, WIDTH / 2, 4, WIDTH - 8);
 
-  // the colour bar: -1 at the bottom, 1 on top
+  // the colour bar
   const bx = MARGIN.left + w + 12;
-  for (let k = 0; k < 256; k++) {
-    ctx.fillStyle = `rgb(${lut[3 * k]},${lut[3 * k + 1]},${lut[3 * k + 2]})`;
-    ctx.fillRect(bx, MARGIN.top + h - ((k + 1) / 256) * h, 12, h / 256 + 0.5);
-  }
-  ctx.fillStyle = colours.text;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(images.bar, bx, MARGIN.top, 12, h);
   ctx.font = `11px ${font}`;
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
@@ -167,13 +204,14 @@ async function render({ model, el }) {
       fromValue: (b) => Math.log10(b),
     }),
   };
-  const lut = parseColormap(model.get("colormap"));
+  const paint = painter(parseColormap(model.get("colormap")));
+  const colours = pageColours(el, () => draw());
   const draw = () => {
     const d = model.get("d_model");
     const n = model.get("num_positions");
     const base = model.get("base");
     const ctx = sizeCanvas(canvas, WIDTH, HEIGHT);
-    drawTable(ctx, sinusoidalTable(n, d, base), n, d, lut, labels, font, pageColours(el));
+    drawTable(ctx, paint(sinusoidalTable(n, d, base), n, d), n, d, labels, font, colours());
     const lines = readout({ d_model: d, num_positions: n, base }, labels, lang);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", fill(labels.title, { num_positions: n, d_model: d }));
