@@ -173,18 +173,44 @@ STATE = """root => {
     const canvas = root.querySelector('canvas');
     return {
         pixels: canvas.toDataURL(),
-        readout: root.querySelector('.readout').textContent,
+        readout: root.querySelector('.course-explorer-readout').textContent,
         labels: [...root.querySelectorAll('input[type=range]')].map(i => [i.name, i.getAttribute('aria-label')]),
         lang: root.closest('[lang]').lang,
+        // the controls and the readout above the picture, none drawn over it (a page's own CSS
+        // for .controls once put them there: reveal.js's navigation arrows)
+        overlaps: [...root.querySelectorAll('.course-explorer-control, .course-explorer-readout')]
+            .filter(e => e.getBoundingClientRect().bottom > canvas.getBoundingClientRect().top + 1).length,
     };
 }"""
 
 
-def check_live(page, root, lang: str, controls: list[str], labels: dict) -> None:
-    """Every control of the explorer ``root`` moves the picture and the readout, from the keyboard."""
+# input event -> picture and readout drawn (the handler draws before it returns), 20 moves of a
+# control between two of its values; reported by the test, asserted by benchmarks/bench_explorers.py
+FRAME_TIMES = """([root, name]) => {
+    const s = root.querySelector(`input[name=${name}]`);
+    const [a, b] = [s.value, String(Math.min(Number(s.max), Number(s.value) + Number(s.step)))];
+    const times = [];
+    for (let k = 0; k < 20; k++) {
+        s.value = k % 2 ? a : b;
+        const t0 = performance.now();
+        s.dispatchEvent(new Event('input', {bubbles: true}));
+        times.push(performance.now() - t0);
+    }
+    s.value = a;
+    s.dispatchEvent(new Event('input', {bubbles: true}));
+    return times.sort((x, y) => x - y)[18];
+}"""
+
+
+def check_live(page, root, lang: str, controls: list[str], labels: dict) -> float:
+    """Every control of the explorer ``root`` moves the picture and the readout, from the keyboard.
+
+    Returns the slowest control's 95th percentile, in ms, from input event to drawing done.
+    """
     root.scroll_into_view_if_needed()
     state = root.evaluate(STATE)
     assert state["lang"] == lang
+    assert state["overlaps"] == 0, "controls or readout drawn over the picture"
     assert state["labels"] == [[name, labels[name]] for name in controls]
     for name in controls:
         slider = root.locator(f"input[name={name}]")
@@ -195,6 +221,13 @@ def check_live(page, root, lang: str, controls: list[str], labels: dict) -> None
         assert after["pixels"] != state["pixels"], f"moving {name} did not change the picture"
         assert after["readout"] != state["readout"], f"moving {name} did not change the readout"
         state = after
+    return max(root.evaluate(FRAME_TIMES, [root.element_handle(), name]) for name in controls)
+
+
+def report(record_property, where: str, times: dict) -> None:
+    line = ", ".join(f"{cls} p95 {ms:.1f} ms" for cls, ms in times.items())
+    print(f"\n{where}: input event -> drawn: {line}")
+    record_property("timings", f"{where}: {line}")
 
 
 def explorers_on(page, count: int = 2):
@@ -215,7 +248,7 @@ def check_narrow(page, root) -> None:
     page.set_viewport_size(NARROW)
     root.scroll_into_view_if_needed()
     boxes = root.evaluate(
-        "r => [...r.querySelectorAll('.control')].map(c => c.getBoundingClientRect().right)"
+        "r => [...r.querySelectorAll('.course-explorer-control')].map(c => c.getBoundingClientRect().right)"
     )
     assert boxes and max(boxes) <= NARROW["width"], boxes
     assert root.evaluate("r => r.scrollWidth <= r.clientWidth + 1")
@@ -243,13 +276,13 @@ def site_root():
 
 
 @pytest.mark.parametrize(("where", "lang"), [("file", "en"), ("file", "ru"), ("http", "en")])
-def test_explorers_live_on_the_site(site_root, offline_page, where, lang):
+def test_explorers_live_on_the_site(site_root, offline_page, where, lang, record_property):
     page, traffic = offline_page(lang, VIEWPORT, local_or_file, "site page")
     page.goto(f"{site_root[where]}/{lang}/{LESSON}.html")
     found = explorers_on(page)
     labels = labels_of(lang)
-    for cls, controls in EXPLORERS.items():
-        check_live(page, found[cls], lang, controls, labels)
+    times = {cls: check_live(page, found[cls], lang, controls, labels) for cls, controls in EXPLORERS.items()}
+    report(record_property, f"site {where} {lang}", times)
     check_narrow(page, found["table-explorer"])
     traffic.assert_clean()
 
@@ -267,7 +300,7 @@ SHOW_SLIDE = """async el => {
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_explorers_live_in_the_deck(offline_page, lang):
+def test_explorers_live_in_the_deck(offline_page, lang, record_property):
     deck = SLIDES / lang / f"{LESSON}.html"
     if not deck.exists():
         pytest.fail(f"{CONFIG.relative(deck)} is missing: run `make slides`")
@@ -276,9 +309,11 @@ def test_explorers_live_in_the_deck(offline_page, lang):
     page.wait_for_function("document.querySelector('.reveal.ready') !== null", timeout=TIMEOUT_MS)
     found = explorers_on(page)
     labels = labels_of(lang)
+    times = {}
     for cls, controls in EXPLORERS.items():
         found[cls].evaluate(SHOW_SLIDE)
-        check_live(page, found[cls], lang, controls, labels)
+        times[cls] = check_live(page, found[cls], lang, controls, labels)
+    report(record_property, f"deck {lang}", times)
     traffic.assert_clean()
 
 
@@ -303,7 +338,7 @@ RUN_ALL_OVER = f"""() => {{
 }}"""
 
 
-def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page):
+def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
     # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
@@ -336,7 +371,7 @@ def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guard
     page.evaluate("jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(RUN_ALL_OVER, timeout=120_000, polling=200)
     found = explorers_on(page)
-    for cls, controls in EXPLORERS.items():
-        check_live(page, found[cls], "en", controls, labels)
+    times = {cls: check_live(page, found[cls], "en", controls, labels) for cls, controls in EXPLORERS.items()}
+    report(record_property, "JupyterLab, after running", times)
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"

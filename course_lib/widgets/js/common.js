@@ -78,22 +78,23 @@ export function fill(template, values) {
 export function frame(el, lang, className) {
   el.classList.add("course-explorer", className);
   el.lang = lang;
+  // class names of our own: reveal.js styles .controls (its arrows) and .reveal p (40px text)
   const style = document.createElement("style");
   style.textContent = `
-.course-explorer { font-family: var(--course-sans, sans-serif); max-width: 100%; }
-.course-explorer .controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
-.course-explorer .control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
-.course-explorer .control label { white-space: nowrap; }
-.course-explorer .control input { flex: 1 1 auto; min-width: 6em; }
-.course-explorer .control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
-.course-explorer .readout { margin: 0.3em 0; max-width: 46em; }
+.course-explorer { font-family: var(--course-sans, sans-serif); font-size: 1rem; line-height: 1.4; max-width: 100%; }
+.course-explorer-controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
+.course-explorer-control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
+.course-explorer-control label { white-space: nowrap; }
+.course-explorer-control input { flex: 1 1 auto; min-width: 6em; }
+.course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
+.course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
 .course-explorer canvas { display: block; max-width: 100%; height: auto; }`;
   const controls = document.createElement("div");
-  controls.className = "controls";
+  controls.className = "course-explorer-controls";
   const canvas = document.createElement("canvas");
   canvas.setAttribute("role", "img");
   const readout = document.createElement("p");
-  readout.className = "readout";
+  readout.className = "course-explorer-readout";
   readout.setAttribute("aria-live", "polite");
   el.replaceChildren(style, controls, readout, canvas);
   // the arrow keys move a focused slider: not JupyterLab's cell selection nor reveal.js's slides
@@ -107,7 +108,7 @@ export function frame(el, lang, className) {
 // Home/End, as every range input.
 export function slider(parent, { name, label, min, max, step = 1, value, format = String, toValue = (x) => x, fromValue = (x) => x }) {
   const box = document.createElement("div");
-  box.className = "control";
+  box.className = "course-explorer-control";
   const input = document.createElement("input");
   input.type = "range";
   input.id = `${name}-${Math.random().toString(36).slice(2)}`;
