@@ -186,7 +186,7 @@ STATE = """root => {
 
 # input event -> picture and readout drawn (the handler draws before it returns), 20 moves of a
 # control between two of its values; reported by the test, asserted by benchmarks/bench_explorers.py
-FRAME_TIMES = """([root, name]) => {
+FRAME_TIMES = """(root, name) => {
     const s = root.querySelector(`input[name=${name}]`);
     const [a, b] = [s.value, String(Math.min(Number(s.max), Number(s.value) + Number(s.step)))];
     const times = [];
@@ -221,7 +221,7 @@ def check_live(page, root, lang: str, controls: list[str], labels: dict) -> floa
         assert after["pixels"] != state["pixels"], f"moving {name} did not change the picture"
         assert after["readout"] != state["readout"], f"moving {name} did not change the readout"
         state = after
-    return max(root.evaluate(FRAME_TIMES, [root.element_handle(), name]) for name in controls)
+    return max(root.evaluate(FRAME_TIMES, name) for name in controls)
 
 
 def report(record_property, where: str, times: dict) -> None:
