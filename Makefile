@@ -98,7 +98,7 @@ browser-site: site
 # the live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
 # course_lib, and every control moving the picture and the readout on the site (file:// and http),
 # in the decks and in JupyterLab before and after running the lesson; nothing leaves the machine.
-# Budget: 6 minutes (4 min 40 s measured on the shared 2-core machine under load)
+# Budget: 8 minutes (2 min 16 s and 4 min 24 s measured on the shared 2-core machine at load average 11-13)
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py
 

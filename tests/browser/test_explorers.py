@@ -12,7 +12,8 @@ JupyterLab, on the website and in the decks, with no kernel.
   server, in both languages; in its decks from ``file://``; in JupyterLab before its cells run (the
   notebook's saved state) and after running them (a kernel's widget). Each control is moved from
   the keyboard, and must change the canvas's pixels and the readout; the controls are labelled in
-  the page's language (``aria-label``); at 390 px wide they wrap and stay on the screen.
+  the page's language (``aria-label``); at 390 px wide they wrap and stay on the screen; on the
+  site, the light/dark switch redraws the picture in the page's new colours.
 - **Nothing leaves the machine**: every request is routed, anything not local is blocked and counted
   (0), and no page error or console error.
 
@@ -283,6 +284,16 @@ def test_explorers_live_on_the_site(site_root, offline_page, where, lang, record
     labels = labels_of(lang)
     times = {cls: check_live(page, found[cls], lang, controls, labels) for cls, controls in EXPLORERS.items()}
     report(record_property, f"site {where} {lang}", times)
+    # the site's light/dark switch: the axes and their texts are redrawn in the page's new colour
+    before = found["table-explorer"].evaluate(STATE)["pixels"]
+    page.evaluate(
+        "document.documentElement.dataset.theme = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'"
+    )
+    page.wait_for_function(
+        "([el, before]) => el.querySelector('canvas').toDataURL() !== before",
+        arg=[found["table-explorer"].element_handle(), before],
+        timeout=5_000,
+    )
     check_narrow(page, found["table-explorer"])
     traffic.assert_clean()
 

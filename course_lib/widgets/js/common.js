@@ -81,7 +81,9 @@ export function frame(el, lang, className) {
   // class names of our own: reveal.js styles .controls (its arrows) and .reveal p (40px text)
   const style = document.createElement("style");
   style.textContent = `
-.course-explorer { font-family: var(--course-sans, sans-serif); font-size: 1rem; line-height: 1.4; max-width: 100%; }
+.jupyter-widgets.course-explorer, .course-explorer { font-family: var(--course-sans, sans-serif); font-size: 1rem; line-height: 1.4; max-width: 100%;
+  /* the host's text colour, light or dark: the site's theme, else JupyterLab's (the widget renderer fixes its own) */
+  color: var(--pst-color-text-base, var(--jp-content-font-color1, inherit)); }
 .course-explorer-controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
 .course-explorer-control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
 .course-explorer-control label { white-space: nowrap; }
@@ -149,15 +151,19 @@ export async function courseFont(el, property = "--course-sans", fallback = "san
   return family;
 }
 
-// The page's text colour, read once and again when the page switches between light and dark (the
-// site's switch sets data-theme on <html>), then `changed` redraws. Reading computed style on every
+// The page's text colour (the host's, see frame's CSS), read once and again when the page switches
+// between light and dark (the site's switch sets data-theme on <html>, JupyterLab's theme a class or
+// data attribute on <body>), then `changed` redraws. Reading computed style on every
 // drawing would make the browser recompute the page's style inside the input handler.
 export function pageColours(el, changed) {
   let current = null;
-  new MutationObserver(() => {
+  const watch = new MutationObserver(() => {
     current = null;
     changed();
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme", "class"] });
+  });
+  for (const node of [document.documentElement, document.body]) {
+    watch.observe(node, { attributes: true, attributeFilter: ["data-theme", "data-jp-theme-light", "data-jp-theme-name"] });
+  }
   return () => {
     if (!current) current = { text: getComputedStyle(el).color || "#000" };
     return current;
