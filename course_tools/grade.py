@@ -279,9 +279,16 @@ def grade(root: Path, limits: Limits = Limits(), jobs: int = 2, hide: tuple[Path
     """Grade every notebook under ``root``, ``jobs`` at once; ``hide`` lists more folders the kernels must not see."""
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    hidden = [root.resolve(), *(p.resolve() for p in hide)]
+    needed = {"the course": CONFIG.root, "Python": Path(sys.prefix).resolve(), "the temporary folder":
+              Path(tempfile.gettempdir()).resolve()}  # fmt: skip
+    for path in hidden:
+        for what, inner in needed.items():
+            if inner == path or path in inner.parents:
+                raise ValueError(f"{str(path)!r} holds {what} ({str(inner)!r}), so the kernels cannot run "
+                                 "with it hidden: keep the submissions and the report in folders of their own")  # fmt: skip
     books = discover(root)
     start = time.perf_counter()
-    hidden = [root.resolve(), *(p.resolve() for p in hide)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(lambda book: grade_notebook(book, limits, hidden), books))
     return Result(graded, time.perf_counter() - start, sandbox_available())

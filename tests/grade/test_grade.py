@@ -20,7 +20,8 @@ pytestmark = pytest.mark.grade
 # The stage's budget: 30 notebooks, 2 at once, each a kernel that imports torch; measured 5 min on
 # this 2-core machine under a load of 14 (eight builds at once), about 1.5 min when it is idle.
 STAGE_SECONDS = 600
-LIMITS = Limits(seconds=20)  # the endless loop costs this much; no honest notebook here takes 5 s
+# the endless loop costs this much; a cell here takes under 1 s when idle, over 20 s under load
+LIMITS = Limits(seconds=60)
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +93,11 @@ def test_bad_arguments_are_named(tmp_path):
         grade.grade(tmp_path / "nowhere")
     with pytest.raises(ValueError, match=r"jobs must be a positive integer, got 0"):
         grade.grade(tmp_path, jobs=0)
+
+
+def test_submissions_around_the_course_are_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"holds the course .*folders of their own"):
+        grade.grade(Path(grade.CONFIG.root).parent)
 
 
 def test_a_folder_that_is_no_report_is_never_replaced(tmp_path):
