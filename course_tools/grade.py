@@ -59,7 +59,7 @@ CHECK_CALL = re.compile(r"exercises\.(\w+)\.check\((\w+)\)")
 class Limits:
     """What one notebook may take; the defaults fit a lesson with its ``grade-skip`` cells skipped."""
 
-    seconds: int = 120  # the whole notebook, kernel start included (a lesson takes 5-15 s here)
+    seconds: int = 120  # a cell (nbclient); the whole notebook gets 30 s more (a lesson takes 5-20 s here)
     memory_bytes: int = 4 * 2**30  # address space (RLIMIT_AS): torch alone maps about 1.5 GiB
     output_bytes: int = 10 * 2**20  # everything the notebook prints
     file_bytes: int = 50 * 2**20  # the submitted file itself

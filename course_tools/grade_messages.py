@@ -26,8 +26,8 @@ GRADE = Messages(
             "ru": "Ни имя файла (NN_name.ipynb), ни ячейка проверки не говорят, какой это урок.",
         },
         "timeout": {
-            "en": "The notebook ran longer than {seconds} s and was stopped: a loop that never ends?",
-            "ru": "Блокнот работал дольше {seconds} с и был остановлен: нет ли бесконечного цикла?",
+            "en": "A cell ran longer than {seconds} s, or the notebook much longer, and was stopped: a loop that never ends?",
+            "ru": "Ячейка работала дольше {seconds} с или блокнот намного дольше, и его остановили: нет ли бесконечного цикла?",
         },
         "kernel_died": {
             "en": "The kernel died while running the notebook (a crash, `os._exit`, or out of memory).",
