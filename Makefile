@@ -9,10 +9,12 @@ PORT ?= 8888
 
 .PHONY: lab lab-ru test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site notebooks bench clean
 
+# the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
+# JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]'
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (course)" >/dev/null
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
@@ -29,9 +31,7 @@ lab: $(STAMP)
 
 # the same, with JupyterLab's Russian interface and the Russian lessons
 lab-ru: $(STAMP)
-	$(BIN)/python -m course_tools.workspace --lang ru
-	mkdir -p workspace/.settings-ru/@jupyterlab/translation-extension
-	echo '{"locale": "ru_RU"}' > workspace/.settings-ru/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+	$(BIN)/python -m course_tools.workspace --lang ru --lab-settings workspace/.settings-ru
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
 test: lint unit grade-test freshness nbval nbval-portable browser-lab browser-slides browser-site
@@ -67,9 +67,10 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/
+# lesson 4 in JupyterLab in headless Chromium, English and Russian; refreshes notebooks/screenshots/;
+# and a workspace in JupyterLab: opening a lesson leaves it clean, running and saving it leaves it the course's
 browser-lab: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery

@@ -156,6 +156,11 @@ class Course:
             if not path.exists():
                 problems.append(f"{label} is missing: run `{rebuild_command([name])}`")
                 continue
+            if path.is_dir():
+                problems.append(
+                    f"{label} is a folder, not a notebook: move it away, then run `{rebuild_command([name])}`"
+                )
+                continue
             try:
                 committed = nbformat.read(path, as_version=4)
                 expected = self.render(name, lang)
@@ -177,6 +182,15 @@ class Course:
                     f"{label}: cells {unexecuted} were never executed: run `{rebuild_command([name])}`"
                 )
         return problems
+
+    def misnamed_sources(self) -> list[str]:
+        """Sources that look like lessons (their names start with a digit) but are not named like one."""
+        return [
+            f"{self.config.relative(path)} is not a lesson: a lesson's name is two digits, then lowercase "
+            "letters, digits and _ (e.g. 05_sinusoidal_encoding.md); rename it"
+            for path in sorted(self.config.lessons_dir.glob("[0-9]*.md"))
+            if not LESSON_NAME.fullmatch(path.stem)
+        ]
 
     def extra_notebooks(self) -> list[str]:
         """Committed notebooks without a lesson source."""
@@ -210,7 +224,7 @@ class Course:
 
     def problems(self) -> list[str]:
         """Every problem of every lesson, the READMEs and the committed notebooks."""
-        found = []
+        found = self.misnamed_sources()
         for name in self.names:
             found += self.source_problems(name)
             found += self.notebook_problems(name)
@@ -241,6 +255,9 @@ class Course:
         for lang in LANGUAGES:
             path = self.config.readme(lang)
             if not path.exists():
+                continue
+            if not path.is_file():
+                out[path] = None  # a folder: `files.blocked` says so where it would be written
                 continue
             try:
                 out[path] = replace_readme_table(

@@ -5,15 +5,18 @@ copying the pinned npm packages' files that a build ships.
 (``os.replace`` is atomic on one file system). ``write_all`` does that for many files:
 every temporary file is written first, and only when all of them are complete are they
 renamed into place, so an error while producing the outputs leaves the old ones untouched.
+A folder where one of the files should go (or a file where one of their folders should be) is
+found before anything is written (:func:`blocked`: builds ask it first, to say so before they
+run anything), and a rename that fails still leaves no temporary file behind.
 """
 
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["write_atomic", "write_all", "temporary_sibling", "missing_sources", "copy_sources"]
+__all__ = ["write_atomic", "write_all", "blocked", "temporary_sibling", "missing_sources", "copy_sources"]
 
 
 def temporary_sibling(path: Path, data: bytes) -> Path:
@@ -41,8 +44,31 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     write_all({path: data})
 
 
+def blocked(paths: Iterable[Path], label: Callable[[Path], str] = str) -> list[str]:
+    """Why a file cannot be renamed onto each of ``paths`` that cannot take one (``label`` names the paths).
+
+    A folder in its place (a link is fine: the rename replaces the link), or a file where one of
+    its folders should be.
+    """
+    problems = []
+    for path in paths:
+        if path.is_dir() and not path.is_symlink():
+            problems.append(f"{label(path)} is a folder, not a file: move it away")
+            continue
+        parent = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+        if parent is not None:
+            problems.append(f"{label(path)} cannot be written: {label(parent)} is a file, not a folder")
+    return problems
+
+
 def write_all(files: Mapping[Path, bytes | str]) -> None:
-    """Write every file, or, if writing any of them fails, none of them."""
+    """Write every file, or, if writing any of them fails, none of them.
+
+    FileExistsError (nothing written) when :func:`blocked` finds a folder in the way.
+    """
+    problems = blocked(files)
+    if problems:
+        raise FileExistsError("\n".join(problems + ["nothing was written"]))
     staged: list[tuple[Path, Path]] = []
     try:
         for path, data in files.items():
@@ -52,8 +78,13 @@ def write_all(files: Mapping[Path, bytes | str]) -> None:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
         raise
-    for tmp, path in staged:
-        os.replace(tmp, path)
+    for done, (tmp, path) in enumerate(staged):
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            for left, _ in staged[done:]:
+                left.unlink(missing_ok=True)
+            raise
 
 
 def missing_sources(root: Path, files: Sequence[tuple[str, str]]) -> list[str]:

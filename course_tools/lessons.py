@@ -11,7 +11,9 @@ language: a cell that fails only in Russian leaves the English notebook as it wa
 regenerates the lesson table of each README. Each file is replaced in one step (a temporary
 file, then a rename), so a reader never sees half a notebook.
 
-``check`` reports everything at once: sources that cannot be read (an unclosed code cell,
+A folder where one of its outputs goes stops the build before anything runs.
+
+``check`` reports everything at once: sources misnamed (not ``NN_name.md``) or that cannot be read (an unclosed code cell,
 broken metadata), missing or stale translations, code cells the slides would have to run,
 exercise cells without a template, titles without a summary, committed notebooks that are
 missing, stale against their source (a template changed in ``course_lib.exercises`` makes
@@ -28,7 +30,7 @@ import nbformat
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError, rebuild_command
 from .execute import ExecutionError, execute
-from .files import write_all
+from .files import blocked, write_all
 from .source import SourceError, selected_cells, stamp
 
 __all__ = ["BuildError", "build", "check", "stamp_lessons", "main"]
@@ -62,6 +64,9 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
         if name not in names and name not in course.titles:
             problems += course.source_problems(name)
     problems += course.table_problems()
+    # a folder where an output goes: said now, not after every lesson has run
+    outputs_to_be = [config.notebook(name, lang) for name in names for lang in LANGUAGES]
+    problems += blocked(outputs_to_be + list(course.readmes()), config.relative)
     if problems:
         raise BuildError(problems + ["nothing was executed or written"])
 

@@ -9,13 +9,14 @@ them, in every language of ``LANGUAGES``. The lesson list is made from the lesso
 
 import html
 import json
+import re
 
 from course_lib.i18n import NAMES, Messages
 
 from .config import LANGUAGES, SOURCE_LANGUAGE, Config
 from .course import Course
 
-__all__ = ["STORAGE_KEY", "TEXT", "home_page", "glossary_page", "root_page"]
+__all__ = ["STORAGE_KEY", "TEXT", "markdown_text", "home_page", "glossary_page", "root_page"]
 
 # remembered by the pages (course-site.js) and read by the root page
 STORAGE_KEY = "course-lang"
@@ -81,14 +82,34 @@ TEXT = Messages(
 )
 
 
+# every ASCII punctuation character: CommonMark reads each one escaped with a backslash as itself
+ASCII_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def markdown_text(text: str) -> str:
+    r"""``text`` as MyST Markdown that shows exactly it: no markup, no HTML, no math, no role.
+
+    Each ASCII punctuation character is escaped (CommonMark's backslash escapes), so ``<`` never
+    opens a tag, ``&`` never an entity, ``*``, ``[``, ``$`` or ``{`` nothing at all.
+
+    >>> print(markdown_text("<b>m − n</b> & *x*"))
+    \<b\>m − n\<\/b\> \& \*x\*
+    """
+    return ASCII_PUNCTUATION.sub(r"\\\1", text)
+
+
 def home_page(course: Course, lang: str) -> str:
-    """A language's home page (MyST Markdown): the lessons, one line each, and how to run the course."""
+    """A language's home page (MyST Markdown): the lessons, one line each, and how to run the course.
+
+    The lessons' titles and summaries are text (:func:`markdown_text`), whatever they contain.
+    """
     lines = [f"# {TEXT('title', lang)}", "", TEXT("intro", lang), "", f"## {TEXT('lessons', lang)}", ""]
     for name in course.names:
         row = course.titles[name]
         deck = f'<a href="../slides/{lang}/{name}.html">{html.escape(TEXT("slides", lang))}</a>'
         notebook = f'<a href="{name}.ipynb" download>{html.escape(TEXT("notebook", lang))} (.ipynb)</a>'
-        lines.append(f"- [{row.heading(lang)}]({name}.ipynb) — {row.summary(lang)} · {deck} · {notebook}")
+        heading, summary = markdown_text(row.heading(lang)), markdown_text(row.summary(lang))
+        lines.append(f"- [{heading}]({name}.ipynb) — {summary} · {deck} · {notebook}")
     lines += [
         "",
         f"[{TEXT('glossary', lang)}](glossary.md) · "

@@ -32,7 +32,7 @@ from course_lib.i18n import Messages
 
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
-from .files import copy_sources, missing_sources
+from .files import blocked, copy_sources, missing_sources
 
 __all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
 
@@ -251,6 +251,8 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
     course = Course.load(config)
     names = course.select(list(prefixes))
     problems = course.committed_problems(names)
+    pages = [config.slides_dir / lang / f"{page}.html" for lang in LANGUAGES for page in [*names, "index"]]
+    problems += blocked(pages, config.relative)  # else the move into place would stop halfway
     if problems:
         raise SlidesError(problems + ["no deck was written"])
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from course_lib.i18n import Messages, pseudo
 
-from .config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, Config
+from .config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS, Config
 from .source import Source, cell_lang
 
 __all__ = [
@@ -116,7 +116,19 @@ def lesson_title(src: Source) -> LessonTitle:
     number = int(src.name[:2])
     cells = _title_cells(src)
     problems, titles, summaries = [], {}, {}
+    # each translation's title is a twin right below the source language's title (one per translation)
+    first = cells[SOURCE_LANGUAGE][0] if SOURCE_LANGUAGE in cells else None
     for lang in LANGUAGES:
+        if (
+            lang in TRANSLATIONS
+            and first is not None
+            and not (0 < cells.get(lang, (-1,))[0] - first <= len(TRANSLATIONS))
+        ):
+            problems.append(
+                f"{src.where(first)}: the title has no lang-{lang} twin, so the lesson has no title in {lang}: "
+                f"translate the title and its summary in a lang-{lang} cell right below it"
+            )
+            continue
         if lang not in cells:
             problems.append(f"{src.label}: no prose cell in lang-{lang}, so no title for the lesson tables")
             continue

@@ -1,6 +1,6 @@
 """The students' own copies of the lessons, which course updates never overwrite.
 
-    python -m course_tools.workspace [--lang ru] [--workspace DIR]
+    python -m course_tools.workspace [--lang ru] [--workspace DIR] [--lab-settings DIR]
 
 ``make lab`` runs this before opening JupyterLab on ``workspace/`` (git-ignored):
 
@@ -12,17 +12,24 @@
 - a lesson renamed by the course (``RENAMED`` in the configuration) moves to its new name if
   the student never changed it; a changed copy stays under its old name beside the new lesson.
 
-"Changed" means different from what the course last wrote there: the manifest
-(``workspace/.course-manifest.json``) records the hash of every file the course wrote, the
-``.new`` copies included. Running cells changes a notebook too, so a lesson the student has
-merely run counts as theirs. Nothing is ever written through a symbolic link (a link in the
-workspace is the student's), nothing outside the workspace is touched, and every file is
+"Changed" means what a student changes: a cell's source or type, or the number or order of
+the cells. Outputs, execution counts, widget state and metadata (the kernel's name,
+``language_info``, a cell's tags) are what running a lesson and JupyterLab's autosave write:
+they alone never make a lesson the student's, so a lesson that was only run still gets every
+update. The manifest (``workspace/.course-manifest.json``) records, for every file the course
+wrote (the ``.new`` copies included), the hash of its cells (:func:`fingerprint`; of its bytes
+for a file that is not a notebook). Nothing is ever written through a symbolic link (a link in
+the workspace is the student's), nothing outside the workspace is touched, and every file is
 written whole (a temporary file, then a rename).
 
-Whatever is wrong (an unreadable manifest, a folder where a lesson should be, a file where a
-language's folder should be), the student is told in their language, that lesson is skipped
-and JupyterLab still starts. With an unreadable manifest every file already there counts as
-the student's. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
+``--lab-settings DIR`` (``make lab-ru``) also writes JupyterLab's interface language for
+``--lang`` into the settings folder ``DIR``, never through a link (:func:`write_no_follow`).
+
+Whatever is wrong (an unreadable manifest: corrupt, nested too deeply, a FIFO; a folder where
+a lesson should be, a file where a language's folder should be), the student is told in their
+language, that lesson is skipped and JupyterLab still starts. With an unreadable manifest every
+file already there counts as the student's, unless its cells are those of the course's current
+version. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
 from updating the same lessons twice.
 
 This module imports neither torch nor any notebook library: ``make lab`` greets a student
@@ -34,10 +41,11 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from course_lib.i18n import Messages
 
@@ -53,11 +61,29 @@ try:
 except ImportError:  # everything but Windows
     msvcrt = None
 
-__all__ = ["MANIFEST", "LOCK", "TEXT", "Manifest", "read_manifest", "save_manifest", "locked", "sync", "main"]
+__all__ = [
+    "MANIFEST",
+    "LOCK",
+    "TEXT",
+    "LAB_LOCALES",
+    "fingerprint",
+    "Manifest",
+    "read_manifest",
+    "save_manifest",
+    "locked",
+    "sync",
+    "write_no_follow",
+    "write_lab_settings",
+    "main",
+]
 
 MANIFEST = ".course-manifest.json"
 LOCK = ".course-lock"
-MANIFEST_VERSION = 2
+# 3: the hashes of the files the course wrote are fingerprints (their cells); 2: hashes of their bytes
+MANIFEST_VERSION = 3
+# the JupyterLab locale of each course language (the language packs' names); the file that sets it
+LAB_LOCALES = {"en": "en", "ru": "ru_RU"}
+LAB_LOCALE_FILE = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
 
 TEXT = Messages(
     "workspace",
@@ -105,6 +131,12 @@ TEXT = Messages(
             "en": "could not update {path} ({error}): that lesson is skipped",
             "ru": "не удалось обновить {path} ({error}): этот урок пропущен",
         },
+        "settings_failed": {
+            "en": "JupyterLab's interface language could not be set in {path} ({error}; a link there "
+            "is yours, and the course never writes through one): JupyterLab opens in English",
+            "ru": "язык интерфейса JupyterLab не удалось записать в {path} ({error}; ссылка там — ваша, "
+            "и курс никогда не пишет через неё): JupyterLab откроется по-английски",
+        },
         "failed": {
             "en": "the lessons could not be updated ({error}); JupyterLab starts with what is there",
             "ru": "уроки обновить не удалось ({error}); JupyterLab откроется с тем, что уже есть",
@@ -118,8 +150,21 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def file_digest(path: Path) -> str:
-    return digest(path.read_bytes())
+def fingerprint(data: bytes) -> str:
+    """What a student edits in a notebook: each cell's type and source, in order; ``"cells:<sha256>"``.
+
+    Outputs, execution counts, cell ids and every metadata are left out. Data that is not a
+    notebook (not JSON, no list of cells, nested too deeply to read) is fingerprinted by its bytes.
+    """
+    try:
+        cells = json.loads(data)["cells"]
+        kept = [
+            (c["cell_type"], c["source"] if isinstance(c["source"], str) else "".join(c["source"]))
+            for c in cells
+        ]
+    except (ValueError, TypeError, KeyError, RecursionError):  # not JSON, not a notebook
+        return digest(data)
+    return "cells:" + digest(json.dumps(kept, ensure_ascii=False).encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- manifest
@@ -130,8 +175,9 @@ class Manifest:
     """What the course knows about a workspace.
 
     Attributes:
-        written: workspace path -> hash of what the course wrote there (lessons and ``.new`` copies).
-            A file whose hash still matches is the course's; any other file is the student's.
+        written: workspace path -> fingerprint of what the course wrote there (lessons and ``.new``
+            copies; a version 2 manifest has hashes of the bytes). A file whose fingerprint (or
+            bytes) still match is the course's; any other file is the student's.
         offered: lesson path -> hash of the latest course version handled for it (copied, updated,
             or offered as a ``.new`` copy), so that each version is announced once.
     """
@@ -155,9 +201,7 @@ def read_manifest(workspace: Path) -> tuple[Manifest, str | None]:
     if not path.exists() and not path.is_symlink():
         return Manifest(), None
     try:
-        if path.is_symlink():
-            raise ValueError("it is a link")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_regular_file(path).decode("utf-8"))
         if not isinstance(data, dict):
             raise ValueError(f"expected a JSON object, got {type(data).__name__}")
         if "version" not in data:  # version 1: the hash of the course version last seen per lesson
@@ -171,7 +215,32 @@ def read_manifest(workspace: Path) -> tuple[Manifest, str | None]:
                 raise ValueError("expected {path: hash} tables")
     except (OSError, UnicodeDecodeError, ValueError) as error:  # JSONDecodeError is a ValueError
         return Manifest(), str(error) or type(error).__name__
+    except RecursionError:
+        return Manifest(), "it is nested too deeply to be the course's list"
     return Manifest(written, offered), None
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path``; ValueError if it is a link, a FIFO, a device or anything but a file.
+
+    Opened without following a link and without blocking (a FIFO would wait for a writer
+    forever), and read only once ``fstat`` says it is a regular file.
+    """
+    if path.is_symlink():
+        raise ValueError("it is a link")
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    )
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("it is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def save_manifest(workspace: Path, manifest: Manifest) -> None:
@@ -227,14 +296,15 @@ class _Sync:
     def write(self, rel: str, data: bytes) -> None:
         """Write a file the course owns from now on, and record it."""
         write_atomic(self.workspace / rel, data)
-        self.manifest.written[rel] = digest(data)
+        self.manifest.written[rel] = fingerprint(data)
 
     def is_course_copy(self, rel: str) -> bool:
-        """Whether ``rel`` is a plain file still exactly as the course wrote it."""
+        """Whether ``rel`` is a plain file the student has not edited since the course wrote it."""
         path = self.workspace / rel
-        return (
-            path.is_file() and not path.is_symlink() and self.manifest.written.get(rel) == file_digest(path)
-        )
+        if not path.is_file() or path.is_symlink() or rel not in self.manifest.written:
+            return False
+        data = path.read_bytes()
+        return self.manifest.written[rel] in (fingerprint(data), digest(data))  # digest: version 2
 
     def offer(self, rel: str, data: bytes) -> str:
         """Put the course's version of lesson ``rel`` beside the student's copy; return its path."""
@@ -246,8 +316,8 @@ class _Sync:
             n += 1
             if path.is_symlink() or (path.exists() and not path.is_file()):
                 continue
-            if path.exists() and file_digest(path) == digest(data):
-                self.manifest.written[candidate] = digest(data)
+            if path.exists() and fingerprint(path.read_bytes()) == fingerprint(data):
+                self.manifest.written[candidate] = fingerprint(data)
                 return candidate
             if not path.exists() or self.is_course_copy(candidate):
                 self.write(candidate, data)
@@ -270,13 +340,17 @@ class _Sync:
         if not mine.exists():
             self.write(rel, data)
             self.say("new", path=rel)
-        elif file_digest(mine) == shipped:
-            self.manifest.written[rel] = shipped  # equal to the course's version: the course's again
+        elif digest(mine.read_bytes()) == shipped:
+            self.manifest.written[rel] = fingerprint(
+                data
+            )  # equal to the course's version: the course's again
         elif self.manifest.offered.get(rel) == shipped:
             return  # this version was already handled: kept and offered beside
         elif self.is_course_copy(rel):
             self.write(rel, data)
             self.say("updated", path=rel)
+        elif fingerprint(mine.read_bytes()) == fingerprint(data):
+            self.manifest.written[rel] = fingerprint(data)  # this version's cells, run: the course's again
         else:
             self.say("kept", path=rel, new=self.offer(rel, data))
         self.manifest.offered[rel] = shipped
@@ -336,6 +410,47 @@ def sync(workspace: Path, config: Config = CONFIG, lang: str = "en") -> list[str
     return run.said
 
 
+def write_no_follow(root: Path, rel: str, data: bytes) -> None:
+    """Write ``root/rel`` whole, making its folders, without following a link below ``root``.
+
+    Each folder is opened with ``O_NOFOLLOW`` relative to the one above it (so a link swapped
+    in on the way is refused, not followed); the file is written to a new temporary file there
+    and renamed over the old one, so a link in its place is replaced, never written through.
+    Raises OSError (``ELOOP`` or ``ENOTDIR`` for a link) and then writes nothing.
+    """
+    *folders, name = PurePosixPath(rel).parts
+    directory, no_follow = getattr(os, "O_DIRECTORY", 0), getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(root, os.O_RDONLY | directory)
+    try:
+        for folder in folders:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, 0o755, dir_fd=fd)
+            inner = os.open(folder, os.O_RDONLY | directory | no_follow, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        tmp = f".{name}.{os.getpid()}.tmp"
+        out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | no_follow, 0o644, dir_fd=fd)
+        try:
+            try:
+                os.write(out, data)
+                os.fsync(out)
+            finally:
+                os.close(out)
+            os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            os.unlink(tmp, dir_fd=fd)
+            raise
+    finally:
+        os.close(fd)
+
+
+def write_lab_settings(settings: Path, lang: str) -> None:
+    """Set JupyterLab's interface language to ``lang`` in the settings folder ``settings``
+    (``JUPYTERLAB_SETTINGS_DIR``), writing nothing through a link (OSError if one is in the way)."""
+    data = json.dumps({"locale": LAB_LOCALES[lang]}).encode("utf-8") + b"\n"
+    write_no_follow(settings.parent, f"{settings.name}/{LAB_LOCALE_FILE}", data)
+
+
 def _guarded(run: _Sync, rel: str, step) -> None:
     """Run one lesson's step; a file that cannot be written skips that lesson only."""
     try:
@@ -352,11 +467,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workspace", type=Path, default=CONFIG.workspace)
     parser.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0], help="language of the messages")
+    parser.add_argument(
+        "--lab-settings", type=Path, metavar="DIR", help="also set JupyterLab's interface to --lang in DIR"
+    )
     args = parser.parse_args(argv)
     try:
         said = sync(args.workspace, CONFIG, args.lang)
     except OSError as error:  # the workspace itself cannot be written: JupyterLab starts anyway
         said = [TEXT("failed", args.lang, error=error)]
+    if args.lab_settings is not None:
+        try:
+            write_lab_settings(args.lab_settings, args.lang)
+        except OSError as error:  # a link in the way: JupyterLab starts in English
+            said.append(
+                TEXT("settings_failed", args.lang, path=args.lab_settings, error=error.strerror or error)
+            )
     for line in said:
         print(line)
     print(TEXT("ready", args.lang, root=args.workspace))

@@ -19,8 +19,9 @@ answers that common mistakes give (a table with sine and cosine swapped, a missi
 sqrt(d_model), ...). The first one that matches names the diagnosis. Comparing outputs
 rather than reading the code accepts any correct implementation: any attribute names, a
 float32 table, a dropout layer, a slow Python loop. The student's code runs through a
-:class:`~course_lib.exercises.runner.Run`, which bounds its time and output and restores
-whatever state it changes.
+:class:`~course_lib.exercises.runner.Run`, in a child process killed at its deadline: the
+check compares, in the notebook's process, only plain values copied out of the child, and
+nothing the student's code does there reaches the notebook.
 
 A check returns a :class:`Feedback`: ``status`` ("correct", "incorrect" or
 "not_attempted"), a stable ``key`` such as ``"pe.sin_cos_swapped"`` and a ``message``
@@ -32,8 +33,8 @@ Example::
 
     >>> import course_lib
     >>> from course_lib import exercises
-    >>> exercises.token_embedding.check(course_lib.TokenEmbedding).status
-    'correct'
+    >>> exercises.token_embedding.check(course_lib.TokenEmbedding).key  # the course's own class
+    'course_class'
     >>> namespace = {}
     >>> exec(exercises.token_embedding.template, namespace)
     >>> exercises.token_embedding.check(namespace["MyTokenEmbedding"])
@@ -43,12 +44,13 @@ Example::
 import importlib
 import pkgutil
 
+from . import runner
 from .core import Exercise, Feedback, Markdown
 
 __all__ = ["Exercise", "Feedback", "Markdown", "registry"]
 
 # modules of this package that are machinery, not exercises
-_MACHINERY = {"core", "runner"}
+_MACHINERY = {"core", "runner", "child"}
 
 
 def _discover() -> dict[str, Exercise]:
@@ -65,6 +67,8 @@ _REGISTRY = _discover()
 # `exercises.pad_batch` is the exercise itself, not the module that defines it (which stays
 # reachable as importlib.import_module("course_lib.exercises.pad_batch"))
 globals().update(_REGISTRY)
+# what a check compares the notebook's torch, builtins and course with, to name what it replaced
+runner.remember_originals()
 
 
 def registry() -> dict[str, Exercise]:

@@ -19,11 +19,11 @@ MESSAGES = Messages(
     "merge",
     {
         "correct": {
-            "en": "Right: you count every pair inside the words, weighted by each word's count (overlapping "
+            "en": "You count every pair inside the words, weighted by each word's count (overlapping "
             "pairs too: `aaa` holds `a a` twice), merge the most frequent one from left to right, and "
             "break ties by the smallest pair. That is one step of BPE training; `course_lib.bpe` "
             "repeats it until the vocabulary is full.",
-            "ru": "Верно: вы считаете каждую пару внутри слов с весом, равным числу вхождений слова (и "
+            "ru": "Вы считаете каждую пару внутри слов с весом, равным числу вхождений слова (и "
             "перекрывающиеся пары тоже: в `aaa` пара `a a` встречается дважды), сливаете самую частую "
             "слева направо, а при равенстве берёте наименьшую пару. Это один шаг обучения BPE; "
             "`course_lib.bpe` повторяет его, пока словарь не заполнится.",
@@ -125,6 +125,19 @@ MESSAGES = Messages(
             "the pair, as they are.",
             "ru": "В `new_words` нет слова {word} (число вхождений {count}): сохраняйте все слова, и те, где "
             "пары нет, — без изменений.",
+        },
+        "old_kept": {
+            "en": "`new_words` keeps the old spelling {word} beside its merged form {expected}: a merge "
+            "replaces the word, it does not add a copy. Put only the merged form into `new_words`.",
+            "ru": "В `new_words` осталось старое написание {word} рядом со слитой формой {expected}: "
+            "слияние заменяет слово, а не добавляет его копию. Оставьте в `new_words` только "
+            "слитую форму.",
+        },
+        "extra_word": {
+            "en": "`new_words` has the word {got}, which comes from no word of `words`: each word of "
+            "`new_words` is a word of `words`, merged or as it was.",
+            "ru": "В `new_words` есть слово {got}, которое не получается ни из одного слова `words`: "
+            "каждое слово в `new_words` — это слово из `words`, слитое или без изменений.",
         },
         "counts_lost": {
             "en": "The word {word} occurs {expected} times in `words`, but its merged form has count {got} "
@@ -327,7 +340,20 @@ def _check_words(new_words, words, pair) -> None:
         if not extra:
             raise wrong("merge.words_missing", word=_show(word), count=n)
         got = word if word in new_words else extra[0]  # unmerged, or the first form we do not expect
-        raise wrong("merge.word_mismatch", **values, got=_show(got, pair))
+        raise wrong("merge.word_mismatch", **values, got=_shown(got, pair))
+    # every word is there, merged, with its count: what else is there?
+    for word in sorted(new_words.keys() - expected.keys(), key=repr):
+        if word in words:
+            merged = merge(word, pair, NEW_ID)
+            raise wrong("merge.old_kept", word=_show(word), expected=_show(merged, pair))
+        raise wrong("merge.extra_word", got=_shown(word, pair))
+
+
+def _shown(word, pair) -> str:
+    """A key of the student's ``new_words`` as the messages show it, whatever it is."""
+    if isinstance(word, tuple) and all(isinstance(i, int) for i in word):
+        return _show(word, pair)
+    return f"`{repr(word)[:60]}`"
 
 
 def check(student, run: Run) -> Feedback:

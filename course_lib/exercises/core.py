@@ -2,8 +2,9 @@
 the course-wide messages of the checkers, and the ways checkers compare outputs.
 
 A checker is a function ``check(student, run) -> Feedback`` in the exercise's own module.
-It runs the student's code only through ``run`` (a :class:`~course_lib.exercises.runner.Run`),
-which bounds the time and the output, and it may end early with ``raise wrong(key, ...)``.
+``student`` is a :class:`~course_lib.exercises.runner.Handle`: the student's object stays in the
+child process where ``run`` (a :class:`~course_lib.exercises.runner.Run`) runs the student's
+code, and the checker gets back plain values only. It may end early with ``raise wrong(key, ...)``.
 """
 
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ __all__ = [
     "Feedback",
     "Markdown",
     "Exercise",
+    "Foreign",
     "Stop",
     "feedback",
     "wrong",
@@ -30,6 +32,7 @@ __all__ = [
     "first_difference",
     "randn",
     "describe",
+    "type_name",
     "require_tensor",
     "require_function",
     "require_finite",
@@ -128,9 +131,57 @@ MESSAGES = Messages(
             "ru": "Ваша функция `{name}` упала с ошибкой `{error}`: `{detail}`.",
         },
         "not_tensor": {
-            "en": "`forward` returned {got} instead of a tensor. Is a `return` missing?",
-            "ru": "`forward` вернул {got}, а не тензор. Может быть, забыт `return`?",
+            "en": "`{name}` returned {got} instead of a tensor. Is a `return` missing?",
+            "ru": "Результат `{name}` — {got}, а не тензор. Может быть, забыт `return`?",
         },
+        "tensor_subclass": {
+            "en": "`{name}` returned a `{type_name}`, a subclass of `torch.Tensor`: the check compares "
+            "plain tensors only. Return the values as a `torch.Tensor` (`torch.as_tensor(...)` of "
+            "plain numbers, or the result of ordinary tensor operations).",
+            "ru": "Результат `{name}` — объект `{type_name}`, подкласс `torch.Tensor`, а проверка "
+            "сравнивает только обычные тензоры. Верните значения как обычный `torch.Tensor`: "
+            "результат обычных операций над тензорами.",
+        },
+        "meta_tensor": {
+            "en": "`{name}` returned a tensor on the `meta` device: it has a shape but no values, so "
+            'there is nothing to compare. Does your notebook call `torch.set_default_device("meta")`, '
+            'or does your code create tensors with `device="meta"`? Compute on the CPU.',
+            "ru": "Результат `{name}` — тензор на устройстве `meta`: у него есть форма, но нет значений, "
+            'и сравнивать нечего. Нет ли в ноутбуке вызова `torch.set_default_device("meta")` или '
+            '`device="meta"` в вашем коде? Считайте на CPU.',
+        },
+        "course_class": {
+            "en": "`{name}` is `{original}`, the course's own solution: of course it passes. The "
+            "exercise is to write it yourself: fill in the template above and check your own "
+            "class or function.",
+            "ru": "`{name}` — это `{original}`, готовое решение из курса: проверку оно, конечно, "
+            "проходит. Задача упражнения — написать такое решение самостоятельно: заполните "
+            "заготовку выше и проверьте свой класс или функцию.",
+        },
+        "child_died": {
+            "en": "The process that ran your code ended before it answered ({how}): a crash inside "
+            "C code, a call of `os._exit`, or too much memory. Run your code on a small input in a "
+            "cell of its own to see what happens.",
+            "ru": "Процесс, в котором выполнялся ваш код, завершился, не дав ответа ({how}): падение "
+            "внутри кода на C, вызов `os._exit` или нехватка памяти. Запустите свой код на "
+            "маленьком входе в отдельной ячейке и посмотрите, что происходит.",
+        },
+        "patched": {
+            "en": "Note: your notebook has replaced {names}; the check did not trust the replacement "
+            "and used the originals. Restart the kernel to get the originals back in the notebook too.",
+            "ru": "Обратите внимание: ваш ноутбук подменил {names}; проверка не стала доверять подмене "
+            "и использовала оригиналы. Чтобы вернуть оригиналы и в ноутбуке, перезапустите ядро.",
+        },
+        "output_cut": {
+            "en": "… your code printed {size} in all; the rest is not shown.",
+            "ru": "… всего ваш код напечатал {size}; остальное не показано.",
+        },
+        "how.signal": {"en": "signal {n}", "ru": "сигнал {n}"},
+        "how.exit": {"en": "exit code {n}", "ru": "код выхода {n}"},
+        "how.unknown": {"en": "no reply", "ru": "ответа нет"},
+        "unit.B": {"en": "B", "ru": "Б"},
+        "unit.kB": {"en": "kB", "ru": "КБ"},
+        "unit.MB": {"en": "MB", "ru": "МБ"},
         "check_failed": {
             "en": "The check itself failed on your code with `{error}`: `{detail}`. That is a bug "
             "in the course, not in your code: please tell your instructor.",
@@ -330,18 +381,40 @@ def randn(*shape: int) -> torch.Tensor:
     return torch.randn(*shape, generator=torch.Generator().manual_seed(sum(shape)))
 
 
+@dataclass(frozen=True)
+class Foreign:
+    """What came back from the student's code in place of a plain value: a tensor subclass
+    (``kind="subclass"``), a tensor on the meta device (``"meta"``), an object of another class
+    (``"object"``), or too much (``"too_large"``); ``name`` is its class's name."""
+
+    kind: str
+    name: str
+
+
 def describe(value) -> str:
     """A short, language-neutral description of what the student's code returned."""
+    if isinstance(value, Foreign):
+        return f"`{value.name}`"
     if isinstance(value, torch.Tensor):
         return f"`Tensor` {tuple(value.shape)}"
     if isinstance(value, tuple | list):
-        return "`(" + ", ".join(type(v).__name__ for v in value) + ")`"
-    return f"`{type(value).__name__}`" if value is not None else "`None`"
+        return "`(" + ", ".join(type_name(v) for v in value) + ")`"
+    return f"`{type_name(value)}`" if value is not None else "`None`"
 
 
-def require_tensor(out) -> torch.Tensor:
+def type_name(value) -> str:
+    """The name of the class of what the student's code returned (a :class:`Foreign` names its own)."""
+    return value.name if isinstance(value, Foreign) else type(value).__name__
+
+
+def require_tensor(out, name: str = "forward") -> torch.Tensor:
+    """``out`` if it is a tensor; else the verdict that says what ``name`` returned instead."""
+    if isinstance(out, Foreign) and out.kind == "subclass":
+        raise wrong("tensor_subclass", name=name, type_name=out.name)
+    if isinstance(out, Foreign) and out.kind == "meta":
+        raise wrong("meta_tensor", name=name)
     if not isinstance(out, torch.Tensor):
-        raise wrong("not_tensor", got=describe(out))
+        raise wrong("not_tensor", name=name, got=describe(out))
     return out
 
 
@@ -355,18 +428,20 @@ def require_finite(got: torch.Tensor) -> None:
 
 
 def require_module_class(student) -> None:
-    """``student`` must be an ``nn.Module`` subclass (not an instance) with a ``forward`` of its own."""
-    if isinstance(student, nn.Module):
-        raise wrong("instance_not_class", name=type(student).__name__)
-    if not isinstance(student, type):
-        raise wrong("not_a_class", type_name=type(student).__name__)
-    if not issubclass(student, nn.Module):
-        raise wrong("not_module", name=student.__name__)
+    """``student`` (a runner's Handle) must be an ``nn.Module`` subclass, not an instance."""
+    facts = student.facts
+    if facts["is_module"]:
+        raise wrong("instance_not_class", name=facts["type_name"])
+    if not facts["is_class"]:
+        raise wrong("not_a_class", type_name=facts["type_name"])
+    if not facts["is_module_class"]:
+        raise wrong("not_module", name=facts["name"])
 
 
 def require_function(student) -> None:
-    if isinstance(student, type) or not callable(student):
-        raise wrong("not_a_function", type_name=type(student).__name__)
+    """``student`` (a runner's Handle) must be a function, not a class."""
+    if student.facts["is_class"] or not student.facts["callable"]:
+        raise wrong("not_a_function", type_name=student.facts["type_name"])
 
 
 def plain_tensors(module: nn.Module, last_dim: int) -> list[str]:

@@ -8,16 +8,27 @@ import copy
 import torch
 
 from ..i18n import Messages
-from .core import Exercise, Feedback, describe, feedback, first_difference, require_function, wrong
+from .core import (
+    Exercise,
+    Feedback,
+    Foreign,
+    describe,
+    feedback,
+    first_difference,
+    require_function,
+    require_tensor,
+    type_name,
+    wrong,
+)
 from .runner import Run
 
 MESSAGES = Messages(
     "pad",
     {
         "correct": {
-            "en": "Right: `ids` is padded on the right with `pad_id` up to the longest sequence, "
+            "en": "`ids` is padded on the right with `pad_id` up to the longest sequence, "
             "and `mask` marks the real tokens.",
-            "ru": "Верно: `ids` дополнен справа значением `pad_id` до самой длинной "
+            "ru": "`ids` дополнен справа значением `pad_id` до самой длинной "
             "последовательности, а `mask` отмечает настоящие токены.",
         },
         "not_pair": {
@@ -183,8 +194,11 @@ def _pad_outputs(student, run: Run, pad_id: int, seqs: list[list[int]] = SEQS) -
     if not isinstance(result, tuple | list) or len(result) != 2:
         raise wrong("pad.not_pair", name=name, got=describe(result))
     ids, mask = result
+    for value in (ids, mask):
+        if isinstance(value, Foreign) and value.kind in ("subclass", "meta"):
+            require_tensor(value, name)  # names the subclass or the meta device
     if not isinstance(ids, torch.Tensor) or not isinstance(mask, torch.Tensor):
-        raise wrong("pad.not_tensor", ids_type=type(ids).__name__, mask_type=type(mask).__name__)
+        raise wrong("pad.not_tensor", ids_type=type_name(ids), mask_type=type_name(mask))
     _check_pad_ids(ids, pad_id, seqs)
     _check_pad_mask(mask, ids, pad_id, seqs)
     if given != seqs:

@@ -5,6 +5,7 @@ functions (attention with and without positions, a running sum, ...) whose answe
 """
 
 import math
+import random
 
 import torch
 
@@ -170,6 +171,25 @@ def mistakes() -> dict[str, list[bool]]:
     }
 
 
+class Function:
+    """One function of the suite as the student's code gets it: called ``f``, without a name or a
+    docstring that would give the answer away (the suite's order is shuffled on every check too)."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, index: int):
+        self._index = index
+
+    def __call__(self, x):
+        return SUITE[self._index](x)
+
+    def __repr__(self) -> str:
+        return "<function f>"
+
+    __name__ = "f"
+    __doc__ = None
+
+
 def _as_bool(answer) -> bool:
     if isinstance(answer, torch.Tensor) and answer.numel() == 1 and answer.dtype == torch.bool:
         return bool(answer)
@@ -182,7 +202,10 @@ def check(student, run: Run) -> Feedback:
     require_function(student)
     name = getattr(student, "__name__", "is_equivariant")
     x = randn(_PERM_BATCH, _PERM_SEQ, _PERM_D)
-    answers = [_as_bool(run.call(name, student, f, x.clone(), _PERM.clone(), name=name)) for f in SUITE]
+    order = random.SystemRandom().sample(range(len(SUITE)), len(SUITE))
+    answers = [None] * len(SUITE)
+    for i in order:
+        answers[i] = _as_bool(run.call(name, student, Function(i), x.clone(), _PERM.clone(), name=name))
     known = mistakes()
     right = known.pop("correct")
     if answers == right:

@@ -361,17 +361,23 @@ def _build_pe(student: type, run: Run, d: int, max_len: int) -> nn.Module:
         return run.build(student, d, max_len)
     except Stop as stop:
         found = re.search(r"attribute '(\w+)' already exists", safe_str(stop.error) if stop.error else "")
-        if isinstance(stop.error, KeyError) and found:
+        if found and stop.error.is_a(KeyError):
             raise wrong("pe.assigned_before_register_buffer", name=found.group(1)) from None
         raise
 
 
-def _pe_storage(module: nn.Module, d: int) -> None:
+def _pe_tables(module: nn.Module, d: int) -> tuple[list[str], list[str]]:
+    """The names of the parameters and of the plain attributes that can be the table (in the child)."""
+    params = [name for name, p in module.named_parameters() if p.dim() >= 2 and p.shape[-1] == d]
+    return params, plain_tensors(module, d)
+
+
+def _pe_storage(run: Run, module, d: int) -> None:
     """The table must be a buffer: a parameter would be trained, a plain attribute left behind by .to()."""
-    for name, p in module.named_parameters():
-        if p.dim() >= 2 and p.shape[-1] == d:
-            raise wrong("pe.table_is_parameter", name=name)
-    if plain := plain_tensors(module, d):
+    params, plain = run.inspect(_pe_tables, module, d)
+    if params:
+        raise wrong("pe.table_is_parameter", name=params[0])
+    if plain:
         raise wrong("pe.not_buffer", name=plain[0])
 
 
@@ -388,7 +394,7 @@ def _pe_odd_width(student: type, run: Run) -> None:
             raise
         detail = code_safe(safe_str(error) or repr(error))
         raise wrong(
-            "pe.odd_d_model_crash", where=where, error=type(error).__name__, detail=detail, **widths
+            "pe.odd_d_model_crash", where=where, error=error.type_name, detail=detail, **widths
         ) from None
     try:
         _pe_values(out, x, sinusoidal_table(_PE_MAX_LEN, d, dtype=torch.float64))
@@ -418,7 +424,7 @@ def check(student, run: Run) -> Feedback:
     out = require_tensor(run.forward(module, half)[0])
     if out.dtype != half.dtype:
         raise wrong("pe.dtype", expected=half.dtype, got=out.dtype)
-    _pe_storage(module, d)
+    _pe_storage(run, module, d)
     _pe_odd_width(student, run)
     return feedback("correct", "pe.correct")
 

@@ -17,6 +17,7 @@ from .core import (
     TOL,
     Exercise,
     Feedback,
+    Foreign,
     close,
     describe,
     feedback,
@@ -272,9 +273,16 @@ def _same_angle(got: torch.Tensor, x: torch.Tensor) -> bool:
     )
 
 
-def _rope_values(out, x: torch.Tensor, positions: torch.Tensor, base: float, name: str = "x") -> None:
-    """Checks ``out == RoPE(x)`` in x's dtype, or names the mistake that explains ``out``."""
-    out = require_tensor(out)
+def _rope_values(
+    out,
+    x: torch.Tensor,
+    positions: torch.Tensor,
+    base: float,
+    name: str = "x",
+    returned: str = "apply_rotary",
+) -> None:
+    """Checks ``out == RoPE(x)`` in x's dtype, or names the mistake that explains ``out`` (returned by ``returned``)."""
+    out = require_tensor(out, returned)
     if out.shape != x.shape:
         raise wrong("rope.wrong_shape", name=name, expected=tuple(x.shape), got=tuple(out.shape))
     if out.dtype != x.dtype:
@@ -321,6 +329,9 @@ def _qk_triple(result) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         or len(result) != 3
         or not all(isinstance(t, torch.Tensor) for t in result)
     ):
+        for t in result if isinstance(result, tuple | list) else ():
+            if isinstance(t, Foreign) and t.kind in ("subclass", "meta"):
+                require_tensor(t, "rotate_qk")  # names the subclass or the meta device
         raise wrong("rope.qk_not_triple", got=describe(result))
     return tuple(result)
 
@@ -330,7 +341,7 @@ def _check_precision(rotate, base: float) -> None:
     (x,) = _inputs(1)
     for dtype, positions, tolerance in _ROPE_PRECISION:
         far = x.to(dtype)
-        out = require_tensor(rotate(far, positions))
+        out = require_tensor(*rotate(far, positions))
         if out.shape != far.shape or out.dtype != dtype:
             _rope_values(out, far, positions, base)  # names the shape or dtype
         require_finite(out.detach().double())
@@ -345,12 +356,13 @@ def _check_precision(rotate, base: float) -> None:
 
 def _check_apply(student, run: Run) -> Feedback:
     (x,) = _inputs(1)
+    name = getattr(student, "__name__", "apply_rotary")
     out, changed = _call(run, student, {"x": x, "positions": _ROPE_POSITIONS}, _ROPE_BASE)
-    _rope_values(out, x, _ROPE_POSITIONS, _ROPE_BASE)
+    _rope_values(out, x, _ROPE_POSITIONS, _ROPE_BASE, returned=name)
     if changed:
         raise wrong("rope.modifies_input", name=changed)
     _check_precision(
-        lambda far, positions: _call(run, student, {"x": far, "positions": positions}, _ROPE_BASE)[0],
+        lambda far, positions: (_call(run, student, {"x": far, "positions": positions}, _ROPE_BASE)[0], name),
         _ROPE_BASE,
     )
     return feedback("correct", "rope.correct")
@@ -374,7 +386,7 @@ def _check_qk(student, run: Run) -> Feedback:
 
     def queries(far: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         tensors = {"q": far, "k": far.flip(-1), "v": far.flip(-2), "positions": positions}
-        return _qk_triple(_call(run, student, tensors)[0])[0]
+        return _qk_triple(_call(run, student, tensors)[0])[0], "rotate_qk"
 
     _check_precision(queries, 10000.0)
     return feedback("correct", "rope.correct_qk")
@@ -393,7 +405,7 @@ def _is_rotate_qk(student) -> bool:
 
 def check(student, run: Run) -> Feedback:
     require_function(student)
-    return _check_qk(student, run) if _is_rotate_qk(student) else _check_apply(student, run)
+    return _check_qk(student, run) if run.inspect(_is_rotate_qk, student) else _check_apply(student, run)
 
 
 EXERCISE = Exercise("rotary", 8, check, TEMPLATE, SOLUTION, MESSAGES)

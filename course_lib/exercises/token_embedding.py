@@ -275,14 +275,18 @@ def _tok_tables(module: nn.Module) -> list[torch.Tensor]:
     return tables
 
 
-def _check_embedding_args(module: nn.Module) -> None:
-    embeddings = [m for m in module.modules() if isinstance(m, nn.Embedding)]
-    if embeddings and all((e.num_embeddings, e.embedding_dim) != (_TOK_VOCAB, _TOK_D) for e in embeddings):
-        e = embeddings[0]
+def _embedding_shapes(module: nn.Module) -> list[tuple[int, int]]:
+    """(num_embeddings, embedding_dim) of every nn.Embedding in the module (run in the child)."""
+    return [(m.num_embeddings, m.embedding_dim) for m in module.modules() if isinstance(m, nn.Embedding)]
+
+
+def _check_embedding_args(shapes: list[tuple[int, int]]) -> None:
+    if shapes and all(tuple(shape) != (_TOK_VOCAB, _TOK_D) for shape in shapes):
+        rows, cols = shapes[0]
         raise wrong(
             "tok.embedding_shape",
-            rows=e.num_embeddings,
-            cols=e.embedding_dim,
+            rows=rows,
+            cols=cols,
             vocab_size=_TOK_VOCAB,
             d_model=_TOK_D,
         )
@@ -362,7 +366,7 @@ def _tok_init_rms(student: type, run: Run) -> float:
 def check(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _TOK_VOCAB, _TOK_D)
-    _check_embedding_args(module)
+    _check_embedding_args(run.inspect(_embedding_shapes, module))
     ids = _tok_ids()
     out = require_tensor(run.forward(module, ids)[0])
     expected_shape = (_TOK_BATCH, _TOK_SEQ, _TOK_D)
@@ -372,9 +376,9 @@ def check(student, run: Run) -> Feedback:
         )
     if not same(out, run.forward(module, ids)[0]):
         raise wrong("tok.table_in_forward")
-    tables = _tok_tables(module)
+    tables = run.inspect(_tok_tables, module)
     if not tables:
-        plain = plain_tensors(module, _TOK_D)
+        plain = run.inspect(plain_tensors, module, _TOK_D)
         if plain:
             raise wrong("tok.table_not_parameter", name=plain[0])
         raise wrong("tok.no_table", vocab_size=_TOK_VOCAB, d_model=_TOK_D)

@@ -67,6 +67,62 @@ def test_a_cell_failing_in_one_language_writes_no_language(tmp_path):
     assert all(path.read_text(encoding="utf-8") == "old notebook" for path in old.values())
 
 
+@pytest.mark.parametrize("blocked", ["notebooks/ru/01_first.ipynb", "README.ru.md"])
+def test_a_folder_in_place_of_an_output_is_a_clear_error_before_anything_runs(tmp_path, monkeypatch, blocked):
+    """Before: a raw IsADirectoryError after executing everything, with the English notebook rewritten
+    and a .tmp file left beside the folder."""
+    config = with_readmes(course(tmp_path))
+    write_lesson(tmp_path, "01_first", *title(1), ("code", 'print("hello")', {}))
+    for lang in LANGUAGES:
+        config.notebook("01_first", lang).write_text("old notebook", encoding="utf-8")
+    (tmp_path / blocked).unlink()
+    (tmp_path / blocked).mkdir()
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    monkeypatch.setattr(lessons, "execute", lambda *a, **k: pytest.fail("executed with an output blocked"))
+    with pytest.raises(
+        lessons.BuildError, match=f"{blocked} is a folder, not a file: move it away"
+    ) as raised:
+        lessons.build(["01"], config, say=quiet)
+    assert "nothing was executed or written" in str(raised.value)
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    assert not [p for p in tmp_path.rglob("*.tmp")], "temporary files left behind"
+
+
+def test_check_names_a_folder_in_place_of_a_notebook(tmp_path):
+    config = course(tmp_path)
+    write_lesson(tmp_path, "01_first", *title(1))
+    config.notebook("01_first", "ru").mkdir()
+    assert "notebooks/ru/01_first.ipynb is a folder, not a notebook: move it away, then run " in "\n".join(
+        lessons.check(config)
+    )
+
+
+def test_check_reports_a_misnamed_source(tmp_path):
+    """Before: `99_Bad-Name.md` was silently not a lesson."""
+    config = course(tmp_path)
+    write_lesson(tmp_path, "01_first", *title(1))
+    write_lesson(tmp_path, "99_Bad-Name", *title(99))
+    (tmp_path / "notebooks" / "NOTES.md").write_text("# notes, not a lesson\n", encoding="utf-8")
+    problems = [p for p in lessons.check(config) if "Bad-Name" in p or "NOTES" in p]
+    assert problems == [
+        "notebooks/99_Bad-Name.md is not a lesson: a lesson's name is two digits, then lowercase letters, "
+        "digits and _ (e.g. 05_sinusoidal_encoding.md); rename it"
+    ]
+
+
+def test_check_reports_a_deleted_russian_title_as_a_missing_title(tmp_path):
+    """Before: only "the first prose cell must start with the lesson's title", about a cell that is no title."""
+    config = course(tmp_path)
+    cells = [cell for cell in title(1) if "lang-ru" not in cell[2]["tags"]]
+    write_lesson(tmp_path, "01_first", *cells, *twins("Some text."), ("code", "x = 1", {}))
+    problems = lessons.check(config)
+    assert (
+        "notebooks/01_first.md, line 14 (cell 1): the title has no lang-ru twin, so the lesson has no title "
+        "in ru: translate the title and its summary in a lang-ru cell right below it"
+    ) in problems
+    assert not [p for p in problems if "must start with the lesson's title" in p]
+
+
 def test_building_a_lesson_that_does_not_exist_names_the_lessons(tmp_path):
     config = course(tmp_path)
     write_lesson(tmp_path, "01_first", *title(1))
@@ -146,6 +202,30 @@ def test_write_all_writes_nothing_when_one_file_fails(tmp_path):
         write_all({keep: "new", tmp_path / "a_file" / "x.txt": "new"})
     assert keep.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "keep.txt"]
+
+
+def test_write_all_writes_nothing_when_a_folder_is_in_the_way(tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("old")
+    (tmp_path / "folder.txt").mkdir()
+    with pytest.raises(FileExistsError, match=r"folder.txt is a folder, not a file: move it away"):
+        write_all({keep: "new", tmp_path / "folder.txt": "new"})
+    assert keep.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.txt", "keep.txt"]
+
+
+def test_write_all_leaves_no_temporary_file_when_a_rename_fails(tmp_path, monkeypatch):
+    real_replace = os.replace
+
+    def fails_on_the_second(src, dst):
+        if str(dst).endswith("b.txt"):
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", fails_on_the_second)
+    with pytest.raises(OSError, match="No space left"):
+        write_all({tmp_path / "a.txt": "a", tmp_path / "b.txt": "b", tmp_path / "c.txt": "c"})
+    assert not list(tmp_path.glob(".*.tmp"))
 
 
 def test_write_atomic_replaces_the_file_in_one_step(tmp_path, monkeypatch):

@@ -225,12 +225,42 @@ def test_home_page_lists_the_lessons_from_their_title_cells(old_site, lang):
     items = [line for line in page.splitlines() if line.startswith("- [")]
     assert len(items) == 2
     for name, item in zip(loaded.names, items, strict=True):
+        row = loaded.titles[name]
         assert item.startswith(
-            f"- [{loaded.titles[name].heading(lang)}]({name}.ipynb) — {loaded.titles[name].summary(lang)}"
+            f"- [{site_pages.markdown_text(row.heading(lang))}]({name}.ipynb) — {site_pages.markdown_text(row.summary(lang))}"
         )
         assert f'href="../slides/{lang}/{name}.html"' in item and f'href="{name}.ipynb" download' in item
     assert page.startswith(f"# {site_pages.TEXT('title', lang)}\n")
     assert "make lab" in page
+
+
+HOSTILE_TITLE = "Tags like <b> & *stars* [links](x.html)"
+HOSTILE_SUMMARY = 'read <script>alert("x")</script>, `ticks`, $math$, {role}`x`, _under_ and &amp; as text'
+
+
+def test_home_page_shows_titles_and_summaries_as_text(tmp_path, lang):
+    """Before: they went into the page's Markdown unescaped: the <script> reached the HTML."""
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    config = course(tmp_path)
+    write_lesson(
+        tmp_path,
+        "01_hostile",
+        *twins(
+            f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*", f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*"
+        ),
+    )
+    page = site_pages.home_page(Course.load(config), lang)
+    # the parser and the extensions of the site's Sphinx configuration (course_tools.site_theme)
+    md = create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath"}), RendererHTML)
+    (item,) = [line for line in md.render(page).splitlines() if "01_hostile.ipynb" in line and "<li>" in line]
+    assert "<script" not in item and "<b>" not in item and "<em>" not in item and "<code>" not in item
+    assert 'class="math' not in item and 'href="x.html"' not in item
+    assert f'<a href="01_hostile.ipynb">1. {html.escape(HOSTILE_TITLE, quote=False)}</a>' in item
+    assert f"— {html.escape(HOSTILE_SUMMARY)} · " in item
+    assert f'href="../slides/{lang}/01_hostile.html"' in item  # the page's own HTML still works
 
 
 def test_glossary_page_is_the_table_under_a_title_in_the_language(old_site, lang):

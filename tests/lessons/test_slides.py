@@ -107,6 +107,21 @@ def test_a_failing_build_leaves_every_old_deck_and_asset(small_course, monkeypat
     assert not list(small_course.slides_dir.glob(".build-*")), "the staging folder was left behind"
 
 
+def test_a_folder_in_place_of_a_deck_is_a_clear_error_and_no_deck_is_written(small_course):
+    """Before: a raw IsADirectoryError with the assets and the English decks already replaced."""
+    slides.build([], small_course, say=quiet)
+    (small_course.slides_dir / "ru" / "02_second.html").unlink()
+    (small_course.slides_dir / "ru" / "02_second.html").mkdir()
+    before = {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()}
+    (small_course.node_modules / "reveal.js" / "LICENSE").write_text("changed")
+    with pytest.raises(
+        slides.SlidesError, match="slides/ru/02_second.html is a folder, not a file: move it away"
+    ):
+        slides.build([], small_course, say=quiet)
+    assert {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()} == before
+    assert not list(small_course.slides_dir.glob(".build-*"))
+
+
 def test_one_lesson_rebuilt_keeps_the_others_in_the_index(small_course):
     slides.build([], small_course, say=quiet)
     slides.build(["02"], small_course, say=quiet)

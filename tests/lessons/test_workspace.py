@@ -1,6 +1,8 @@
 """Students keep their work: course updates never overwrite, or write through, anything of theirs."""
 
 import json
+import os
+import re
 import subprocess
 import sys
 import threading
@@ -278,3 +280,221 @@ def test_the_workspace_tool_does_not_import_torch(tmp_path):
 
 def test_the_workspace_messages_exist_in_every_language():
     assert workspace.TEXT.problems() == []
+
+
+# ----------------------------------------------------------------------------- what "edited" means
+
+
+def notebook_json(*sources, run=False, **metadata) -> str:
+    """A notebook as JupyterLab saves it: code cells with ``sources``; ``run`` adds what running adds."""
+    cells = [
+        {
+            "cell_type": "code",
+            "id": f"cell-{i}",
+            "metadata": {"tags": ["exercise"]} if run else {},
+            "source": source.splitlines(keepends=True) if run else source,  # JupyterLab saves lines
+            "execution_count": i + 1 if run else None,
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": f"{i}\n"}] if run else [],
+        }
+        for i, source in enumerate(sources)
+    ]
+    meta = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}}
+    if run:  # what a kernel and JupyterLab write: another Python, another kernel name, widget state
+        meta |= {
+            "kernelspec": {"display_name": "Python 3 (course)", "language": "python", "name": "python3"},
+            "language_info": {"name": "python", "version": "3.12.1"},
+            "widgets": {"application/vnd.jupyter.widget-state+json": {"state": {}}},
+        }
+    meta |= metadata
+    return json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+@pytest.fixture
+def notebooks(tmp_path):
+    """``notebooks(*sources)`` ships lesson 01 in every language as a notebook with those code cells."""
+    config = Config(root=tmp_path / "course")
+
+    def ship(*sources) -> Config:
+        for lang in LANGUAGES:
+            config.notebooks_dir(lang).mkdir(parents=True, exist_ok=True)
+            config.notebook("01_lesson", lang).write_text(notebook_json(*sources), encoding="utf-8")
+        return config
+
+    return ship
+
+
+def test_a_lesson_the_student_only_ran_is_updated(notebooks, ws):
+    """Before: outputs, execution counts, the kernel's name and language_info written by JupyterLab made the
+    lesson the student's, and every later version went to a .new copy."""
+    sync(ws, notebooks("x = 1", "print(x)"))
+    mine = ws / "en" / "01_lesson.ipynb"
+    mine.write_text(notebook_json("x = 1", "print(x)", run=True), encoding="utf-8")
+    said = sync(ws, notebooks("x = 2", "print(x)"))
+    assert "updated: en/01_lesson.ipynb" in said
+    assert json.loads(mine.read_text(encoding="utf-8"))["cells"][0]["source"] == "x = 2"
+    assert not (ws / "en" / "01_lesson.new.ipynb").exists()
+
+
+def test_a_run_copy_of_the_current_version_keeps_its_outputs(notebooks, ws):
+    config = notebooks("x = 1")
+    sync(ws, config)
+    mine = ws / "en" / "01_lesson.ipynb"
+    ran = notebook_json("x = 1", run=True)
+    mine.write_text(ran, encoding="utf-8")
+    assert sync(ws, config) == []
+    assert mine.read_text(encoding="utf-8") == ran
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [("x = 10", "print(x)"), ("x = 1",), ("x = 1", "print(x)", "y = 2"), ("print(x)", "x = 1")],
+    ids=["a cell's source", "a cell deleted", "a cell added", "cells reordered"],
+)
+def test_a_changed_cell_makes_the_lesson_the_students(notebooks, ws, edited):
+    sync(ws, notebooks("x = 1", "print(x)"))
+    mine = ws / "en" / "01_lesson.ipynb"
+    mine.write_text(notebook_json(*edited, run=True), encoding="utf-8")
+    said = sync(ws, notebooks("x = 2", "print(x)"))
+    assert "".join(json.loads(mine.read_text(encoding="utf-8"))["cells"][0]["source"]) == edited[0]
+    assert any("your edited copy is kept" in line for line in said)
+    assert json.loads((ws / "en" / "01_lesson.new.ipynb").read_text(encoding="utf-8"))["cells"][0][
+        "source"
+    ] == ("x = 2")
+
+
+def test_a_new_copy_the_student_only_ran_is_the_courses_to_update(notebooks, ws):
+    sync(ws, notebooks("x = 1"))
+    (ws / "en" / "01_lesson.ipynb").write_text(notebook_json("x = 'mine'"), encoding="utf-8")
+    sync(ws, notebooks("x = 2"))
+    (ws / "en" / "01_lesson.new.ipynb").write_text(notebook_json("x = 2", run=True), encoding="utf-8")
+    sync(ws, notebooks("x = 3"))
+    assert not (ws / "en" / "01_lesson.new-2.ipynb").exists()
+    new = json.loads((ws / "en" / "01_lesson.new.ipynb").read_text(encoding="utf-8"))
+    assert new["cells"][0]["source"] == "x = 3"
+
+
+def test_a_manifest_of_the_previous_version_still_knows_the_courses_files(notebooks, ws):
+    """Version 2 recorded the hash of the file's bytes: an untouched lesson is still the course's."""
+    sync(ws, notebooks("x = 1"))
+    data = (ws / "en" / "01_lesson.ipynb").read_bytes()
+    written = {f"{lang}/01_lesson.ipynb": workspace.digest(data) for lang in ("en",)}
+    (ws / workspace.MANIFEST).write_text(json.dumps({"version": 2, "written": written, "offered": written}))
+    said = sync(ws, notebooks("x = 2"))
+    assert "updated: en/01_lesson.ipynb" in said
+
+
+def test_the_kernel_the_course_installs_is_the_one_the_notebooks_name():
+    """Before: the notebooks named "Python 3 (ipykernel)", the Makefile installed "Python 3 (course)",
+    and JupyterLab marked every lesson unsaved as soon as it opened it (then autosave rewrote it)."""
+    from course_tools.source import KERNELSPEC
+
+    install = re.search(
+        r"ipykernel install --sys-prefix --name (\S+) --display-name \"([^\"]+)\"",
+        (ROOT / "Makefile").read_text(encoding="utf-8"),
+    )
+    assert install, "the Makefile installs the course's kernel with ipykernel install"
+    assert (install.group(1), install.group(2)) == (KERNELSPEC["name"], KERNELSPEC["display_name"])
+    for path in sorted((ROOT / "notebooks").glob("*/*.ipynb")):
+        kernelspec = json.loads(path.read_text(encoding="utf-8"))["metadata"]["kernelspec"]
+        assert kernelspec == KERNELSPEC, path.name
+    for path in sorted((ROOT / "notebooks").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        if text.startswith("---"):
+            assert f"display_name: {KERNELSPEC['display_name']}\n" in text.split("\n---", 1)[0], path.name
+
+
+# ----------------------------------------------------------------------------- odd manifests and settings
+
+
+def test_a_manifest_that_is_a_fifo_does_not_block(course, ws, monkeypatch, capsys):
+    """Before: reading the manifest opened the FIFO and waited for a writer forever."""
+    sync(ws, course("v1"))
+    fifo = ws / workspace.MANIFEST
+    fifo.unlink()
+    os.mkfifo(fifo)
+    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
+    done = []
+    thread = threading.Thread(
+        target=lambda: done.append(workspace.main(["--workspace", str(ws)])), daemon=True
+    )
+    thread.start()
+    thread.join(timeout=10)
+    if thread.is_alive():  # let the blocked reader go, so that the test ends
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(timeout=10)
+        pytest.fail("reading a FIFO manifest blocked")
+    assert done == [0]
+    assert ".course-manifest.json, cannot be read (it is not a regular file)" in capsys.readouterr().out
+    assert (ws / "en" / "01_lesson.ipynb").read_text() == "01_lesson v1 en"  # kept: may be the student's
+    assert workspace.read_manifest(ws)[1] is None  # written anew, as a file
+
+
+def test_a_deeply_nested_manifest_is_unreadable_and_the_lab_starts(course, ws, monkeypatch, capsys):
+    """Before: RecursionError, and `make lab` did not start."""
+    sync(ws, course("v1"))
+    (ws / workspace.MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
+    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
+    assert workspace.main(["--workspace", str(ws)]) == 0
+    assert "cannot be read (it is nested too deeply to be the course's list)" in capsys.readouterr().out
+    assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "01_lesson v2 en"
+
+
+def test_a_deeply_nested_lesson_counts_by_its_bytes(notebooks, ws):
+    sync(ws, notebooks("x = 1"))
+    (ws / "en" / "01_lesson.ipynb").write_text("[" * 100_000 + "]" * 100_000)
+    said = sync(ws, notebooks("x = 2"))
+    assert any("your edited copy is kept" in line for line in said)
+
+
+def test_the_russian_interface_setting_is_written_for_make_lab_ru(course, ws, monkeypatch):
+    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    settings = ws / ".settings-ru"
+    assert workspace.main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
+    plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    assert json.loads(plugin.read_text(encoding="utf-8")) == {"locale": "ru_RU"}
+    assert not list(settings.rglob("*.tmp"))
+
+
+def test_the_makefile_writes_nothing_into_the_workspace_itself():
+    """Before: `make lab-ru` ran `mkdir -p workspace/.settings-ru/...` and `echo ... > workspace/...`,
+    which follow links; only course_tools.workspace writes there."""
+    recipes = [line.strip() for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()]
+    writes = [
+        line for line in recipes if re.search(r"(>|\bmkdir\b|\bcp\b|\btouch\b|\btee\b).*\bworkspace/", line)
+    ]
+    assert writes == []
+
+
+@pytest.mark.parametrize("link", [".settings-ru", ".settings-ru/@jupyterlab", "plugin"])
+def test_the_interface_setting_is_never_written_through_a_link(
+    course, ws, monkeypatch, capsys, tmp_path, link
+):
+    """Before: `make lab-ru` ran `mkdir -p` and `echo >` through a link in workspace/.settings-ru."""
+    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    settings = ws / ".settings-ru"
+    folder = settings / "@jupyterlab" / "translation-extension"
+    if link == "plugin":
+        folder.mkdir(parents=True)
+        (folder / "plugin.jupyterlab-settings").symlink_to(outside / "plugin.jupyterlab-settings")
+    else:
+        (ws / link).parent.mkdir(parents=True, exist_ok=True)
+        (ws / link).symlink_to(outside, target_is_directory=True)
+    assert workspace.main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
+    assert list(outside.iterdir()) == []
+    if link == "plugin":  # the link itself is replaced by the course's file, never written through
+        assert json.loads((folder / "plugin.jupyterlab-settings").read_text()) == {"locale": "ru_RU"}
+    else:
+        assert "JupyterLab откроется по-английски" in capsys.readouterr().out
+
+
+def test_an_update_of_the_outputs_alone_reaches_a_lesson_the_student_only_ran(notebooks, ws, tmp_path):
+    config = notebooks("x = 1")
+    sync(ws, config)
+    mine = ws / "en" / "01_lesson.ipynb"
+    mine.write_text(notebook_json("x = 1", run=True), encoding="utf-8")
+    shipped = config.notebook("01_lesson", "en")
+    shipped.write_text(notebook_json("x = 1", language_info={"version": "3.11.9"}), encoding="utf-8")
+    assert "updated: en/01_lesson.ipynb" in sync(ws, config)
+    assert mine.read_bytes() == shipped.read_bytes()

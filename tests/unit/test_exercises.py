@@ -24,7 +24,7 @@ from course_lib import exercises
 from course_lib.bpe import count_pairs, merge
 from course_lib.exercises.core import message, status_title
 from course_lib.i18n import script_problems
-from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, verdict_tests
+from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = tuple(exercises.registry().values())
@@ -949,6 +949,17 @@ def merge_counts_set_to_one(words, new_id):
     return pair, {merge(word, pair, new_id): 1 for word in words}
 
 
+def merge_keeps_the_old_spellings(words, new_id):
+    """Adds the merged words beside the old ones: every expected word is there, and more (issue 19)."""
+    pair, new_words = merge_step_flagged(words, new_id)
+    return pair, {**words, **new_words}
+
+
+def merge_adds_a_junk_word(words, new_id):
+    pair, new_words = merge_step_flagged(words, new_id)
+    return pair, {**new_words, (1, 2, 3): 1}
+
+
 def merge_forgets_to_merge(words, new_id):
     return _most_frequent(count_pairs(words)), dict(words)
 
@@ -1081,15 +1092,17 @@ WRONG = [
     (MERGE, merge_pair_as_text, "merge.pair_type"),
     (MERGE, merge_words_as_list, "merge.words_type"),
     (MERGE, merge_empties_the_input, "merge.modifies_input"),
+    (MERGE, merge_keeps_the_old_spellings, "merge.old_kept"),
+    (MERGE, merge_adds_a_junk_word, "merge.extra_word"),
     (MERGE, merge_index_past_the_end, "error_call"),
 ]
 
 RIGHT = [
-    (PE, course_lib.PositionalEncoding),
+    (PE, own_copy(course_lib.PositionalEncoding)),
     (PE, AnnotatedStyle),
     (PE, SlowLoop),
     (PE, TableInForward),
-    (TOK, course_lib.TokenEmbedding),
+    (TOK, own_copy(course_lib.TokenEmbedding)),
     (TOK, OneHotTimesMatrix),
     (TOK, LinearWithoutBias),
     (TOK, UniformOfTheSameSize),
@@ -1147,7 +1160,7 @@ def test_the_size_verdicts_report_the_measured_rms_at_the_papers_size(student, r
 
 
 def test_the_lessons_init_passes_with_rms_one():
-    assert float(TOK.check(course_lib.TokenEmbedding).values["rms"]) == pytest.approx(1.0, rel=0.02)
+    assert float(TOK.check(own_copy(course_lib.TokenEmbedding)).values["rms"]) == pytest.approx(1.0, rel=0.02)
 
 
 def test_the_token_mismatch_fallback_names_the_token():
@@ -1185,7 +1198,7 @@ def test_the_wrong_scale_is_measured():
 @pytest.mark.parametrize(
     "exercise, student",
     [
-        (TOK, course_lib.TokenEmbedding),  # tok.correct
+        (TOK, own_copy(course_lib.TokenEmbedding)),  # tok.correct
         (TOK, NoScale),
         (TOK, Divided),
         (TOK, ScaledByDModel),
@@ -1279,8 +1292,8 @@ def test_a_stub_with_a_message_is_not_attempted():
         (PE, None, "not_a_class"),
         (PE, 42, "not_a_class"),
         (PE, pad_with_pad_sequence, "not_a_class"),
-        (PE, course_lib.PositionalEncoding(16, 50), "instance_not_class"),
-        (TOK, course_lib.TokenEmbedding(10, 4), "instance_not_class"),
+        (PE, own_copy(course_lib.PositionalEncoding)(16, 50), "instance_not_class"),
+        (TOK, own_copy(course_lib.TokenEmbedding)(10, 4), "instance_not_class"),
         (PAD, None, "not_a_function"),
         (PAD, SlowLoop, "not_a_function"),
         (PERM, "is_equivariant", "not_a_function"),
@@ -1308,7 +1321,7 @@ def test_check_leaves_the_students_random_stream_alone():
     torch.manual_seed(0)
     expected = torch.rand(3)
     torch.manual_seed(0)
-    TOK.check(course_lib.TokenEmbedding)
+    TOK.check(own_copy(course_lib.TokenEmbedding))
     PE.check(FunctionalDropout)
     assert torch.equal(torch.rand(3), expected)
 
@@ -1324,7 +1337,7 @@ def test_the_same_code_gets_the_same_verdict_every_time():
 @pytest.mark.parametrize("status", ["correct", "incorrect", "not_attempted"])
 def test_the_verdict_renders_coloured_and_deterministic(status, lang):
     student = {
-        "correct": course_lib.PositionalEncoding,
+        "correct": own_copy(course_lib.PositionalEncoding),
         "incorrect": SinCosSwapped,
         "not_attempted": _defined(PE.template),
     }[status]
@@ -1340,7 +1353,7 @@ def test_the_verdict_renders_coloured_and_deterministic(status, lang):
 def test_statuses_have_different_colours():
     colours = {
         re.search(r"color:(#\w+)", PE.check(s)._repr_markdown_()).group(1)
-        for s in (course_lib.PositionalEncoding, SinCosSwapped, _defined(PE.template))
+        for s in (own_copy(course_lib.PositionalEncoding), SinCosSwapped, _defined(PE.template))
     }
     assert len(colours) == 3
 

@@ -104,19 +104,42 @@ def _forward(run: Run, module: nn.Module, ids: torch.Tensor, positions=None):
     return run.call("forward", module, *args, shape=tuple(ids.shape), dtype=ids.dtype)
 
 
-def _token_table(module: nn.Module, d: int) -> tuple[str, bool]:
-    """The name of the parameter that holds the token vectors, and whether it is (d, vocab)."""
-    for name, p in module.named_parameters():
-        if p.shape in ((_V, d), (d, _V)):
-            return name, p.shape == (d, _V)  # (d, vocab): an nn.Linear applied to one-hot vectors
-    raise wrong("inp.no_token_table", vocab_size=_V, d_model=d)
+def _parameters(module: nn.Module, d: int) -> list[tuple[str, bool, torch.Tensor]]:
+    """(name, whether it is (d, vocab), values) of every parameter that can hold the token vectors (in the child)."""
+    return [
+        (name, p.shape == (d, _V), p.detach())  # (d, vocab): an nn.Linear applied to one-hot vectors
+        for name, p in module.named_parameters()
+        if p.shape in ((_V, d), (d, _V))
+    ]
 
 
-def _tokens(module: nn.Module, table: tuple[str, bool], ids: torch.Tensor) -> torch.Tensor:
+def _token_tables(run: Run, module, d: int) -> list[tuple[str, bool, torch.Tensor]]:
+    """The parameters that can hold the token vectors: a layer may also have a (d, vocab) ``to_logits``."""
+    tables = run.inspect(_parameters, module, d)
+    if not tables:
+        raise wrong("inp.no_token_table", vocab_size=_V, d_model=d)
+    return tables
+
+
+def _tokens(table: tuple[str, bool, torch.Tensor], ids: torch.Tensor) -> torch.Tensor:
     """The token vectors of ``ids`` times sqrt(d_model), in float64: (batch, seq, d_model)."""
-    weight = module.get_parameter(table[0]).detach().double()
-    weight = weight.t() if table[1] else weight  # (vocab, d)
+    _, transposed, weight = table
+    weight = weight.double().t() if transposed else weight.double()  # (vocab, d)
     return weight[ids] * math.sqrt(weight.shape[1])
+
+
+def _pick_table(got: torch.Tensor, tables, ids: torch.Tensor, pe: torch.Tensor):
+    """The table that ``got`` is read from: the one that explains it, else the first."""
+    for table in tables:
+        if close(got, _tokens(table, ids) + pe):
+            return table
+    for table in tables if got.shape[-1] % 2 == 0 else ():  # the layouts' mistakes need pairs
+        try:
+            _default_values(got, _tokens(table, ids), pe)
+        except Stop as stop:
+            if stop.feedback.key != "inp.mismatch":
+                return table
+    return tables[0]
 
 
 def _output(out, ids: torch.Tensor, d: int) -> torch.Tensor:
@@ -153,8 +176,9 @@ def _default_values(got: torch.Tensor, tokens: torch.Tensor, pe: torch.Tensor) -
     raise wrong("inp.mismatch", row=row, pos=pos, dim=dim, **values)
 
 
-def _storage(module: nn.Module) -> None:
-    """The positional table must be a non-persistent buffer: neither trained, nor saved, nor left behind."""
+def _storage(module: nn.Module) -> tuple[str, str] | None:
+    """The positional table must be a non-persistent buffer: neither trained, nor saved, nor left
+    behind. Run in the child: the diagnosis and the tensor's name, or None."""
 
     def is_table(value) -> bool:
         return (
@@ -166,33 +190,45 @@ def _storage(module: nn.Module) -> None:
 
     for name, p in module.named_parameters():
         if is_table(p):
-            raise wrong("inp.table_is_parameter", name=name)
+            return "inp.table_is_parameter", name
     saved = module.state_dict()
     for name, b in module.named_buffers():
         if is_table(b) and name in saved:
-            raise wrong("inp.table_saved", name=name, size=f"{_L} × {_D} = {_L * _D}")
+            return "inp.table_saved", name
     for prefix, sub in module.named_modules():
         for name, value in vars(sub).items():
             if is_table(value):
-                raise wrong("inp.not_buffer", name=f"{prefix}.{name}".lstrip("."))
+                return "inp.not_buffer", f"{prefix}.{name}".lstrip(".")
+    return None
 
 
-def _accepts_positions(module: nn.Module) -> None:
+def _accepts_positions(module: nn.Module) -> bool:
+    """Whether ``forward`` takes a second argument (in the child)."""
     try:
         signature = inspect.signature(module.forward)
     except (TypeError, ValueError):  # a builtin or an odd callable: let the call decide
-        return
+        return True
     try:
         signature.bind(None, None)
     except TypeError:
-        raise wrong("inp.no_positions_parameter") from None
+        return False
+    return True
+
+
+def _to(module: nn.Module, dtype: torch.dtype) -> None:
+    module.to(dtype)
+
+
+def _set_weight(module: nn.Module, name: str, values: torch.Tensor) -> None:
+    with torch.no_grad():
+        module.get_parameter(name).copy_(values)
 
 
 def _crash(key: str, stop: Stop, **values) -> Stop:
     if stop.error is None:  # a time-out, an exit: that verdict stands
         return stop
     detail = code_safe(safe_str(stop.error) or repr(stop.error))
-    return wrong(key, error=type(stop.error).__name__, detail=detail, **values)
+    return wrong(key, error=stop.error.type_name, detail=detail, **values)
 
 
 def _cache_positions(run: Run, module: nn.Module, table, pe: torch.Tensor) -> None:
@@ -203,7 +239,7 @@ def _cache_positions(run: Run, module: nn.Module, table, pe: torch.Tensor) -> No
         out = _forward(run, module, ids, positions)
     except Stop as stop:
         raise _crash("inp.positions_error", stop, positions=shown) from None
-    got, tokens = _output(out, ids, _D), _tokens(module, table, ids)
+    got, tokens = _output(out, ids, _D), _tokens(table, ids)
     if close(got, tokens + pe[positions]):
         return
     if close(got, tokens + pe[: len(_CACHE)]):
@@ -234,7 +270,7 @@ def _left_padded_positions(run: Run, module: nn.Module, table, pe: torch.Tensor)
     expected_shape = (*shape, _D)
     if out.shape != expected_shape:
         raise wrong("inp.positions_batch_shape", shape=shape, expected=expected_shape, got=tuple(out.shape))
-    got, tokens = _output(out, ids, _D), _tokens(module, table, ids)
+    got, tokens = _output(out, ids, _D), _tokens(table, ids)
     expected = tokens + pe[positions]  # (batch, seq, d)
     if close(got, expected):
         return
@@ -253,13 +289,11 @@ def _left_padded_positions(run: Run, module: nn.Module, table, pe: torch.Tensor)
 
 def _bfloat16(run: Run, module: nn.Module, table) -> None:
     """In bfloat16 the output stays bfloat16, and sqrt(d_model) is not rounded to bfloat16 first."""
-    run.call("to", module.to, torch.bfloat16, name=f"{type(module).__name__}.to")
+    run.call("to", _to, module, torch.bfloat16, name=f"{module.facts['type_name']}.to")
     values = _bfloat16_probe_values(_D)
     signs = torch.tensor([1.0, -1.0]).repeat(_V * _D)[: _V * _D]
     weights = (values.repeat(_V * _D // len(values) + 1)[: _V * _D] * signs).reshape(_V, _D)
-    weight = module.get_parameter(table[0])
-    with torch.no_grad():
-        weight.copy_(weights.t() if table[1] else weights)
+    run.inspect(_set_weight, module, table[0], weights.t() if table[1] else weights)
     ids = torch.arange(_V).unsqueeze(1)  # (vocab, 1): every token, at position 0
     out = require_tensor(_forward(run, module, ids))
     if out.dtype != torch.bfloat16:
@@ -285,9 +319,8 @@ def _odd_width(student: type, run: Run) -> None:
     except Stop as stop:
         raise _crash("inp.odd_d_model_crash", stop, even=_D, odd=_ODD_D, where=where) from None
     got = _output(out, ids, _ODD_D)
-    expected = _tokens(module, _token_table(module, _ODD_D), ids) + sinusoidal_table(
-        _S, _ODD_D, dtype=torch.float64
-    )
+    pe = sinusoidal_table(_S, _ODD_D, dtype=torch.float64)
+    expected = _tokens(_pick_table(got, _token_tables(run, module, _ODD_D), ids, pe), ids) + pe
     if not close(got, expected):
         row, pos, dim = first_difference(got, expected)
         values = dict(
@@ -302,18 +335,22 @@ def _odd_width(student: type, run: Run) -> None:
 def check(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _V, _D, _L)
-    table = _token_table(module, _D)
+    tables = _token_tables(run, module, _D)
     pe = sinusoidal_table(_L, _D, dtype=torch.float64)  # (max_len, d_model)
     ids = _ids(_B, _S, seed=0)
     out = _forward(run, module, ids)
     got = _output(out, ids, _D)
+    table = _pick_table(got, tables, ids, pe[:_S])
     if not same(out, _forward(run, module, ids)):
         raise wrong("inp.random_output")
     if out.dtype != torch.float32:
         raise wrong("inp.dtype", expected=torch.float32, got=out.dtype)
-    _default_values(got, _tokens(module, table, ids), pe[:_S])
-    _storage(module)
-    _accepts_positions(module)
+    _default_values(got, _tokens(table, ids), pe[:_S])
+    if found := run.inspect(_storage, module):
+        key, name = found
+        raise wrong(key, name=name, size=f"{_L} × {_D} = {_L * _D}")
+    if not run.inspect(_accepts_positions, module):
+        raise wrong("inp.no_positions_parameter")
     _cache_positions(run, module, table, pe)
     _left_padded_positions(run, module, table, pe)
     _bfloat16(run, module, table)

@@ -16,6 +16,7 @@ from ..core import (
     Feedback,
     Stop,
     close,
+    describe,
     feedback,
     first_difference,
     randn,
@@ -172,7 +173,7 @@ def _lp_full_length(run: Run, module: nn.Module, tables) -> None:
     try:
         out, _ = run.forward(module, x)
     except Stop as stop:
-        if not isinstance(stop.error, ValueError | AssertionError):
+        if stop.error is None or not stop.error.is_a(ValueError, AssertionError):
             raise  # a crash, not a refusal: the generic verdict names the line
         detail = code_safe(safe_str(stop.error) or repr(stop.error))
         raise wrong(
@@ -192,12 +193,12 @@ def _lp_length_check(run: Run, module: nn.Module) -> None:
         if error is None:
             raise
         detail = code_safe(safe_str(error) or repr(error))
-        if not isinstance(error, ValueError):
-            raise wrong("lp.length_error_type", error=type(error).__name__, detail=detail, **values) from None
+        if not error.is_a(ValueError):
+            raise wrong("lp.length_error_type", error=error.type_name, detail=detail, **values) from None
         if not all(re.search(rf"(?<!\d){n}(?!\d)", safe_str(error)) for n in (seq, _LP_MAX_LEN)):
             raise wrong("lp.length_error_vague", detail=detail, **values) from None
         return
-    got = f"`Tensor` {tuple(out.shape)}" if isinstance(out, torch.Tensor) else f"`{type(out).__name__}`"
+    got = describe(out)
     raise wrong("lp.no_length_check", got=got, **values)
 
 
@@ -208,7 +209,7 @@ def check(student, run: Run) -> Feedback:
     out, modified = _lp_output(student, run, module, x)
     if isinstance(out, torch.Tensor) and out.shape == x.shape and not same(out, run.forward(module, x)[0]):
         raise wrong("lp.random_output")
-    tables = _lp_tables(module)
+    tables = run.inspect(_lp_tables, module)
     if not tables:
         require_tensor(out)
         raise wrong("lp.no_table", max_len=_LP_MAX_LEN, d_model=_LP_D)
