@@ -73,7 +73,9 @@ for _grade_name, _grade_arg in {sorted(checks.items())!r}:
     _grade_out.append(dict(exercise=_grade_name, status=_grade_fb.status, key=_grade_fb.key,
                            message=_grade_fb.message,
                            values={{k: _grade_plain(v) for k, v in _grade_fb.values.items()}}))
-print({nonce!r}, _grade_json.dumps(dict(verdicts=_grade_out, violations=_GRADE_GUARD.violations)))
+import sys as _grade_sys
+_grade_sys.stdout.write({nonce!r} + " " + _grade_json.dumps(dict(verdicts=_grade_out, violations=_GRADE_GUARD.violations)) + "\\n")
+_grade_sys.stdout.flush()
 """
 
 
@@ -82,6 +84,15 @@ def guard_cell(job: dict) -> str:
     return (
         f"{GUARD_SOURCE}\n_GRADE_GUARD = install({roots!r}, {[job['workdir']]!r}, {job['submissions']!r})\n"
     )
+
+
+def verdict_line(outputs: list, nonce: str) -> dict | None:
+    """The JSON after the nonce in a cell's stdout; the kernel may send one line in several messages."""
+    printed = "".join(o.get("text", "") for o in outputs if o.get("name") == "stdout")
+    for line in printed.splitlines():
+        if line.startswith(nonce + " "):
+            return json.loads(line[len(nonce) + 1 :])
+    return None
 
 
 def run(job: dict) -> dict:
@@ -111,11 +122,11 @@ def run(job: dict) -> dict:
         return {"error": "grade.timeout"}
     except DeadKernelError:
         return {"error": "grade.output_too_large" if client.too_much_output else "grade.kernel_died"}
-    for output in nb.cells[-1].get("outputs", []):
-        for line in output.get("text", "").splitlines():
-            if line.startswith(job["nonce"] + " "):
-                return json.loads(line[len(job["nonce"]) + 1 :])
-    return {"error": "grade.no_verdict"}
+    found = verdict_line(nb.cells[-1].get("outputs", []), job["nonce"])
+    if found is not None:
+        return found
+    seen = [o.get("ename") or o.get("text", "")[-300:] for o in nb.cells[-1].get("outputs", [])]
+    return {"error": "grade.no_verdict", "outputs": seen}
 
 
 if __name__ == "__main__":
