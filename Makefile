@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
+.PHONY: lab lab-ru test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
@@ -45,14 +45,23 @@ lab-ru: $(STAMP)
 	$(call TRUST,ru)
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
+test: lint unit grade-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade"
+
+# the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
+# injected by the test; budget 10 min (measured 5 min under a load of 14 on 2 cores, 1.5 min idle)
+grade-test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:xdist -m grade tests/grade
+
+# grading one lesson for 30 and for 300 students, timed (not part of make test: about 25 min)
+grade-bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_grade.py 30 300
 
 # every problem of every lesson: sources, translations, committed notebooks fresh, lesson tables current
 freshness: $(STAMP)
