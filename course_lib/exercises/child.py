@@ -99,8 +99,10 @@ def encode(value, counter: _Counter, depth: int = 0):
     if counter.items > _MAX_ITEMS or depth > _MAX_DEPTH:
         return Foreign("too_large", "…")
     kind = type(value)
-    if value is None or kind in (bool, int, float, str, bytes, complex):
+    if value is None or kind in (bool, int, float, complex):
         return value
+    if kind in (str, bytes):
+        return _text(value, counter)
     if kind is torch.Tensor or kind is nn.Parameter:
         return _encode_tensor(value, counter)
     if isinstance(value, torch.Tensor):
@@ -110,7 +112,7 @@ def encode(value, counter: _Counter, depth: int = 0):
     if isinstance(value, float):
         return float.__float__(value)
     if isinstance(value, str):
-        return str.__str__(value)
+        return _text(str.__str__(value), counter)
     if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):
         return bool(value)
     if isinstance(value, tuple):
@@ -120,6 +122,11 @@ def encode(value, counter: _Counter, depth: int = 0):
     if isinstance(value, Mapping):
         return {encode(k, counter, depth + 1): encode(v, counter, depth + 1) for k, v in value.items()}
     return Foreign("object", kind.__name__)
+
+
+def _text(value, counter: _Counter):
+    counter.bytes += len(value) if isinstance(value, bytes) or value.isascii() else 4 * len(value)  # UTF-8
+    return value if counter.bytes <= _MAX_REPLY_BYTES else Foreign("too_large", type(value).__name__)
 
 
 def _encode_tensor(value: torch.Tensor, counter: _Counter):
@@ -340,6 +347,7 @@ def _no_input(*args):
 def _child(requests: int, replies: int, output: int, student) -> None:
     """The child's life: set up, then answer the parent's calls until it closes the pipe. Never returns."""
     try:
+        os.setpgid(0, 0)  # a group of its own: the processes the student's code starts die with it
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         for fd in (1, 2):
             os.dup2(output, fd)
@@ -453,9 +461,12 @@ class Child:
                 _child(requests_r, replies_w, self.output, student)
             finally:
                 os._exit(0)
+        with contextlib.suppress(OSError):  # also here: the child may not have run yet when it is killed
+            os.setpgid(self.pid, self.pid)
         os.close(requests_r)
         os.close(replies_w)
         self.alive = True
+        self.status = None
 
     def ask(self, request, deadline: float):
         """Send ``request`` (None: only read the first reply) and return the child's answer."""
@@ -469,26 +480,38 @@ class Child:
         except TimeoutError:
             self.close()
             return ("timeout",)
-        except (EOFError, OSError):
+        except EOFError:  # a reply too large to read: the child may still be writing it
+            self.close()
+            return ("died", MESSAGES("how.too_large", size=_MAX_REPLY_BYTES >> 20))
+        except OSError:
             reply = None
         if reply is None:
-            return ("died", self._status())
+            return self._ended(deadline)
         try:
             return _Unpickler(io.BytesIO(reply)).load()
         except Exception:
             self.close()
             return ("died", MESSAGES("how.unknown"))
 
-    def _status(self) -> str:
-        """How the child ended: "signal 11", "exit 3" (it is reaped here)."""
-        try:
-            _, status = os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            return MESSAGES("how.unknown")
-        self.alive = False
-        if os.WIFSIGNALED(status):
-            return MESSAGES("how.signal", n=os.WTERMSIG(status))
-        return MESSAGES("how.exit", n=os.WEXITSTATUS(status))
+    def _ended(self, deadline: float):
+        """How the child ended ("signal 11", "exit 3"), once its reply pipe closed; a child that closed
+        the pipe but lives on is killed at the deadline."""
+        while True:
+            try:
+                if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                    break
+            except ChildProcessError:
+                break
+            if time.monotonic() >= deadline:
+                self.close()
+                return ("timeout",)
+            time.sleep(0.01)
+        self.close()
+        if self.status is None:
+            return ("died", MESSAGES("how.unknown"))
+        if os.WIFSIGNALED(self.status):
+            return ("died", MESSAGES("how.signal", n=os.WTERMSIG(self.status)))
+        return ("died", MESSAGES("how.exit", n=os.WEXITSTATUS(self.status)))
 
     def printed(self) -> str:
         """What the child printed."""
@@ -496,10 +519,13 @@ class Child:
 
     def close(self) -> None:
         if self.alive:
+            # the child and every process it started (they share its group), before it is reaped
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
+                self.status = os.waitpid(self.pid, 0)[1]
             self.alive = False
         for fd in (self.requests, self.replies):
             with contextlib.suppress(OSError):

@@ -179,6 +179,7 @@ MESSAGES = Messages(
         "how.signal": {"en": "signal {n}", "ru": "сигнал {n}"},
         "how.exit": {"en": "exit code {n}", "ru": "код выхода {n}"},
         "how.unknown": {"en": "no reply", "ru": "ответа нет"},
+        "how.too_large": {"en": "a reply over {size} MB", "ru": "ответ больше {size} МБ"},
         "unit.B": {"en": "B", "ru": "Б"},
         "unit.kB": {"en": "kB", "ru": "КБ"},
         "unit.MB": {"en": "MB", "ru": "МБ"},

@@ -10,6 +10,7 @@ import inspect
 import math
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -131,6 +132,71 @@ def test_a_check_prints_no_warning_and_leaves_no_process(capfd):
     assert (out, err) == ("", "")
     with pytest.raises(ChildProcessError):  # every child was reaped
         os.waitpid(-1, os.WNOHANG)
+
+
+def returns_too_much_text(x, positions, base=10000.0):
+    return ["x" * (10 << 20) + str(i) for i in range(30)]  # 300 MB of strings: more than one reply may be
+
+
+def returns_a_reply_just_too_large(x, positions, base=10000.0):
+    # 268 MB of text, under the limit, and the pickle's few bytes per string on top: over it
+    return [f"{i:0268d}" for i in range(999_990)]
+
+
+def closes_its_pipes_and_sleeps(x, positions, base=10000.0):
+    os.closerange(3, 1 << 16)  # the reply pipe too: the parent reads an end of file, the child lives on
+    time.sleep(25)
+
+
+@pytest.mark.parametrize(
+    ("student", "key"),
+    [
+        (returns_too_much_text, "not_tensor"),
+        (returns_a_reply_just_too_large, "child_died"),
+        (closes_its_pipes_and_sleeps, "timeout"),
+    ],
+)
+def test_a_reply_too_large_or_a_closed_pipe_gets_a_verdict_in_time(student, key):
+    """These hung the check for ever: the parent waited for a child still writing, or still sleeping."""
+    limit = LIMIT if key == "timeout" else 20.0  # time enough to build and send 300 MB on a loaded machine
+    start = time.monotonic()
+    feedback = check(ROPE, student, limit=limit)
+    assert time.monotonic() - start < limit + BUDGET
+    assert (feedback.status, feedback.key) == ("incorrect", key), feedback
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not runner.FORK or not os.path.isdir("/proc"), reason="the forked child's processes")
+@pytest.mark.parametrize("how", ["fork", "spawn"])
+def test_processes_the_student_s_code_starts_do_not_outlive_the_check(tmp_path, how):
+    pid_file = tmp_path / "pid"
+
+    def starts_a_process(x, positions, base=10000.0):
+        if how == "spawn":
+            pid = subprocess.Popen(["sleep", "30"]).pid
+        else:
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(30)
+                os._exit(0)
+        pid_file.write_text(str(pid))
+        return rope_of(x, positions, base)
+
+    assert check(ROPE, starts_a_process).status == "correct"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 2.0
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
 
 
 # ----------------------------------------------------------------------------- 2. nothing outlives the check
