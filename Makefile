@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts screenshots notebooks bench clean
+.PHONY: lab lab-ru test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
@@ -31,23 +31,37 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 	--LabApp.news_url=None \
 	$(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The lessons are trusted, or JupyterLab would show their explorers' saved state as text
+TRUST = $(BIN)/jupyter trust workspace/$(1)/*.ipynb >/dev/null
+
 lab: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang en
+	$(call TRUST,en)
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same, with JupyterLab's Russian interface and the Russian lessons
 lab-ru: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang ru --lab-settings workspace/.settings-ru
+	$(call TRUST,ru)
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit freshness nbval nbval-portable browser-lab browser-slides browser-site browser-no-system-fonts
+test: lint unit grade-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade"
+
+# the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
+# injected by the test; budget 10 min (measured 5 min under a load of 14 on 2 cores, 1.5 min idle)
+grade-test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:xdist -m "grade or browser" tests/grade tests/browser/test_grade_report.py
+
+# grading one lesson for 30 and for 300 students, timed (not part of make test: about 25 min)
+grade-bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_grade.py 30 300
 
 # every problem of every lesson: sources, translations, committed notebooks fresh, lesson tables current
 freshness: $(STAMP)
@@ -116,13 +130,20 @@ screenshots: $(STAMP) site
 	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
 		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or russian_interface_is_russian or screenshot"
 
+# the live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
+# course_lib, and every control moving the picture and the readout on the site (file:// and http),
+# in the decks and in JupyterLab before and after running the lesson; nothing leaves the machine.
+# Budget: 8 minutes (2 min 16 s and 4 min 24 s measured on the shared 2-core machine at load average 11-13)
+browser-explorers: site
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py
+
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)
 	$(BIN)/python -m course_tools.lessons build $(L)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
-	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python benchmarks/bench_explorers.py
 	$(BIN)/python benchmarks/bench_widgets_rotary.py
 	$(BIN)/python benchmarks/bench_rotary.py
 	$(BIN)/python benchmarks/bench_bpe.py

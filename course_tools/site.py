@@ -36,6 +36,7 @@ from .files import copy_sources, missing_sources
 from .fonts import FontsError, copy_fonts
 from .site_pages import glossary_page, home_page, root_page
 from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
+from .slides import ANYWIDGET_FILES
 
 __all__ = ["SiteError", "VENDOR_FILES", "build", "main"]
 
@@ -48,6 +49,7 @@ VENDOR_FILES = [
     ("requirejs/require.js", "require.js"),
     ("@jupyter-widgets/html-manager/dist/embed-amd.js", "html-manager/embed-amd.js"),
     ("@jupyter-widgets/html-manager/dist/embed.js.LICENSE.txt", "html-manager/LICENSE.txt"),
+    *ANYWIDGET_FILES,  # the explorers' widget class; widgets-setup.js maps require.js's "anywidget" to it
 ]
 # the widget renderer's icon fonts (FontAwesome 4), which its CSS asks for next to embed-amd.js:
 # Chromium, Firefox and Safari take woff2, so the other formats stay behind

@@ -35,9 +35,26 @@ from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
 
-__all__ = ["SlidesError", "TEXT", "ASSET_FILES", "deck_notebook", "index_page", "build", "main"]
+__all__ = [
+    "SlidesError",
+    "TEXT",
+    "ASSET_FILES",
+    "ANYWIDGET_FILES",
+    "map_anywidget",
+    "deck_notebook",
+    "index_page",
+    "build",
+    "main",
+]
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+# The explorers' widget class (course_lib/widgets/live.py), an AMD module that require.js is told
+# to load from here: the widget renderer would otherwise build a CDN address from its version range
+ANYWIDGET_FILES = [
+    ("anywidget/dist/index.js", "anywidget/index.js"),
+    ("anywidget/LICENSE", "anywidget/LICENSE"),
+]
 
 # What the decks load, as (path in node_modules, path in slides/assets). MathJax 2 is a
 # large package: only the TeX input, the CommonHTML output, its web fonts, the extensions
@@ -52,6 +69,7 @@ ASSET_FILES = [
     ("requirejs/require.js", "require.js"),
     ("jquery/dist/jquery.min.js", "jquery.min.js"),
     ("@jupyter-widgets/html-manager/dist", "html-manager"),
+    *ANYWIDGET_FILES,
     ("mathjax/MathJax.js", "mathjax/MathJax.js"),
     ("mathjax/LICENSE", "mathjax/LICENSE"),
     ("mathjax/config/TeX-AMS_CHTML-full.js", "mathjax/config/TeX-AMS_CHTML-full.js"),
@@ -84,6 +102,20 @@ URLS = {
 }
 # the course's fonts (course_tools.fonts), which the template and the index pages load
 FONTS_URL = f"../assets/{STYLESHEET}"
+
+ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
+
+
+def map_anywidget(deck: str) -> str:
+    """The deck with require.js told where anywidget is, right after require.js loads (before any widget)."""
+    tag = f'<script src="{URLS["require_js_url"]}"></script>'
+    if tag not in deck:
+        raise SlidesError(
+            [f"the deck template no longer loads require.js as {tag}: map_anywidget must follow it"]
+        )
+    config = f'<script>require.config({{paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
+    return deck.replace(tag, tag + "\n" + config, 1)
+
 
 #: The index pages' text. ``version`` is what a link to that language's index says.
 TEXT = Messages(
@@ -276,7 +308,7 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
                     deck_notebook(course, name, lang),
                     resources={"metadata": {"name": name}, "course_fonts_url": FONTS_URL},
                 )
-                (staging / lang / f"{name}.html").write_text(body, encoding="utf-8")
+                (staging / lang / f"{name}.html").write_text(map_anywidget(body), encoding="utf-8")
             # the index lists every deck there will be, including ones an earlier run built
             decks = [
                 (name, course.titles[name].heading(lang))

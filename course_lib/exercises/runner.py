@@ -36,6 +36,7 @@ bounded by a watchdog thread that only interrupts Python code between two byteco
 import builtins
 import contextlib
 import inspect
+import os
 import sys
 import time
 import warnings
@@ -126,9 +127,38 @@ def _patches() -> dict[tuple[str, str], object]:
         if namespace is None:
             continue
         now = vars(namespace).get(name, _MISSING)
-        if now is not original:
+        if now is not original and not _torch_wraps(now, original):
             found[(where, name)] = now
     return found
+
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+
+
+def _torch_wraps(value, original) -> bool:
+    """``value`` is torch's own wrapper of ``original``: when torch._dynamo loads (``torch.compile``, or the
+    first operation under a meta default device) it wraps ``torch.manual_seed`` and ``nn.Module.__init__``
+    and ``__setstate__``; that is no patch of the notebook's. A wrapper the notebook wrote is still one."""
+    code = getattr(getattr(value, "__func__", value), "__code__", None)
+    if code is None or not code.co_filename.startswith(_TORCH_DIR):
+        return False
+    inner = getattr(value, "__func__", value)
+    for _ in range(8):  # wrappers of wrappers: functools.wraps' __wrapped__, or the original in a closure
+        cells = [cell.cell_contents for cell in inner.__closure__ or () if _filled(cell)]
+        if any(c is original for c in cells) or getattr(inner, "__wrapped__", None) is original:
+            return True
+        inner = getattr(inner, "__wrapped__", None)
+        if inner is None or not hasattr(inner, "__closure__"):
+            return False
+    return False
+
+
+def _filled(cell) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 (an empty cell raises)
+    except ValueError:
+        return False
+    return True
 
 
 _MISSING = object()

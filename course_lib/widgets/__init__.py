@@ -1,26 +1,35 @@
-"""Interactive heatmaps for the lessons: sliders and buttons that redraw a figure of :mod:`course_lib.plots`.
+"""Interactive explorers for the lessons: sliders and buttons over a figure.
 
-Each builder returns one ipywidgets box, labelled in the language ``lang`` (None: the
-language set by :func:`course_lib.set_language`); :func:`vocab_explorer` shows an HTML
-table, the others a figure. The figure is drawn once by the
-matching function of :mod:`course_lib.plots`; a slider move changes the existing artists
-(``set_data``, ``set_extent``, the title) and sends a new PNG to the ``Image`` widget.
+Each builder returns one widget, labelled in the language ``lang`` (None: the language set
+by :func:`course_lib.set_language`). Two kinds, while the course moves from the first to the
+second:
+
+* **live** explorers (:mod:`course_lib.widgets.live`, anywidget): the browser computes and
+  draws, from a JavaScript module in ``js/``; the parameters are synced traits. They move
+  with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
+  ``table_explorer`` and ``rotation_explorer`` (lesson 5).
+* **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
+  :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget;
+  :func:`vocab_explorer` shows an HTML table. The figure is drawn once by the matching
+  function of :mod:`course_lib.plots`; a slider move changes the existing artists.
+
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
 re-runs cleanly under nbval. Every description, button and readout comes from the
 catalogue :data:`MESSAGES` (``widgets/messages.py``); the figures' labels from
 :data:`course_lib.plots.MESSAGES`.
 
-The boxes keep their parts as attributes (``explorer.d_model``, ``explorer.image``,
-``explorer.table`` ...), so a test -- or a curious student -- can move a slider by
-setting ``.value`` and look at what was drawn:
+A test -- or a curious student -- moves a live explorer by setting its traits, and reads
+what it shows, computed by course_lib:
 
     >>> from course_lib import sinusoidal_table
     >>> explorer = table_explorer(d_model=32, num_positions=50, lang="ru")
-    >>> explorer.d_model.value = 16
-    >>> bool((explorer.axes_image.get_array() == sinusoidal_table(50, 16).numpy()).all())
+    >>> explorer.d_model = 16
+    >>> bool((explorer.table == sinusoidal_table(50, 16, dtype=explorer.table.dtype)).all())
     True
-    >>> explorer.num_positions.description
+    >>> explorer.labels["num_positions"]
     'позиции'
+
+A kernel explorer keeps its parts as attributes (``explorer.head``, ``explorer.image`` ...).
 
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
 catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
@@ -34,6 +43,7 @@ from .attention import BalanceExplorer, balance_explorer
 from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .extrapolation import ExtrapolationExplorer, extrapolation_explorer
+from .live import LiveExplorer
 from .messages import MESSAGES
 from .positions import LeftPaddingExplorer, left_padding_explorer
 from .rotary import (
@@ -73,6 +83,7 @@ __all__ = [
     "BalanceExplorer",
     "ExtrapolationExplorer",
     "FigureWidget",
+    "LiveExplorer",
     "FIGSIZE",
     "DPI",
     "MESSAGES",

@@ -1,204 +1,209 @@
 """Explorers of the sinusoidal table (lesson 5): its heatmap under sliders, and one pair turning on a circle.
 
 >>> explorer = rotation_explorer(d_model=8, pos=2, k=1, i=1, lang="ru")
->>> explorer.k.value = 5  # the readout checks the rotation on the table itself
->>> explorer.k.description, explorer.error < 1e-12
+>>> explorer.k = 5  # the readout checks the rotation on the table itself
+>>> explorer.labels["k"], explorer.error < 1e-12
 ('сдвиг k', True)
 """
 
-import html
 import math
 
-import ipywidgets as widgets
 import torch
+import traitlets
 
 from .. import plots, validate
 from ..embedding import sinusoidal_table
 from ..i18n import resolve
-from .base import DPI, FIGSIZE, FigureWidget, format_length, format_number, one_thread, slider
+from .base import format_length, format_number
+from .live import LiveExplorer, colormap_hex, module, template
 from .messages import MESSAGES
 
 __all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]
 
 
-class TableExplorer(FigureWidget):
-    """Sliders for ``d_model``, the number of positions and ``base`` over a heatmap of the table.
+class TableExplorer(LiveExplorer):
+    """The sinusoidal table as a heatmap under sliders for ``d_model``, the positions and ``base``.
 
-    Attributes: ``d_model``, ``num_positions`` (IntSlider), ``base`` (FloatLogSlider),
-    ``readout`` (HTML), ``image`` (Image, PNG bytes), ``figure``, ``axes_image`` (the
-    heatmap's AxesImage) and ``table``, the tensor drawn now.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser computes the table and draws
+    it (``js/table.js``); Python holds the parameters as traits, ``d_model``, ``num_positions``
+    and ``base``, which a notebook sets and reads. :attr:`table` and :meth:`readout` are what
+    the browser shows, computed by course_lib: the reference the browser test compares with.
     """
 
+    _esm = module("table")
+    parameters = ("d_model", "num_positions", "base")
+    d_model = traitlets.Int(128).tag(sync=True)
+    num_positions = traitlets.Int(256).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    #: the sliders' ends: d_model and positions from 1, base on a log scale (exponents of 10)
+    limits = traitlets.Dict().tag(sync=True)
+    #: the heatmap's colours: matplotlib's diverging colormap of the static figure, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
+
     def __init__(self, d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang=None):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         d_model = validate.positive_int("d_model", d_model)
         num_positions = validate.positive_int("num_positions", num_positions)
         base = validate.base(base)
-        self.d_model = slider(
-            widgets.IntSlider,
-            value=d_model,
-            min=1,
-            max=max(512, d_model),
-            description="d_model",
-        )
-        self.num_positions = slider(
-            widgets.IntSlider,
-            value=num_positions,
-            min=1,
-            max=max(1024, num_positions),
-            description=MESSAGES("slider_positions", self.lang),
-        )
         exponent = math.log10(base)
-        self.base = slider(
-            widgets.FloatLogSlider,
-            value=base,
-            base=10,
-            min=min(1.0, math.floor(exponent)),
-            max=max(6.0, math.ceil(exponent)),
-            step=0.05,
-            readout_format=".0f",
-            description=MESSAGES("slider_base", self.lang),
+        limits = {
+            "d_model": max(512, d_model),
+            "num_positions": max(1024, num_positions),
+            "base_exponent_min": min(1.0, math.floor(exponent)),
+            "base_exponent_max": max(6.0, math.ceil(exponent)),
+        }
+        labels = {
+            "d_model": "d_model",
+            "num_positions": MESSAGES("slider_positions", lang),
+            "base": MESSAGES("slider_base", lang),
+            "readout": template(MESSAGES, "table_readout", lang),
+            "slow": template(MESSAGES, "table_slow", lang),
+            "title": template(plots.MESSAGES, "table_title", lang),
+            "xlabel": plots.MESSAGES("dimension", lang),
+            "ylabel": plots.MESSAGES("positions", lang),
+            "colorbar": plots.MESSAGES("value", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            d_model=d_model,
+            num_positions=num_positions,
+            base=base,
+            limits=limits,
+            colormap=colormap_hex(plots.DIVERGING),
         )
-        self.readout = widgets.HTML()
-        self.table = sinusoidal_table(num_positions, d_model, base)  # (num_positions, d_model)
-        figure = plots.plot_table(self.table, lang=self.lang, figsize=FIGSIZE, dpi=DPI)
-        self.axes_image = figure.axes[0].images[0]
-        self._label_width = len(str(num_positions - 1))
-        self.attach_figure(figure)
-        self._update_readout()
-        for s in (self.d_model, self.num_positions, self.base):
-            s.observe(self._on_change, names="value")
-        super().__init__([self.d_model, self.num_positions, self.base, self.readout, self.image])
 
-    def _on_change(self, _change=None) -> None:
-        n, d, base = self.num_positions.value, self.d_model.value, self.base.value
-        with one_thread():
-            self.table = sinusoidal_table(n, d, base)  # (n, d)
-        self.axes_image.set_data(self.table.numpy())
-        # the same pixel-centred extent imshow gives a new image, row 0 on top
-        self.axes_image.set_extent((-0.5, d - 0.5, n - 0.5, -0.5))
-        self.axes_image.set_clim(-1.0, 1.0)
-        self.axes_image.axes.set_title(plots.MESSAGES("table_title", self.lang, num_positions=n, d_model=d))
-        self._update_readout()
-        # wider position numbers on the y axis need a wider margin
-        width = len(str(n - 1))
-        self.redraw(layout=width != self._label_width)
-        self._label_width = width
+    @traitlets.validate("d_model", "num_positions")
+    def _check_size(self, proposal):
+        return validate.positive_int(proposal["trait"].name, proposal["value"])
 
-    def _update_readout(self) -> None:
-        n, d, base = self.num_positions.value, self.d_model.value, self.base.value
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return validate.base(proposal["value"])
+
+    @property
+    def table(self) -> torch.Tensor:
+        """The table shown now, ``(num_positions, d_model)``, float64: :func:`~course_lib.sinusoidal_table`."""
+        return sinusoidal_table(self.num_positions, self.d_model, self.base, dtype=torch.float64)
+
+    def readout(self) -> list[str]:
+        """The readout's two lines under the sliders, as the browser writes them."""
+        n, d, base, lang = self.num_positions, self.d_model, self.base, self.lang
         last_i = (d - 1) // 2  # the last sine/cosine pair, a lone sine when d is odd
         slow = plots.slow_columns(n, d, base)
-        lines = [
+        return [
             MESSAGES(
                 "table_readout",
-                self.lang,
+                lang,
                 d_model=d,
                 num_positions=n,
-                base=format_length(base, self.lang),
-                shortest=format_length(plots.wavelength(0, d, base), self.lang),
-                longest=format_length(plots.wavelength(last_i, d, base), self.lang),
+                base=format_length(base, lang),
+                shortest=format_length(plots.wavelength(0, d, base), lang),
+                longest=format_length(plots.wavelength(last_i, d, base), lang),
                 last_i=last_i,
             ),
             MESSAGES(
-                "table_slow", self.lang, slow=slow, d_model=d, percent=round(100 * slow / d), num_positions=n
+                "table_slow", lang, slow=slow, d_model=d, percent=round(100 * slow / d), num_positions=n
             ),
         ]
-        self.readout.value = "<br>".join(html.escape(line) for line in lines)
 
 
 def table_explorer(
     d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang: str | None = None
 ) -> TableExplorer:
-    """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 5).
+    """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 5), live in the browser.
 
     Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
     log scale, 10 to 10^6). Under them, the wavelengths, the share of slow columns (those
     whose wavelength is longer than the positions shown: :func:`~course_lib.plots.slow_columns`)
-    and the heatmap,
-    drawn by :func:`course_lib.plots.plot_table`. The static figure to show beside it is
-    ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
+    and the heatmap, coloured as :func:`course_lib.plots.plot_table` colours it. The static
+    figure to show beside it is ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
     """
     return TableExplorer(d_model, num_positions, base, lang)
 
 
-class RotationExplorer(FigureWidget):
-    """Sliders for ``pos``, the offset ``k`` and the pair ``i`` over :func:`~course_lib.plots.plot_rotation`.
+class RotationExplorer(LiveExplorer):
+    """Sliders for ``pos``, the offset ``k`` and the pair ``i`` over the pair's point on the unit circle.
 
-    Attributes: ``pos``, ``k``, ``i`` (IntSlider), ``readout`` (HTML: the angle and the
-    check that rotating ``PE[pos]`` gives ``PE[pos + k]``), ``image``, ``figure``, and
-    ``error``, the largest difference of that check.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser draws what
+    :func:`~course_lib.plots.plot_rotation` draws (``js/rotation.js``) and checks, in the
+    readout, that turning the pair of ``PE[pos]`` by ``k·ω`` gives the pair of ``PE[pos + k]``.
+    Traits: ``pos``, ``k``, ``i`` (the sliders), ``d_model`` and ``base`` (fixed).
+    :meth:`readout` and :attr:`error` are that check computed by course_lib, on the table itself.
     """
+
+    _esm = module("rotation")
+    parameters = ("pos", "k", "i", "d_model", "base")
+    pos = traitlets.Int(3).tag(sync=True)
+    k = traitlets.Int(2).tag(sync=True)
+    i = traitlets.Int(0).tag(sync=True)
+    d_model = traitlets.Int(16).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    #: the sliders' largest values
+    limits = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self, d_model: int = 16, base: float = 10000.0, pos: int = 3, k: int = 2, i: int = 0, lang=None
     ):
-        self.lang = resolve(lang)
-        self.d_model_value = validate.positive_int("d_model", d_model)
-        self.base_value = validate.base(base)
-        figure = plots.plot_rotation(pos, k, i, d_model, base, lang=self.lang, figsize=FIGSIZE, dpi=DPI)
-        self.pos = slider(
-            widgets.IntSlider,
-            value=pos,
-            min=0,
-            max=max(100, pos),
-            description=MESSAGES("slider_pos", self.lang),
-        )
-        self.k = slider(
-            widgets.IntSlider,
-            value=k,
-            min=0,
-            max=max(50, k),
-            description=plots.MESSAGES("offset", self.lang),
-        )
-        self.i = slider(
-            widgets.IntSlider,
-            value=i,
-            min=0,
-            max=self.d_model_value // 2 - 1,
-            description=MESSAGES("slider_pair", self.lang),
-        )
-        self.readout = widgets.HTML()
-        self.attach_figure(figure)
-        self._update_readout()
-        for s in (self.pos, self.k, self.i):
-            s.observe(self._on_change, names="value")
-        super().__init__([self.pos, self.k, self.i, self.readout, self.image])
+        lang = resolve(lang)
+        d_model = validate.positive_int("d_model", d_model)
+        base = validate.base(base)
+        pos = validate.non_negative_int("pos", pos)
+        k = validate.non_negative_int("k", k)
+        pairs = d_model // 2
+        if not validate.is_integer(i) or not 0 <= i < pairs:
+            raise ValueError(
+                plots.MESSAGES("plot_pair_range", lang, i=i, d_model=d_model, pairs=pairs, last=pairs - 1)
+            )
+        labels = {
+            "pos": MESSAGES("slider_pos", lang),
+            "k": plots.MESSAGES("offset", lang),
+            "i": MESSAGES("slider_pair", lang),
+            "readout": template(MESSAGES, "rotation_readout", lang),
+            "title": template(plots.MESSAGES, "rotation_title", lang),
+            "at_pos": template(plots.MESSAGES, "rotation_at_pos", lang),
+            "at_pos_k": template(plots.MESSAGES, "rotation_at_pos_k", lang),
+            "matrix": plots.MESSAGES("rotation_matrix", lang),
+        }
+        limits = {"pos": max(100, pos), "k": max(50, k), "i": pairs - 1}
+        super().__init__(lang, labels, d_model=d_model, base=base, pos=pos, k=k, i=int(i), limits=limits)
 
-    def _on_change(self, _change=None) -> None:
-        self.figure.clear()
-        plots.draw_rotation(
-            self.figure,
-            self.pos.value,
-            self.k.value,
-            self.i.value,
-            self.d_model_value,
-            self.base_value,
-            self.lang,
-        )
-        self._update_readout()
-        self.redraw(layout=True)
+    @traitlets.validate("pos", "k")
+    def _check_offset(self, proposal):
+        return validate.non_negative_int(proposal["trait"].name, proposal["value"])
 
-    def _update_readout(self) -> None:
-        pos, k, i, d = self.pos.value, self.k.value, self.i.value, self.d_model_value
-        table = sinusoidal_table(pos + k + 1, d, self.base_value, dtype=torch.float64)  # (pos + k + 1, d)
-        omega = self.base_value ** (-2 * i / d)
-        angle = k * omega
+    @traitlets.validate("i")
+    def _check_pair(self, proposal):
+        i, pairs = proposal["value"], self.d_model // 2
+        if not validate.is_integer(i) or not 0 <= i < pairs:
+            raise ValueError(
+                plots.MESSAGES("plot_pair_range", i=i, d_model=self.d_model, pairs=pairs, last=pairs - 1)
+            )
+        return int(i)
+
+    @property
+    def error(self) -> float:
+        """The largest difference between ``R(k·ω) @ PE[pos]`` and ``PE[pos + k]`` on the pair ``i``, in float64."""
+        pos, k, i, d = self.pos, self.k, self.i, self.d_model
+        table = sinusoidal_table(pos + k + 1, d, self.base, dtype=torch.float64)  # (pos + k + 1, d)
+        angle = k * self.base ** (-2 * i / d)
         c, s = math.cos(angle), math.sin(angle)
         rotation = torch.tensor([[c, s], [-s, c]], dtype=torch.float64)
         pair_at = table[pos, 2 * i : 2 * i + 2]  # (sin, cos) at pos
         pair_later = table[pos + k, 2 * i : 2 * i + 2]  # (sin, cos) at pos + k
-        self.error = (rotation @ pair_at - pair_later).abs().max().item()
-        self.readout.value = html.escape(
-            MESSAGES(
-                "rotation_readout",
-                self.lang,
-                omega=format_number(omega, ".4g", self.lang),
-                angle=format_number(angle, ".4f", self.lang),
-                pos=pos,
-                pos_k=pos + k,
-                err=format_number(self.error, ".1e", self.lang),
-            )
+        return (rotation @ pair_at - pair_later).abs().max().item()
+
+    def readout(self) -> str:
+        """The readout under the sliders, as the browser writes it (its last digits, the error, may differ)."""
+        omega = self.base ** (-2 * self.i / self.d_model)
+        return MESSAGES(
+            "rotation_readout",
+            self.lang,
+            omega=format_number(omega, ".4g", self.lang),
+            angle=format_number(self.k * omega, ".4f", self.lang),
+            pos=self.pos,
+            pos_k=self.pos + self.k,
+            err=format_number(self.error, ".1e", self.lang),
         )
 
 

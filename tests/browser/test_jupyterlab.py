@@ -21,7 +21,6 @@ and its kernels' (a lookup of the news feed's host, say): with ``make lab``'s op
 and the guard does see the news lookup when the feed is left on.
 """
 
-import base64
 import hashlib
 import os
 import re
@@ -82,13 +81,13 @@ RUN_ALL_OVER = f"""() => {{
         && (failed || code.every(cell => cell.model.executionCount !== null));
 }}"""
 
-# Time stamps of the user's input and of every heatmap redraw, taken in the page itself so the
-# round trip to Python does not count. An ipywidgets Image gets a new blob: URL per new value.
-WATCH = """img => {
+# Time stamps of the user's input and of every heatmap redraw, taken in the page itself. The live
+# explorer (course_lib/widgets/live.py) writes its readout with every drawing of its canvas.
+WATCH = """readout => {
     window.__redraws = [];
     window.__inputAt = null;
     new MutationObserver(() => window.__redraws.push(performance.now()))
-        .observe(img, {attributes: true, attributeFilter: ['src']});
+        .observe(readout, {childList: true, characterData: true, subtree: true});
     for (const type of ['keydown', 'pointerdown']) {
         document.addEventListener(type, () => { window.__inputAt = performance.now(); }, true);
     }
@@ -115,22 +114,15 @@ SCROLL_TO_TOP = f"""async element => {{
     }}
 }}"""
 
-IMAGE_BYTES = """async img => {
-    const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
-    let text = '';
-    for (const b of bytes) text += String.fromCharCode(b);
-    return btoa(text);
-}"""
 
-
-def _image_digest(img) -> str:
-    return hashlib.sha256(base64.b64decode(img.evaluate(IMAGE_BYTES))).hexdigest()[:16]
+def _image_digest(canvas) -> str:
+    return hashlib.sha256(canvas.evaluate("c => c.toDataURL()").encode()).hexdigest()[:16]
 
 
 # The redraw for the slider's final value is done when the kernel is idle and the readout has
 # changed and shows that value (as a whole number: 6 must not match 64).
 FOLLOWS = rf"""([slider, readout, before]) => {{
-    const value = slider.querySelector('.widget-readout').textContent.trim();
+    const value = slider.querySelector('output').textContent.trim();
     const text = readout.textContent;
     const numbers = text.match(/\d+(?:\.\d+)?/g) || [];
     return {PANEL}.sessionContext.session.kernel.status === 'idle'
@@ -139,7 +131,7 @@ FOLLOWS = rf"""([slider, readout, before]) => {{
 
 
 def _slider_value(slider) -> str:
-    return slider.locator(".widget-readout").inner_text().strip()
+    return slider.locator("output").inner_text().strip()
 
 
 def _move_and_check(page, slider, move, readout, img) -> tuple[float, int]:
@@ -204,17 +196,12 @@ def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     errors = page.evaluate(f"({UNEXPECTED_ERRORS})({PANEL})")
     assert errors == [], f"cells show errors: {errors}"
 
-    explorer = (
-        page.locator(".jp-OutputArea-output")
-        .filter(has=page.locator("img.widget-image"))
-        .filter(has=page.locator(".widget-slider"))
-        .first
-    )
-    img = explorer.locator("img.widget-image")
+    explorer = page.locator(".jp-OutputArea-output .table-explorer").first
+    img = explorer.locator("canvas")
     img.wait_for(timeout=TIMEOUT_MS)
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
-    readout = explorer.locator(".widget-html, .widget-label:not(.widget-slider .widget-label)").first
-    sliders = explorer.locator(".widget-slider")
+    page.wait_for_function("canvas => canvas.width > 0", arg=img.element_handle())
+    readout = explorer.locator(".course-explorer-readout")
+    sliders = explorer.locator(".course-explorer-control")
     assert sliders.count() >= 2, "the heatmap explorer has fewer than two sliders"
 
     # The file browser shows file ages ("3 min ago"): hide it so that the screenshots only change
@@ -226,15 +213,15 @@ def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     assert_no_news_prompt(page)
     screenshot(page, f"sinusoidal_heatmap_{lang}")
 
-    img.evaluate(WATCH)
+    readout.evaluate(WATCH)
 
     def press():
-        sliders.nth(0).locator(".noUi-handle").focus()
+        sliders.nth(0).locator("input").focus()
         page.keyboard.press("ArrowRight")
 
     def drag():
-        box = sliders.nth(1).locator(".noUi-handle").bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        box = sliders.nth(1).locator("input").bounding_box()
+        x, y = box["x"] + box["width"] / 4, box["y"] + box["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
         page.mouse.move(x + 60, y, steps=6)

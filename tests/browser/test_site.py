@@ -109,7 +109,7 @@ def settle(page) -> None:
     if views:
         # the renderer puts each view's widget in a .widget-subarea when the page has loaded
         page.wait_for_function(
-            "n => document.querySelectorAll('.widget-subarea > .jupyter-widgets').length >= n",
+            "n => document.querySelectorAll('.widget-subarea > .lm-Widget').length >= n",
             arg=views,
             timeout=20_000,
         )
@@ -148,7 +148,7 @@ RAW_TEX = r"""() => {
 
 PAGE_FACTS = """() => {
     const article = document.querySelector('article');
-    const widgets = [...document.querySelectorAll('.widget-subarea > .jupyter-widgets')];
+    const widgets = [...document.querySelectorAll('.widget-subarea > .lm-Widget')];
     return {
         lang: document.documentElement.lang,
         heading: article.querySelector('h1').textContent.replace('#', '').trim(),
@@ -452,7 +452,7 @@ def test_sinusoidal_lesson_screenshot(site_root, site_page, lang):
     # the section of the first widget: its heading at the top, the static figure and the widget below
     page.evaluate(
         """() => {
-        const section = document.querySelector('.widget-subarea > .jupyter-widgets').closest('section');
+        const section = document.querySelector('.widget-subarea > .lm-Widget').closest('section');
         section.querySelector('h1, h2, h3').scrollIntoView();
     }"""
     )

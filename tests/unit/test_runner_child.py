@@ -269,6 +269,23 @@ def test_a_patch_made_in_the_notebook_is_named_and_not_trusted(monkeypatch, lang
     assert torch.allclose(torch.zeros(1), torch.ones(1))  # the notebook's own patch, put back after the check
 
 
+def test_torch_wrapping_its_own_functions_is_no_patch_but_a_wrapper_the_notebook_writes_is():
+    # a fresh process, so that torch._dynamo loads after the course remembered the originals: it wraps
+    # torch.manual_seed and nn.Module.__init__ / __setstate__ (seen as a false "your notebook has replaced")
+    script = """
+import functools, torch
+from course_lib.exercises import runner
+import torch._dynamo
+torch.compile(lambda x: x + 1)(torch.zeros(1))
+assert runner._patches() == {}, sorted(runner._patches())
+original = torch.allclose
+torch.allclose = functools.wraps(original)(lambda *a, **k: True)
+assert list(runner._patches()) == [("torch", "allclose")], sorted(runner._patches())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def reads_the_reference_from_the_stack(x, positions, base=10000.0):
     for frame in inspect.stack():
         reference = frame.frame.f_globals.get("_rotated")

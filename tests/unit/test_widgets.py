@@ -2,6 +2,7 @@
 
 import html
 import io
+import json
 import re
 
 import ipywidgets
@@ -13,6 +14,7 @@ from matplotlib.text import Text
 
 from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
+from course_tools.config import CONFIG
 from tests.unit.test_plots import assert_pseudo_localised, untranslated
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
@@ -23,13 +25,6 @@ def english_by_default():
     set_language("en")
     yield
     set_language("en")
-
-
-def assert_shows_table(explorer, num_positions, d_model, base):
-    table = sinusoidal_table(num_positions, d_model, base).numpy()
-    np.testing.assert_array_equal(explorer.axes_image.get_array(), table)
-    assert explorer.axes_image.get_extent() == [-0.5, d_model - 0.5, num_positions - 0.5, -0.5]
-    assert explorer.axes_image.get_clim() == (-1.0, 1.0)
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -43,17 +38,12 @@ def png_size(data: bytes) -> tuple[int, int]:
     ("build", "move"),
     [
         (
-            lambda: widgets.table_explorer(d_model=16, num_positions=20),
-            lambda ex: setattr(ex.d_model, "value", 8),
-        ),
-        (
             lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
             lambda ex: setattr(ex.sentence, "value", 1),
         ),
-        (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
         (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     ],
-    ids=["table", "embedding", "rotation", "balance"],
+    ids=["embedding", "balance"],
 )
 def test_image_is_shown_at_its_own_pixel_width(build, move):
     # a box stretches its children to the notebook's width: without a width of its own the
@@ -67,110 +57,61 @@ def test_image_is_shown_at_its_own_pixel_width(build, move):
     assert png_size(explorer.image.value)[0] == width
 
 
-# ----------------------------------------------------------------------------- table_explorer
+# ----------------------------------------------------------------------------- live explorers (lesson 5)
+# What they draw and read out is tested in the browser (tests/browser/test_explorers.py); here, the
+# Python side: traits, checks, the reference readouts, the module and texts sent to the browser.
 
 
-@pytest.fixture(scope="module")
-def explorer():
-    return widgets.table_explorer(d_model=32, num_positions=60, base=10000.0)
+def test_table_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.table_explorer(d_model=32, num_positions=60, base=1000.0)
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["d_model"], state["num_positions"], state["base"]) == (32, 60, 1000.0)
+    explorer.d_model = 5
+    assert explorer.get_state()["d_model"] == 5
+    torch.testing.assert_close(explorer.table, sinusoidal_table(60, 5, 1000.0, dtype=torch.float64))
+    # the module the browser runs: the shared helpers, then the table's own
+    assert explorer._esm.startswith("// What every live explorer shares")
+    assert "export function sinusoidalTable" in explorer._esm
 
 
-def test_table_explorer_is_a_box_of_sliders_readout_and_image(explorer):
-    assert isinstance(explorer, ipywidgets.VBox)
-    assert explorer.children == (
-        explorer.d_model,
-        explorer.num_positions,
-        explorer.base,
-        explorer.readout,
-        explorer.image,
-    )
-    assert isinstance(explorer.base, ipywidgets.FloatLogSlider)
-    assert explorer.image.format == "png" and explorer.image.value[:4] == b"\x89PNG"
-    assert_shows_table(explorer, 60, 32, 10000.0)
-
-
-@pytest.mark.parametrize(
-    ("slider", "value", "expected"),
-    [
-        ("d_model", 17, (60, 17, 10000.0)),
-        ("num_positions", 200, (200, 32, 10000.0)),
-        ("base", 100.0, (60, 32, 100.0)),
-    ],
-)
-def test_moving_a_slider_redraws_the_same_image_with_the_new_table(slider, value, expected):
-    explorer = widgets.table_explorer(d_model=32, num_positions=60, base=10000.0)
-    figure, axes_image, before, readout = (
-        explorer.figure,
-        explorer.axes_image,
-        explorer.image.value,
-        explorer.readout.value,
-    )
-    getattr(explorer, slider).value = value
-    assert explorer.figure is figure and explorer.axes_image is axes_image  # updated, not rebuilt
-    assert explorer.image.value != before
-    assert explorer.readout.value != readout
-    assert_shows_table(explorer, *expected)
-    torch.testing.assert_close(explorer.table, sinusoidal_table(*expected))
-    n, d, _ = expected
-    assert f"d_model = {d}, {n} positions" in explorer.readout.value
-    assert axes_image.axes.get_title() == plots.MESSAGES("table_title", "en", num_positions=n, d_model=d)
-
-
-def test_a_move_leaves_torch_threads_as_they_were(explorer):
-    threads = torch.get_num_threads()
-    explorer.d_model.value = 31 if explorer.d_model.value != 31 else 30
-    assert torch.get_num_threads() == threads
-
-
-def test_readout_gives_the_wavelengths(explorer):
-    explorer.base.value = 10000.0
-    explorer.num_positions.value = 60
-    explorer.d_model.value = 32
+def test_table_readout_gives_the_wavelengths_and_the_slow_share():
+    explorer = widgets.table_explorer(d_model=32, num_positions=60)
     # i = 15 is the last pair: 2π · 10000^(30/32) = 35 333
-    assert (
+    assert explorer.readout()[0].endswith(
         "base = 10 000. Wavelength, in positions: from 6.3 (i = 0) to 35 333 (i = 15)."
-        in explorer.readout.value
     )
-    explorer.d_model.value = 5  # odd: the last column is the lone sine of pair 2
-    assert "(i = 2)" in explorer.readout.value
-    assert_shows_table(explorer, 60, 5, 10000.0)
-
-
-def test_readout_gives_the_share_of_slow_columns():
-    explorer = widgets.table_explorer(d_model=64, num_positions=256)
-    assert (
-        "38 of 64 columns (59%) have a wavelength longer than the 256 positions shown"
-        in explorer.readout.value
-    )
-    explorer.d_model.value = 512  # more columns, the same share
-    assert "304 of 512 columns (59%)" in explorer.readout.value
-    explorer.num_positions.value = 1024  # more positions shown: fewer slow columns
-    assert "228 of 512 columns (45%)" in explorer.readout.value
-
-
-def test_margins_follow_wider_position_numbers():
-    # the layout is not redone on every move: only when the y tick labels change width
-    explorer = widgets.table_explorer(d_model=16, num_positions=10)
-    ax = explorer.axes_image.axes
-    left_before = ax.get_position().x0
-    explorer.num_positions.value = 1000
-    renderer = explorer.figure.canvas.get_renderer()
-    assert ax.get_position().x0 > left_before
-    assert ax.get_tightbbox(renderer).x0 >= 0  # "1000" is not cut off at the figure's edge
+    explorer.d_model = 5  # odd: the last column is the lone sine of pair 2
+    assert "(i = 2)" in explorer.readout()[0]
+    explorer.d_model, explorer.num_positions = 64, 256
+    assert explorer.readout()[1].startswith("38 of 64 columns (59%) have a wavelength longer than the 256")
+    explorer.d_model = 512  # more columns, the same share
+    assert explorer.readout()[1].startswith("304 of 512 columns (59%)")
+    explorer.num_positions = 1024  # more positions shown: fewer slow columns
+    assert explorer.readout()[1].startswith("228 of 512 columns (45%)")
 
 
 def test_table_explorer_in_russian():
     explorer = widgets.table_explorer(d_model=16, num_positions=20, lang="ru")
-    assert explorer.num_positions.description == "позиции"
-    assert explorer.base.description == "основание base"
-    assert "Длина волны в позициях: от 6,3 (i = 0)" in explorer.readout.value  # the Russian decimal comma
-    assert explorer.axes_image.axes.get_xlabel() == "координата"
+    assert explorer.lang == "ru"
+    assert (explorer.labels["num_positions"], explorer.labels["base"]) == ("позиции", "основание base")
+    assert explorer.labels["xlabel"] == "координата"
+    assert "Длина волны в позициях: от 6,3 (i = 0)" in explorer.readout()[0]  # the Russian decimal comma
+    # templates, filled by the browser
+    assert (
+        explorer.labels["title"]
+        == "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × координаты)"
+    )
 
 
-def test_table_explorer_image_stays_small_for_the_notebook():
-    # the widget state, PNG included, is stored in the notebook
-    explorer = widgets.table_explorer(d_model=512, num_positions=256)
-    assert len(explorer.image.value) < 100_000
+def test_table_explorer_colours_are_the_static_figures():
+    explorer = widgets.table_explorer(d_model=8, num_positions=8)
+    assert len(explorer.colormap) == 256 * 6
+    # the static figure's colour of -1, 0 and 1: what imshow paints the first, middle and last cells with
+    fig = plots.plot_table(torch.tensor([[-1.0, 0.0, 1.0]]))
+    painted = fig.axes[0].images[0].to_rgba(np.array([-1.0, 0.0, 1.0]), bytes=True)[:, :3]
+    lut = np.frombuffer(bytes.fromhex(explorer.colormap), dtype=np.uint8).reshape(256, 3)
+    np.testing.assert_array_equal(lut[[0, 128, 255]], painted)
 
 
 def test_table_explorer_rejects_bad_settings():
@@ -178,12 +119,55 @@ def test_table_explorer_rejects_bad_settings():
         widgets.table_explorer(d_model=0)
     with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got -1"):
         widgets.table_explorer(base=-1)
+    explorer = widgets.table_explorer()
+    with pytest.raises(ValueError, match=r"num_positions must be a positive integer, got -3"):
+        explorer.num_positions = -3
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 0.5"):
+        explorer.base = 0.5
+    assert (explorer.num_positions, explorer.base) == (256, 10000.0)
 
 
 def test_wide_slider_ranges_follow_large_settings():
     explorer = widgets.table_explorer(d_model=600, num_positions=2000, base=1e7)
-    assert explorer.d_model.max == 600 and explorer.num_positions.max == 2000
-    assert explorer.base.value == pytest.approx(1e7)
+    assert (explorer.limits["d_model"], explorer.limits["num_positions"]) == (600, 2000)
+    assert explorer.limits["base_exponent_max"] == 7.0
+
+
+def test_rotation_explorer_checks_the_rotation():
+    ex = widgets.rotation_explorer(d_model=8, base=10.0, pos=2, k=1, i=1)
+    assert ex.limits == {"pos": 100, "k": 50, "i": 3}
+    ex.k = 5
+    assert ex.error < 1e-12
+    assert "PE[7]" in ex.readout()
+    assert "ω = base^(-2i/d_model) = 0.5623, angle k·ω = 2.8117 rad" in ex.readout()  # 5 · 10^(-2/8)
+
+
+def test_rotation_explorer_in_russian():
+    ex = widgets.rotation_explorer(lang="ru")
+    assert (ex.labels["pos"], ex.labels["k"], ex.labels["i"]) == ("позиция pos", "сдвиг k", "пара i")
+    assert "Поворот пары" in ex.readout()
+    assert "угол k·ω = 2,0000 рад" in ex.readout()  # ω = 1 for the pair i = 0
+
+
+def test_rotation_explorer_rejects_bad_settings():
+    with pytest.raises(ValueError, match=r"pair i=8 is out of range"):
+        widgets.rotation_explorer(d_model=16, i=8)
+    ex = widgets.rotation_explorer(d_model=16)
+    with pytest.raises(ValueError, match=r"pair i=8 is out of range"):
+        ex.i = 8
+    with pytest.raises(ValueError, match=r"k must be a non-negative integer, got -1"):
+        ex.k = -1
+
+
+@pytest.mark.parametrize(
+    "build", [widgets.table_explorer, widgets.rotation_explorer], ids=["table", "rotation"]
+)
+def test_every_text_of_a_live_explorer_comes_from_the_catalogue(build):
+    set_language(PSEUDO)
+    explorer = build()
+    texts = [t for t in explorer.labels.values() if t != "d_model"]
+    texts += explorer.readout() if isinstance(explorer.readout(), list) else [explorer.readout()]
+    assert all(t.startswith("⟦") for t in texts), texts
 
 
 # ----------------------------------------------------------------------------- embedding_explorer
@@ -252,31 +236,6 @@ def test_embedding_explorer_rejects_bad_sentences():
         widgets.embedding_explorer(["a dog", " "])
     with pytest.raises(ValueError, match=r"got 3"):
         widgets.embedding_explorer(["a dog", 3])
-
-
-# ----------------------------------------------------------------------------- rotation_explorer
-
-
-def test_rotation_explorer_checks_the_rotation_and_redraws():
-    ex = widgets.rotation_explorer(d_model=8, base=10.0, pos=2, k=1, i=1)
-    assert ex.children == (ex.pos, ex.k, ex.i, ex.readout, ex.image)
-    assert ex.i.max == 3
-    before, readout = ex.image.value, ex.readout.value
-    ex.k.value = 5
-    assert ex.image.value != before and ex.readout.value != readout
-    assert ex.error < 1e-12
-    assert "PE[7]" in ex.readout.value
-    points = [line for line in ex.figure.axes[0].get_lines() if not line.get_label().startswith("_")]
-    table = sinusoidal_table(8, 8, base=10.0, dtype=torch.float64)
-    assert (points[1].get_xdata()[0], points[1].get_ydata()[0]) == pytest.approx(
-        tuple(table[7, 2:4].tolist())
-    )
-
-
-def test_rotation_explorer_in_russian():
-    ex = widgets.rotation_explorer(lang="ru")
-    assert (ex.pos.description, ex.k.description, ex.i.description) == ("позиция pos", "сдвиг k", "пара i")
-    assert "Поворот пары" in ex.readout.value
 
 
 # ----------------------------------------------------------------------------- vocab_explorer
@@ -437,15 +396,10 @@ def widget_texts(explorer) -> list[str]:
 
 
 PSEUDO_EXPLORERS = {
-    "table": (
-        lambda: widgets.table_explorer(d_model=16, num_positions=20),
-        lambda ex: setattr(ex.num_positions, "value", 200),
-    ),
     "embedding": (
         lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
         lambda ex: setattr(ex.show, "value", "sum"),
     ),
-    "rotation": (lambda: widgets.rotation_explorer(), lambda ex: setattr(ex.k, "value", 7)),
     "balance": (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     "vocab": (
         lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
@@ -502,12 +456,6 @@ NUMBER_WIDGETS = {
         lambda ex: setattr(ex.scale, "value", 0.5),
         r"0[.,]\d\d",
     ),
-    # the rotation matrix beside the circle, and the largest difference as a power of ten
-    "rotation": (
-        lambda lang: widgets.rotation_explorer(lang=lang),
-        lambda ex: setattr(ex.k, "value", 7),
-        r"[-−]0[.,]\d{3}",
-    ),
     "rope": (
         lambda lang: widgets.rope_explorer(lang=lang),
         lambda ex: setattr(ex.n, "value", 9),
@@ -535,3 +483,30 @@ def test_widget_numbers_are_written_as_the_language_writes_them(name):
         else:  # no 0.5, -1 or 1e-16 (a formula's exponent, base^(-2i/d_model), is not a number)
             assert [t for t in texts if re.search(r"\d\.\d|(?<!\()-\d|\de[-+]", t) and "$" not in t] == []
             assert all("." not in re.search(pattern, t).group() for t in found)
+
+
+def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
+    # the notebook keeps this text beside the widget: an address would change at every build
+    assert repr(widgets.table_explorer(d_model=8, num_positions=4)) == (
+        "TableExplorer(d_model=8, num_positions=4, base=10000.0)"
+    )
+    assert (
+        repr(widgets.rotation_explorer(d_model=8))
+        == "RotationExplorer(pos=3, k=2, i=0, d_model=8, base=10000.0)"
+    )
+
+
+def test_every_saved_live_explorer_runs_the_current_javascript():
+    # the module is part of a notebook's saved widget state: after a change to js/, the lessons with
+    # live explorers must be rebuilt, or the site, the decks and JupyterLab would run the old one
+    current = {explorer()._esm for explorer in widgets.LiveExplorer.__subclasses__()}
+    stale = []
+    for path in sorted(CONFIG.root.glob("notebooks/*/*.ipynb")):
+        state = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("widgets", {})
+        models = state.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        stale += [
+            f"{CONFIG.relative(path)}: run `make notebooks L={path.name[:2]}`"
+            for model in models.values()
+            if model["model_module"] == "anywidget" and model["state"]["_esm"] not in current
+        ]
+    assert stale == []

@@ -6,8 +6,9 @@
 (function () {
   var s = document.currentScript && document.currentScript.src;
   if (!s) return;
-  var dir = s.replace(/widgets-setup\.js(\?.*)?$/, "html-manager");
-  window.require = { paths: { "@jupyter-widgets/html-manager/dist": dir } };
+  var dir = s.replace(/widgets-setup\.js(\?.*)?$/, "");
+  // anywidget (the explorers' widget class): the copy in _static/, not a CDN address built from its version
+  window.require = { paths: { "@jupyter-widgets/html-manager/dist": dir + "html-manager", anywidget: dir + "anywidget/index" } };
 })();
 
 /* The widget renderer typesets labels with the MathJax 2 call MathJax.Hub.Queue(["Typeset", Hub, el]);

@@ -1,0 +1,218 @@
+// What every live explorer shares (course_lib/widgets/live.py puts this file in front of each
+// explorer's own module): numbers written as the lesson's language writes them, the controls,
+// the canvas, the course's font and the page's colours. No imports: the module is one string in
+// the notebook's saved widget state, and it must run from there with no network.
+
+// ----------------------------------------------------------------------------- numbers
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+// Python's rounding of a float to an integer: half to even (round(12.5) == 12)
+export function roundHalfEven(x) {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// x in the Python format spec (".1f", ",.0f", " .3f", ".4g", ".1e"), as course_lib.i18n.format_number
+// writes it for `lang`: the decimal mark and minus sign of the language, thousands separated by
+// spaces, and in Russian a power of ten for e-notation (2·10⁻¹⁶)
+export function formatNumber(x, spec, lang) {
+  const m = /^( ?)(,?)\.(\d+)([feg])$/.exec(spec);
+  if (!m) throw new Error(`formatNumber: unsupported spec ${spec}`);
+  const [, sign, group, digits, kind] = m;
+  const p = Number(digits);
+  let text;
+  if (kind === "f") text = toFixed(x, p);
+  else if (kind === "e") text = pythonExponent(x.toExponential(p));
+  else text = formatG(x, p);
+  if (group) text = text.replace(/^(-?)(\d+)/, (_, s, int) => s + int.replace(/\B(?=(\d{3})+(?!\d))/g, " "));
+  if (sign && !text.startsWith("-")) text = " " + text;
+  if (lang !== "ru") return text;
+  const localise = (t) => t.replace(/-/g, "−").replace(/\./g, ",");
+  const [mantissa, exponent] = text.split("e");
+  if (exponent === undefined) return localise(text);
+  const power = String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
+  return `${localise(mantissa)}·10${power}`;
+}
+
+// x.toFixed(p), but an exact tie rounds to even as Python does (0.5 -> "0", 2.5 -> "2", not "1" and "3")
+function toFixed(x, p) {
+  const away = x.toFixed(p);
+  const exact = Math.abs(x).toFixed(100); // every digit of the double, up to the 100th decimal
+  const point = exact.indexOf(".");
+  const rest = exact.slice(point + 1 + p);
+  if (!/^50*$/.test(rest)) return away;
+  const toward = exact.slice(0, p ? point + 1 + p : point);
+  if (Number(toward.at(-1)) % 2 === 1) return away;
+  return (x < 0 ? "-" : "") + toward;
+}
+
+function pythonExponent(text) {
+  // JavaScript writes 1.0e-5 where Python writes 1.0e-05
+  return text.replace(/e([+-])(\d)$/, "e$10$2");
+}
+
+function formatG(x, p) {
+  if (x === 0) return "0";
+  const precision = Math.max(p, 1);
+  const exponent = Number(x.toExponential(precision - 1).split("e")[1]);
+  if (exponent < -4 || exponent >= precision) {
+    const [mantissa, e] = x.toExponential(precision - 1).split("e");
+    return pythonExponent(`${stripZeros(mantissa)}e${e}`);
+  }
+  return stripZeros(x.toFixed(precision - 1 - exponent));
+}
+
+function stripZeros(text) {
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
+// "{name}" in a catalogue's template replaced by values[name] (the catalogues are Python's str.format)
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// ----------------------------------------------------------------------------- page
+
+// The explorer's box: controls that wrap on a narrow screen, a canvas, a readout read aloud on change.
+export function frame(el, lang, className) {
+  el.classList.add("course-explorer", className);
+  el.lang = lang;
+  // class names of our own: reveal.js styles .controls (its arrows) and .reveal p (40px text)
+  const style = document.createElement("style");
+  style.textContent = `
+.jupyter-widgets.course-explorer, .course-explorer { font-family: var(--course-sans, sans-serif); font-size: 1rem; line-height: 1.4; max-width: 100%;
+  /* the host's text colour, light or dark: the site's theme, else JupyterLab's (the widget renderer fixes its own) */
+  color: var(--pst-color-text-base, var(--jp-content-font-color1, inherit)); }
+.course-explorer-controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
+.course-explorer-control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
+.course-explorer-control label { white-space: nowrap; }
+.course-explorer-control input { flex: 1 1 auto; min-width: 6em; }
+.course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
+.course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
+.course-explorer canvas { display: block; max-width: 100%; height: auto; }`;
+  const controls = document.createElement("div");
+  controls.className = "course-explorer-controls";
+  const canvas = document.createElement("canvas");
+  canvas.setAttribute("role", "img");
+  const readout = document.createElement("p");
+  readout.className = "course-explorer-readout";
+  readout.setAttribute("aria-live", "polite");
+  el.replaceChildren(style, controls, readout, canvas);
+  // the arrow keys move a focused slider: not JupyterLab's cell selection nor reveal.js's slides
+  controls.dataset.lmSuppressShortcuts = "true";
+  controls.addEventListener("keydown", (event) => event.stopPropagation());
+  return { controls, canvas, readout };
+}
+
+// A labelled range input; `toValue`/`fromValue` map between the slider's position and the value
+// (a log scale for base); `format` writes the value beside it. Keyboard: the arrows, Page Up/Down,
+// Home/End, as every range input.
+export function slider(parent, { name, label, min, max, step = 1, value, format = String, toValue = (x) => x, fromValue = (x) => x }) {
+  const box = document.createElement("div");
+  box.className = "course-explorer-control";
+  const input = document.createElement("input");
+  input.type = "range";
+  input.id = `${name}-${Math.random().toString(36).slice(2)}`;
+  input.name = name;
+  input.min = String(min);
+  input.max = String(max);
+  input.step = String(step);
+  input.setAttribute("aria-label", label);
+  const text = document.createElement("label");
+  text.htmlFor = input.id;
+  text.textContent = label;
+  const out = document.createElement("output");
+  out.htmlFor = input.id;
+  box.append(text, input, out);
+  parent.append(box);
+  const show = (v) => {
+    input.value = String(fromValue(v));
+    out.textContent = format(v);
+    input.setAttribute("aria-valuetext", format(v));
+  };
+  show(value);
+  return {
+    input,
+    show,
+    read: () => toValue(Number(input.value)),
+  };
+}
+
+// The course's font, as the page defines it (--course-sans, or --course-mono for code), loaded
+// before any text is drawn on a canvas
+export async function courseFont(el, property = "--course-sans", fallback = "sans-serif") {
+  const family = getComputedStyle(el).getPropertyValue(property).trim() || fallback;
+  try {
+    await document.fonts.load(`12px ${family}`);
+  } catch {
+    // a family the page does not define: the browser's own is drawn instead
+  }
+  return family;
+}
+
+// The page's text colour (the host's, see frame's CSS), read once and again when the page switches
+// between light and dark (the site's switch sets data-theme on <html>, JupyterLab's theme a class or
+// data attribute on <body>), then `changed` redraws. Reading computed style on every
+// drawing would make the browser recompute the page's style inside the input handler.
+export function pageColours(el, changed) {
+  let current = null;
+  const watch = new MutationObserver(() => {
+    current = null;
+    changed();
+  });
+  for (const node of [document.documentElement, document.body]) {
+    watch.observe(node, { attributes: true, attributeFilter: ["data-theme", "data-jp-theme-light", "data-jp-theme-name"] });
+  }
+  return () => {
+    if (!current) current = { text: getComputedStyle(el).color || "#000" };
+    return current;
+  };
+}
+
+// A canvas of `width` x `height` CSS pixels, sharp on a high-density screen
+export function sizeCanvas(canvas, width, height) {
+  const ratio = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = `${width}px`;
+  }
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return ctx;
+}
+
+// Ticks for an axis from 0 to `last`: at most `count` round numbers (1, 2 or 5 times a power of ten)
+export function ticks(last, count = 5) {
+  if (last <= 0) return [0];
+  const raw = last / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw);
+  const out = [];
+  for (let t = 0; t <= last + 1e-9; t += step) out.push(Math.round(t));
+  return out;
+}
+
+// Every explorer's life cycle: draw now and whenever a synced trait changes (a slider moved here,
+// Python setting it, another view of the same model); `controls` are the sliders by trait name.
+// Drawing is synchronous (the font is loaded before this is called): the input event returns
+// with the picture and the readout drawn.
+export function live(model, draw, controls) {
+  const redraw = () => {
+    for (const [name, c] of Object.entries(controls)) c.show(model.get(name));
+    draw();
+  };
+  for (const [name, c] of Object.entries(controls)) {
+    c.input.addEventListener("input", () => {
+      model.set(name, c.read()); // the change event below redraws
+      model.save_changes();
+    });
+    model.on(`change:${name}`, redraw);
+  }
+  redraw();
+  return () => {
+    for (const name of Object.keys(controls)) model.off(`change:${name}`, redraw);
+  };
+}

@@ -1,0 +1,177 @@
+// Lesson 5's rotation explorer: the pair of columns (2i, 2i + 1) of the sinusoidal table as a point on
+// the unit circle, at pos and at pos + k. The JavaScript copy of course_lib.plots.draw_rotation's
+// maths and RotationExplorer.readout's check, tested equal to them in tests/browser/test_explorers.py.
+
+// the angle per position of the pair i: ω = base^(-2i/d_model)
+export function omega(i, d, base) {
+  return base ** (-(2 * i) / d);
+}
+
+// the pair (sin, cos) of PE[pos] for the pair i
+export function pair(pos, i, d, base) {
+  const angle = pos * omega(i, d, base);
+  return [Math.sin(angle), Math.cos(angle)];
+}
+
+// R(k) applied to the pair of PE[pos]: [[c, s], [-s, c]] @ (sin, cos), and its largest
+// difference from the pair of PE[pos + k]
+export function rotationCheck(pos, k, i, d, base) {
+  const phi = k * omega(i, d, base);
+  const [c, s] = [Math.cos(phi), Math.sin(phi)];
+  const [a, b] = pair(pos, i, d, base);
+  const turned = [c * a + s * b, -s * a + c * b];
+  const later = pair(pos + k, i, d, base);
+  return Math.max(Math.abs(turned[0] - later[0]), Math.abs(turned[1] - later[1]));
+}
+
+export function readout({ pos, k, i, d_model: d, base }, labels, lang) {
+  const w = omega(i, d, base);
+  return fill(labels.readout, {
+    omega: formatNumber(w, ".4g", lang),
+    angle: formatNumber(k * w, ".4f", lang),
+    pos,
+    pos_k: pos + k,
+    err: formatNumber(rotationCheck(pos, k, i, d, base), ".1e", lang),
+  });
+}
+
+const WIDTH = 512;
+const HEIGHT = 300;
+// matplotlib's tab:blue and tab:orange, as the static figure
+const BLUE = "#1f77b4";
+const ORANGE = "#ff7f0e";
+
+function arrow(ctx, x0, y0, x1, y1, colour) {
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+  const a = Math.atan2(y1 - y0, x1 - x0);
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - 9 * Math.cos(a - 0.4), y1 - 9 * Math.sin(a - 0.4));
+  ctx.lineTo(x1 - 9 * Math.cos(a + 0.4), y1 - 9 * Math.sin(a + 0.4));
+  ctx.closePath();
+  ctx.fill();
+}
+
+function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colours) {
+  const lang = labels.lang;
+  const w = omega(i, d, base);
+  const size = 230;
+  const left = 50;
+  const top = 34;
+  const cx = left + size / 2;
+  const cy = top + size / 2;
+  const scale = size / 2.6; // the axes run from -1.3 to 1.3, as the static figure's
+  const at = (x, y) => [cx + x * scale, cy - y * scale];
+
+  ctx.strokeStyle = colours.text;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(left + 0.5, top + 0.5, size, size);
+  ctx.strokeStyle = "#d9d9d9";
+  ctx.beginPath();
+  ctx.arc(cx, cy, scale, 0, 2 * Math.PI);
+  ctx.stroke();
+  // every position on the circle: a fixed step of ω
+  ctx.fillStyle = "#999999";
+  for (let p = 0; p <= pos + k; p++) {
+    const [x, y] = at(Math.sin(p * w), Math.cos(p * w));
+    ctx.fillRect(x - 1.5, y - 1.5, 3, 3);
+  }
+  const shown = [
+    [pos, BLUE, labels.at_pos],
+    [pos + k, ORANGE, labels.at_pos_k],
+  ];
+  for (const [p, colour] of shown) {
+    const [x, y] = at(Math.sin(p * w), Math.cos(p * w));
+    arrow(ctx, cx, cy, x, y, colour);
+    ctx.beginPath();
+    ctx.arc(x, y, 4, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+
+  ctx.fillStyle = colours.text;
+  ctx.font = `11px ${font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of [-1, 0, 1]) {
+    const [x] = at(t, 0);
+    ctx.fillText(formatNumber(t, ".0f", lang), x, top + size + 4);
+  }
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of [-1, 0, 1]) {
+    const [, y] = at(0, t);
+    ctx.fillText(formatNumber(t, ".0f", lang), left - 4, y);
+  }
+  ctx.font = `12px ${font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText(`PE[pos, ${2 * i}] = sin`, cx, HEIGHT - 2);
+  ctx.save();
+  ctx.translate(14, cy);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = "middle";
+  ctx.fillText(`PE[pos, ${2 * i + 1}] = cos`, 0, 0);
+  ctx.restore();
+  const angle = k * w;
+  ctx.font = `13px ${font}`;
+  ctx.textBaseline = "top";
+  ctx.fillText(fill(labels.title, { i, k, angle: formatNumber(angle, ".3f", lang) }), WIDTH / 2, 4, WIDTH - 8);
+
+  // the legend and the matrix, right of the circle
+  const x0 = left + size + 16;
+  ctx.textAlign = "left";
+  ctx.font = `12px ${font}`;
+  shown.forEach(([p, colour, label], row) => {
+    const y = top + 10 + row * 20;
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(x0 + 6, y, 4, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.fillStyle = colours.text;
+    ctx.textBaseline = "middle";
+    ctx.fillText(fill(label, { pos: p }), x0 + 16, y);
+  });
+  ctx.textBaseline = "top";
+  labels.matrix.split("\n").forEach((line, row) => ctx.fillText(line, x0, top + 70 + row * 16));
+  const [c, s] = [Math.cos(angle), Math.sin(angle)];
+  const [fc, fs, fms] = [c, s, -s].map((x) => formatNumber(x, " .3f", lang));
+  ctx.font = `12px ${labels.mono}`;
+  [`φ = k·ω = ${formatNumber(angle, ".3f", lang)}`, `[${fc} ${fs}]`, `[${fms} ${fc}]`].forEach((line, row) =>
+    ctx.fillText(line, x0, top + 116 + row * 16),
+  );
+}
+
+async function render({ model, el }) {
+  const lang = model.get("lang");
+  const labels = { ...model.get("labels"), lang };
+  const { controls, canvas, readout: line } = frame(el, lang, "rotation-explorer");
+  const font = await courseFont(el);
+  labels.mono = await courseFont(el, "--course-mono", "monospace");
+  const limits = model.get("limits");
+  const sliders = {};
+  for (const name of ["pos", "k", "i"]) {
+    sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: limits[name], value: model.get(name) });
+  }
+  const colours = pageColours(el, () => draw());
+  const draw = () => {
+    const values = {
+      pos: model.get("pos"),
+      k: model.get("k"),
+      i: model.get("i"),
+      d_model: model.get("d_model"),
+      base: model.get("base"),
+    };
+    drawRotation(sizeCanvas(canvas, WIDTH, HEIGHT), values, labels, font, colours());
+    line.textContent = readout(values, labels, lang);
+    canvas.setAttribute("aria-label", line.textContent);
+  };
+  return live(model, draw, sliders);
+}
+
+export default { render };

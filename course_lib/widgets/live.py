@@ -1,0 +1,71 @@
+"""Explorers that compute and draw in the browser: anywidget front-end widgets, live with no kernel.
+
+An explorer here is an :class:`anywidget.AnyWidget`: its parameters are synced traits (a
+notebook or a test sets and reads ``explorer.d_model``), and a JavaScript module, shipped
+with the package in ``course_lib/widgets/js/``, computes and draws what they show. The
+module is part of the widget's saved state, so the explorer moves in JupyterLab before a
+cell runs, on the website and in the decks, offline, and a slider move never waits for a
+kernel.
+
+Each explorer's module is ``js/common.js`` (numbers in the lesson's language, the sliders,
+the canvas, the course's font) followed by ``js/<name>.js`` (its maths and its drawing,
+the one intended second copy of a course_lib formula, tested equal to it in
+``tests/browser/test_explorers.py``). Its texts come from the catalogues as templates in
+the language ``lang``, the ``labels`` trait.
+
+>>> from course_lib.widgets import MESSAGES
+>>> template(MESSAGES, "table_slow", "ru")[:30]
+'{slow} из {d_model} столбцов ('
+"""
+
+from pathlib import Path
+
+import anywidget
+import numpy as np
+import traitlets
+from matplotlib import colormaps
+
+from ..i18n import Messages, placeholders
+
+__all__ = ["JS", "module", "template", "colormap_hex", "LiveExplorer"]
+
+JS = Path(__file__).with_name("js")
+
+
+def module(name: str) -> str:
+    """The ES module of explorer ``name``: ``js/common.js`` followed by ``js/<name>.js``."""
+    return (
+        (JS / "common.js").read_text(encoding="utf-8")
+        + "\n"
+        + (JS / f"{name}.js").read_text(encoding="utf-8")
+    )
+
+
+def template(catalogue: Messages, key: str, lang: str) -> str:
+    """Message ``key`` of ``catalogue`` in ``lang`` with its ``{placeholders}`` left for the JavaScript to fill."""
+    names = placeholders(catalogue.entries[key]["en"])
+    return catalogue(key, lang, **{name: "{" + name + "}" for name in names})
+
+
+def colormap_hex(name: str) -> str:
+    """Matplotlib's colormap ``name`` as 256 colours, ``rrggbb`` each, one string (what the heatmaps draw with)."""
+    # the bytes matplotlib itself paints an image with
+    rgba = colormaps[name].resampled(256)(np.arange(256), bytes=True)  # (256, 4) uint8
+    return rgba[:, :3].tobytes().hex()
+
+
+class LiveExplorer(anywidget.AnyWidget):
+    """What every live explorer syncs besides its parameters: its language and its texts in it."""
+
+    lang = traitlets.Unicode("en").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
+    #: the traits a reader sets, in the order ``repr`` names them
+    parameters: tuple[str, ...] = ()
+
+    def __init__(self, lang: str, labels: dict[str, str], **traits):
+        super().__init__(lang=lang, labels=labels, **traits)
+
+    def __repr__(self) -> str:
+        """``TableExplorer(d_model=128, ...)``: the text a notebook keeps beside the widget (no memory address)."""
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.parameters)
+        return f"{type(self).__name__}({values})"

@@ -1,0 +1,115 @@
+"""The grader on a synthetic class of 30 (tests/grade/synthetic.py): every exercise right, untouched and
+with a known mistake, one whole lesson, one nbgrader layout, and every bad case; the summary's counts
+must equal what was injected. Its own stage of `make test` (`make grade-test`), within STAGE_SECONDS.
+"""
+
+import csv
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from course_tools import grade, grade_report, grade_run
+from course_tools.grade import COLUMNS, Limits, Notebook, Result, Verdict
+
+from .synthetic import make_class
+
+pytestmark = pytest.mark.grade
+
+# The stage's budget: 30 notebooks, 2 at once, each a kernel that imports torch; measured 5 min on
+# this 2-core machine under a load of 14 (eight builds at once), about 1.5 min when it is idle.
+STAGE_SECONDS = 600
+# the endless loop costs this much; a cell here takes under 1 s when idle, over 20 s under load
+LIMITS = Limits(seconds=60)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("class") / "submissions"
+    expected = make_class(root)
+    start = time.perf_counter()
+    result = grade.grade(root, LIMITS, jobs=2)
+    seconds = time.perf_counter() - start
+    out = tmp_path_factory.mktemp("report")
+    for lang in ("en", "ru"):
+        grade.write_report(result, out / lang, lang)
+    print(f"\ngraded 30 notebooks in {seconds:.0f} s (sandbox: {result.sandboxed})")
+    return expected, result, out, seconds
+
+
+def test_the_summary_counts_equal_what_was_injected(graded):
+    expected, result, _, seconds = graded
+    assert grade.counts(result.verdicts) == expected
+    assert seconds < STAGE_SECONDS
+
+
+def test_verdicts_csv_has_exactly_the_columns_and_one_row_per_exercise(graded):
+    _, result, out, _ = graded
+    with open(out / "en" / "verdicts.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert tuple(rows[0]) == COLUMNS
+    assert len(rows) == 1 + 30  # one exercise per lesson, one notebook per student
+    assert {r[3] for r in rows[1:]} == {"correct", "incorrect", "not_attempted", "timeout", "error"}
+    assert all((r[3] == "correct") == (r[4] == "") for r in rows[1:])
+
+
+def test_a_json_per_student(graded):
+    _, result, out, _ = graded
+    files = sorted((out / "en" / "students").glob("*.json"))
+    assert [f.stem for f in files] == [f"student{i:02d}" for i in range(30)]
+    record = json.loads((out / "en" / "students" / "student05.json").read_text(encoding="utf-8"))
+    assert record["notebooks"][0]["file"] == "06_putting_it_together.ipynb"  # nbgrader's layout
+    assert record["notebooks"][0]["exercises"][0]["diagnosis"] == "inp.missing_scale"
+
+
+def test_the_report_names_no_student_and_follows_its_language(graded):
+    _, _, out, _ = graded
+    en = (out / "en" / "index.html").read_text(encoding="utf-8")
+    ru = (out / "ru" / "index.html").read_text(encoding="utf-8")
+    assert "Mistakes of the class" in en and "Ошибки группы" in ru
+    assert "pe.sin_cos_swapped" in en and en.count("<rect") >= 8
+    for page in (en, ru):
+        assert not any(f"student{i:02d}" in page for i in range(30))
+        assert "http://" not in page and "https://" not in page
+    # the Russian page shows the messages in Russian, whatever language the notebook was in
+    assert "Ядро упало" in ru and "The kernel died" in en
+
+
+def fake_result(message: str) -> Result:
+    book = Notebook("alice", Path("05_sinusoidal_encoding.ipynb"), "05_sinusoidal_encoding")
+    book.verdicts = [Verdict("alice", book.lesson, "positional_encoding", "incorrect", "x.y", message)]
+    return Result([book], 1.0, True)
+
+
+def test_the_report_escapes_what_students_wrote():
+    page = grade_report.render(fake_result("<script>alert(1)</script> `<b>`"), "en")
+    assert "<script>alert" not in page and "&lt;script&gt;" in page
+    assert "<code>&lt;b&gt;</code>" in page
+
+
+def test_a_verdict_line_sent_in_pieces_is_read_whole():
+    """Seen once under load: the kernel flushed `print(nonce, json)` in two messages -> grade.no_verdict."""
+    pieces = [{"name": "stdout", "text": "noise\nNONCE"}, {"name": "stdout", "text": ' {"verdicts": []}\n'}]
+    assert grade_run.verdict_line(pieces, "NONCE") == {"verdicts": []}
+    assert grade_run.verdict_line([{"name": "stdout", "text": "NONCE2 {}"}], "NONCE") is None
+
+
+def test_bad_arguments_are_named(tmp_path):
+    with pytest.raises(ValueError, match=r"the submissions folder '.*nowhere' does not exist"):
+        grade.grade(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match=r"jobs must be a positive integer, got 0"):
+        grade.grade(tmp_path, jobs=0)
+
+
+def test_submissions_around_the_course_are_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"holds the course .*folders of their own"):
+        grade.grade(Path(grade.CONFIG.root).parent)
+
+
+def test_a_folder_that_is_no_report_is_never_replaced(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="holds no previous report"):
+        grade.write_report(fake_result("m"), tmp_path, "en")
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.parent.iterdir() if p.name.startswith(f".{tmp_path.name}-")) == []
