@@ -73,7 +73,7 @@ MESSAGES = Messages(
             "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
             "ALiBi's is a penalty, −m·(i − j), below 0 for every key before the query, so "
             "that near keys win when the contents are equal.",
-            "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это премия за "
+            "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это надбавка за "
             "расстояние. У ALiBi это штраф, −m·(i − j), меньше нуля для каждого ключа перед "
             "запросом, чтобы при равном содержании побеждали близкие ключи.",
         },
@@ -102,7 +102,7 @@ MESSAGES = Messages(
             "`2^(-8h/{heads})`. The paper's code takes the {closest} slopes of {closest} heads, then "
             "every other slope of {double} heads (the 1st, 3rd, ...) until there are {heads}: "
             "the first extra one is {extra}.",
-            "ru": "Для 8 голов наклоны верны; для {heads}, не степени двойки, вы взяли "
+            "ru": "Для 8 голов наклоны верны; для {heads} голов (это не степень двойки) вы взяли "
             "`2^(-8h/{heads})`. Код авторов берёт {closest} наклонов для {closest} голов, а затем "
             "каждый второй наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}: "
             "первый добавочный — {extra}.",
@@ -120,7 +120,7 @@ MESSAGES = Messages(
             "8 heads get 1/2, 1/4, ..., 1/256. For other n, take the slopes of the closest power "
             "of two below, n', then every other slope of 2n' (the 1st, 3rd, ...) until you have n.",
             "ru": "Сначала наклоны. Для n голов, когда n — степень двойки, m_h = `2^(-8h/n)`, h = 1 .. n: "
-            "8 головам достаются 1/2, 1/4, ..., 1/256. Для других n возьмите наклоны ближайшей "
+            "8 головам достаются 1/2, 1/4, …, 1/256. Для других n возьмите наклоны ближайшей "
             "меньшей степени двойки n', а затем каждый второй наклон для 2n' (1-й, 3-й, …), пока "
             "их не станет n.",
         },

@@ -33,7 +33,7 @@ MESSAGES = Messages(
         "angles_pair": {"en": "pair i", "ru": "пара i"},
         "angles_position": {"en": "position p", "ru": "позиция p"},
         "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
-        "angles_train": {"en": "training length L = {train_len}", "ru": "длина при обучении L = {train_len}"},
+        "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
         "angles_title": {
             "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
             "ru": "base = {base}, s = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
