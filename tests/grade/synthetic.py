@@ -27,6 +27,7 @@ MISTAKES = {
     "input_layer": ((("self.embedding(ids) * self.scale", "self.embedding(ids)"),), "inp.missing_scale"),
     "learned_positions": ((("self.weight[:seq]", "self.weight[1 : seq + 1]"),), "lp.rows_from_one"),
     "rotary": ((("apply_rotary(k, positions), v", "k, v"),), "rope.keys_not_rotated"),
+    "alibi": ((("bias = -m * (i - j)", "bias = m * (i - j)"),), "alibi.sign"),
 }  # fmt: skip
 
 # the bad cases: what the student's cell does, and the (status, diagnosis) every exercise of it gets
@@ -120,6 +121,9 @@ def make_class(root: Path, size: int = 30) -> dict[tuple[str, str], int]:
         write(student, filename, nbformat.writes(nb).encode())
         first_file = first_file or root / student / filename
         expect(exercise, key)
+        for other in lesson_checks()[lesson_of(exercise)]:  # a lesson's other exercises (lesson 8 has two)
+            if other != exercise:  # the whole lesson holds its template; the reduced notebook nothing
+                expect(other, "not_attempted" if i == REAL_LESSON else "grade.not_defined")
     exercise = "positional_encoding"
     for j, case in enumerate(bad):
         student = f"student{good + j:02d}"
