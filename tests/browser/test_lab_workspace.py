@@ -36,6 +36,13 @@ MINE = 'x = "my answer"'
 
 def _open(page, lab, name: str) -> None:
     page.goto(lab.url(f"lab/tree/en/{name}.ipynb"))
+    # JupyterLab restores the lesson opened before as well: wait until this one is the current panel,
+    # else an edit meant for it lands in the other (seen in a fresh clone's run: lesson 0 got it)
+    page.wait_for_function(
+        f"path => {PANEL} && {PANEL}.context && {PANEL}.context.path === path",
+        arg=f"en/{name}.ipynb",
+        timeout=TIMEOUT_MS,
+    )
     page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
 
 
