@@ -63,7 +63,7 @@ FALLBACKS = (
         "DejaVu Sans Mono",
         "dejavu-fonts-ttf",
         file="ttf/DejaVuSansMono.ttf",
-        unicode_range="U+1D00-1DBF,U+2070-209F",
+        unicode_range="U+1D00-1DBF,U+2070-209F,U+2580-259F",
     ),
 )
 FACES = (SOURCE_SANS, JETBRAINS_MONO, *FALLBACKS)
