@@ -232,8 +232,9 @@ def changes_the_process(x, positions, base=10000.0):
     return rope_of(x, positions, base)
 
 
-def test_state_changed_inside_a_check_stays_there(capfd):
-    before = (
+def process_state():
+    """What a check must leave as it was: print options, warnings filters, recursion limit, cwd, flags, threads."""
+    return (
         str(torch.tensor([1.23456])),
         list(warnings.filters),
         sys.getrecursionlimit(),
@@ -242,18 +243,14 @@ def test_state_changed_inside_a_check_stays_there(capfd):
         torch.backends.cudnn.enabled,
         threading.active_count(),
     )
+
+
+def test_state_changed_inside_a_check_stays_there(capfd):
+    before = process_state()
     feedback = check(ROPE, changes_the_process)
     capfd.readouterr()  # what it printed during the check, shown after the verdict
     time.sleep(0.2)  # a thread left running would print by now
-    after = (
-        str(torch.tensor([1.23456])),
-        list(warnings.filters),
-        sys.getrecursionlimit(),
-        os.getcwd(),
-        torch.backends.mkldnn.enabled,
-        torch.backends.cudnn.enabled,
-        threading.active_count(),
-    )
+    after = process_state()
     assert feedback.status == "correct", feedback
     assert after == before
     assert capfd.readouterr() == ("", "")
