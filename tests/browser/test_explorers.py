@@ -364,17 +364,7 @@ def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guard
 
     # before any cell runs: the saved state alone draws the explorers, and they move
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
-    try:
-        found = explorers_on(page)
-    except Exception:
-        page.locator(".jp-OutputArea-output").filter(has_text="Explorer").first.scroll_into_view_if_needed()
-        page.screenshot(path="/tmp/expl/lab.png")
-        print(
-            page.evaluate(
-                "() => [...document.querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText.slice(0, 80)).filter(t => t.includes('Explorer'))"
-            )
-        )
-        raise
+    found = explorers_on(page)
     for cls, controls in EXPLORERS.items():
         check_live(page, found[cls], "en", controls, labels)
 
