@@ -100,7 +100,7 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 # A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/hub.py,
 # hub/jupyterhub_config.py), every student's server in hub/state/homes/<name>/ with the lessons there
 # (the same promise as `make lab`). Its own extra and the npm proxy, installed by their own stamp:
-# `make lab` never installs them. Ctrl-C stops the hub only; `make hub-stop` ends servers and proxy.
+# `make lab` never installs them. Ctrl-C stops the hub only; `make hub-stop` ends it, the servers and the proxy.
 HUB_PORT ?= 8000
 HUB_STAMP := $(VENV)/.hub-installed-stamp
 $(HUB_STAMP): $(STAMP) pyproject.toml

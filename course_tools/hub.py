@@ -9,8 +9,8 @@
 JupyterHub (``hub/jupyterhub_config.py``, which calls :func:`configure`) in the foreground, both on
 127.0.0.1 only. Stopping the hub (Ctrl-C) leaves the proxy and the students' servers and kernels
 running (``cleanup_servers`` and ``cleanup_proxy`` off): the next ``start`` takes them over, and
-nobody loses a running kernel or an open connection. ``stop`` ends the servers (each saves nothing
-itself: JupyterLab has saved what the student saved) and the proxy.
+nobody loses a running kernel or an open connection. ``stop`` ends the hub, the servers (each saves
+nothing itself: JupyterLab has saved what the student saved) and the proxy.
 
 Everything the hub keeps (its database, cookie secret, the proxy's token, the password, the log of
 the proxy and each student's home) is under ``--state`` (default ``hub/state/``, git-ignored).
@@ -255,8 +255,25 @@ def _terminate(pids: list[int], seconds: float) -> None:
             time.sleep(0.2)
 
 
+def _running_hub(state: State) -> int | None:
+    """The pid of this state's hub if it runs (its pid file names it and it is JupyterHub)."""
+    try:
+        pid = int((state.root / "jupyterhub.pid").read_text())
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return None
+    return pid if b"jupyterhub" in cmdline and _alive(pid) else None
+
+
 def stop(state: State) -> None:
-    """Stop the students' servers (with their kernels) and the proxy the hub left running."""
+    """Stop the hub if it runs, the students' servers (with their kernels) and the proxy."""
+    pid = _running_hub(state)
+    if pid is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)  # it leaves the servers and the proxy, ended next
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.2)
     _terminate(server_pids(state), 20)
     pid = _running_proxy(state)
     if pid is not None:
@@ -362,7 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     start_proxy(state)
     where = PASSWORD_ENV if PASSWORD_ENV in os.environ else state.root / "password"
     print(f"JupyterHub: {state.url}/  (any user name; the class's password is in {where})")
-    print("Ctrl-C stops the hub only; `make hub` again takes the servers back, `make hub-stop` ends them.")
+    print(
+        "Ctrl-C stops the hub only; `make hub` again takes the servers back, `make hub-stop` ends everything."
+    )
     sys.stdout.flush()
     os.execve(sys.executable, hub_command(state), hub_environment(state))
 

@@ -1,6 +1,8 @@
 """The course's JupyterHub configuration (course_tools/hub.py), offline: what `make hub` promises."""
 
+import json
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -9,7 +11,7 @@ import pytest
 from traitlets.config import Config
 
 from course_tools import hub, hub_load
-from course_tools.config import LAB_OFFLINE_OPTIONS
+from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
 from tests.support import ROOT
 
 
@@ -99,10 +101,26 @@ def test_the_singleuser_command_makes_the_workspace_then_becomes_the_server(tmp_
 
 
 def test_the_lesson_s_setup_and_check_cells_are_found():
-    import json
-
-    from course_tools.config import CONFIG
-
     nb = json.loads(CONFIG.notebook("00_start_here", "en").read_text(encoding="utf-8"))
     setup, check = hub_load.lesson_cells(nb)
     assert "import course_lib" in setup and "exercises.token_embedding.check(TokenEmbedding)" in check
+
+
+def test_stop_ends_the_servers_the_database_records_and_nothing_else(tmp_path):
+    state = hub.State(tmp_path / "state", 18000)
+    state.root.mkdir()
+    server = subprocess.Popen(["sleep", "60"], start_new_session=True)  # a server: its own session
+    bystander = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    try:
+        with sqlite3.connect(state.database) as db:
+            db.execute("CREATE TABLE spawners (state TEXT)")
+            db.executemany(
+                "INSERT INTO spawners VALUES (?)", [(json.dumps({"pid": server.pid}),), ("{}",), (None,)]
+            )
+        assert hub.server_pids(state) == [server.pid]
+        hub.stop(state)  # no hub and no proxy running: only the server to end
+        assert server.wait(5) == -15 and bystander.poll() is None
+    finally:
+        for proc in (server, bystander):
+            proc.kill()
+            proc.wait()
