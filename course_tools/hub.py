@@ -23,7 +23,8 @@ user as the hub (``SimpleLocalProcessSpawner``): students can read each other's 
 ``singleuser`` is each server's command: it brings the student's home up to date with the course
 (:mod:`course_tools.workspace`, the same promise as ``make lab``: nothing the student changed is
 ever overwritten), trusts the lessons there, as ``make lab`` does, and then becomes
-``jupyterhub-singleuser`` with the course's offline JupyterLab options.
+``jupyterhub-singleuser`` with the course's offline JupyterLab options. What the update did goes to
+the server's log, in the language ``COURSE_LANG`` names (``en`` unless the hub was started with another).
 """
 
 import argparse
