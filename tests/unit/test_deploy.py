@@ -28,9 +28,9 @@ CHART_JUPYTERHUB = "5.5.0"
 # `make hub-bench` (README, "A class on one JupyterHub"): one student's server and kernel after lesson
 # 0's setup and check, RSS in MiB; the guarantee must hold it
 MEASURED_RSS_MIB = 400
-# lesson 7 (a training), run whole: the heaviest measured, 582 MiB RSS for its kernel and 147 for the
-# server; the limit must hold it
-HEAVIEST_LESSON_MIB = 730
+# every lesson run whole in a kernel: the heaviest, lesson 3, peaks at 693 MiB RSS for its kernel, and
+# the server takes 147; the limit must hold it
+HEAVIEST_LESSON_MIB = 840
 
 
 def merged(defaults: dict, ours: dict) -> dict:
