@@ -361,7 +361,8 @@ def trust(home: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["singleuser"]:
-        singleuser(argv[1:])  # does not return
+        singleuser(argv[1:])  # becomes the server: returns only where a test replaced os.execv
+        return 0
     parser = argparse.ArgumentParser(
         prog="python -m course_tools.hub",
         description=__doc__,

@@ -7,6 +7,9 @@ its numbers against the load test; the Dockerfile's pins are pyproject.toml's.
 
 import json
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 
 import jsonschema
@@ -120,3 +123,30 @@ def test_every_file_the_image_copies_is_in_the_build_context():
         for path in source.split():
             assert (ROOT / path).exists(), path
             assert f"!{path}" in ignore, f"{path} is left out of the build context"
+
+
+def test_the_files_the_image_copies_are_enough_to_start_a_student_s_server(tmp_path):
+    """The image's /opt/course (what the Dockerfile copies, nothing else) and an empty home: the start
+    command makes the workspace and trusts it, then would become jupyterhub-singleuser."""
+    course, home = tmp_path / "course", tmp_path / "home"
+    course.mkdir()
+    for source in re.findall(r"^COPY (.+) \S+$", DOCKERFILE, re.M):
+        for path in source.split():
+            if (ROOT / path).is_dir():
+                shutil.copytree(ROOT / path, course / path, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(ROOT / path, course / path)
+    home.mkdir()
+    code = (
+        "from course_tools import hub; hub.os.execv = lambda path, argv: print('EXEC', argv[1:]); "
+        "hub.main(['singleuser', '--LabApp.news_url=None'])"
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(course)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=home, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "EXEC ['-m', 'jupyterhub.singleuser', '--LabApp.news_url=None']" in out
+    assert f"your workspace: {home}" in out
+    lessons = sorted(p.name for p in (ROOT / "notebooks" / "en").glob("*.ipynb"))
+    assert sorted(p.name for p in (home / "en").glob("*.ipynb")) == lessons
+    assert (home / ".local" / "share" / "jupyter" / "nbsignatures.db").is_file()  # the lessons trusted
