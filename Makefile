@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
+.PHONY: lab lab-ru hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
@@ -45,14 +45,14 @@ lab-ru: $(STAMP)
 	$(call TRUST,ru)
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
 
-test: lint unit grade-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
+test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub"
 
 # the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
 # injected by the test; budget 10 min (measured 5 min under a load of 14 on 2 cores, 1.5 min idle)
@@ -96,6 +96,32 @@ NPM = PATH="$(NODE)/bin:$$PATH" $(NODE)/bin/node $(NODE)/lib/node_modules/npm/bi
 $(NPM_STAMP): $(STAMP) package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
+
+# A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/hub.py,
+# hub/jupyterhub_config.py), every student's server in hub/state/homes/<name>/ with the lessons there
+# (the same promise as `make lab`). Its own extra and the npm proxy, installed by their own stamp:
+# `make lab` never installs them. Ctrl-C stops the hub only; `make hub-stop` ends it, the servers and the proxy.
+HUB_PORT ?= 8000
+HUB_STAMP := $(VENV)/.hub-installed-stamp
+$(HUB_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[hub]'
+	touch $@
+
+hub: $(HUB_STAMP) $(NPM_STAMP)
+	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT)
+
+hub-stop: $(HUB_STAMP)
+	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)
+
+# a class of 5 on the hub (course_tools/hub_load.py, all on 127.0.0.1, stops itself): logins, spawns,
+# lesson 0's check in each kernel, a hub restart that loses no work and no kernel; budget 6 min (about
+# 50 CPU-seconds; measured 2 min 51 s under a load of 14 on 2 cores)
+hub-test: $(HUB_STAMP) $(NPM_STAMP)
+	$(BIN)/python -m pytest -q -p no:xdist -s -m hub tests/hub
+
+# the same for a class of 20, timed: spawn p50/p95, memory per student, check latency (not in make test)
+hub-bench: $(HUB_STAMP) $(NPM_STAMP)
+	$(BIN)/python benchmarks/bench_hub.py 20
 
 slides: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)

@@ -7,6 +7,8 @@ tool           what it does
 ``slides``     the committed notebooks -> one reveal.js deck per lesson and language
 ``site``       the committed notebooks and the decks -> the course as an offline website
 ``workspace``  the students' own copies of the lessons, never overwritten (``make lab``)
+``hub``        JupyterHub for a class on one machine (``make hub``); each server's start
+``hub_load``   a class of N on that hub, a hub restart under it, timed (``make hub-test``)
 =============  ==================================================================
 
 The modules beneath them: ``config`` (where everything is, per language and lesson),
@@ -15,5 +17,6 @@ The modules beneath them: ``config`` (where everything is, per language and less
 notebook), ``files`` (writes that are atomic, and all-or-nothing); the site's own pages are
 ``site_pages``, its Sphinx side ``site_theme``.
 
-Not installed with ``course_lib``: these tools build the course, students never import them.
+Not installed with ``course_lib``: these tools build the course, and students never import them, except
+``workspace`` and ``hub``, which start each student's server on a hub.
 """

@@ -1,0 +1,152 @@
+"""deploy/ (Zero to JupyterHub 4.4 and the students' image), offline: no cluster, no helm, no docker.
+
+values.yaml is merged over the chart's 4.4.0 defaults and validated by its schema, as `helm install`
+does first (tests/deploy/README.md); the keys the course relies on are checked with their types and
+its numbers against the load test; the Dockerfile's pins are pyproject.toml's.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+
+import jsonschema
+import pytest
+import yaml
+from yamllint import linter
+from yamllint.config import YamlLintConfig
+
+from course_tools.config import LAB_OFFLINE_OPTIONS
+from tests.support import ROOT
+
+DEPLOY = ROOT / "deploy"
+CHART = ROOT / "tests" / "deploy"
+VALUES = yaml.safe_load((DEPLOY / "values.yaml").read_text(encoding="utf-8"))
+DOCKERFILE = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+# the hub in the chart's image at 4.4.0 (images/hub/requirements.txt); the students' servers match it
+CHART_JUPYTERHUB = "5.5.0"
+# `make hub-bench` (README, "A class on one JupyterHub"): one student's server and kernel after lesson
+# 0's setup and check, RSS in MiB; the guarantee must hold it
+MEASURED_RSS_MIB = 400
+# every lesson run whole in a kernel: the heaviest, lesson 3, peaks at 693 MiB RSS for its kernel, and
+# the server takes 147; the limit must hold it
+HEAVIEST_LESSON_MIB = 840
+
+
+def merged(defaults: dict, ours: dict) -> dict:
+    out = dict(defaults)
+    for key, value in ours.items():
+        both = isinstance(value, dict) and isinstance(defaults.get(key), dict)
+        out[key] = merged(defaults[key], value) if both else value
+    return out
+
+
+def mebibytes(quantity: str) -> float:
+    """A Kubernetes memory quantity as the chart writes it (512M, 2G, 1Gi) in MiB."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGT]i?)", quantity)
+    assert m, f"not a memory quantity: {quantity!r}"
+    units = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+    return float(m.group(1)) * units[m.group(2)] / 2**20
+
+
+def pins(text: str) -> dict[str, str]:
+    return {name.lower(): version for name, version in re.findall(r"([A-Za-z0-9_.\-]+)==([\w.+]+)", text)}
+
+
+def test_the_yaml_is_lint_clean():
+    config = YamlLintConfig("extends: default\nrules: {line-length: {max: 110}, document-start: disable}")
+    problems = list(linter.run((DEPLOY / "values.yaml").read_text(encoding="utf-8"), config))
+    assert [f"{p.line}:{p.column} {p.message}" for p in problems] == []
+
+
+def test_the_chart_s_schema_accepts_the_values_and_would_refuse_a_typo():
+    schema = json.loads((CHART / "z2jh-4.4.0-values.schema.json").read_text(encoding="utf-8"))
+    defaults = yaml.safe_load((CHART / "z2jh-4.4.0-values.yaml").read_text(encoding="utf-8"))
+    jsonschema.validate(merged(defaults, VALUES), schema)
+    with pytest.raises(jsonschema.ValidationError, match="'memroy' was unexpected"):
+        jsonschema.validate(merged(defaults, merged(VALUES, {"singleuser": {"memroy": {}}})), schema)
+
+
+def test_each_server_makes_the_workspace_and_runs_jupyterlab_offline_at_lab():
+    user = VALUES["singleuser"]
+    assert user["cmd"][:4] == ["python", "-m", "course_tools.hub", "singleuser"]
+    assert set(LAB_OFFLINE_OPTIONS) <= set(user["cmd"][4:])
+    assert user["defaultUrl"] == "/lab"
+    # the image's own command is the same start, so a server started without the chart's cmd works too
+    assert json.loads(re.search(r"^CMD (\[.*\])$", DOCKERFILE, re.M).group(1)) == user["cmd"][:4]
+
+
+def test_the_image_is_the_course_s_version():
+    image = VALUES["singleuser"]["image"]
+    assert isinstance(image["name"], str) and image["name"]
+    assert image["tag"] == PROJECT["version"]
+    assert f"transformer-input-course:{PROJECT['version']}" in DOCKERFILE
+
+
+def test_resources_hold_what_the_load_test_measured():
+    user = VALUES["singleuser"]
+    guarantee, limit = mebibytes(user["memory"]["guarantee"]), mebibytes(user["memory"]["limit"])
+    assert MEASURED_RSS_MIB <= guarantee <= limit
+    assert limit >= HEAVIEST_LESSON_MIB
+    assert isinstance(user["cpu"]["guarantee"], float | int) and isinstance(user["cpu"]["limit"], float | int)
+    assert 0 < user["cpu"]["guarantee"] <= user["cpu"]["limit"]
+    assert isinstance(user["startTimeout"], int) and user["startTimeout"] >= 60
+
+
+def test_idle_servers_are_culled_and_the_image_is_pulled_before_the_class():
+    cull = VALUES["cull"]
+    assert cull["enabled"] is True and isinstance(cull["timeout"], int) and isinstance(cull["every"], int)
+    assert 0 < cull["every"] <= cull["timeout"]
+    assert VALUES["prePuller"]["hook"]["enabled"] is True
+    assert VALUES["prePuller"]["continuous"]["enabled"] is True
+
+
+def test_the_image_s_pins_are_pyproject_s():
+    project = PROJECT["dependencies"] + sum(PROJECT["optional-dependencies"].values(), [])
+    ours = pins("\n".join(project))
+    image = pins(DOCKERFILE)
+    assert image.pop("jupyterhub") == CHART_JUPYTERHUB  # the chart's hub, not `make hub`'s 6.1.1
+    assert {name: version for name, version in image.items() if ours.get(name) != version} == {}
+    # everything else comes from pyproject.toml itself: the course with its `lab` extra, and lab/
+    install = re.search(r"^RUN pip install (.*)$", DOCKERFILE, re.M).group(1)
+    assert '".[lab]"' in install and "./lab" in install
+    python = re.search(r"- python=(\S+)", (ROOT / "environment.yml").read_text(encoding="utf-8")).group(1)
+    assert re.search(rf"^FROM python:{re.escape(python)}-", DOCKERFILE, re.M)
+
+
+def test_every_file_the_image_copies_is_in_the_build_context():
+    ignore = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").split()
+    for source in re.findall(r"^COPY (.+) \S+$", DOCKERFILE, re.M):
+        for path in source.split():
+            assert (ROOT / path).exists(), path
+            assert f"!{path}" in ignore, f"{path} is left out of the build context"
+
+
+def test_the_files_the_image_copies_are_enough_to_start_a_student_s_server(tmp_path):
+    """The image's /opt/course (what the Dockerfile copies, nothing else) and an empty home: the start
+    command makes the workspace and trusts it, then would become jupyterhub-singleuser."""
+    course, home = tmp_path / "course", tmp_path / "home"
+    course.mkdir()
+    for source in re.findall(r"^COPY (.+) \S+$", DOCKERFILE, re.M):
+        for path in source.split():
+            if (ROOT / path).is_dir():
+                shutil.copytree(ROOT / path, course / path, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(ROOT / path, course / path)
+    home.mkdir()
+    code = (
+        "from course_tools import hub; hub.os.execv = lambda path, argv: print('EXEC', argv[1:]); "
+        "hub.main(['singleuser', '--LabApp.news_url=None'])"
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(course)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=home, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "EXEC ['-m', 'jupyterhub.singleuser', '--LabApp.news_url=None']" in out
+    assert f"your workspace: {home}" in out
+    lessons = sorted(p.name for p in (ROOT / "notebooks" / "en").glob("*.ipynb"))
+    assert sorted(p.name for p in (home / "en").glob("*.ipynb")) == lessons
+    assert (home / ".local" / "share" / "jupyter" / "nbsignatures.db").is_file()  # the lessons trusted
