@@ -1,5 +1,8 @@
 """Speed of course_lib's BPE in pure Python, as ratios to Hugging Face ``tokenizers`` (Rust) in the same run.
 
+A second column for encoding: ``tiktoken`` (Rust), an ``Encoding`` built offline from the same
+ranks (as ``tests/unit/test_bpe_tiktoken.py`` does; it gives the same ids), one text at a time.
+
     python benchmarks/bench_bpe.py          # prints a table, exits 1 if a target is missed
 
 Both sides see the same corpus (the course's English and Russian prose) and the same setup:
@@ -26,10 +29,11 @@ import sys
 
 os.environ["TOKENIZERS_PARALLELISM"] = "false"  # before tokenizers is imported
 
+import tiktoken  # noqa: E402
 from timing import interleaved, report  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
-from course_lib.bpe import HELDOUT_LESSON, SPECIALS, BPETokenizer, course_corpus  # noqa: E402
+from course_lib.bpe import GPT2_PATTERN, HELDOUT_LESSON, SPECIALS, BPETokenizer, course_corpus  # noqa: E402
 
 SIZES = (1000, 4000)
 LENGTHS = (1_000, 10_000, 100_000)
@@ -50,8 +54,24 @@ def hf_train(texts, vocab_size):
     return hf
 
 
-def encoders(tok, hf, texts):
-    """Encoding every text into lists of ids, both ways, with caches warm and emptied first."""
+def as_tiktoken(tok):
+    """The same vocabulary as a ``tiktoken.Encoding``: every non-special token ranked by its id."""
+    specials = set(tok.specials.values())
+    ranks = {tok.token_bytes(i): i for i in range(len(tok)) if i not in specials}
+    return tiktoken.Encoding(
+        name=f"course-{len(tok)}",
+        pat_str=GPT2_PATTERN,
+        mergeable_ranks=ranks,
+        special_tokens=dict(tok.specials),
+    )
+
+
+def encoders(tok, hf, enc, texts):
+    """Encoding every text into lists of ids, three ways, with caches warm and emptied first.
+
+    tiktoken keeps no cache of pre-tokens, and one text per call keeps it on one thread
+    (``encode_ordinary_batch`` would start a pool).
+    """
 
     def ours_cold():
         tok._cache.clear()
@@ -64,6 +84,7 @@ def encoders(tok, hf, texts):
     return {
         "ours": lambda: [tok.encode(t) for t in texts],
         "tokenizers": lambda: [e.ids for e in hf.encode_batch_fast(texts)],
+        "tiktoken": lambda: [enc.encode_ordinary(t) for t in texts],
         "ours cold": ours_cold,
         "tokenizers cold": tokenizers_cold,
     }
@@ -74,11 +95,11 @@ def long_words(checks):
     rng = random.Random(0)
     dna = ["".join(rng.choices("ACGT", k=200)) for _ in range(500)]
     tok = BPETokenizer.train(dna, len(SPECIALS) + 256 + DNA_MERGES)
-    hf = tok.to_tokenizers()
+    hf, enc = tok.to_tokenizers(), as_tiktoken(tok)
     assert len(tok.merges) == DNA_MERGES
     for n in LENGTHS:
         text = "".join(rng.choices("ACGT", k=n))
-        assert hf.encode_batch_fast([text])[0].ids == tok.encode(text)
+        assert hf.encode_batch_fast([text])[0].ids == tok.encode(text) == enc.encode_ordinary(text)
 
         def ours(text=text):
             tok._cache.clear()
@@ -88,11 +109,15 @@ def long_words(checks):
             hf.model._clear_cache()
             return hf.encode_batch_fast([text])[0].ids
 
-        t = interleaved({"ours": ours, "tokenizers": tokenizers}, rounds=3, repeats=5)
+        def tiktoken_(text=text):
+            return enc.encode_ordinary(text)
+
+        t = interleaved({"ours": ours, "tokenizers": tokenizers, "tiktoken": tiktoken_}, rounds=3, repeats=5)
         ratio = t["ours"][0] / t["tokenizers"][0]
         print(
             f"one word {n:7d} chars: ours {t['ours'][0] * 1e3:7.1f} ms, "
-            f"tokenizers {t['tokenizers'][0] * 1e3:6.2f} ms ({ratio:.2f}x)"
+            f"tokenizers {t['tokenizers'][0] * 1e3:6.2f} ms ({ratio:.2f}x), "
+            f"tiktoken {t['tiktoken'][0] * 1e3:6.2f} ms ({t['ours'][0] / t['tiktoken'][0]:.2f}x)"
         )
         if n >= 10_000:
             checks.append((f"encode one word, {n} chars", ratio, 20.0))
@@ -126,11 +151,17 @@ def main():
         checks.append((f"train, vocab {size}", ratio, 100.0))
 
         tok = BPETokenizer.train(train, size)
-        hf = tok.to_tokenizers()
-        assert [e.ids for e in hf.encode_batch_fast(texts)] == [tok.encode(x) for x in texts]
-        t = interleaved(encoders(tok, hf, texts), rounds=3, repeats=9)
+        hf, enc = tok.to_tokenizers(), as_tiktoken(tok)
+        expected = [tok.encode(x) for x in texts]
+        assert (
+            [e.ids for e in hf.encode_batch_fast(texts)]
+            == expected
+            == [enc.encode_ordinary(x) for x in texts]
+        )
+        t = interleaved(encoders(tok, hf, enc, texts), rounds=3, repeats=9)
         print(
-            f"encode {size:5d}: ours {t['ours'][0] * 1e3:7.1f} ms, tokenizers {t['tokenizers'][0] * 1e3:6.1f} ms; "
+            f"encode {size:5d}: ours {t['ours'][0] * 1e3:7.1f} ms, tokenizers {t['tokenizers'][0] * 1e3:6.1f} ms, "
+            f"tiktoken {t['tiktoken'][0] * 1e3:6.1f} ms ({t['ours'][0] / t['tiktoken'][0]:.2f}x); "
             f"cold caches: ours {t['ours cold'][0] * 1e3:.1f} ms, tokenizers {t['tokenizers cold'][0] * 1e3:.1f} ms "
             f"({t['ours cold'][0] / t['tokenizers cold'][0]:.2f}x)"
         )

@@ -43,6 +43,7 @@ from .alibi import (
     plot_alibi,
     plot_alibi_weights,
     slope_label,
+    slope_math,
     update_alibi_head,
 )
 from .attention import Balance, attention_balance, draw_attention, plot_attention, plot_balance
@@ -124,6 +125,7 @@ __all__ = [
     "new_angle_pairs",
     "alibi_weights",
     "slope_label",
+    "slope_math",
     # figures in a notebook
     "NotebookFigure",
     "to_png",

@@ -23,6 +23,7 @@ from .figure import new_figure
 __all__ = [
     "MESSAGES",
     "slope_label",
+    "slope_math",
     "alibi_weights",
     "draw_alibi_head",
     "update_alibi_head",
@@ -35,7 +36,7 @@ MESSAGES = Messages(
     {
         "alibi_query": {"en": "query i", "ru": "запрос i"},
         "alibi_key": {"en": "key j", "ru": "ключ j"},
-        "alibi_head": {"en": "head {h}: m = {slope}", "ru": "голова {h}: m = {slope}"},
+        "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
         "alibi_bias": {"en": "bias −m·(i − j)", "ru": "смещение −m·(i − j)"},
         "alibi_title": {
             "en": "ALiBi, {heads} heads: the bias added to the score of query i and key j",
@@ -67,6 +68,16 @@ def slope_label(slope: float, lang: str = "en") -> str:
     """
     exponent = math.log2(slope)
     return f"2^{format_number(exponent, '.0f' if exponent == round(exponent) else 'g', lang)}"
+
+
+def slope_math(slope: float, lang: str = "en") -> str:
+    """``m = 2^-3`` as mathtext for a figure's titles and legends, the exponent raised.
+
+    >>> slope_math(0.125, "en"), slope_math(2 ** -0.5, "ru")
+    ('$m = 2^{-3}$', '$m = 2^{−0{,}5}$')
+    """
+    exponent = slope_label(slope, lang).removeprefix("2^").replace(",", "{,}")  # a comma, not a list
+    return f"$m = 2^{{{exponent}}}$"
 
 
 def alibi_weights(slope: float, seq_len: int) -> np.ndarray:
@@ -122,7 +133,7 @@ def update_alibi_head(artists: dict, num_heads: int, head: int, lang: str) -> np
     bias = alibi_bias(num_heads, seq_len, dtype=torch.float64)[head - 1].numpy()  # (seq, seq)
     artists["image"].set_data(causal(bias))
     artists["left"].set_title(
-        MESSAGES("alibi_head", lang, h=head, slope=slope_label(slope, lang)), fontsize="medium"
+        MESSAGES("alibi_head", lang, h=head, slope=slope_math(slope, lang)), fontsize="medium"
     )
     weights = alibi_weights(slope, seq_len)
     for bar, w in zip(artists["bars"], weights, strict=True):
@@ -140,7 +151,7 @@ def plot_alibi(
 
         >>> fig = plot_alibi(4, 6, lang="ru")
         >>> [ax.get_title() for ax in fig.axes[:2]]
-        ['голова 1: m = 2^−2', 'голова 2: m = 2^−4']
+        ['голова 1: $m = 2^{−2}$', 'голова 2: $m = 2^{−4}$']
     """
     lang = resolve(lang)
     num_heads = validate.positive_int("num_heads", num_heads)
@@ -160,7 +171,7 @@ def plot_alibi(
             causal(bias[h]), cmap="viridis", vmin=min(low, -1e-9), vmax=0.0, interpolation="nearest"
         )
         ax.set_title(
-            MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slopes[h], lang)), fontsize="medium"
+            MESSAGES("alibi_head", lang, h=h + 1, slope=slope_math(slopes[h], lang)), fontsize="medium"
         )
         ax.set_xticks([])
         ax.set_yticks([])
@@ -180,7 +191,7 @@ def plot_alibi_weights(
 
     >>> fig = plot_alibi_weights(2, 8)
     >>> [line.get_label() for line in fig.axes[0].lines]
-    ['head 1: m = 2^-4', 'head 2: m = 2^-8']
+    ['head 1: $m = 2^{-4}$', 'head 2: $m = 2^{-8}$']
     """
     lang = resolve(lang)
     num_heads = validate.positive_int("num_heads", num_heads)
@@ -191,7 +202,7 @@ def plot_alibi_weights(
     # one colour per head from a sequential map: steep heads dark, gentle heads light
     palette = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.9, num_heads))
     for h, (slope, colour) in enumerate(zip(slopes, palette, strict=True)):
-        label = MESSAGES("alibi_head", lang, h=h + 1, slope=slope_label(slope, lang))
+        label = MESSAGES("alibi_head", lang, h=h + 1, slope=slope_math(slope, lang))
         ax.plot(
             np.arange(seq_len), alibi_weights(slope, seq_len), ".-", color=colour, label=label, linewidth=1
         )

@@ -50,12 +50,12 @@ MESSAGES = Messages(
         "unseen": {"en": "never seen in training", "ru": "не встречались при обучении"},
         "chance": {"en": "chance", "ru": "случайное угадывание"},
         "task_shift": {
-            "en": "task: y[i] = x[i − {k}], trained on lengths {min_len} .. {train_len}",
-            "ru": "задача: y[i] = x[i − {k}], обучение на длинах {min_len} .. {train_len}",
+            "en": "task: y[i] = x[i − {k}], trained on lengths {min_len}–{train_len}",
+            "ru": "задача: y[i] = x[i − {k}], обучение на длинах {min_len}–{train_len}",
         },
         "task_lookup": {
-            "en": "task: y[i] = x[{k}], trained on lengths {min_len} .. {train_len}",
-            "ru": "задача: y[i] = x[{k}], обучение на длинах {min_len} .. {train_len}",
+            "en": "task: y[i] = x[{k}], trained on lengths {min_len}–{train_len}",
+            "ru": "задача: y[i] = x[{k}], обучение на длинах {min_len}–{train_len}",
         },
         "distance": {
             "en": "distance d (the key d places before the query)",

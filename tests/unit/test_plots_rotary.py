@@ -135,7 +135,7 @@ def test_alibi_draws_each_heads_bias_causally(lang):
         np.testing.assert_array_equal(drawn[lower], bias[h][lower])
         assert np.isnan(drawn[np.triu_indices(5, k=1)]).all()
         assert ax.get_title() == plots_alibi.MESSAGES(
-            "alibi_head", lang, h=h + 1, slope=plots.slope_label(slopes[h], lang)
+            "alibi_head", lang, h=h + 1, slope=plots.slope_math(slopes[h], lang)
         )
     assert not fig.axes[6].axison and not fig.axes[7].axison  # the grid's empty cells
 
