@@ -57,9 +57,22 @@ def padding_explorer(lang: str):
     return widgets.left_padding_explorer(["the", "dog", "sat"], padding=3, lang=lang)
 
 
+def embedding_explorer(lang: str):
+    # as lesson 3 calls it
+    sentences = [
+        "The cat sat on the mat.",
+        "Кошка сидит на ковре, собака сидит на бревне.",
+        "The dog sat on the log.",
+    ]
+    return widgets.embedding_explorer(sentences, d_model=64, lang=lang)
+
+
 #: lesson -> its explorers: the class of each one's root element, its controls (names), and a
 #: builder of the same explorer in a language (whose labels the page must show)
 EXPLORERS = {
+    lesson("_token_embeddings"): {
+        "embedding-explorer": (["sentence", "show"], embedding_explorer),
+    },
     lesson("_putting_it_together"): {
         "left-padding-explorer": (["padding", "positions"], padding_explorer),
     },
@@ -114,6 +127,44 @@ def test_positional_rows_equal_sinusoidal_table(module_page, n, d, base):  # noq
     )
     expected = sinusoidal_table(n, d, base, dtype=torch.float64).flatten()
     assert (torch.tensor(js, dtype=torch.float64) - expected).abs().max().item() <= TOLERANCE
+
+
+EMBEDDING_POINTS = [
+    (["the cat sat on the mat", "a dog"], 16, 0),
+    (["x y x", "y"], 1, 5),
+    (["кот и кот"], 64, 1),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_embeddings_js_equals_course_lib(module_page, lang):  # noqa: F811
+    page, load = module_page
+    exported = load(embedding_explorer(lang))
+    assert {"sentenceVectors", "colourScale", "readout", "repeatedToken"} <= set(exported)
+    for sentences, d, seed in EMBEDDING_POINTS:
+        explorer = widgets.embedding_explorer(sentences, d_model=d, seed=seed, lang=lang)
+        data = {"weight": explorer.weight, "ids": explorer.ids, "tokens": explorer.tokens}
+        vmax = page.evaluate("v => explorer.colourScale(v.weight, v.ids)", data)
+        assert vmax == pytest.approx(explorer.vmax, abs=TOLERANCE)
+        for j in range(len(sentences)):
+            for show in ("tokens", "sum"):
+                explorer.sentence, explorer.show = j, show
+                rows, text = page.evaluate(
+                    """([v, j, show, labels, lang]) => [
+                        Array.from(explorer.sentenceVectors(v.weight, v.ids[j], show)),
+                        explorer.readout({...v, sentence: j, show}, labels, lang)]""",
+                    [data, j, show, explorer.labels, lang],
+                )
+                got = torch.tensor(rows, dtype=torch.float64).reshape(-1, d)
+                assert (got - explorer.vectors).abs().max().item() <= TOLERANCE, (sentences, j, show)
+                # and the model's own float32 output, within float32 rounding
+                with torch.no_grad():
+                    ids = torch.tensor([explorer.ids[j]])
+                    model = (
+                        explorer.model(ids)[0] if show == "sum" else explorer.model.token_embedding(ids)[0]
+                    )
+                assert (got - model.double()).abs().max().item() <= 1e-6
+                assert text == explorer.readout()
 
 
 # ----------------------------------------------------------------------------- live in a page

@@ -37,13 +37,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 @pytest.mark.parametrize(
     ("build", "move"),
     [
-        (
-            lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
-            lambda ex: setattr(ex.sentence, "value", 1),
-        ),
         (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     ],
-    ids=["embedding", "balance"],
+    ids=["balance"],
 )
 def test_image_is_shown_at_its_own_pixel_width(build, move):
     # a box stretches its children to the notebook's width: without a width of its own the
@@ -171,6 +167,8 @@ def test_every_text_of_a_live_explorer_comes_from_the_catalogue(build):
 
 
 # ----------------------------------------------------------------------------- embedding_explorer
+# a live explorer: the browser scales, adds and draws (tests/browser/test_explorers_more.py); here
+# the traits, the data sent to the browser, and what Python computes for it
 
 
 @pytest.fixture(scope="module")
@@ -180,35 +178,56 @@ def sentences_explorer():
 
 def test_embedding_explorer_shows_token_vectors_then_with_positions(sentences_explorer):
     ex = sentences_explorer
-    assert ex.children == (ex.sentence, ex.show, ex.image)
-    ex.sentence.value, ex.show.value = 0, "tokens"
+    assert isinstance(ex, widgets.LiveExplorer)
+    ex.sentence, ex.show = 0, "tokens"
     ids = torch.tensor([ex.vocab.encode(SENTENCES[0])])
+    assert ex.ids[0] == ids[0].tolist() and ex.tokens[0] == SENTENCES[0].split()
+    # the table the browser gets is the model's own, unscaled: each float32 value exact
+    assert torch.equal(torch.tensor(ex.get_state()["weight"]), ex.model.token_embedding.embedding.weight)
     with torch.no_grad():
-        tokens_only = ex.model.token_embedding(ids)[0].numpy()
-    np.testing.assert_array_equal(ex.axes_image.get_array(), tokens_only)
-    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == SENTENCES[0].split()
-    before = ex.image.value
-    ex.show.value = "sum"
-    assert ex.image.value != before
-    # what the toggle adds is exactly the positional table
-    added = ex.axes_image.get_array() - tokens_only
-    np.testing.assert_allclose(added, sinusoidal_table(6, 16).numpy(), atol=1e-6)
-    assert ex.axes_image.axes.get_title() == widgets.MESSAGES("explorer_sum_title", "en")
+        tokens_only = ex.model.token_embedding(ids)[0]
+        summed = ex.model(ids)[0]
+    torch.testing.assert_close(ex.vectors.float(), tokens_only)
+    ex.show = "sum"
+    torch.testing.assert_close(ex.vectors.float(), summed)
+    # what the choice adds is exactly the positional table
+    added = ex.vectors - ex.vectors_of(0, "tokens")
+    torch.testing.assert_close(added, sinusoidal_table(6, 16, dtype=torch.float64))
 
 
-def test_embedding_explorer_switches_sentence(sentences_explorer):
+def test_embedding_explorer_switches_sentence_with_one_colour_scale(sentences_explorer):
     ex = sentences_explorer
-    ex.show.value = "tokens"
-    ex.sentence.value = 1
-    before = ex.image.value
-    ex.sentence.value = 2
-    assert ex.image.value != before
-    assert ex.tokens == SENTENCES[2].split()
-    assert ex.axes_image.get_array().shape == (9, 16)
-    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == ex.tokens
-    assert ex.axes_image.get_extent() == [-0.5, 15.5, 8.5, -0.5]
-    # one colour scale for every sentence, so they compare by eye
-    assert ex.axes_image.get_clim() == (-ex.vmax, ex.vmax)
+    ex.show, ex.sentence = "tokens", 2
+    assert ex.get_state()["sentence"] == 2
+    assert ex.vectors.shape == (9, 16)
+    # one colour scale for every sentence and both views, so they compare by eye
+    assert ex.vmax == max(ex.vectors_of(j, v).abs().max().item() for j in range(3) for v in ("tokens", "sum"))
+
+
+def test_embedding_explorer_readout_shows_the_repeated_word():
+    ex = widgets.embedding_explorer(SENTENCES, d_model=16)
+    # "the" at 0 and 4: the same row without positions, two rows with them
+    assert ex.readout() == [
+        "6 tokens, d_model = 16. RMS of the values shown: "
+        + f"{ex.vectors.pow(2).mean().sqrt().item():.2f}.",
+        '"the" at positions 0 and 4: its two rows differ by at most 0.00.',
+    ]
+    ex.show = "sum"
+    assert not ex.readout()[1].endswith("0.00.")
+    ex.sentence = 1
+    assert ex.readout()[1] == "No token comes twice in this sentence."
+
+
+def test_embedding_explorer_rebuilds_its_model_for_new_parameters():
+    ex = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
+    ex.sentence = 1
+    ex.d_model = 4
+    assert len(ex.weight[0]) == 4 and ex.model.token_embedding.d_model == 4
+    ex.sentences = ["one two"]
+    assert ex.sentence == 0 and ex.tokens == [["one", "two"]]
+    assert (
+        repr(ex) == "EmbeddingExplorer(sentences=['one two'], d_model=4, seed=3, sentence=0, show='tokens')"
+    )
 
 
 def test_embedding_explorer_is_deterministic_and_leaves_the_random_state():
@@ -216,15 +235,41 @@ def test_embedding_explorer_is_deterministic_and_leaves_the_random_state():
     a = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
     assert torch.equal(torch.random.get_rng_state(), state)
     b = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
-    assert a.image.value == b.image.value
+    assert a.weight == b.weight
     assert isinstance(a.vocab, Vocab) and a.model.positional_encoding.dropout.p == 0.0
 
 
 def test_embedding_explorer_in_russian():
-    ex = widgets.embedding_explorer(["кот сидел на ковре"], d_model=8, lang="ru")
-    assert ex.sentence.description == "предложение"
-    assert ex.show._options_labels == ("эмбеддинги токенов", "+ позиционное кодирование")
-    assert ex.axes_image.axes.get_ylabel() == "токен"
+    ex = widgets.embedding_explorer(["кот сидел на ковре и кот спал"], d_model=8, lang="ru")
+    assert ex.labels["sentence"] == "предложение"
+    assert (ex.labels["show_tokens"], ex.labels["show_sum"]) == (
+        "эмбеддинги токенов",
+        "+ позиционное кодирование",
+    )
+    assert ex.labels["ylabel"] == "токен"
+    assert ex.readout()[1] == "«кот» на позициях 0 и 5: две его строки различаются не больше чем на 0,00."
+
+
+@pytest.mark.parametrize(
+    ("trait", "value", "match"),
+    [
+        (
+            "sentence",
+            3,
+            r"sentence must be the index of a sentence, an integer from 0 to 2 \(3 sentences\), got 3",
+        ),
+        ("sentence", -1, r"from 0 to 2 \(3 sentences\), got -1"),
+        ("show", "positions", r"show must be one of 'tokens', 'sum', got 'positions'"),
+        ("sentences", [], r"sentences must be a non-empty list of non-empty strings, got \[\]"),
+        ("d_model", 0, r"d_model must be a positive integer, got 0"),
+        ("seed", -1, r"seed must be a non-negative integer, got -1"),
+    ],
+)
+def test_embedding_explorer_traits_reject_what_it_cannot_show(sentences_explorer, trait, value, match):
+    before = sentences_explorer.get_state()
+    with pytest.raises(ValueError, match=match):
+        setattr(sentences_explorer, trait, value)
+    assert sentences_explorer.get_state() == before
 
 
 def test_embedding_explorer_rejects_bad_sentences():
@@ -396,10 +441,6 @@ def widget_texts(explorer) -> list[str]:
 
 
 PSEUDO_EXPLORERS = {
-    "embedding": (
-        lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
-        lambda ex: setattr(ex.show, "value", "sum"),
-    ),
     "balance": (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     "vocab": (
         lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
@@ -423,6 +464,23 @@ def test_every_text_of_an_explorer_comes_from_the_catalogue(name):
         if hasattr(explorer, "figure"):
             assert_pseudo_localised(explorer.figure, data)
         move(explorer)
+
+
+LIVE_PSEUDO_EXPLORERS = {
+    "left_padding": lambda: widgets.left_padding_explorer(["the", "dog"]),
+    "embedding": lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIVE_PSEUDO_EXPLORERS))
+def test_every_text_of_a_live_explorer_with_data_comes_from_the_catalogue(name):
+    # as for lesson 5's above, for those built on data (tokens, sentences): every label and template
+    set_language(PSEUDO)
+    explorer = LIVE_PSEUDO_EXPLORERS[name]()
+    assert explorer.lang == PSEUDO
+    assert {key: text for key, text in explorer.labels.items() if not text.startswith("⟦")} == {}
+    readout = explorer.readout()
+    assert all(line.startswith("⟦") for line in ([readout] if isinstance(readout, str) else readout))
 
 
 def test_errors_of_the_explorers_come_from_the_catalogue():

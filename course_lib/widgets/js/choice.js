@@ -9,6 +9,7 @@ export function radios(parent, { name, label, options, value }) {
   box.setAttribute("role", "radiogroup");
   box.setAttribute("aria-label", label);
   box.dataset.name = name;
+  box.style.flexWrap = "wrap"; // long captions go to the next line, not off a narrow screen
   const text = document.createElement("span");
   text.textContent = label;
   box.append(text);

@@ -112,3 +112,12 @@ function drawColorbar(ctx, { x, y, w, h }, spec, font, colours) {
     ctx.restore();
   }
 }
+
+// The colour bar's ticks on [-vmax, vmax]: at most five multiples of 1, 2 or 5 times a power of ten
+export function symmetricTicks(vmax) {
+  const power = 10 ** Math.floor(Math.log10(vmax / 2));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => vmax / s <= 2);
+  const out = [];
+  for (let k = -Math.floor(vmax / step); k <= Math.floor(vmax / step); k++) out.push(k * step);
+  return out;
+}
