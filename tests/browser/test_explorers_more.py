@@ -44,6 +44,7 @@ from tests.browser.test_explorers import (
 
 pytestmark = pytest.mark.browser
 
+LAB_TIMEOUT_MS = 90_000
 #: the largest difference allowed between a value the JavaScript computes and course_lib's float64 one
 TOLERANCE = 1e-12
 
@@ -67,9 +68,19 @@ def embedding_explorer(lang: str):
     return widgets.embedding_explorer(sentences, d_model=64, lang=lang)
 
 
+def balance_explorer(lang: str, d_model: int = 8):
+    # lesson 4's setting: a random single head and unit-variance token vectors
+    from tests.unit.test_plots import balance_setup
+
+    return widgets.balance_explorer(*balance_setup(d_model), "dog bites man", "man bites dog", lang=lang)
+
+
 #: lesson -> its explorers: the class of each one's root element, its controls (names), and a
 #: builder of the same explorer in a language (whose labels the page must show)
 EXPLORERS = {
+    lesson("_why_position"): {
+        "balance-explorer": (["scale"], balance_explorer),
+    },
     lesson("_token_embeddings"): {
         "embedding-explorer": (["sentence", "show"], embedding_explorer),
     },
@@ -167,6 +178,42 @@ def test_embeddings_js_equals_course_lib(module_page, lang):  # noqa: F811
                 assert text == explorer.readout()
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("d_model", [8, 16])
+def test_balance_js_equals_course_lib(module_page, lang, d_model):  # noqa: F811
+    page, load = module_page
+    explorer = balance_explorer(lang, d_model)
+    assert {"moved", "permuted", "balance", "stopOf", "readout"} <= set(load(explorer))
+    data = {key: getattr(explorer, key) for key in ("stops", "weights", "vectors", "perm")}
+    vectors = torch.tensor(explorer.vectors[0] + explorer.vectors[1], dtype=torch.float64)
+    table = sinusoidal_table(3, d_model, dtype=torch.float64)
+    for k in (0, 7, 15, 20, 26, 33, 40):
+        explorer.scale = explorer.stops[k]
+        js, text, stop = page.evaluate(
+            "([data, k, labels, lang]) => [explorer.balance(data, k), explorer.readout(data, k, labels, lang),"
+            " explorer.stopOf(data.stops, data.stops[k] * 1.01)]",
+            [data, k, explorer.labels, lang],
+        )
+        assert stop == k
+        # against the same sums in float64 ...
+        w_a, w_b = (torch.tensor(w, dtype=torch.float64) for w in explorer.weights[k])
+        perm = torch.tensor(explorer.perm)
+        expected = {
+            "tokenRms": explorer.stops[k] * vectors.pow(2).mean().sqrt().item(),
+            "positionRms": table.pow(2).mean().sqrt().item(),
+            "positionEffect": 0.5 * (w_b - w_a[perm][:, perm]).abs().sum(-1).mean().item(),
+            "wordEffect": 0.5 * (w_b - w_a).abs().sum(-1).mean().item(),
+        }
+        assert js == pytest.approx({"scale": explorer.stops[k], **expected}, abs=TOLERANCE)
+        # ... and against course_lib's attention_balance, which sums in the model's float32 (relative
+        # precision 6e-8, a few roundings)
+        b = explorer.balance
+        assert [js["tokenRms"], js["positionRms"], js["positionEffect"], js["wordEffect"]] == pytest.approx(
+            [b.token_rms, b.position_rms, b.position_effect, b.word_effect], rel=1e-6, abs=1e-6
+        )
+        assert text == explorer.readout()
+
+
 # ----------------------------------------------------------------------------- live in a page
 
 # what a reader sees of an explorer: its picture, its readout, its controls with their labels
@@ -241,13 +288,13 @@ def check_live(page, root, lang: str, controls: list[str], labels: dict) -> floa
     return max(root.evaluate(FRAME_TIMES, name) for name in controls)
 
 
-def explorers_on(page, name: str) -> dict:
+def explorers_on(page, name: str, timeout: int = TIMEOUT_MS) -> dict:
     found = {}
     for cls in EXPLORERS[name]:
         page.wait_for_function(
             "cls => { const c = document.querySelector(`.${cls} canvas`); return c !== null && c.width > 0; }",
             arg=cls,
-            timeout=TIMEOUT_MS,
+            timeout=timeout,
         )
         found[cls] = page.locator(f".{cls}").first
     return found
@@ -300,7 +347,8 @@ def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, n
     page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
     page.wait_for_function(KERNEL_IDLE, timeout=60_000)
     # no cell has run: the saved state alone draws the explorers, and they move
-    times = run_every_control(page, explorers_on(page, name), name, "en")
+    # (JupyterLab renders a long notebook's cells in the background, a minute under load)
+    times = run_every_control(page, explorers_on(page, name, LAB_TIMEOUT_MS), name, "en")
     report(record_property, f"JupyterLab, before running {name[:2]}", times)
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"

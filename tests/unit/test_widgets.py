@@ -1,13 +1,11 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
 import html
-import io
 import json
 import re
 
 import ipywidgets
 import numpy as np
-import PIL.Image
 import pytest
 import torch
 from matplotlib.text import Text
@@ -27,30 +25,7 @@ def english_by_default():
     set_language("en")
 
 
-def png_size(data: bytes) -> tuple[int, int]:
-    return PIL.Image.open(io.BytesIO(data)).size
-
-
 # ----------------------------------------------------------------------------- every explorer
-
-
-@pytest.mark.parametrize(
-    ("build", "move"),
-    [
-        (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
-    ],
-    ids=["balance"],
-)
-def test_image_is_shown_at_its_own_pixel_width(build, move):
-    # a box stretches its children to the notebook's width: without a width of its own the
-    # PNG would be scaled up and blurred
-    explorer = build()
-    width, _ = png_size(explorer.image.value)
-    layout = explorer.image.layout
-    assert layout.width == f"{width}px"
-    assert (layout.height, layout.object_fit) == ("auto", "contain")
-    move(explorer)
-    assert png_size(explorer.image.value)[0] == width
 
 
 # ----------------------------------------------------------------------------- live explorers (lesson 5)
@@ -371,45 +346,54 @@ def balance_explorer():
     return make_balance_explorer()
 
 
-def test_balance_explorer_shows_the_balance_at_the_slider_scale(balance_explorer):
+def test_balance_explorer_sends_the_weights_at_every_stop(balance_explorer):
+    # a live explorer: the browser computes the RMS and the effects and draws
+    # (tests/browser/test_explorers_more.py); Python runs the reader's attention at each stop
     from tests.unit.test_plots import balance_setup
 
     ex = balance_explorer
-    assert ex.children == (ex.scale, ex.readout, ex.image)
-    assert isinstance(ex.scale, ipywidgets.FloatLogSlider) and (ex.scale.min, ex.scale.max) == (-2.0, 2.0)
-    before, readout = ex.image.value, ex.readout.value
-    ex.scale.value = 10.0
-    assert ex.image.value != before and ex.readout.value != readout
+    assert isinstance(ex, widgets.LiveExplorer)
+    assert ex.stops == list(widgets.attention.STOPS) and len(ex.stops) == 41
+    assert (ex.stops[0], ex.stops[20], ex.stops[-1]) == (0.01, 1.0, 100.0)
+    attention, embed = balance_setup()
+    for k in (0, 20, 33):
+        expected = plots.attention_balance(attention, embed, "dog bites man", "man bites dog", ex.stops[k])
+        for sent, w in zip(ex.weights[k], expected.weights, strict=True):
+            assert torch.equal(torch.tensor(sent, dtype=torch.float64), w.double())
+    assert ex.vectors[1] == embed("man bites dog").double().tolist()
+    assert ex.tokens == [["dog", "bites", "man"], ["man", "bites", "dog"]] and ex.perm == [2, 1, 0]
+
+
+def test_balance_explorer_readout_is_attention_balance_at_the_scale(balance_explorer):
+    from tests.unit.test_plots import balance_setup
+
+    ex = balance_explorer
+    ex.scale = 10.0
+    assert ex.get_state()["scale"] == 10.0
     expected = plots.attention_balance(*balance_setup(), "dog bites man", "man bites dog", 10.0)
     assert (ex.balance.position_effect, ex.balance.word_effect) == (
         expected.position_effect,
         expected.word_effect,
     )
-    heatmaps = [ax for ax in ex.figure.axes if ax.images]
-    np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), expected.weights[1].numpy())
-    assert ex.figure.get_suptitle() == widgets.MESSAGES("balance_title", "en", scale="10.00")
-    assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout.value
-    assert f"of PE: {expected.position_rms:.2f}" in ex.readout.value
+    assert ex.readout()[0].startswith(f"c = 10.00. RMS of the token vectors × c: {expected.token_rms:.2f}")
+    assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout()[1]
 
 
-def test_balance_explorer_updates_its_heatmaps_instead_of_rebuilding_them():
-    # new axes, colourbar and layout on every move took ~300 ms; set_data and set_text ~50 ms
-    ex = make_balance_explorer()
-    axes, texts = list(ex.figure.axes), [t for ax in ex.figure.axes for t in ax.texts]
-    threads = torch.get_num_threads()
-    ex.scale.value = 0.1
-    assert torch.get_num_threads() == threads  # one_thread gave the threads back
-    assert ex.figure.axes == axes and [t for ax in ex.figure.axes for t in ax.texts] == texts
-    heatmaps = [ax for ax in axes if ax.images]
-    for ax, w in zip(heatmaps, ex.balance.weights, strict=True):
-        assert [t.get_text() for t in ax.texts] == [f"{v:.2f}" for v in w.flatten().tolist()]
+def test_balance_explorer_adds_a_scale_off_the_stops():
+    ex = make_balance_explorer(scale=1.5)
+    assert 1.5 in ex.stops and len(ex.stops) == 42 and ex.stops == sorted(ex.stops)
+    ex.scale = 3.0
+    k = ex.stops.index(3.0)
+    assert len(ex.stops) == len(ex.weights) == 43
+    assert torch.equal(torch.tensor(ex.weights[k][0], dtype=torch.float64), ex.balance.weights[0].double())
 
 
 def test_balance_explorer_in_russian():
     ex = make_balance_explorer(lang="ru")
-    assert ex.scale.description == "множитель токенов c"
-    assert "влияние позиций" in ex.readout.value
-    assert "c = 1,00." in ex.readout.value and ex.figure.get_suptitle().startswith("вход = 1,00 ·")
+    assert ex.labels["scale"] == "множитель токенов c"
+    assert ex.labels["title"] == "вход = {scale} · векторы токенов + PE"
+    assert "влияние позиций" in ex.readout()[1]
+    assert ex.readout()[0].startswith("c = 1,00.")
 
 
 def test_balance_explorer_rejects_what_the_slider_cannot_show():
@@ -417,6 +401,22 @@ def test_balance_explorer_rejects_what_the_slider_cannot_show():
         make_balance_explorer(scale=0)
     with pytest.raises(ValueError, match=r"same tokens in another order"):
         widgets.balance_explorer(lambda x: (x, x), lambda t: torch.zeros(2, 4), "dog bites", "man bites")
+
+
+@pytest.mark.parametrize(
+    ("trait", "value", "match"),
+    [
+        ("scale", 0.001, r"scale must be a number from 0.01 to 100, the slider's range, got 0.001"),
+        ("scale", 1000, r"scale must be a number from 0.01 to 100, the slider's range, got 1000"),
+        ("first", "man bites dog", r"first is fixed when the explorer is built .*got 'man bites dog'"),
+        ("second", "bites dog man", r"second is fixed when the explorer is built .*got 'bites dog man'"),
+    ],
+)
+def test_balance_explorer_traits_reject_what_it_cannot_show(trait, value, match):
+    ex = make_balance_explorer()
+    with pytest.raises(ValueError, match=match):
+        setattr(ex, trait, value)
+    assert (ex.scale, ex.first, ex.second, len(ex.stops)) == (1.0, "dog bites man", "man bites dog", 41)
 
 
 # ----------------------------------------------------------------------------- every text from the catalogue
@@ -441,7 +441,6 @@ def widget_texts(explorer) -> list[str]:
 
 
 PSEUDO_EXPLORERS = {
-    "balance": (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     "vocab": (
         lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
         lambda ex: setattr(ex.text, "value", "the bird"),
@@ -469,6 +468,7 @@ def test_every_text_of_an_explorer_comes_from_the_catalogue(name):
 LIVE_PSEUDO_EXPLORERS = {
     "left_padding": lambda: widgets.left_padding_explorer(["the", "dog"]),
     "embedding": lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
+    "balance": lambda: make_balance_explorer(),
 }
 
 
@@ -508,12 +508,6 @@ def readout_and_figure_texts(ex) -> list[str]:
 
 
 NUMBER_WIDGETS = {
-    # the weight in each cell of the heatmaps, moved by the slider
-    "balance": (
-        lambda lang: make_balance_explorer(lang=lang),
-        lambda ex: setattr(ex.scale, "value", 0.5),
-        r"0[.,]\d\d",
-    ),
     "rope": (
         lambda lang: widgets.rope_explorer(lang=lang),
         lambda ex: setattr(ex.n, "value", 9),
