@@ -1,103 +1,145 @@
-"""The explorer of word order (lesson 4): do the token vectors or the positions decide what attention looks at?"""
+"""The explorer of word order (lesson 4): do the token vectors or the positions decide what attention looks at?
 
-import html
+A live explorer (:mod:`course_lib.widgets.live`). The reader's ``attention`` and ``embed`` are Python
+functions, which no browser can run: Python runs them at each of the slider's stops and sends the
+token vectors and the attention weights as traits, and the browser computes the RMS and the two
+effects of :func:`course_lib.plots.attention_balance` and draws (``js/attention.js``).
+"""
 
-import ipywidgets as widgets
+import torch
+import traitlets
 
 from .. import plots
-from ..i18n import resolve
-from .base import DPI, FIGSIZE, FigureWidget, format_number, slider
+from ..i18n import format_number, resolve
+from .live import LiveExplorer, colormap_hex, module, template
 from .messages import MESSAGES
 
-__all__ = ["BalanceExplorer", "balance_explorer"]
+__all__ = ["BalanceExplorer", "balance_explorer", "STOPS"]
+
+#: the slider's stops: c from 0.01 to 100 on a log scale, in steps of 10^0.1
+STOPS = tuple(10 ** (k / 10) for k in range(-20, 21))
 
 
-class BalanceExplorer(FigureWidget):
+def check_scale(value) -> float:
+    """``value`` as a float if it is a number the slider can show, 0.01 to 100."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.01 <= value <= 100:
+        raise ValueError(MESSAGES("balance_slider_range", value=value))
+    return float(value)
+
+
+class BalanceExplorer(LiveExplorer):
     """A slider for the factor ``c`` in ``c · tokens + PE``, over two sentences' attention weights.
 
-    Attributes: ``scale`` (FloatLogSlider), ``readout`` (HTML), ``image``, ``figure``, and
-    ``balance``, the :class:`~course_lib.plots.Balance` shown now (its weights, the RMS of
-    both terms and the effects of the positions and of the words).
+    Traits: ``scale`` (the slider), ``first`` and ``second`` (the sentences, fixed), and what
+    Python sends the browser: ``stops`` (the scales the slider takes), ``weights`` (both
+    sentences' ``(seq, seq)`` weights at each stop), ``vectors`` (``embed`` of each sentence,
+    ``(seq, d_model)``), ``tokens`` and ``perm``. Setting ``scale`` off the stops adds it as a
+    stop (computed here, with the kernel). :attr:`balance` and :meth:`readout` are what the
+    browser shows, computed by :func:`course_lib.plots.attention_balance`.
     """
 
+    _esm = module("attention", "sinusoidal", "heatmap")
+    parameters = ("first", "second", "scale")
+    first = traitlets.Unicode().tag(sync=True)
+    second = traitlets.Unicode().tag(sync=True)
+    scale = traitlets.Float(1.0).tag(sync=True)
+    stops = traitlets.List().tag(sync=True)
+    weights = traitlets.List().tag(sync=True)
+    vectors = traitlets.List().tag(sync=True)
+    tokens = traitlets.List().tag(sync=True)
+    perm = traitlets.List().tag(sync=True)
+    #: the heatmaps' colours: the static figure's "Blues", 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
+
     def __init__(self, attention, embed, first: str, second: str, scale: float = 1.0, lang=None):
-        self.lang = resolve(lang)
-        self._args = (attention, embed, first, second)
-        self.balance = plots.attention_balance(*self._args, scale)  # checks the sentences and the scale
-        self.scale = slider(
-            widgets.FloatLogSlider,
-            value=scale,
-            base=10,
-            min=-2.0,
-            max=2.0,
-            step=0.1,
-            readout_format=".2f",
-            description=MESSAGES("slider_token_scale", self.lang),
+        lang = resolve(lang)
+        scale = check_scale(scale)
+        self._attention, self._embed, self._pair = attention, embed, (first, second)
+        first_balance = plots.attention_balance(
+            attention, embed, first, second, scale
+        )  # checks the sentences
+        labels = {
+            "scale": MESSAGES("slider_token_scale", lang),
+            "title": template(MESSAGES, "balance_title", lang),
+            "rms": template(MESSAGES, "balance_rms", lang),
+            "effects": template(MESSAGES, "balance_effects", lang),
+            "xlabel": plots.MESSAGES("attention_key", lang),
+            "ylabel": plots.MESSAGES("attention_query", lang),
+            "colorbar": plots.MESSAGES("attention_weight", lang),
+        }
+        stops = sorted({*STOPS, scale})
+        with torch.no_grad():
+            vectors = [torch.as_tensor(embed(text)).double().tolist() for text in (first, second)]
+        super().__init__(
+            lang,
+            labels,
+            first=first,
+            second=second,
+            vectors=vectors,
+            tokens=[list(t) for t in first_balance.tokens],
+            perm=first_balance.perm.tolist(),
+            weights=[self._weights_at(c) for c in stops],
+            stops=stops,
+            scale=scale,
+            colormap=colormap_hex("Blues"),
         )
-        self.readout = widgets.HTML()
-        figure = plots.new_figure((FIGSIZE[0], 3.4), DPI, self.lang)
-        self._draw(figure)
-        self.attach_figure(figure)
-        self._update_readout()
-        self.scale.observe(self._on_change, names="value")
-        super().__init__([self.scale, self.readout, self.image])
 
-    def _draw(self, figure) -> None:
-        b = self.balance
-        weights = [w.numpy() for w in b.weights]
-        self._images = plots.draw_attention(figure, weights, list(b.tokens), None, self.lang, ncols=2)
-        figure.suptitle(self._title())
+    def _weights_at(self, scale: float) -> list:
+        b = plots.attention_balance(self._attention, self._embed, *self._pair, scale)
+        return [w.double().tolist() for w in b.weights]
 
-    def _update_figure(self) -> None:
-        """The new weights into the existing heatmaps and their numbers: no new axes, no new layout."""
-        b = self.balance
-        for image, w in zip(self._images, b.weights, strict=True):
-            w = w.numpy()
-            image.set_data(w)
-            # draw_attention writes each weight in its cell, row by row, white on dark cells
-            for text, value in zip(image.axes.texts, w.flatten().tolist(), strict=True):
-                text.set_text(format_number(value, ".2f", self.lang))
-                text.set_color("white" if value > 0.6 else "black")
-        self.figure.suptitle(self._title())
+    @traitlets.validate("first", "second")
+    def _check_fixed(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        if self._pair[name == "second"] != value:
+            raise ValueError(MESSAGES("balance_fixed", name=name, value=value))
+        return value
 
-    def _title(self) -> str:
-        return MESSAGES("balance_title", self.lang, scale=format_number(self.balance.scale, ".2f", self.lang))
+    @traitlets.validate("scale")
+    def _check_scale(self, proposal):
+        return check_scale(proposal["value"])
 
-    def _update_readout(self) -> None:
-        b = self.balance
+    @traitlets.observe("scale")
+    def _add_stop(self, change):
+        scale = change["new"]
+        if self.stops and scale not in self.stops:
+            stops = sorted([*self.stops, scale])
+            weights = list(self.weights)
+            weights.insert(stops.index(scale), self._weights_at(scale))
+            with self.hold_sync():
+                self.weights, self.stops = weights, stops
+
+    @property
+    def balance(self) -> plots.Balance:
+        """What the browser shows now: :func:`course_lib.plots.attention_balance` at ``scale``."""
+        return plots.attention_balance(self._attention, self._embed, *self._pair, self.scale)
+
+    def readout(self) -> list[str]:
+        """The readout's two lines, as the browser writes them."""
+        b, lang = self.balance, self.lang
 
         def number(x: float) -> str:
-            return format_number(x, ".2f", self.lang)
+            return format_number(x, ".2f", lang)
 
-        lines = [
+        return [
             MESSAGES(
                 "balance_rms",
-                self.lang,
+                lang,
                 scale=number(b.scale),
                 tokens=number(b.token_rms),
                 positions=number(b.position_rms),
                 ratio=number(b.token_rms / b.position_rms),
             ),
             MESSAGES(
-                "balance_effects",
-                self.lang,
-                positions=number(b.position_effect),
-                words=number(b.word_effect),
+                "balance_effects", lang, positions=number(b.position_effect), words=number(b.word_effect)
             ),
         ]
-        self.readout.value = "<br>".join(html.escape(line) for line in lines)
-
-    def _on_change(self, _change=None) -> None:
-        self.balance = plots.attention_balance(*self._args, float(self.scale.value))
-        self._update_readout()
-        self._update_figure()
-        self.redraw()
 
 
 def balance_explorer(
     attention, embed, first: str, second: str, scale: float = 1.0, lang: str | None = None
 ) -> BalanceExplorer:
-    """Do the words or the positions decide what attention looks at? (lesson 4)
+    """Do the words or the positions decide what attention looks at? (lesson 4), live in the browser.
 
     ``embed(text)`` gives the token vectors ``(seq, d_model)`` of a text, without positions;
     ``attention(x)`` returns ``(outputs, weights)`` for such an input. The slider sets ``c``
@@ -108,6 +150,4 @@ def balance_explorer(
     ``c = √d_model`` PyTorch's default N(0, 1). The static figure to show beside it is
     :func:`course_lib.plots.plot_balance`.
     """
-    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0.01 <= scale <= 100:
-        raise ValueError(MESSAGES("balance_slider_range", value=scale))
     return BalanceExplorer(attention, embed, first, second, scale, lang)

@@ -32,13 +32,14 @@ __all__ = ["JS", "module", "template", "colormap_hex", "LiveExplorer"]
 JS = Path(__file__).with_name("js")
 
 
-def module(name: str) -> str:
-    """The ES module of explorer ``name``: ``js/common.js`` followed by ``js/<name>.js``."""
-    return (
-        (JS / "common.js").read_text(encoding="utf-8")
-        + "\n"
-        + (JS / f"{name}.js").read_text(encoding="utf-8")
-    )
+def module(name: str, *parts: str) -> str:
+    """The ES module of explorer ``name``: ``js/common.js``, the shared ``js/<part>.js``, then ``js/<name>.js``.
+
+    ``parts`` are files that several explorers use and others do not (``sinusoidal``,
+    ``heatmap``, ``choice``): one module string, so they need no import.
+    """
+    files = ["common", *parts, name]
+    return "\n".join((JS / f"{file}.js").read_text(encoding="utf-8") for file in files)
 
 
 def template(catalogue: Messages, key: str, lang: str) -> str:

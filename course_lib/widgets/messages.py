@@ -53,6 +53,22 @@ MESSAGES = Messages(
             "en": "Token embeddings × √d_model + positional encoding",
             "ru": "Эмбеддинги токенов × √d_model + позиционное кодирование",
         },
+        "embedding_readout": {
+            "en": "{seq} tokens, d_model = {d_model}. RMS of the values shown: {rms}.",
+            "ru": "Токенов: {seq}, d_model = {d_model}. RMS показанных значений: {rms}.",
+        },
+        "embedding_repeat": {
+            "en": '"{token}" at positions {first} and {second}: its two rows differ by at most {diff}.',
+            "ru": "«{token}» на позициях {first} и {second}: две его строки различаются не больше чем на {diff}.",
+        },
+        "embedding_no_repeat": {
+            "en": "No token comes twice in this sentence.",
+            "ru": "Ни один токен не встречается в этом предложении дважды.",
+        },
+        "sentence_range": {
+            "en": "sentence must be the index of a sentence, an integer from 0 to {last} ({count} sentences), got {value!r}",
+            "ru": "sentence должен быть номером предложения, целым числом от 0 до {last} (предложений: {count}), а получено {value!r}",
+        },
         "sentences_invalid": {
             "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
             "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
@@ -74,6 +90,12 @@ MESSAGES = Messages(
             "ru": "Доля сдвинутого веса внимания — влияние позиций: {positions} "
             "(0: внимание видит только слова); влияние слов: {words} "
             "(0: оно видит только позиции).",
+        },
+        "balance_fixed": {
+            "en": "{name} is fixed when the explorer is built (the weights are computed for it): "
+            "call balance_explorer again for other sentences, got {value!r}",
+            "ru": "{name} задаётся при создании графика (веса посчитаны для него): "
+            "для других предложений вызовите balance_explorer снова, а получено {value!r}",
         },
         "balance_slider_range": {
             "en": "scale must be a number from 0.01 to 100, the slider's range, got {value!r}",

@@ -1,23 +1,25 @@
 """The explorer of left padding (lesson 6): which row of the positional table each token of a text gets.
 
+A live explorer (:mod:`course_lib.widgets.live`): the browser numbers the padded text and draws the
+rows it receives (``js/positions.js``); Python holds the parameters as traits.
+
 >>> explorer = left_padding_explorer(["the", "dog", "sat"], padding=2, lang="ru")
->>> explorer.same, explorer.positions.value
+>>> explorer.same, explorer.positions
 (False, 'default')
->>> explorer.positions.value = "mask"  # positions from the mask: the rows the text gets alone
->>> explorer.same, explorer.padding.description
+>>> explorer.positions = "mask"  # positions from the mask: the rows the text gets alone
+>>> explorer.same, explorer.labels["padding"]
 (True, 'паддинг слева')
 """
 
-import html
+import torch
+import traitlets
 
-import ipywidgets as widgets
-
-from .. import validate
+from .. import plots, validate
+from ..embedding import sinusoidal_table
 from ..i18n import Messages, resolve
-from ..plots import new_figure
 from ..plots.positions import MESSAGES as PLOT_MESSAGES
-from ..plots.positions import check_tokens, draw_left_padding
-from .base import DPI, SLIDER_STYLE, FigureWidget, slider
+from ..plots.positions import POSITION_MODES, check_tokens, left_padded_positions
+from .live import LiveExplorer, colormap_hex, module, template
 
 __all__ = ["MESSAGES", "LeftPaddingExplorer", "left_padding_explorer"]
 
@@ -28,58 +30,116 @@ MESSAGES = Messages(
         "positions": {"en": "positions", "ru": "позиции"},
         "default": {"en": "0 .. seq-1", "ru": "0 .. seq-1"},
         "mask": {"en": "from the mask", "ru": "из маски"},
+        "readout": {
+            "en": "{padding} × <pad>, then the text at positions {positions}: {verdict}.",
+            "ru": "{padding} × <pad>, затем текст на позициях {positions}: {verdict}.",
+        },
+        "padding_range": {
+            "en": "padding must be an integer from 0 to max_padding = {max_padding}, got {value!r}",
+            "ru": "padding должен быть целым числом от 0 до max_padding = {max_padding}, а получено {value!r}",
+        },
     },
 )
 
 
-class LeftPaddingExplorer(FigureWidget):
-    """A slider for the padding and a toggle for the positions over the rows a text receives.
+class LeftPaddingExplorer(LiveExplorer):
+    """A slider for the padding and a choice of positions over the rows a text receives.
 
-    Attributes: ``padding`` (IntSlider), ``positions`` (ToggleButtons: ``"default"`` or
-    ``"mask"``), ``readout`` (HTML), ``image``, ``figure`` (always of size ``figsize``), and
-    ``same``: whether the text's tokens now get the rows they get alone.
+    Traits: ``padding`` (the slider, 0 to ``max_padding``), ``positions`` (``"default"`` or
+    ``"mask"``), ``tokens``, ``max_padding`` and ``d_model`` (fixed). :attr:`rows`, :attr:`same`
+    and :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
+    _esm = module("positions", "sinusoidal", "heatmap", "choice")
+    parameters = ("tokens", "padding", "positions", "max_padding", "d_model")
+    tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    padding = traitlets.Int(2).tag(sync=True)
+    positions = traitlets.Unicode("default").tag(sync=True)
+    max_padding = traitlets.Int(5).tag(sync=True)
+    d_model = traitlets.Int(8).tag(sync=True)
+    #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
+
     def __init__(self, tokens, padding: int = 2, max_padding: int = 5, d_model: int = 8, lang=None):
-        self.lang = resolve(lang)
-        self.tokens = check_tokens(tokens)
-        self.d_model = validate.positive_int("d_model", d_model)
+        lang = resolve(lang)
+        tokens = check_tokens(tokens)
+        d_model = validate.positive_int("d_model", d_model)
         max_padding = validate.non_negative_int("max_padding", max_padding)
         padding = validate.non_negative_int("padding", padding)
-        self.padding = slider(
-            widgets.IntSlider,
-            value=padding,
-            min=0,
-            max=max(max_padding, padding),
-            description=MESSAGES("padding", self.lang),
+        labels = {
+            "padding": MESSAGES("padding", lang),
+            "positions": MESSAGES("positions", lang),
+            "mode_default": MESSAGES("default", lang),
+            "mode_mask": MESSAGES("mask", lang),
+            "readout": template(MESSAGES, "readout", lang),
+            "same": PLOT_MESSAGES("same", lang),
+            "differ": PLOT_MESSAGES("differ", lang),
+            "default": template(PLOT_MESSAGES, "default", lang),
+            "mask": template(PLOT_MESSAGES, "mask", lang),
+            "xlabel": PLOT_MESSAGES("dimension", lang),
+            "ylabel": PLOT_MESSAGES("token", lang),
+            "colorbar": PLOT_MESSAGES("value", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            tokens=tokens,
+            d_model=d_model,
+            max_padding=max(max_padding, padding),
+            padding=padding,
+            colormap=colormap_hex(plots.DIVERGING),
         )
-        self.positions = widgets.ToggleButtons(
-            options=[(MESSAGES(mode, self.lang), mode) for mode in ("default", "mask")],
-            value="default",
-            description=MESSAGES("positions", self.lang),
-            style=SLIDER_STYLE,
-        )
-        self.readout = widgets.HTML()
-        # one size for every setting, with room for the longest text the slider makes
-        self.figsize = (6.4, 1.4 + 0.3 * (len(self.tokens) + self.padding.max))
-        self.attach_figure(self._draw())
-        self.padding.observe(self._on_change, names="value")
-        self.positions.observe(self._on_change, names="value")
-        super().__init__([self.padding, self.positions, self.readout, self.image])
 
-    def _draw(self):
-        figure = new_figure(self.figsize, DPI, self.lang)
-        _, _, self.same = draw_left_padding(
-            figure, self.tokens, self.padding.value, self.positions.value, self.d_model, self.lang
-        )
-        self.readout.value = html.escape(PLOT_MESSAGES("same" if self.same else "differ", self.lang))
-        return figure
+    @traitlets.validate("padding")
+    def _check_padding(self, proposal):
+        value = proposal["value"]
+        if not validate.is_integer(value) or not 0 <= value <= self.max_padding:
+            raise ValueError(MESSAGES("padding_range", max_padding=self.max_padding, value=value))
+        return int(value)
 
-    def _on_change(self, _change=None) -> None:
-        # another number of rows and other labels: a new figure costs little at this size
-        self.figure = self._draw()
-        self.figure.set_layout_engine("none")
-        self.redraw(layout=True)
+    @traitlets.validate("positions")
+    def _check_positions(self, proposal):
+        return validate.choice("positions", proposal["value"], POSITION_MODES)
+
+    @traitlets.validate("tokens")
+    def _check_tokens(self, proposal):
+        return check_tokens(proposal["value"])
+
+    @traitlets.validate("d_model", "max_padding")
+    def _check_size(self, proposal):
+        name, value = proposal["trait"].name, proposal["value"]
+        if name == "d_model":
+            return validate.positive_int(name, value)
+        value = validate.non_negative_int(name, value)
+        if value < self.padding:
+            raise ValueError(MESSAGES("padding_range", max_padding=value, value=self.padding))
+        return value
+
+    @property
+    def position_ids(self) -> torch.Tensor:
+        """The positions of the pads and the text now, ``(padding + len(tokens),)`` int64."""
+        return left_padded_positions(len(self.tokens), self.padding, self.positions)
+
+    @property
+    def rows(self) -> torch.Tensor:
+        """The rows of the table the padded text receives, ``(padding + len(tokens), d_model)`` float64."""
+        positions = self.position_ids
+        return sinusoidal_table(int(positions.max()) + 1, self.d_model, dtype=torch.float64)[positions]
+
+    @property
+    def same(self) -> bool:
+        """Whether the text's tokens now get the rows they get alone."""
+        return bool((self.position_ids[self.padding :] == torch.arange(len(self.tokens))).all())
+
+    def readout(self) -> str:
+        """The readout under the controls, as the browser writes it."""
+        return MESSAGES(
+            "readout",
+            self.lang,
+            padding=self.padding,
+            positions=", ".join(str(p) for p in self.position_ids[self.padding :].tolist()),
+            verdict=PLOT_MESSAGES("same" if self.same else "differ", self.lang),
+        )
 
 
 def left_padding_explorer(
@@ -87,9 +147,10 @@ def left_padding_explorer(
 ) -> LeftPaddingExplorer:
     """Which row of the positional table each token of ``tokens`` gets once padded on the left (lesson 6).
 
-    The slider puts 0 to ``max_padding`` tokens ``<pad>`` before the text; the toggle
+    The slider puts 0 to ``max_padding`` tokens ``<pad>`` before the text; the choice
     numbers the tokens ``0 .. seq-1`` or from the mask, ``(mask.cumsum(-1) - 1).clamp(min=0)``.
-    The readout says whether the text gets the rows it gets alone. The static figure to
-    show beside it is :func:`course_lib.plots.plot_left_padding`.
+    The readout gives the text's positions and says whether the text gets the rows it gets
+    alone. Live in the browser, with no kernel. The static figure to show beside it is
+    :func:`course_lib.plots.plot_left_padding`.
     """
     return LeftPaddingExplorer(tokens, padding, max_padding, d_model, lang)

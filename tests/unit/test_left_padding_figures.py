@@ -3,10 +3,12 @@
 import numpy as np
 import pytest
 import torch
+import traitlets
 
 import course_lib
 from course_lib import plots, widgets
 from course_lib.plots.positions import MESSAGES
+from course_lib.widgets.positions import MESSAGES as MESSAGES_W
 
 TOKENS = ["the", "dog", "sat"]
 
@@ -65,28 +67,64 @@ def test_the_figure_rejects_what_is_no_list_of_tokens(tokens):
         plots.plot_left_padding(tokens)
 
 
-def test_the_explorer_follows_the_slider_and_the_toggle(lang):
+def test_the_explorer_follows_the_slider_and_the_choice(lang):
+    # a live explorer: the browser draws (tests/browser/test_explorers_more.py); here the traits
+    # and what Python computes for it
     explorer = widgets.left_padding_explorer(TOKENS, padding=0, max_padding=4, lang=lang)
-    assert explorer.same and explorer.padding.max == 4
-    first = explorer.image.value
-    explorer.padding.value = 3
+    assert isinstance(explorer, widgets.LiveExplorer)
+    assert explorer.same and explorer.max_padding == 4
+    explorer.padding = 3
     assert not explorer.same
-    assert explorer.readout.value == MESSAGES("differ", lang)
-    assert explorer.image.value != first
-    labels = [t.get_text() for t in explorer.figure.axes[0].get_yticklabels()]
-    assert labels[-3:] == ["the · 3", "dog · 4", "sat · 5"]
-    explorer.positions.value = "mask"
-    assert explorer.same and explorer.readout.value == MESSAGES("same", lang)
-    labels = [t.get_text() for t in explorer.figure.axes[0].get_yticklabels()]
-    assert labels[-3:] == ["the · 0", "dog · 1", "sat · 2"]
-    # one figure size for every setting, so the image does not jump
-    assert tuple(explorer.figure.get_size_inches()) == explorer.figsize
+    assert explorer.get_state()["padding"] == 3
+    assert explorer.position_ids.tolist() == [0, 1, 2, 3, 4, 5]
+    assert explorer.readout() == MESSAGES_W(
+        "readout", lang, padding=3, positions="3, 4, 5", verdict=MESSAGES("differ", lang)
+    )
+    table = course_lib.sinusoidal_table(6, 8, dtype=torch.float64)
+    assert torch.equal(explorer.rows, table)
+    explorer.positions = "mask"
+    assert explorer.same and explorer.readout().endswith(MESSAGES("same", lang) + ".")
+    assert explorer.position_ids.tolist() == [0, 0, 0, 0, 1, 2]
+    assert torch.equal(explorer.rows, table[[0, 0, 0, 0, 1, 2]])
 
 
 def test_the_explorer_is_labelled_in_the_lesson_language():
     explorer = widgets.left_padding_explorer(TOKENS, lang="ru")
-    assert explorer.padding.description == "паддинг слева"
-    assert [label for label, _ in explorer.positions.options] == ["0 .. seq-1", "из маски"]
+    assert explorer.labels["padding"] == "паддинг слева"
+    assert (explorer.labels["mode_default"], explorer.labels["mode_mask"]) == ("0 .. seq-1", "из маски")
+    # the title a template the browser fills
+    assert explorer.labels["mask"] == "{padding} × <pad> слева, позиции из маски"
+    explorer.padding = 1
+    assert (
+        explorer.readout()
+        == "1 × <pad>, затем текст на позициях 1, 2, 3: текст получает не те строки, что отдельно."
+    )
+    assert repr(explorer) == (
+        "LeftPaddingExplorer(tokens=['the', 'dog', 'sat'], padding=1, positions='default', max_padding=5, d_model=8)"
+    )
+
+
+def test_the_explorer_slider_reaches_the_padding_asked_for():
+    assert widgets.left_padding_explorer(TOKENS, padding=7, max_padding=5).max_padding == 7
+
+
+@pytest.mark.parametrize(
+    "trait, value, error, match",
+    [
+        ("padding", 6, ValueError, r"padding must be an integer from 0 to max_padding = 5, got 6"),
+        ("padding", -1, ValueError, r"padding must be an integer from 0 to max_padding = 5, got -1"),
+        ("padding", 1.5, traitlets.TraitError, r"padding"),
+        ("positions", "cumsum", ValueError, r"positions must be one of 'default', 'mask', got 'cumsum'"),
+        ("tokens", [], ValueError, r"tokens must be a non-empty list of strings, got \[\]"),
+        ("d_model", 0, ValueError, r"d_model must be a positive integer, got 0"),
+        ("max_padding", 1, ValueError, r"padding must be an integer from 0 to max_padding = 1, got 2"),
+    ],
+)
+def test_the_explorer_traits_reject_what_it_cannot_show(trait, value, error, match):
+    explorer = widgets.left_padding_explorer(TOKENS, padding=2)
+    with pytest.raises(error, match=match):
+        setattr(explorer, trait, value)
+    assert (explorer.padding, explorer.positions, explorer.tokens) == (2, "default", TOKENS)
 
 
 @pytest.mark.parametrize(

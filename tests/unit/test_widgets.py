@@ -1,13 +1,11 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
 import html
-import io
 import json
 import re
 
 import ipywidgets
 import numpy as np
-import PIL.Image
 import pytest
 import torch
 from matplotlib.text import Text
@@ -27,34 +25,7 @@ def english_by_default():
     set_language("en")
 
 
-def png_size(data: bytes) -> tuple[int, int]:
-    return PIL.Image.open(io.BytesIO(data)).size
-
-
 # ----------------------------------------------------------------------------- every explorer
-
-
-@pytest.mark.parametrize(
-    ("build", "move"),
-    [
-        (
-            lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
-            lambda ex: setattr(ex.sentence, "value", 1),
-        ),
-        (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
-    ],
-    ids=["embedding", "balance"],
-)
-def test_image_is_shown_at_its_own_pixel_width(build, move):
-    # a box stretches its children to the notebook's width: without a width of its own the
-    # PNG would be scaled up and blurred
-    explorer = build()
-    width, _ = png_size(explorer.image.value)
-    layout = explorer.image.layout
-    assert layout.width == f"{width}px"
-    assert (layout.height, layout.object_fit) == ("auto", "contain")
-    move(explorer)
-    assert png_size(explorer.image.value)[0] == width
 
 
 # ----------------------------------------------------------------------------- live explorers (lesson 5)
@@ -171,6 +142,8 @@ def test_every_text_of_a_live_explorer_comes_from_the_catalogue(build):
 
 
 # ----------------------------------------------------------------------------- embedding_explorer
+# a live explorer: the browser scales, adds and draws (tests/browser/test_explorers_more.py); here
+# the traits, the data sent to the browser, and what Python computes for it
 
 
 @pytest.fixture(scope="module")
@@ -180,35 +153,56 @@ def sentences_explorer():
 
 def test_embedding_explorer_shows_token_vectors_then_with_positions(sentences_explorer):
     ex = sentences_explorer
-    assert ex.children == (ex.sentence, ex.show, ex.image)
-    ex.sentence.value, ex.show.value = 0, "tokens"
+    assert isinstance(ex, widgets.LiveExplorer)
+    ex.sentence, ex.show = 0, "tokens"
     ids = torch.tensor([ex.vocab.encode(SENTENCES[0])])
+    assert ex.ids[0] == ids[0].tolist() and ex.tokens[0] == SENTENCES[0].split()
+    # the table the browser gets is the model's own, unscaled: each float32 value exact
+    assert torch.equal(torch.tensor(ex.get_state()["weight"]), ex.model.token_embedding.embedding.weight)
     with torch.no_grad():
-        tokens_only = ex.model.token_embedding(ids)[0].numpy()
-    np.testing.assert_array_equal(ex.axes_image.get_array(), tokens_only)
-    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == SENTENCES[0].split()
-    before = ex.image.value
-    ex.show.value = "sum"
-    assert ex.image.value != before
-    # what the toggle adds is exactly the positional table
-    added = ex.axes_image.get_array() - tokens_only
-    np.testing.assert_allclose(added, sinusoidal_table(6, 16).numpy(), atol=1e-6)
-    assert ex.axes_image.axes.get_title() == widgets.MESSAGES("explorer_sum_title", "en")
+        tokens_only = ex.model.token_embedding(ids)[0]
+        summed = ex.model(ids)[0]
+    torch.testing.assert_close(ex.vectors.float(), tokens_only)
+    ex.show = "sum"
+    torch.testing.assert_close(ex.vectors.float(), summed)
+    # what the choice adds is exactly the positional table
+    added = ex.vectors - ex.vectors_of(0, "tokens")
+    torch.testing.assert_close(added, sinusoidal_table(6, 16, dtype=torch.float64))
 
 
-def test_embedding_explorer_switches_sentence(sentences_explorer):
+def test_embedding_explorer_switches_sentence_with_one_colour_scale(sentences_explorer):
     ex = sentences_explorer
-    ex.show.value = "tokens"
-    ex.sentence.value = 1
-    before = ex.image.value
-    ex.sentence.value = 2
-    assert ex.image.value != before
-    assert ex.tokens == SENTENCES[2].split()
-    assert ex.axes_image.get_array().shape == (9, 16)
-    assert [t.get_text() for t in ex.axes_image.axes.get_yticklabels()] == ex.tokens
-    assert ex.axes_image.get_extent() == [-0.5, 15.5, 8.5, -0.5]
-    # one colour scale for every sentence, so they compare by eye
-    assert ex.axes_image.get_clim() == (-ex.vmax, ex.vmax)
+    ex.show, ex.sentence = "tokens", 2
+    assert ex.get_state()["sentence"] == 2
+    assert ex.vectors.shape == (9, 16)
+    # one colour scale for every sentence and both views, so they compare by eye
+    assert ex.vmax == max(ex.vectors_of(j, v).abs().max().item() for j in range(3) for v in ("tokens", "sum"))
+
+
+def test_embedding_explorer_readout_shows_the_repeated_word():
+    ex = widgets.embedding_explorer(SENTENCES, d_model=16)
+    # "the" at 0 and 4: the same row without positions, two rows with them
+    assert ex.readout() == [
+        "6 tokens, d_model = 16. RMS of the values shown: "
+        + f"{ex.vectors.pow(2).mean().sqrt().item():.2f}.",
+        '"the" at positions 0 and 4: its two rows differ by at most 0.00.',
+    ]
+    ex.show = "sum"
+    assert not ex.readout()[1].endswith("0.00.")
+    ex.sentence = 1
+    assert ex.readout()[1] == "No token comes twice in this sentence."
+
+
+def test_embedding_explorer_rebuilds_its_model_for_new_parameters():
+    ex = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
+    ex.sentence = 1
+    ex.d_model = 4
+    assert len(ex.weight[0]) == 4 and ex.model.token_embedding.d_model == 4
+    ex.sentences = ["one two"]
+    assert ex.sentence == 0 and ex.tokens == [["one", "two"]]
+    assert (
+        repr(ex) == "EmbeddingExplorer(sentences=['one two'], d_model=4, seed=3, sentence=0, show='tokens')"
+    )
 
 
 def test_embedding_explorer_is_deterministic_and_leaves_the_random_state():
@@ -216,15 +210,41 @@ def test_embedding_explorer_is_deterministic_and_leaves_the_random_state():
     a = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
     assert torch.equal(torch.random.get_rng_state(), state)
     b = widgets.embedding_explorer(SENTENCES[:2], d_model=8, seed=3)
-    assert a.image.value == b.image.value
+    assert a.weight == b.weight
     assert isinstance(a.vocab, Vocab) and a.model.positional_encoding.dropout.p == 0.0
 
 
 def test_embedding_explorer_in_russian():
-    ex = widgets.embedding_explorer(["кот сидел на ковре"], d_model=8, lang="ru")
-    assert ex.sentence.description == "предложение"
-    assert ex.show._options_labels == ("эмбеддинги токенов", "+ позиционное кодирование")
-    assert ex.axes_image.axes.get_ylabel() == "токен"
+    ex = widgets.embedding_explorer(["кот сидел на ковре и кот спал"], d_model=8, lang="ru")
+    assert ex.labels["sentence"] == "предложение"
+    assert (ex.labels["show_tokens"], ex.labels["show_sum"]) == (
+        "эмбеддинги токенов",
+        "+ позиционное кодирование",
+    )
+    assert ex.labels["ylabel"] == "токен"
+    assert ex.readout()[1] == "«кот» на позициях 0 и 5: две его строки различаются не больше чем на 0,00."
+
+
+@pytest.mark.parametrize(
+    ("trait", "value", "match"),
+    [
+        (
+            "sentence",
+            3,
+            r"sentence must be the index of a sentence, an integer from 0 to 2 \(3 sentences\), got 3",
+        ),
+        ("sentence", -1, r"from 0 to 2 \(3 sentences\), got -1"),
+        ("show", "positions", r"show must be one of 'tokens', 'sum', got 'positions'"),
+        ("sentences", [], r"sentences must be a non-empty list of non-empty strings, got \[\]"),
+        ("d_model", 0, r"d_model must be a positive integer, got 0"),
+        ("seed", -1, r"seed must be a non-negative integer, got -1"),
+    ],
+)
+def test_embedding_explorer_traits_reject_what_it_cannot_show(sentences_explorer, trait, value, match):
+    before = sentences_explorer.get_state()
+    with pytest.raises(ValueError, match=match):
+        setattr(sentences_explorer, trait, value)
+    assert sentences_explorer.get_state() == before
 
 
 def test_embedding_explorer_rejects_bad_sentences():
@@ -326,45 +346,54 @@ def balance_explorer():
     return make_balance_explorer()
 
 
-def test_balance_explorer_shows_the_balance_at_the_slider_scale(balance_explorer):
+def test_balance_explorer_sends_the_weights_at_every_stop(balance_explorer):
+    # a live explorer: the browser computes the RMS and the effects and draws
+    # (tests/browser/test_explorers_more.py); Python runs the reader's attention at each stop
     from tests.unit.test_plots import balance_setup
 
     ex = balance_explorer
-    assert ex.children == (ex.scale, ex.readout, ex.image)
-    assert isinstance(ex.scale, ipywidgets.FloatLogSlider) and (ex.scale.min, ex.scale.max) == (-2.0, 2.0)
-    before, readout = ex.image.value, ex.readout.value
-    ex.scale.value = 10.0
-    assert ex.image.value != before and ex.readout.value != readout
+    assert isinstance(ex, widgets.LiveExplorer)
+    assert ex.stops == list(widgets.attention.STOPS) and len(ex.stops) == 41
+    assert (ex.stops[0], ex.stops[20], ex.stops[-1]) == (0.01, 1.0, 100.0)
+    attention, embed = balance_setup()
+    for k in (0, 20, 33):
+        expected = plots.attention_balance(attention, embed, "dog bites man", "man bites dog", ex.stops[k])
+        for sent, w in zip(ex.weights[k], expected.weights, strict=True):
+            assert torch.equal(torch.tensor(sent, dtype=torch.float64), w.double())
+    assert ex.vectors[1] == embed("man bites dog").double().tolist()
+    assert ex.tokens == [["dog", "bites", "man"], ["man", "bites", "dog"]] and ex.perm == [2, 1, 0]
+
+
+def test_balance_explorer_readout_is_attention_balance_at_the_scale(balance_explorer):
+    from tests.unit.test_plots import balance_setup
+
+    ex = balance_explorer
+    ex.scale = 10.0
+    assert ex.get_state()["scale"] == 10.0
     expected = plots.attention_balance(*balance_setup(), "dog bites man", "man bites dog", 10.0)
     assert (ex.balance.position_effect, ex.balance.word_effect) == (
         expected.position_effect,
         expected.word_effect,
     )
-    heatmaps = [ax for ax in ex.figure.axes if ax.images]
-    np.testing.assert_array_equal(heatmaps[1].images[0].get_array(), expected.weights[1].numpy())
-    assert ex.figure.get_suptitle() == widgets.MESSAGES("balance_title", "en", scale="10.00")
-    assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout.value
-    assert f"of PE: {expected.position_rms:.2f}" in ex.readout.value
+    assert ex.readout()[0].startswith(f"c = 10.00. RMS of the token vectors × c: {expected.token_rms:.2f}")
+    assert f"effect of the positions: {expected.position_effect:.2f}" in ex.readout()[1]
 
 
-def test_balance_explorer_updates_its_heatmaps_instead_of_rebuilding_them():
-    # new axes, colourbar and layout on every move took ~300 ms; set_data and set_text ~50 ms
-    ex = make_balance_explorer()
-    axes, texts = list(ex.figure.axes), [t for ax in ex.figure.axes for t in ax.texts]
-    threads = torch.get_num_threads()
-    ex.scale.value = 0.1
-    assert torch.get_num_threads() == threads  # one_thread gave the threads back
-    assert ex.figure.axes == axes and [t for ax in ex.figure.axes for t in ax.texts] == texts
-    heatmaps = [ax for ax in axes if ax.images]
-    for ax, w in zip(heatmaps, ex.balance.weights, strict=True):
-        assert [t.get_text() for t in ax.texts] == [f"{v:.2f}" for v in w.flatten().tolist()]
+def test_balance_explorer_adds_a_scale_off_the_stops():
+    ex = make_balance_explorer(scale=1.5)
+    assert 1.5 in ex.stops and len(ex.stops) == 42 and ex.stops == sorted(ex.stops)
+    ex.scale = 3.0
+    k = ex.stops.index(3.0)
+    assert len(ex.stops) == len(ex.weights) == 43
+    assert torch.equal(torch.tensor(ex.weights[k][0], dtype=torch.float64), ex.balance.weights[0].double())
 
 
 def test_balance_explorer_in_russian():
     ex = make_balance_explorer(lang="ru")
-    assert ex.scale.description == "множитель токенов c"
-    assert "влияние позиций" in ex.readout.value
-    assert "c = 1,00." in ex.readout.value and ex.figure.get_suptitle().startswith("вход = 1,00 ·")
+    assert ex.labels["scale"] == "множитель токенов c"
+    assert ex.labels["title"] == "вход = {scale} · векторы токенов + PE"
+    assert "влияние позиций" in ex.readout()[1]
+    assert ex.readout()[0].startswith("c = 1,00.")
 
 
 def test_balance_explorer_rejects_what_the_slider_cannot_show():
@@ -372,6 +401,22 @@ def test_balance_explorer_rejects_what_the_slider_cannot_show():
         make_balance_explorer(scale=0)
     with pytest.raises(ValueError, match=r"same tokens in another order"):
         widgets.balance_explorer(lambda x: (x, x), lambda t: torch.zeros(2, 4), "dog bites", "man bites")
+
+
+@pytest.mark.parametrize(
+    ("trait", "value", "match"),
+    [
+        ("scale", 0.001, r"scale must be a number from 0.01 to 100, the slider's range, got 0.001"),
+        ("scale", 1000, r"scale must be a number from 0.01 to 100, the slider's range, got 1000"),
+        ("first", "man bites dog", r"first is fixed when the explorer is built .*got 'man bites dog'"),
+        ("second", "bites dog man", r"second is fixed when the explorer is built .*got 'bites dog man'"),
+    ],
+)
+def test_balance_explorer_traits_reject_what_it_cannot_show(trait, value, match):
+    ex = make_balance_explorer()
+    with pytest.raises(ValueError, match=match):
+        setattr(ex, trait, value)
+    assert (ex.scale, ex.first, ex.second, len(ex.stops)) == (1.0, "dog bites man", "man bites dog", 41)
 
 
 # ----------------------------------------------------------------------------- every text from the catalogue
@@ -396,11 +441,6 @@ def widget_texts(explorer) -> list[str]:
 
 
 PSEUDO_EXPLORERS = {
-    "embedding": (
-        lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
-        lambda ex: setattr(ex.show, "value", "sum"),
-    ),
-    "balance": (lambda: make_balance_explorer(), lambda ex: setattr(ex.scale, "value", 0.5)),
     "vocab": (
         lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
         lambda ex: setattr(ex.text, "value", "the bird"),
@@ -423,6 +463,24 @@ def test_every_text_of_an_explorer_comes_from_the_catalogue(name):
         if hasattr(explorer, "figure"):
             assert_pseudo_localised(explorer.figure, data)
         move(explorer)
+
+
+LIVE_PSEUDO_EXPLORERS = {
+    "left_padding": lambda: widgets.left_padding_explorer(["the", "dog"]),
+    "embedding": lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
+    "balance": lambda: make_balance_explorer(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIVE_PSEUDO_EXPLORERS))
+def test_every_text_of_a_live_explorer_with_data_comes_from_the_catalogue(name):
+    # as for lesson 5's above, for those built on data (tokens, sentences): every label and template
+    set_language(PSEUDO)
+    explorer = LIVE_PSEUDO_EXPLORERS[name]()
+    assert explorer.lang == PSEUDO
+    assert {key: text for key, text in explorer.labels.items() if not text.startswith("⟦")} == {}
+    readout = explorer.readout()
+    assert all(line.startswith("⟦") for line in ([readout] if isinstance(readout, str) else readout))
 
 
 def test_errors_of_the_explorers_come_from_the_catalogue():
@@ -450,12 +508,6 @@ def readout_and_figure_texts(ex) -> list[str]:
 
 
 NUMBER_WIDGETS = {
-    # the weight in each cell of the heatmaps, moved by the slider
-    "balance": (
-        lambda lang: make_balance_explorer(lang=lang),
-        lambda ex: setattr(ex.scale, "value", 0.5),
-        r"0[.,]\d\d",
-    ),
     "rope": (
         lambda lang: widgets.rope_explorer(lang=lang),
         lambda ex: setattr(ex.n, "value", 9),
@@ -499,7 +551,7 @@ def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
 def test_every_saved_live_explorer_runs_the_current_javascript():
     # the module is part of a notebook's saved widget state: after a change to js/, the lessons with
     # live explorers must be rebuilt, or the site, the decks and JupyterLab would run the old one
-    current = {explorer()._esm for explorer in widgets.LiveExplorer.__subclasses__()}
+    current = {explorer._esm for explorer in widgets.LiveExplorer.__subclasses__()}
     stale = []
     for path in sorted(CONFIG.root.glob("notebooks/*/*.ipynb")):
         state = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("widgets", {})
