@@ -1,7 +1,9 @@
 """Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
 
-Each redraws a figure of :mod:`course_lib.plots.rotary`, :mod:`~course_lib.plots.long_context` or
-:mod:`~course_lib.plots.alibi` in place, as the other explorers do (see :mod:`course_lib.widgets`).
+The ALiBi explorer is live (:mod:`course_lib.widgets.live`): the browser computes and draws what
+:mod:`~course_lib.plots.alibi` draws (``js/alibi.js``). The others redraw a figure of
+:mod:`course_lib.plots.rotary` or :mod:`~course_lib.plots.long_context` in place, in the kernel
+(see :mod:`course_lib.widgets`).
 
 >>> explorer = rope_explorer(m=5, n=2, lang="ru")
 >>> explorer.together.value = True
@@ -16,15 +18,18 @@ import math
 import ipywidgets as widgets
 import numpy as np
 import torch
+import traitlets
 
 from .. import plots, validate
 from ..i18n import Messages, resolve
+from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
 from ..plots.long_context import check_scale
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
 from .base import DPI, FigureWidget, format_number, slider
+from .live import LiveExplorer, colormap_hex, module, template
 
 __all__ = [
     "MESSAGES",
@@ -216,84 +221,114 @@ def rope_explorer(
     return RopeExplorer(head_dim, m, n, pair, base, max_position, seed, lang)
 
 
-class AlibiExplorer(FigureWidget):
+class AlibiExplorer(LiveExplorer):
     """Sliders for the number of heads and the head shown, over ALiBi's bias and the weights it gives.
 
-    Attributes: ``num_heads``, ``head`` (IntSlider, heads numbered from 1), ``readout``
-    (HTML: the rule for the slopes, the slope, how far the head looks), ``image``,
-    ``figure``, ``slope`` and ``weights``, the last query's weights by distance when the
-    content scores are equal.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser computes the slopes, the
+    head's bias and the last query's weights and draws what the static
+    :func:`course_lib.plots.plot_alibi` and :func:`~course_lib.plots.plot_alibi_weights`
+    draw for one head (``js/alibi.js``). Traits: ``num_heads`` and ``head`` (the sliders,
+    heads numbered from 1), ``seq_len`` (fixed). :attr:`slope`, :attr:`weights` and
+    :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
+    _esm = module("alibi")
+    parameters = ("num_heads", "head", "seq_len")
+    num_heads = traitlets.Int(8).tag(sync=True)
+    head = traitlets.Int(1).tag(sync=True)
+    seq_len = traitlets.Int(32).tag(sync=True)
+    #: the slider's largest number of heads (the head slider ends at num_heads)
+    limits = traitlets.Dict().tag(sync=True)
+    #: the heatmap's colours: the static figure's colormap, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
+
     def __init__(self, num_heads: int = 8, head: int = 1, seq_len: int = 32, lang=None):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         num_heads = validate.positive_int("num_heads", num_heads)
-        self.seq_len = validate.positive_int("seq_len", seq_len)
+        seq_len = validate.positive_int("seq_len", seq_len)
         head = check_head(head, num_heads)
-        self.num_heads = slider(
-            widgets.IntSlider,
-            value=num_heads,
-            min=1,
-            max=max(16, num_heads),
-            description=MESSAGES("slider_heads", self.lang),
+        labels = {
+            "num_heads": MESSAGES("slider_heads", lang),
+            "head": MESSAGES("slider_head", lang),
+            "one": MESSAGES("alibi_one", lang),
+            "power": template(MESSAGES, "alibi_power", lang),
+            "other": template(MESSAGES, "alibi_other", lang),
+            "readout": template(MESSAGES, "alibi_readout", lang),
+            "title": template(ALIBI_MESSAGES, "alibi_head", lang),
+            "query": ALIBI_MESSAGES("alibi_query", lang),
+            "key": ALIBI_MESSAGES("alibi_key", lang),
+            "bias": ALIBI_MESSAGES("alibi_bias", lang),
+            "distance": ALIBI_MESSAGES("alibi_distance", lang),
+            "weight": ALIBI_MESSAGES("alibi_weight", lang),
+            "equal": ALIBI_MESSAGES("alibi_equal", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            num_heads=num_heads,
+            head=head,
+            seq_len=seq_len,
+            limits={"num_heads": max(16, num_heads)},
+            colormap=colormap_hex("viridis"),
         )
-        self.head = slider(
-            widgets.IntSlider,
-            value=head,
-            min=1,
-            max=num_heads,
-            description=MESSAGES("slider_head", self.lang),
-        )
-        self.readout = widgets.HTML()
-        figure = plots.new_figure((7.6, 3.4), DPI, self.lang)
-        self._artists = plots.draw_alibi_head(figure, self.seq_len, self.lang)
-        self._update()
-        self.attach_figure(figure)
-        self.num_heads.observe(self._on_heads, names="value")
-        self.head.observe(self._on_head, names="value")
-        super().__init__([self.num_heads, self.head, self.readout, self.image])
 
-    def _on_heads(self, _change=None) -> None:
-        self.head.max = self.num_heads.value  # clamps the head, which then redraws itself if it moved
-        self._on_head()
+    @traitlets.validate("num_heads", "seq_len")
+    def _check_size(self, proposal):
+        return validate.positive_int(proposal["trait"].name, proposal["value"])
 
-    def _on_head(self, _change=None) -> None:
-        self._update()
-        self.redraw()
+    @traitlets.validate("head")
+    def _check_head(self, proposal):
+        return check_head(proposal["value"], self.num_heads)
 
-    def _update(self) -> None:
-        heads, head = self.num_heads.value, self.head.value
-        self.weights = plots.update_alibi_head(self._artists, heads, head, self.lang)
-        self.slope = float(alibi_slopes(heads, dtype=torch.float64)[head - 1])
-        closest = 1 << (heads.bit_length() - 1)
+    @traitlets.observe("num_heads")
+    def _clamp_head(self, change):
+        # fewer heads than the head shown: the last head, as the head slider stops at num_heads
+        self.head = min(self.head, change["new"])
+
+    @property
+    def slope(self) -> float:
+        """The slope of the head shown: :func:`~course_lib.alibi_slopes` in float64."""
+        return float(alibi_slopes(self.num_heads, dtype=torch.float64)[self.head - 1])
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The last query's weights by distance, equal content scores: :func:`~course_lib.plots.alibi_weights`."""
+        return plots.alibi_weights(self.slope, self.seq_len)
+
+    def readout(self) -> list[str]:
+        """The readout's two lines, as the browser writes them: the rule for the slopes, then the head."""
+        heads, head, lang = self.num_heads, self.head, self.lang
+        closest = 1 << (heads.bit_length() - 1)  # the largest power of two <= heads
         if heads == 1:
-            rule = MESSAGES("alibi_one", self.lang)
+            rule = MESSAGES("alibi_one", lang)
         elif heads == closest:
-            rule = MESSAGES("alibi_power", self.lang, heads=heads)
+            rule = MESSAGES("alibi_power", lang, heads=heads)
         else:
             rule = MESSAGES(
-                "alibi_other", self.lang, heads=heads, closest=closest, next=closest + 1, double=2 * closest
+                "alibi_other", lang, heads=heads, closest=closest, next=closest + 1, double=2 * closest
             )
+        # the nearest keys that together receive half of the attention
         half = int(np.searchsorted(np.cumsum(self.weights), 0.5) + 1)
         detail = MESSAGES(
             "alibi_readout",
-            self.lang,
+            lang,
             head=head,
-            slope=plots.slope_label(self.slope, self.lang),
-            value=format_number(self.slope, ".4f", self.lang),
+            slope=plots.slope_label(self.slope, lang),
+            value=format_number(self.slope, ".4f", lang),
             half=half,
             seq=self.seq_len,
         )
-        self.readout.value = f"{html.escape(rule)}<br>{html.escape(detail)}"
+        return [rule, detail]
 
 
 def alibi_explorer(
     num_heads: int = 8, head: int = 1, seq_len: int = 32, lang: str | None = None
 ) -> AlibiExplorer:
-    """ALiBi's bias for one head, and where it lets the last query look (lesson 8).
+    """ALiBi's bias for one head, and where it lets the last query look (lesson 8), live in the browser.
 
-    The static figures to show beside it are :func:`course_lib.plots.plot_alibi` (every
-    head's bias) and :func:`course_lib.plots.plot_alibi_weights` (every head's weights).
+    Sliders: the number of heads (1 to 16) and the head (1 to the number of heads). The
+    static figures to show beside it are :func:`course_lib.plots.plot_alibi` (every head's
+    bias) and :func:`course_lib.plots.plot_alibi_weights` (every head's weights).
     """
     return AlibiExplorer(num_heads, head, seq_len, lang)
 

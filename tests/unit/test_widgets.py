@@ -461,11 +461,6 @@ NUMBER_WIDGETS = {
         lambda ex: setattr(ex.n, "value", 9),
         r"m·θ = \d[.,]\d\d",
     ),
-    "alibi": (
-        lambda lang: widgets.alibi_explorer(num_heads=12, lang=lang),
-        lambda ex: setattr(ex.head, "value", 10),
-        r"2\^[-−]1[.,]5",
-    ),
 }
 
 

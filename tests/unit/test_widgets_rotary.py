@@ -89,35 +89,113 @@ def test_rope_explorer_in_russian():
 
 
 # ----------------------------------------------------------------------------- alibi_explorer
+# a live explorer: what it draws and reads out is tested in the browser
+# (tests/browser/test_explorers_lesson8.py); here, the Python side and its reference numbers
+
+
+def test_alibi_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.alibi_explorer(num_heads=8, head=3, seq_len=16)
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["num_heads"], state["head"], state["seq_len"]) == (8, 3, 16)
+    assert state["limits"] == {"num_heads": 16}
+    assert repr(explorer) == "AlibiExplorer(num_heads=8, head=3, seq_len=16)"
+    # the module the browser runs: the shared helpers, then ALiBi's own
+    assert explorer._esm.startswith("// What every live explorer shares")
+    assert "export function alibiSlopes" in explorer._esm
+    assert len(explorer.colormap) == 256 * 6
 
 
 def test_alibi_explorer_shows_the_heads_slope_and_weights():
     explorer = widgets.alibi_explorer(num_heads=8, head=3, seq_len=16)
     assert explorer.slope == 2**-3
     np.testing.assert_allclose(explorer.weights, plots.alibi_weights(2**-3, 16))
-    heights = [bar.get_height() for bar in explorer.figure.axes[1].patches]
-    np.testing.assert_allclose(heights, explorer.weights)
     half = int(np.searchsorted(np.cumsum(explorer.weights), 0.5)) + 1
-    assert f"the nearest {half} of 16 keys" in explorer.readout.value
-    assert "2^(−8h/8)" in explorer.readout.value
+    rule, detail = explorer.readout()
+    assert rule == "8 heads: the slopes are 2^(−8h/8) for h = 1 … 8, a geometric sequence."
+    assert (
+        detail
+        == f"Head 3: m = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
+    )
 
 
-def test_alibi_explorer_head_slider_follows_the_number_of_heads():
+def test_alibi_explorer_head_follows_the_number_of_heads():
     explorer = widgets.alibi_explorer(num_heads=8, head=8)
-    explorer.num_heads.value = 6  # head 8 no longer exists: the slider clamps it
-    assert (explorer.head.max, explorer.head.value) == (6, 6)
+    explorer.num_heads = 6  # head 8 no longer exists: the last head is shown, as the slider stops there
+    assert (explorer.num_heads, explorer.head) == (6, 6)
     assert explorer.slope == float(alibi_slopes(6, dtype=torch.float64)[5])
-    assert "6 heads is not a power of two: heads 1 … 4" in explorer.readout.value
-    explorer.num_heads.value = 1
-    assert explorer.head.value == 1 and explorer.slope == 2**-8
-    assert "1 head: its slope is 2^(−8)" in explorer.readout.value
+    assert explorer.readout()[0].startswith("6 heads is not a power of two: heads 1 … 4")
+    explorer.num_heads = 1
+    assert explorer.head == 1 and explorer.slope == 2**-8
+    assert explorer.readout()[0] == "1 head: its slope is 2^(−8)."
+    explorer.num_heads = 16  # more heads: the head shown stays
+    assert explorer.head == 1
 
 
 def test_alibi_explorer_in_russian():
     explorer = widgets.alibi_explorer(num_heads=12, head=10, lang="ru")
-    assert explorer.head.description == "голова h"
-    assert "не степень двойки" in explorer.readout.value and "2^−1,5" in explorer.readout.value
-    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", explorer.readout.value)  # the value with a decimal comma
+    assert (explorer.labels["num_heads"], explorer.labels["head"]) == ("число голов", "голова h")
+    rule, detail = explorer.readout()
+    assert "не степень двойки" in rule
+    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
+    # templates, filled by the browser
+    assert explorer.labels["title"] == "голова {h}: m = {slope}"
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "match"),
+    [
+        (
+            lambda: widgets.alibi_explorer(num_heads=0),
+            ValueError,
+            r"num_heads must be a positive integer, got 0",
+        ),
+        (
+            lambda: widgets.alibi_explorer(num_heads=4, head=5),
+            ValueError,
+            r"head=5 is out of range: with 4 heads",
+        ),
+        (
+            lambda: widgets.alibi_explorer(head=0),
+            ValueError,
+            r"head=0 is out of range: with 8 heads, head is 1 \.\. 8",
+        ),
+        (lambda: widgets.alibi_explorer(head=1.0), ValueError, r"head=1\.0 is out of range"),
+        (
+            lambda: widgets.alibi_explorer(seq_len=-2),
+            ValueError,
+            r"seq_len must be a positive integer, got -2",
+        ),
+        (
+            lambda: widgets.alibi_explorer(num_heads=True),
+            ValueError,
+            r"num_heads must be a positive integer, got True",
+        ),
+    ],
+)
+def test_alibi_explorer_rejects_bad_settings(build, error, match):
+    with pytest.raises(error, match=match):
+        build()
+
+
+def test_alibi_explorer_traits_reject_bad_values():
+    explorer = widgets.alibi_explorer(num_heads=8, head=2)
+    with pytest.raises(ValueError, match=r"head=9 is out of range: with 8 heads, head is 1 \.\. 8"):
+        explorer.head = 9
+    with pytest.raises(ValueError, match=r"head=0 is out of range"):
+        explorer.head = 0
+    with pytest.raises(ValueError, match=r"num_heads must be a positive integer, got 0"):
+        explorer.num_heads = 0
+    with pytest.raises(ValueError, match=r"seq_len must be a positive integer, got -1"):
+        explorer.seq_len = -1
+    assert (explorer.num_heads, explorer.head, explorer.seq_len) == (8, 2, 32)  # nothing changed
+
+
+def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
+    set_language(PSEUDO)
+    explorer = widgets.alibi_explorer(num_heads=12, head=10)
+    texts = list(explorer.labels.values()) + explorer.readout()
+    assert all(t.startswith("⟦") for t in texts), [t for t in texts if not t.startswith("⟦")]
 
 
 # ----------------------------------------------------------------------------- rope_angles_explorer
@@ -147,7 +225,6 @@ def test_rope_angles_explorer_in_russian():
 
 EXPLORERS = {
     "rope": (lambda: widgets.rope_explorer(), lambda ex: setattr(ex.n, "value", 9)),
-    "alibi": (lambda: widgets.alibi_explorer(), lambda ex: setattr(ex.num_heads, "value", 12)),
     "rope_angles": (lambda: widgets.rope_angles_explorer(), lambda ex: setattr(ex.scale, "value", 2.0)),
 }
 
@@ -189,7 +266,6 @@ def test_every_text_of_an_explorer_comes_from_a_catalogue(name):
         (lambda: widgets.rope_explorer(head_dim=7), r"head_dim must be even, got 7"),
         (lambda: widgets.rope_explorer(pair=4), r"pair=4 is out of range"),
         (lambda: widgets.rope_explorer(max_position=0), r"max_position"),
-        (lambda: widgets.alibi_explorer(num_heads=4, head=5), r"head=5 is out of range: with 4 heads"),
         (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1"),
         (lambda: widgets.rope_angles_explorer(base=1.0), r"base"),
     ],
@@ -201,7 +277,11 @@ def test_bad_settings_are_named(bad, match):
 
 def test_errors_of_the_explorers_come_from_the_catalogues():
     set_language(PSEUDO)
-    for bad in (lambda: widgets.rope_explorer(pair=9), lambda: widgets.alibi_explorer(head=0)):
+    for bad in (
+        lambda: widgets.rope_explorer(pair=9),
+        lambda: widgets.alibi_explorer(head=0),
+        lambda: widgets.alibi_explorer(num_heads=0),
+    ):
         with pytest.raises(ValueError) as info:
             bad()
         assert str(info.value).startswith("⟦"), str(info.value)

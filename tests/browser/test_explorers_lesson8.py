@@ -1,0 +1,183 @@
+"""Lesson 8's live explorers in headless Chromium: their numbers, and live on the website, in the decks
+and in JupyterLab, with no kernel (the lesson-5 explorers' tests are tests/browser/test_explorers.py,
+whose helpers these use).
+
+- **The same numbers**: each explorer's JavaScript module is imported in a blank page and evaluated
+  at several parameter points, in English and Russian, against course_lib. ALiBi: the slopes within
+  1e-15 relative of ``alibi_slopes(dtype=float64)`` (both compute ``2^x`` of the same exact
+  exponent; a last-bit difference of ``pow`` is 2.2e-16), one head's bias within 1e-15 of
+  ``alibi_bias(float64)``, the last query's weights within 1e-15 of ``plots.alibi_weights``, the
+  slope's label exactly ``plots.slope_label``'s, and every readout exactly what Python writes.
+- **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
+  decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
+  saved widget state). Each control is moved from the keyboard and must change the canvas's pixels
+  and the readout; the controls are labelled in the page's language. The time from a control's
+  input event to the picture and readout drawn is reported (p95 of 20 moves per control, the
+  slowest control's).
+- **Nothing leaves the machine**: every request is routed, anything not local is blocked and counted
+  (0), and no page error or console error.
+
+Run after ``make site`` (which builds the decks): ``make browser-explorers`` does both.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from course_lib import alibi_bias, alibi_slopes, plots, widgets
+from course_tools.config import CONFIG
+from tests.browser import test_explorers as lesson5
+from tests.browser.conftest import is_file
+
+pytestmark = pytest.mark.browser
+
+LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_rotary_alibi"))
+SITE = CONFIG.site_dir
+SLIDES = CONFIG.slides_dir
+VIEWPORT = lesson5.VIEWPORT
+# the lesson's explorers: the class of each one's root element, and its controls (input names)
+EXPLORERS = {"alibi-explorer": ["num_heads", "head"]}
+BUILDERS = {"alibi-explorer": widgets.alibi_explorer}
+
+module_page = lesson5.module_page  # the explorer's module imported in a blank page: (page, load)
+
+
+def labels_of(lang: str) -> dict:
+    labels = {}
+    for build in BUILDERS.values():
+        labels.update(build(lang=lang).labels)
+    return labels
+
+
+# ----------------------------------------------------------------------------- the same numbers
+
+# (num_heads, head, seq_len): powers of two and not, the first and last head, one head, a long context
+ALIBI_POINTS = [
+    (8, 1, 32),
+    (8, 8, 32),
+    (1, 1, 5),
+    (3, 3, 16),
+    (12, 10, 32),
+    (16, 16, 64),
+    (6, 5, 1),
+    (64, 33, 40),
+]
+
+
+def test_alibi_js_equals_course_lib(module_page):
+    page, load = module_page
+    assert {"alibiSlopes", "headBias", "alibiWeights", "halfKeys", "slopeLabel", "readout"} <= set(
+        load(widgets.alibi_explorer())
+    )
+    for heads, head, seq in ALIBI_POINTS:
+        slopes, bias, weights = page.evaluate(
+            """([heads, head, seq]) => {
+                const slopes = explorer.alibiSlopes(heads);
+                return [slopes, Array.from(explorer.headBias(slopes[head - 1], seq)),
+                        Array.from(explorer.alibiWeights(slopes[head - 1], seq))];
+            }""",
+            [heads, head, seq],
+        )
+        expected = alibi_slopes(heads, dtype=torch.float64)
+        assert slopes == pytest.approx(expected.tolist(), rel=1e-15, abs=0), heads
+        reference = alibi_bias(heads, seq, dtype=torch.float64)[head - 1].flatten()
+        assert (torch.tensor(bias, dtype=torch.float64) - reference).abs().max().item() <= 1e-15
+        np.testing.assert_allclose(
+            weights, plots.alibi_weights(expected[head - 1].item(), seq), rtol=0, atol=1e-15
+        )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_alibi_readout_is_pythons(module_page, lang):
+    page, load = module_page
+    load(widgets.alibi_explorer())
+    for heads, head, seq in ALIBI_POINTS:
+        explorer = widgets.alibi_explorer(num_heads=heads, head=head, seq_len=seq, lang=lang)
+        js, labels = page.evaluate(
+            """([v, labels, lang, slopes]) => [explorer.readout(v, labels, lang),
+                                               slopes.map(m => explorer.slopeLabel(m, lang))]""",
+            [
+                {"num_heads": heads, "head": head, "seq_len": seq},
+                explorer.labels,
+                lang,
+                alibi_slopes(heads, dtype=torch.float64).tolist(),
+            ],
+        )
+        assert js == explorer.readout()
+        assert labels == [
+            plots.slope_label(m, lang) for m in alibi_slopes(heads, dtype=torch.float64).tolist()
+        ]
+
+
+# ----------------------------------------------------------------------------- live in a page
+
+
+def explorers_on(page) -> dict:
+    page.wait_for_function(
+        """classes => classes.every(cls => {
+            const canvas = document.querySelector(`.${cls} canvas`);
+            return canvas && canvas.width > 0;
+        })""",
+        arg=list(EXPLORERS),
+        timeout=lesson5.TIMEOUT_MS,
+    )
+    return {cls: page.locator(f".{cls}").first for cls in EXPLORERS}
+
+
+def check_explorers(page, found: dict, lang: str, show=None) -> dict:
+    """Every control of every explorer moved (lesson5.check_live); the slowest control's p95 of each, in ms."""
+    labels = labels_of(lang)
+    times = {}
+    for cls, controls in EXPLORERS.items():
+        if show:
+            show(found[cls])
+        times[cls] = lesson5.check_live(page, found[cls], lang, controls, labels)
+    return times
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_explorers_live_on_the_site(offline_page, lang, record_property):
+    page_file = SITE / lang / f"{LESSON}.html"
+    if not page_file.exists():
+        pytest.fail(f"{CONFIG.relative(page_file)} is missing: run `make site`")
+    page, traffic = offline_page(lang, VIEWPORT, lesson5.local_or_file, "site page")
+    page.goto(page_file.as_uri())
+    found = explorers_on(page)
+    lesson5.report(record_property, f"lesson 8, site file {lang}", check_explorers(page, found, lang))
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_explorers_live_in_the_deck(offline_page, lang, record_property):
+    deck = SLIDES / lang / f"{LESSON}.html"
+    if not deck.exists():
+        pytest.fail(f"{CONFIG.relative(deck)} is missing: run `make slides`")
+    page, traffic = offline_page(lang, VIEWPORT, is_file, "deck")
+    page.goto(deck.as_uri())
+    page.wait_for_function("document.querySelector('.reveal.ready') !== null", timeout=lesson5.TIMEOUT_MS)
+    found = explorers_on(page)
+    times = check_explorers(page, found, lang, show=lambda root: root.evaluate(lesson5.SHOW_SLIDE))
+    lesson5.report(record_property, f"lesson 8, deck {lang}", times)
+    traffic.assert_clean()
+
+
+def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, record_property):
+    page, traffic = guarded_page
+    lab = jupyterlab(locale="en")
+    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{LESSON}.ipynb")],
+        check=True,
+        capture_output=True,
+    )
+    page.goto(lab.url(f"lab/tree/en/{LESSON}.ipynb"))
+    page.wait_for_function(lesson5.NOTEBOOK_OPEN, timeout=60_000)
+    page.wait_for_function(lesson5.KERNEL_IDLE, timeout=60_000)
+    # no cell has run: the saved state alone draws the explorers, and they move
+    found = explorers_on(page)
+    lesson5.report(record_property, "lesson 8, JupyterLab before running", check_explorers(page, found, "en"))
+    traffic.assert_clean()
+    assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
