@@ -1,7 +1,7 @@
 """Speed of a slider move in lesson 8's explorers, as ratios against a floor measured in the same run.
 
-Each kernel explorer of ``course_lib.widgets.rotary`` (the ALiBi explorer is live, drawn in the
-browser: benchmarks/bench_explorers.py's kind) changes its existing figure on a move and
+Each kernel explorer of ``course_lib.widgets.rotary`` (the ALiBi and angles explorers are live,
+drawn in the browser: benchmarks/bench_explorers.py's kind) changes its existing figure on a move and
 renders a new PNG. For each, at the lesson's settings:
 
 1. move: set a slider's ``.value`` (the observer runs to the end, new PNG in
@@ -32,22 +32,19 @@ def main():
     rope = widgets.rope_explorer()
     together = widgets.rope_explorer()
     together.together.value = True
-    angles = widgets.rope_angles_explorer()
     cases = {
         "rope: m 5 <-> 6": (rope, toggler(rope.m, 5, 6)),
         "rope: m and n together": (together, toggler(together.m, 5, 9)),
-        "angles: s 1 <-> 4": (angles, toggler(angles.scale, 1.0, 4.0)),
-        "angles: base 1e4 <-> 5e5": (angles, toggler(angles.base, 10000.0, 500000.0)),
     }
     fns = {name: move for name, (_, move) in cases.items()}
-    for name, explorer in (("rope", rope), ("angles", angles)):
+    for name, explorer in (("rope", rope),):
         fns[f"floor: render {name}"] = lambda e=explorer: plots.to_png(e.figure, palette=True)
     t = interleaved(fns)
     print(f"\nlesson 8 explorers, load average {os.getloadavg()[0]:.1f}")
     print(f"  {'(median)':28s} {'wall':>9s} {'CPU':>9s}")
     for name, (sec, cpu) in t.items():
         print(f"  {name:28s} {sec * 1e3:6.1f} ms {cpu * 1e3:6.1f} ms")
-    floor = {"rope": "rope", "angles": "angles"}
+    floor = {"rope": "rope"}
     checks = []
     for name in cases:
         render = t[f"floor: render {floor[name.split(':')[0]]}"][0]

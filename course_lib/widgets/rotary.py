@@ -1,9 +1,9 @@
 """Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
 
-The ALiBi explorer is live (:mod:`course_lib.widgets.live`): the browser computes and draws what
-:mod:`~course_lib.plots.alibi` draws (``js/alibi.js``). The others redraw a figure of
-:mod:`course_lib.plots.rotary` or :mod:`~course_lib.plots.long_context` in place, in the kernel
-(see :mod:`course_lib.widgets`).
+The ALiBi and the angles explorers are live (:mod:`course_lib.widgets.live`): the browser computes
+and draws what :mod:`~course_lib.plots.alibi` and :mod:`~course_lib.plots.long_context` draw
+(``js/alibi.js``, ``js/rope_angles.js``). The RoPE explorer redraws a figure of
+:mod:`course_lib.plots.rotary` in place, in the kernel (see :mod:`course_lib.widgets`).
 
 >>> explorer = rope_explorer(m=5, n=2, lang="ru")
 >>> explorer.together.value = True
@@ -25,7 +25,7 @@ from ..i18n import Messages, resolve
 from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
-from ..plots.long_context import check_scale
+from ..plots.long_context import angle_table, check_scale
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
 from .base import DPI, FigureWidget, format_number, slider
@@ -333,13 +333,28 @@ def alibi_explorer(
     return AlibiExplorer(num_heads, head, seq_len, lang)
 
 
-class RopeAnglesExplorer(FigureWidget):
+class RopeAnglesExplorer(LiveExplorer):
     """Sliders for ``base`` and the interpolation factor ``s`` over RoPE's angles at every position (lesson 8).
 
-    Attributes: ``base`` (FloatLogSlider), ``scale`` (FloatSlider), ``readout`` (HTML),
-    ``image``, ``figure`` and ``new_pairs``, how many pairs reach angles that training
-    (base 10 000, positions below ``train_len``) never showed them.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser computes the angles and the
+    pairs that meet angles training never showed them, and draws what one panel of
+    :func:`course_lib.plots.plot_rope_angles` draws (``js/rope_angles.js``). Traits: ``base``
+    and ``scale`` (the sliders), ``head_dim``, ``num_positions`` and ``train_len`` (fixed).
+    :attr:`angles`, :attr:`new_pairs` and :meth:`readout` are what the browser shows,
+    computed by course_lib (training: base 10 000, positions below ``train_len``).
     """
+
+    _esm = module("rope_angles")
+    parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
+    head_dim = traitlets.Int(64).tag(sync=True)
+    num_positions = traitlets.Int(2048).tag(sync=True)
+    train_len = traitlets.Int(512).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    scale = traitlets.Float(1.0).tag(sync=True)
+    #: the sliders' ends: base on a log scale (exponents of 10), s from 1
+    limits = traitlets.Dict().tag(sync=True)
+    #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
 
     def __init__(
         self,
@@ -350,63 +365,88 @@ class RopeAnglesExplorer(FigureWidget):
         scale: float = 1.0,
         lang=None,
     ):
-        self.lang = resolve(lang)
-        self.head_dim = even_head_dim(head_dim)
-        self.num_positions = validate.positive_int("num_positions", num_positions)
-        self.train_len = validate.positive_int("train_len", train_len)
+        lang = resolve(lang)
+        head_dim = even_head_dim(head_dim)
+        num_positions = validate.positive_int("num_positions", num_positions)
+        train_len = validate.positive_int("train_len", train_len)
         base, scale = validate.base(base), check_scale(scale)
-        figure = plots.new_figure((6.0, 4.2), DPI, self.lang)
-        ax = figure.add_subplot()
-        self._artists = plots.draw_rope_angles(
-            figure, ax, self.head_dim, self.num_positions, self.train_len, self.lang
+        exponent = math.log10(base)
+        limits = {
+            "base_exponent_min": min(3.0, math.floor(exponent)),
+            "base_exponent_max": max(7.0, math.ceil(exponent)),
+            "scale": max(8.0, scale),
+        }
+        labels = {
+            "base": MESSAGES("slider_base", lang),
+            "scale": MESSAGES("slider_scale", lang),
+            "readout": template(MESSAGES, "angles_readout", lang),
+            "title": template(PLOT_MESSAGES, "angles_title", lang),
+            "train": template(PLOT_MESSAGES, "angles_train", lang),
+            "xlabel": PLOT_MESSAGES("angles_pair", lang),
+            "ylabel": PLOT_MESSAGES("angles_position", lang),
+            "colorbar": PLOT_MESSAGES("angles_colour", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            head_dim=head_dim,
+            num_positions=num_positions,
+            train_len=train_len,
+            base=base,
+            scale=scale,
+            limits=limits,
+            colormap=colormap_hex(plots.DIVERGING),
         )
-        figure.colorbar(self._artists["image"], ax=ax, label=PLOT_MESSAGES("angles_colour", self.lang))
-        self.base = slider(
-            widgets.FloatLogSlider,
-            value=base,
-            base=10,
-            min=min(3.0, math.floor(math.log10(base))),
-            max=max(7.0, math.ceil(math.log10(base))),
-            step=0.1,
-            readout_format=".0f",
-            description=MESSAGES("slider_base", self.lang),
-        )
-        self.scale = slider(
-            widgets.FloatSlider,
-            value=scale,
-            min=1.0,
-            max=max(8.0, scale),
-            step=0.5,
-            description=MESSAGES("slider_scale", self.lang),
-        )
-        self.readout = widgets.HTML()
-        self._update()
-        self.attach_figure(figure)
-        for s in (self.base, self.scale):
-            s.observe(self._on_change, names="value")
-        super().__init__([self.base, self.scale, self.readout, self.image])
 
-    def _on_change(self, _change=None) -> None:
-        self._update()
-        self.redraw()
+    @traitlets.validate("head_dim")
+    def _check_head_dim(self, proposal):
+        return even_head_dim(proposal["value"])
 
-    def _update(self) -> None:
-        base, scale = self.base.value, self.scale.value
-        self.new_pairs = plots.update_rope_angles(self._artists, base, scale, self.lang)
-        slowest = 2 * (self.head_dim // 2 - 1) / self.head_dim
-        self.readout.value = html.escape(
-            MESSAGES(
-                "angles_readout",
-                self.lang,
-                last_train=self.train_len - 1,
-                last=self.num_positions - 1,
-                scale=format_number(scale, "g", self.lang),
-                base=format_number(base, ",.0f", self.lang),
-                new=self.new_pairs,
-                pairs=self.head_dim // 2,
-                slow_now=format_number((self.num_positions - 1) / scale * base**-slowest, ".2g", self.lang),
-                slow_train=format_number((self.train_len - 1) * 10000.0**-slowest, ".2g", self.lang),
-            )
+    @traitlets.validate("num_positions", "train_len")
+    def _check_size(self, proposal):
+        return validate.positive_int(proposal["trait"].name, proposal["value"])
+
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return validate.base(proposal["value"])
+
+    @traitlets.validate("scale")
+    def _check_scale(self, proposal):
+        return check_scale(proposal["value"])
+
+    @property
+    def angles(self) -> np.ndarray:
+        """cos of the angles shown, ``(num_positions, head_dim/2)``, float64: positions divided by ``scale``."""
+        return angle_table(self.head_dim, self.num_positions, self.base, self.scale)
+
+    @property
+    def new_pairs(self) -> int:
+        """How many pairs reach angles that training never showed them: :func:`~course_lib.plots.new_angle_pairs`."""
+        new = plots.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
+        return int(new.sum())
+
+    def readout(self) -> str:
+        """The readout under the sliders, as the browser writes it."""
+        d, n, train_len, base, scale, lang = (
+            self.head_dim,
+            self.num_positions,
+            self.train_len,
+            self.base,
+            self.scale,
+            self.lang,
+        )
+        slowest = 2 * (d // 2 - 1) / d  # the exponent 2i/head_dim of the last pair
+        return MESSAGES(
+            "angles_readout",
+            lang,
+            last_train=train_len - 1,
+            last=n - 1,
+            scale=format_number(scale, "g", lang),
+            base=format_number(base, ",.0f", lang),
+            new=self.new_pairs,
+            pairs=d // 2,
+            slow_now=format_number((n - 1) / scale * base**-slowest, ".2g", lang),
+            slow_train=format_number((train_len - 1) * 10000.0**-slowest, ".2g", lang),
         )
 
 
@@ -420,6 +460,7 @@ def rope_angles_explorer(
 ) -> RopeAnglesExplorer:
     """cos of RoPE's angles at every position and pair, with sliders for ``base`` and position interpolation.
 
-    The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
+    Live in the browser. Sliders: ``base`` (on a log scale, 10^3 to 10^7) and ``s`` (1 to 8,
+    in steps of 0.5). The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
     """
     return RopeAnglesExplorer(head_dim, num_positions, train_len, base, scale, lang)

@@ -8,6 +8,9 @@ whose helpers these use).
   exponent; a last-bit difference of ``pow`` is 2.2e-16), one head's bias within 1e-15 of
   ``alibi_bias(float64)``, the last query's weights within 1e-15 of ``plots.alibi_weights``, the
   slope's label exactly ``plots.slope_label``'s, and every readout exactly what Python writes.
+  RoPE's angles: cos of every angle within 1e-12 of ``plots.long_context.angle_table`` (float64;
+  angles up to 2047 rad, where one ulp of the angle is 4.5e-13), the pairs that meet new angles
+  exactly ``plots.new_angle_pairs``, and the readout exactly Python's.
 - **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
   decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
   saved widget state). Each control is moved from the keyboard and must change the canvas's pixels
@@ -28,6 +31,7 @@ import pytest
 import torch
 
 from course_lib import alibi_bias, alibi_slopes, plots, widgets
+from course_lib.plots.long_context import angle_table
 from course_tools.config import CONFIG
 from tests.browser import test_explorers as lesson5
 from tests.browser.conftest import is_file
@@ -39,8 +43,8 @@ SITE = CONFIG.site_dir
 SLIDES = CONFIG.slides_dir
 VIEWPORT = lesson5.VIEWPORT
 # the lesson's explorers: the class of each one's root element, and its controls (input names)
-EXPLORERS = {"alibi-explorer": ["num_heads", "head"]}
-BUILDERS = {"alibi-explorer": widgets.alibi_explorer}
+EXPLORERS = {"alibi-explorer": ["num_heads", "head"], "rope-angles-explorer": ["base", "scale"]}
+BUILDERS = {"alibi-explorer": widgets.alibi_explorer, "rope-angles-explorer": widgets.rope_angles_explorer}
 
 module_page = lesson5.module_page  # the explorer's module imported in a blank page: (page, load)
 
@@ -110,6 +114,50 @@ def test_alibi_readout_is_pythons(module_page, lang):
         assert labels == [
             plots.slope_label(m, lang) for m in alibi_slopes(heads, dtype=torch.float64).tolist()
         ]
+
+
+# (head_dim, num_positions, train_len, base, scale): the lesson's, a larger base, interpolation,
+# the slider's log steps, a small head, training longer than shown
+ANGLES_POINTS = [
+    (64, 2048, 512, 10000.0, 1.0),
+    (64, 2048, 512, 10**5.5, 1.0),
+    (64, 2048, 512, 10000.0, 4.0),
+    (64, 2048, 512, 10**4.1, 2.5),
+    (8, 100, 30, 10**3.0, 8.0),
+    (32, 400, 100, 10**7, 1.5),
+    (2, 10, 20, 500.0, 1.0),
+]
+
+
+def test_rope_angles_js_equals_course_lib(module_page):
+    page, load = module_page
+    assert {"angleTable", "newAnglePairs", "readout", "title"} <= set(load(widgets.rope_angles_explorer()))
+    for d, n, train_len, base, scale in ANGLES_POINTS:
+        table, new = page.evaluate(
+            """([d, n, trainLen, base, scale]) => [Array.from(explorer.angleTable(d, n, base, scale)),
+                                                   explorer.newAnglePairs(d, n, trainLen, base, scale)]""",
+            [d, n, train_len, base, scale],
+        )
+        expected = angle_table(d, n, base, scale).flatten()
+        assert np.abs(np.array(table) - expected).max() <= 1e-12, (d, n, base, scale)
+        assert new == plots.new_angle_pairs(d, n, train_len, base, scale).tolist()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_rope_angles_readout_is_pythons(module_page, lang):
+    page, load = module_page
+    load(widgets.rope_angles_explorer())
+    for d, n, train_len, base, scale in ANGLES_POINTS:
+        explorer = widgets.rope_angles_explorer(d, n, train_len, base, scale, lang=lang)
+        values = {"head_dim": d, "num_positions": n, "train_len": train_len, "base": base, "scale": scale}
+        js, title = page.evaluate(
+            "([v, labels, lang]) => [explorer.readout(v, labels, lang), explorer.title(v, labels, lang)]",
+            [values, explorer.labels, lang],
+        )
+        assert js == explorer.readout()
+        # the picture's title is the static figure's
+        figure = plots.plot_rope_angles(d, n, train_len, settings=[(base, scale)], lang=lang)
+        assert title == figure.axes[0].get_title()
 
 
 # ----------------------------------------------------------------------------- live in a page

@@ -199,25 +199,96 @@ def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
 
 
 # ----------------------------------------------------------------------------- rope_angles_explorer
+# a live explorer, as alibi_explorer
+
+
+def test_rope_angles_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.rope_angles_explorer(
+        head_dim=32, num_positions=400, train_len=100, base=2e5, scale=2.5
+    )
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["head_dim"], state["num_positions"], state["train_len"]) == (32, 400, 100)
+    assert (state["base"], state["scale"]) == (2e5, 2.5)
+    assert state["limits"] == {"base_exponent_min": 3.0, "base_exponent_max": 7.0, "scale": 8.0}
+    assert repr(explorer) == (
+        "RopeAnglesExplorer(head_dim=32, num_positions=400, train_len=100, base=200000.0, scale=2.5)"
+    )
+    assert "export function angleTable" in explorer._esm
+    assert len(explorer.colormap) == 256 * 6
+    # wide settings widen the sliders
+    assert widgets.rope_angles_explorer(base=1e8, scale=10.0).limits == {
+        "base_exponent_min": 3.0,
+        "base_exponent_max": 8.0,
+        "scale": 10.0,
+    }
 
 
 def test_rope_angles_explorer_counts_the_pairs_with_new_angles():
     explorer = widgets.rope_angles_explorer(head_dim=32, num_positions=400, train_len=100)
     assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100).sum()) > 0
-    explorer.scale.value = 4.0  # 400 positions back into the 100 trained ones
+    explorer.scale = 4.0  # 400 positions back into the 100 trained ones
     assert explorer.new_pairs == 0
     p = np.arange(400)[:, None] / 4.0
     expected = np.cos(p * 10000.0 ** (-np.arange(0, 32, 2) / 32))
-    np.testing.assert_allclose(explorer.figure.axes[0].images[0].get_array(), expected, rtol=0, atol=1e-12)
-    explorer.scale.value, explorer.base.value = 1.0, 10.0**6
+    np.testing.assert_allclose(explorer.angles, expected, rtol=0, atol=1e-12)
+    explorer.scale, explorer.base = 1.0, 10.0**6
     assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100, base=10.0**6).sum())
-    assert f"{explorer.new_pairs} of 16 pairs" in explorer.readout.value
+    assert f"{explorer.new_pairs} of 16 pairs" in explorer.readout()
 
 
 def test_rope_angles_explorer_in_russian():
     explorer = widgets.rope_angles_explorer(lang="ru")
-    assert explorer.base.description == "основание base"
-    assert "не виданными при обучении" in explorer.readout.value
+    assert (explorer.labels["base"], explorer.labels["scale"]) == ("основание base", "интерполяция s")
+    assert "не виданными при обучении" in explorer.readout()
+    assert "на 0,27 рад (при обучении — на 0,068 рад)" in explorer.readout()  # decimal commas
+    assert explorer.labels["train"] == "обучающая длина L = {train_len}"  # a template the browser fills
+
+
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (lambda: widgets.rope_angles_explorer(head_dim=7), r"head_dim must be even, got 7"),
+        (lambda: widgets.rope_angles_explorer(head_dim=0), r"head_dim must be a positive integer, got 0"),
+        (
+            lambda: widgets.rope_angles_explorer(num_positions=0),
+            r"num_positions must be a positive integer, got 0",
+        ),
+        (lambda: widgets.rope_angles_explorer(train_len=-5), r"train_len must be a positive integer, got -5"),
+        (
+            lambda: widgets.rope_angles_explorer(base=1.0),
+            r"base must be a finite number greater than 1, got 1\.0",
+        ),
+        (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1 .*, got 0\.5"),
+        (
+            lambda: widgets.rope_angles_explorer(scale=float("nan")),
+            r"scale must be a number >= 1 .*, got nan",
+        ),
+    ],
+)
+def test_rope_angles_explorer_rejects_bad_settings(build, match):
+    with pytest.raises(ValueError, match=match):
+        build()
+
+
+def test_rope_angles_explorer_traits_reject_bad_values():
+    explorer = widgets.rope_angles_explorer()
+    with pytest.raises(ValueError, match=r"scale must be a number >= 1 .*, got 0\.25"):
+        explorer.scale = 0.25
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 0\.5"):
+        explorer.base = 0.5
+    with pytest.raises(ValueError, match=r"head_dim must be even, got 63"):
+        explorer.head_dim = 63
+    with pytest.raises(ValueError, match=r"train_len must be a positive integer, got 0"):
+        explorer.train_len = 0
+    assert (explorer.head_dim, explorer.train_len, explorer.base, explorer.scale) == (64, 512, 10000.0, 1.0)
+
+
+def test_every_text_of_the_rope_angles_explorer_comes_from_a_catalogue():
+    set_language(PSEUDO)
+    explorer = widgets.rope_angles_explorer()
+    texts = [*explorer.labels.values(), explorer.readout()]
+    assert all(t.startswith("⟦") for t in texts), [t for t in texts if not t.startswith("⟦")]
 
 
 # ----------------------------------------------------------------------------- every explorer
@@ -225,7 +296,6 @@ def test_rope_angles_explorer_in_russian():
 
 EXPLORERS = {
     "rope": (lambda: widgets.rope_explorer(), lambda ex: setattr(ex.n, "value", 9)),
-    "rope_angles": (lambda: widgets.rope_angles_explorer(), lambda ex: setattr(ex.scale, "value", 2.0)),
 }
 
 
