@@ -145,7 +145,6 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_explorers.py
-	$(BIN)/python benchmarks/bench_widgets_rotary.py
 	$(BIN)/python benchmarks/bench_rotary.py
 	$(BIN)/python benchmarks/bench_bpe.py
 

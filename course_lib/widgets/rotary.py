@@ -1,21 +1,19 @@
 """Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
 
-The ALiBi and the angles explorers are live (:mod:`course_lib.widgets.live`): the browser computes
-and draws what :mod:`~course_lib.plots.alibi` and :mod:`~course_lib.plots.long_context` draw
-(``js/alibi.js``, ``js/rope_angles.js``). The RoPE explorer redraws a figure of
-:mod:`course_lib.plots.rotary` in place, in the kernel (see :mod:`course_lib.widgets`).
+All three are live (:mod:`course_lib.widgets.live`): the browser computes and draws what
+:mod:`course_lib.plots.rotary`, :mod:`~course_lib.plots.alibi` and
+:mod:`~course_lib.plots.long_context` draw (``js/rope.js``, ``js/alibi.js``, ``js/rope_angles.js``);
+the traits are their parameters, and the properties and ``readout()`` what they show, computed
+by course_lib.
 
 >>> explorer = rope_explorer(m=5, n=2, lang="ru")
->>> explorer.together.value = True
->>> explorer.m.value = 40  # n follows: the offset stays 3, and so does the score
->>> explorer.n.value, explorer.m.description
-(37, 'позиция запроса m')
+>>> explorer.m, explorer.n = 40, 37  # the offset stays 3, and so does the score
+>>> abs(explorer.score - rope_explorer(m=5, n=2).score) < 1e-12, explorer.labels["m"]
+(True, 'позиция запроса m')
 """
 
-import html
 import math
 
-import ipywidgets as widgets
 import numpy as np
 import torch
 import traitlets
@@ -26,9 +24,10 @@ from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
 from ..plots.long_context import angle_table, check_scale
+from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
-from .base import DPI, FigureWidget, format_number, slider
+from .base import format_number
 from .live import LiveExplorer, colormap_hex, module, template
 
 __all__ = [
@@ -98,15 +97,37 @@ MESSAGES = Messages(
 )
 
 
-class RopeExplorer(FigureWidget):
+class RopeExplorer(LiveExplorer):
     """Sliders for the positions ``m`` and ``n`` of a query and a key, and the pair shown, over RoPE's rotation.
 
-    Attributes: ``m``, ``n``, ``pair`` (IntSlider), ``together`` (Checkbox: moving one
-    slider moves the other by as much), ``readout`` (HTML), ``image``, ``figure``, and for
-    the positions shown now ``score`` (``q_m · k_n``) and ``error``, the largest difference
-    between it and the score after shifting both positions by every ``s`` that keeps them
+    A live explorer (:mod:`course_lib.widgets.live`): the browser turns ``q`` and ``k``, computes
+    the score and the readout's check, and draws what :func:`course_lib.plots.plot_rope_rotation`
+    draws (``js/rope.js``; the interleaved layout, pair ``i`` = coordinates ``2i`` and ``2i + 1``,
+    as :class:`~course_lib.RotaryEmbedding` by default). Traits: ``m``, ``n``, ``pair`` (the
+    sliders), ``together`` (the checkbox: in the page, moving one position's slider moves the
+    other by as much), ``head_dim``, ``base``, ``max_position`` and ``seed`` (set once, checked
+    if changed), and ``q`` and ``k``, :func:`~course_lib.plots.rope_vectors` of ``seed`` (torch's
+    generator, which the browser does not have). :attr:`score`, :attr:`error` and :meth:`readout`
+    are what the browser shows, computed by course_lib: ``error`` is the largest difference
+    between the score and the score after shifting both positions by every ``s`` that keeps them
     on the sliders.
     """
+
+    _esm = module("rope")
+    parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
+    m = traitlets.Int(5).tag(sync=True)
+    n = traitlets.Int(2).tag(sync=True)
+    pair = traitlets.Int(0).tag(sync=True)
+    together = traitlets.Bool(False).tag(sync=True)
+    head_dim = traitlets.Int(8).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    max_position = traitlets.Int(40).tag(sync=True)
+    seed = traitlets.Int(0).tag(sync=True)
+    #: the query and the key before turning, ``(head_dim,)`` each, float64
+    q = traitlets.List(traitlets.Float()).tag(sync=True)
+    k = traitlets.List(traitlets.Float()).tag(sync=True)
+    #: the sliders' largest values: positions up to max_position (or further, to a position set beyond)
+    limits = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -119,87 +140,122 @@ class RopeExplorer(FigureWidget):
         seed: int = 0,
         lang=None,
     ):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         m, n = validate.non_negative_int("m", m), validate.non_negative_int("n", n)
         head_dim = even_head_dim(head_dim)
         pair = check_pair(pair, head_dim)
-        self.base_value = validate.base(base)
+        base = validate.base(base)
         max_position = validate.positive_int("max_position", max_position)
-        self.q, self.k = plots.rope_vectors(head_dim, seed)
-        figure = plots.new_figure((8.0, 3.8), DPI, self.lang)
-        self._artists = plots.draw_rope_rotation(
-            figure, self.q, self.k, max_position, self.base_value, self.lang
+        q, k = plots.rope_vectors(head_dim, seed)  # checks the seed
+        labels = {
+            "m": MESSAGES("slider_m", lang),
+            "n": MESSAGES("slider_n", lang),
+            "pair": MESSAGES("slider_pair", lang),
+            "together": MESSAGES("together", lang),
+            "readout": template(MESSAGES, "rope_readout", lang),
+            "q": template(ROTARY_MESSAGES, "rope_q", lang),
+            "k": template(ROTARY_MESSAGES, "rope_k", lang),
+            "pair_title": template(ROTARY_MESSAGES, "rope_pair_title", lang),
+            "coordinate": template(ROTARY_MESSAGES, "rope_coordinate", lang),
+            "offset": ROTARY_MESSAGES("rope_offset", lang),
+            "curve_title": ROTARY_MESSAGES("rope_curve_title", lang),
+            "title": template(ROTARY_MESSAGES, "rope_title", lang),
+        }
+        limits = {"m": max(max_position, m), "n": max(max_position, n), "pair": head_dim // 2 - 1}
+        super().__init__(
+            lang,
+            labels,
+            m=m,
+            n=n,
+            pair=pair,
+            head_dim=head_dim,
+            base=base,
+            max_position=max_position,
+            seed=seed,
+            q=q.tolist(),
+            k=k.tolist(),
+            limits=limits,
         )
-        self.m, self.n = (
-            slider(
-                widgets.IntSlider,
-                value=value,
-                min=0,
-                max=max(max_position, value),
-                description=MESSAGES(key, self.lang),
-            )
-            for value, key in ((m, "slider_m"), (n, "slider_n"))
-        )
-        self.pair = slider(
-            widgets.IntSlider,
-            value=pair,
-            min=0,
-            max=head_dim // 2 - 1,
-            description=MESSAGES("slider_pair", self.lang),
-        )
-        self.together = widgets.Checkbox(
-            value=False, description=MESSAGES("together", self.lang), indent=False
-        )
-        self.readout = widgets.HTML()
-        self._syncing = False
-        self._update()
-        self.attach_figure(figure)
-        self.m.observe(lambda change: self._on_position(change, self.n), names="value")
-        self.n.observe(lambda change: self._on_position(change, self.m), names="value")
-        self.pair.observe(self._on_pair, names="value")
-        super().__init__([self.m, self.n, self.together, self.pair, self.readout, self.image])
 
-    def _on_position(self, change, partner) -> None:
-        if self._syncing:
-            return
-        if self.together.value:
-            moved = change.owner
-            target = partner.value + change.new - change.old
-            reached = min(max(target, partner.min), partner.max)
-            self._syncing = True
-            try:
-                moved.value -= (
-                    target - reached
-                )  # the partner stopped at the end of its slider: so does this one
-                partner.value = reached
-            finally:
-                self._syncing = False
-        self._update()
-        self.redraw()
+    @traitlets.validate("m", "n", "seed")
+    def _check_position(self, proposal):
+        return validate.non_negative_int(proposal["trait"].name, proposal["value"])
 
-    def _on_pair(self, _change=None) -> None:
-        self._update()
-        self.redraw(layout=True)
+    @traitlets.validate("pair")
+    def _check_pair(self, proposal):
+        return check_pair(proposal["value"], self.head_dim)
 
-    def _update(self) -> None:
-        m, n = self.m.value, self.n.value
-        self.score = plots.update_rope_rotation(self._artists, m, n, self.pair.value, self.lang)
-        last = min(self.m.max, self.n.max)
-        shifts = np.arange(-min(m, n), last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
-        q_s = plots.rope_rotate(self.q, m + shifts, self.base_value)  # (shifts, head_dim)
-        k_s = plots.rope_rotate(self.k, n + shifts, self.base_value)
-        self.error = float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
-        self.readout.value = html.escape(
-            MESSAGES(
-                "rope_readout",
-                self.lang,
-                offset=format_number(m - n, "d", self.lang),
-                score=format_number(self.score, ".4f", self.lang),
-                last=last,
-                shifts=len(shifts),
-                err=format_number(max(self.error, 1e-16), ".0e", self.lang),
-            )
+    @traitlets.validate("head_dim")
+    def _check_head_dim(self, proposal):
+        return even_head_dim(proposal["value"])
+
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return validate.base(proposal["value"])
+
+    @traitlets.validate("max_position")
+    def _check_max_position(self, proposal):
+        return validate.positive_int("max_position", proposal["value"])
+
+    @traitlets.observe("head_dim", "seed")
+    def _new_vectors(self, _change):
+        # another head or seed: new vectors, and a pair that exists in the head
+        q, k = plots.rope_vectors(self.head_dim, self.seed)
+        last_pair = self.head_dim // 2 - 1
+        self.pair = min(self.pair, last_pair)
+        self.q, self.k = q.tolist(), k.tolist()
+        self.limits = {**self.limits, "pair": last_pair}
+
+    @traitlets.observe("max_position", "m", "n")
+    def _widen(self, change):
+        # the position sliders reach max_position and any position set beyond it; a slider never
+        # narrows under a position moved back (only a new max_position narrows them)
+        limits = {"m": max(self.max_position, self.m), "n": max(self.max_position, self.n)}
+        if change["name"] != "max_position":
+            limits = {name: max(value, self.limits[name]) for name, value in limits.items()}
+        if any(limits[name] != self.limits[name] for name in limits):
+            self.limits = {**self.limits, **limits}
+
+    @property
+    def score(self) -> float:
+        """``q_m · k_n``: :func:`~course_lib.plots.rope_score` of the positions shown."""
+        return plots.rope_score(np.array(self.q), np.array(self.k), self.m, self.n, self.base)
+
+    @property
+    def last(self) -> int:
+        """The last position both sliders reach: the readout shifts both positions within ``0 .. last``."""
+        return min(self.limits["m"], self.limits["n"])
+
+    @property
+    def error(self) -> float:
+        """The largest difference between :attr:`score` and the score after every shift of both positions."""
+        m, n, q, k = self.m, self.n, np.array(self.q), np.array(self.k)
+        shifts = np.arange(-min(m, n), self.last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
+        if len(shifts) == 0:
+            return 0.0
+        q_s = plots.rope_rotate(q, m + shifts, self.base)  # (shifts, head_dim)
+        k_s = plots.rope_rotate(k, n + shifts, self.base)
+        return float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
+
+    def readout(self) -> list[str]:
+        """The readout's two lines, as the browser writes them: the check (its last number, the error,
+        may differ in the browser), then how far q and k of the pair shown turned."""
+        m, n, lang = self.m, self.n, self.lang
+        check = MESSAGES(
+            "rope_readout",
+            lang,
+            offset=format_number(m - n, "d", lang),
+            score=format_number(self.score, ".4f", lang),
+            last=self.last,
+            shifts=max(0, self.last - max(m, n) + min(m, n) + 1),
+            err=format_number(max(self.error, 1e-16), ".0e", lang),
         )
+        theta = self.base ** (-2 * self.pair / self.head_dim)
+        turned = [
+            ROTARY_MESSAGES("rope_q", lang, m=m, angle=format_number(m * theta, ".2f", lang)),
+            ROTARY_MESSAGES("rope_k", lang, n=n, angle=format_number(n * theta, ".2f", lang)),
+        ]
+        return [check, "; ".join(turned)]
 
 
 def rope_explorer(
@@ -212,7 +268,7 @@ def rope_explorer(
     seed: int = 0,
     lang: str | None = None,
 ) -> RopeExplorer:
-    """A query at position ``m`` and a key at position ``n``, turned by RoPE (lesson 8).
+    """A query at position ``m`` and a key at position ``n``, turned by RoPE (lesson 8), live in the browser.
 
     Move ``m`` and ``n`` together and the score stays; move them apart and it follows the
     curve of the offset. The static figure to show beside it is

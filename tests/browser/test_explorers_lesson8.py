@@ -3,7 +3,11 @@ and in JupyterLab, with no kernel (the lesson-5 explorers' tests are tests/brows
 whose helpers these use).
 
 - **The same numbers**: each explorer's JavaScript module is imported in a blank page and evaluated
-  at several parameter points, in English and Russian, against course_lib. ALiBi: the slopes within
+  at several parameter points, in English and Russian, against course_lib. RoPE: q and k turned
+  within 1e-12 of ``plots.rope_rotate`` (float64; angles up to 80 rad), the score and the whole
+  curve of scores within 1e-12 of ``plots.rope_score``, the shift check's count equal and its
+  residual below 1e-12 on both sides, and the readout exactly Python's but for that residual's
+  last digits (libm's). ALiBi: the slopes within
   1e-15 relative of ``alibi_slopes(dtype=float64)`` (both compute ``2^x`` of the same exact
   exponent; a last-bit difference of ``pow`` is 2.2e-16), one head's bias within 1e-15 of
   ``alibi_bias(float64)``, the last query's weights within 1e-15 of ``plots.alibi_weights``, the
@@ -14,7 +18,9 @@ whose helpers these use).
 - **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
   decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
   saved widget state). Each control is moved from the keyboard and must change the canvas's pixels
-  and the readout; the controls are labelled in the page's language. The time from a control's
+  and the readout; the controls are labelled in the page's language. The RoPE explorer's checkbox
+  *move m and n together*, ticked from the keyboard, makes a move of m move n by as much (and stop
+  both at the end of a slider), keeping the offset and the score. The time from a control's
   input event to the picture and readout drawn is reported (p95 of 20 moves per control, the
   slowest control's).
 - **Nothing leaves the machine**: every request is routed, anything not local is blocked and counted
@@ -23,6 +29,7 @@ whose helpers these use).
 Run after ``make site`` (which builds the decks): ``make browser-explorers`` does both.
 """
 
+import re
 import subprocess
 import sys
 
@@ -43,8 +50,16 @@ SITE = CONFIG.site_dir
 SLIDES = CONFIG.slides_dir
 VIEWPORT = lesson5.VIEWPORT
 # the lesson's explorers: the class of each one's root element, and its controls (input names)
-EXPLORERS = {"alibi-explorer": ["num_heads", "head"], "rope-angles-explorer": ["base", "scale"]}
-BUILDERS = {"alibi-explorer": widgets.alibi_explorer, "rope-angles-explorer": widgets.rope_angles_explorer}
+EXPLORERS = {
+    "rope-explorer": ["m", "n", "pair"],
+    "alibi-explorer": ["num_heads", "head"],
+    "rope-angles-explorer": ["base", "scale"],
+}
+BUILDERS = {
+    "rope-explorer": widgets.rope_explorer,
+    "alibi-explorer": widgets.alibi_explorer,
+    "rope-angles-explorer": widgets.rope_angles_explorer,
+}
 
 module_page = lesson5.module_page  # the explorer's module imported in a blank page: (page, load)
 
@@ -57,6 +72,71 @@ def labels_of(lang: str) -> dict:
 
 
 # ----------------------------------------------------------------------------- the same numbers
+
+# (head_dim, m, n, pair, base, max_position, seed): the lesson's, the ends of the sliders, m < n,
+# a wide head, a small base
+ROPE_POINTS = [
+    (8, 5, 2, 0, 10000.0, 40, 0),
+    (8, 40, 0, 3, 10000.0, 40, 0),
+    (8, 0, 40, 1, 10000.0, 40, 0),
+    (8, 13, 29, 2, 10000.0, 40, 3),
+    (64, 77, 80, 17, 10000.0, 80, 1),
+    (4, 9, 9, 1, 10.0, 12, 2),
+]
+
+
+def rope_values(explorer) -> dict:
+    """What the browser's module reads from the model to compute the readout."""
+    return {
+        "q": explorer.q,
+        "k": explorer.k,
+        "m": explorer.m,
+        "n": explorer.n,
+        "pair": explorer.pair,
+        "base": explorer.base,
+        "last": explorer.last,
+    }
+
+
+def test_rope_js_equals_course_lib(module_page):
+    page, load = module_page
+    assert {"theta", "ropeRotate", "ropeScore", "scoreCurve", "shiftCheck", "readout"} <= set(
+        load(widgets.rope_explorer())
+    )
+    for d, m, n, pair, base, top, seed in ROPE_POINTS:
+        explorer = widgets.rope_explorer(d, m, n, pair, base, top, seed)
+        q, k = np.array(explorer.q), np.array(explorer.k)
+        turned, score, curve, check = page.evaluate(
+            """([q, k, m, n, base, top, last]) => [Array.from(explorer.ropeRotate(q, m, base)),
+                explorer.ropeScore(q, k, m, n, base), explorer.scoreCurve(q, k, top, base),
+                explorer.shiftCheck(q, k, m, n, last, base)]""",
+            [explorer.q, explorer.k, m, n, base, top, explorer.last],
+        )
+        np.testing.assert_allclose(turned, plots.rope_rotate(q, [m], base)[0], rtol=0, atol=1e-12)
+        assert abs(score - explorer.score) <= 1e-12
+        offsets = np.arange(-top, top + 1)
+        expected = plots.rope_rotate(q, top + offsets, base) @ plots.rope_rotate(k, [top], base)[0]
+        np.testing.assert_allclose(curve, expected, rtol=0, atol=1e-12)
+        assert check["shifts"] == explorer.last - max(m, n) + min(m, n) + 1
+        assert check["error"] < 1e-12 and explorer.error < 1e-12
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_rope_readout_is_pythons(module_page, lang):
+    page, load = module_page
+    load(widgets.rope_explorer())
+    # the check ends with its residual, whose last digits are libm's: the rest must be Python's
+    cut = re.compile(r"\S+\.$")
+    for d, m, n, pair, base, top, seed in ROPE_POINTS:
+        explorer = widgets.rope_explorer(d, m, n, pair, base, top, seed, lang=lang)
+        js = page.evaluate(
+            "([v, labels, lang]) => explorer.readout(v, labels, lang)",
+            [rope_values(explorer), explorer.labels, lang],
+        )
+        python = explorer.readout()
+        assert cut.sub("", js[0]) == cut.sub("", python[0]), (js[0], python[0])
+        assert js[1] == python[1]
+
 
 # (num_heads, head, seq_len): powers of two and not, the first and last head, one head, a long context
 ALIBI_POINTS = [
@@ -175,6 +255,46 @@ def explorers_on(page) -> dict:
     return {cls: page.locator(f".{cls}").first for cls in EXPLORERS}
 
 
+POSITIONS = """root => {
+    const value = name => Number(root.querySelector(`input[name=${name}]`).value);
+    const readout = root.querySelector('.course-explorer-readout').textContent;
+    return {m: value('m'), n: value('n'), max: Number(root.querySelector('input[name=n]').max),
+            check: readout.split('.')[0], pixels: root.querySelector('canvas').toDataURL()};
+}"""
+
+
+def check_together(page, root, label: str) -> None:
+    """Ticked (Space), *move m and n together* moves n with m, and stops both where n's slider ends."""
+    box = root.locator("input[name=together]")
+    assert root.locator(f"label[for='{box.get_attribute('id')}']").text_content() == label
+    box.focus()
+    page.keyboard.press("Space")
+    assert box.is_checked()
+    before = root.evaluate(POSITIONS)
+    m = root.locator("input[name=m]")
+    m.focus()
+    page.keyboard.press("ArrowRight")
+    after = root.evaluate(POSITIONS)
+    assert (after["m"], after["n"]) == (before["m"] + 1, before["n"] + 1)
+    assert after["check"] == before["check"]  # m − n and the score: the same
+    assert after["pixels"] != before["pixels"]  # both arrows turned
+    page.keyboard.press("End")  # m to the end: n would pass it first, so both stop where n does
+    end = root.evaluate(POSITIONS)
+    offset = after["m"] - after["n"]
+    assert (end["m"], end["n"]) == (
+        min(end["max"] + offset, end["max"]),
+        min(end["max"], end["max"] - offset),
+    )
+    assert end["check"] == before["check"]
+    box.focus()
+    page.keyboard.press("Space")  # apart again: m alone moves
+    page.keyboard.press("Tab")
+    m.focus()
+    page.keyboard.press("Home")
+    apart = root.evaluate(POSITIONS)
+    assert (apart["m"], apart["n"]) == (0, end["n"])
+
+
 def check_explorers(page, found: dict, lang: str, show=None) -> dict:
     """Every control of every explorer moved (lesson5.check_live); the slowest control's p95 of each, in ms."""
     labels = labels_of(lang)
@@ -183,6 +303,8 @@ def check_explorers(page, found: dict, lang: str, show=None) -> dict:
         if show:
             show(found[cls])
         times[cls] = lesson5.check_live(page, found[cls], lang, controls, labels)
+        if cls == "rope-explorer":
+            check_together(page, found[cls], labels["together"])
     return times
 
 

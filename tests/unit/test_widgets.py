@@ -456,11 +456,6 @@ NUMBER_WIDGETS = {
         lambda ex: setattr(ex.scale, "value", 0.5),
         r"0[.,]\d\d",
     ),
-    "rope": (
-        lambda lang: widgets.rope_explorer(lang=lang),
-        lambda ex: setattr(ex.n, "value", 9),
-        r"m·θ = \d[.,]\d\d",
-    ),
 }
 
 

@@ -254,9 +254,12 @@ async function render({ model, el }) {
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", lines.join(" "));
   };
+  // a trait with no control, set from Python, redraws too
+  for (const name of ["seq_len"]) model.on(`change:${name}`, draw);
   const stop = live(model, draw, sliders);
   return () => {
     model.off("change:num_heads", clamp);
+    for (const name of ["seq_len"]) model.off(`change:${name}`, draw);
     stop();
   };
 }

@@ -255,7 +255,14 @@ async function render({ model, el }) {
     line.textContent = readout(values, labels, lang);
     canvas.setAttribute("aria-label", title(values, labels, lang).replace("\n", " "));
   };
-  return live(model, draw, sliders);
+  // a trait with no control, set from Python, redraws too
+  const fixed = ["head_dim", "num_positions", "train_len"];
+  for (const name of fixed) model.on(`change:${name}`, draw);
+  const stop = live(model, draw, sliders);
+  return () => {
+    for (const name of fixed) model.off(`change:${name}`, draw);
+    stop();
+  };
 }
 
 export default { render };
