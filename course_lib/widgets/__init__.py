@@ -7,8 +7,9 @@ second:
 * **live** explorers (:mod:`course_lib.widgets.live`, anywidget): the browser computes and
   draws, from a JavaScript module in ``js/``; the parameters are synced traits. They move
   with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
-  ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``embedding_explorer`` (lesson 3), ``balance_explorer`` (lesson 4),
-  ``left_padding_explorer`` (lesson 6).
+  ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``embedding_explorer`` (lesson 3),
+  ``balance_explorer`` (lesson 4), ``left_padding_explorer`` (lesson 6), the three of lesson 8
+  (``rope_explorer``, ``alibi_explorer``, ``rope_angles_explorer``).
 * **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
   :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget;
   :func:`vocab_explorer` shows an HTML table. The figure is drawn once by the matching

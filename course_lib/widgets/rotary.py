@@ -1,30 +1,34 @@
 """Explorers of positions inside attention (lesson 8): a q/k pair under RoPE, ALiBi's heads, long-context angles.
 
-Each redraws a figure of :mod:`course_lib.plots.rotary`, :mod:`~course_lib.plots.long_context` or
-:mod:`~course_lib.plots.alibi` in place, as the other explorers do (see :mod:`course_lib.widgets`).
+All three are live (:mod:`course_lib.widgets.live`): the browser computes and draws what
+:mod:`course_lib.plots.rotary`, :mod:`~course_lib.plots.alibi` and
+:mod:`~course_lib.plots.long_context` draw (``js/rope.js``, ``js/alibi.js``, ``js/rope_angles.js``);
+the traits are their parameters, and the properties and ``readout()`` what they show, computed
+by course_lib.
 
 >>> explorer = rope_explorer(m=5, n=2, lang="ru")
->>> explorer.together.value = True
->>> explorer.m.value = 40  # n follows: the offset stays 3, and so does the score
->>> explorer.n.value, explorer.m.description
-(37, 'позиция запроса m')
+>>> explorer.m, explorer.n = 40, 37  # the offset stays 3, and so does the score
+>>> abs(explorer.score - rope_explorer(m=5, n=2).score) < 1e-12, explorer.labels["m"]
+(True, 'позиция запроса m')
 """
 
-import html
 import math
 
-import ipywidgets as widgets
 import numpy as np
 import torch
+import traitlets
 
 from .. import plots, validate
 from ..i18n import Messages, resolve
+from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
-from ..plots.long_context import check_scale
+from ..plots.long_context import angle_table, check_scale
+from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
-from .base import DPI, FigureWidget, format_number, slider
+from .base import format_number
+from .live import LiveExplorer, colormap_hex, module, template
 
 __all__ = [
     "MESSAGES",
@@ -93,15 +97,37 @@ MESSAGES = Messages(
 )
 
 
-class RopeExplorer(FigureWidget):
+class RopeExplorer(LiveExplorer):
     """Sliders for the positions ``m`` and ``n`` of a query and a key, and the pair shown, over RoPE's rotation.
 
-    Attributes: ``m``, ``n``, ``pair`` (IntSlider), ``together`` (Checkbox: moving one
-    slider moves the other by as much), ``readout`` (HTML), ``image``, ``figure``, and for
-    the positions shown now ``score`` (``q_m · k_n``) and ``error``, the largest difference
-    between it and the score after shifting both positions by every ``s`` that keeps them
+    A live explorer (:mod:`course_lib.widgets.live`): the browser turns ``q`` and ``k``, computes
+    the score and the readout's check, and draws what :func:`course_lib.plots.plot_rope_rotation`
+    draws (``js/rope.js``; the interleaved layout, pair ``i`` = coordinates ``2i`` and ``2i + 1``,
+    as :class:`~course_lib.RotaryEmbedding` by default). Traits: ``m``, ``n``, ``pair`` (the
+    sliders), ``together`` (the checkbox: in the page, moving one position's slider moves the
+    other by as much), ``head_dim``, ``base``, ``max_position`` and ``seed`` (set once, checked
+    if changed), and ``q`` and ``k``, :func:`~course_lib.plots.rope_vectors` of ``seed`` (torch's
+    generator, which the browser does not have). :attr:`score`, :attr:`error` and :meth:`readout`
+    are what the browser shows, computed by course_lib: ``error`` is the largest difference
+    between the score and the score after shifting both positions by every ``s`` that keeps them
     on the sliders.
     """
+
+    _esm = module("rope")
+    parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
+    m = traitlets.Int(5).tag(sync=True)
+    n = traitlets.Int(2).tag(sync=True)
+    pair = traitlets.Int(0).tag(sync=True)
+    together = traitlets.Bool(False).tag(sync=True)
+    head_dim = traitlets.Int(8).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    max_position = traitlets.Int(40).tag(sync=True)
+    seed = traitlets.Int(0).tag(sync=True)
+    #: the query and the key before turning, ``(head_dim,)`` each, float64
+    q = traitlets.List(traitlets.Float()).tag(sync=True)
+    k = traitlets.List(traitlets.Float()).tag(sync=True)
+    #: the sliders' largest values: positions up to max_position (or further, to a position set beyond)
+    limits = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -114,87 +140,122 @@ class RopeExplorer(FigureWidget):
         seed: int = 0,
         lang=None,
     ):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         m, n = validate.non_negative_int("m", m), validate.non_negative_int("n", n)
         head_dim = even_head_dim(head_dim)
         pair = check_pair(pair, head_dim)
-        self.base_value = validate.base(base)
+        base = validate.base(base)
         max_position = validate.positive_int("max_position", max_position)
-        self.q, self.k = plots.rope_vectors(head_dim, seed)
-        figure = plots.new_figure((8.0, 3.8), DPI, self.lang)
-        self._artists = plots.draw_rope_rotation(
-            figure, self.q, self.k, max_position, self.base_value, self.lang
+        q, k = plots.rope_vectors(head_dim, seed)  # checks the seed
+        labels = {
+            "m": MESSAGES("slider_m", lang),
+            "n": MESSAGES("slider_n", lang),
+            "pair": MESSAGES("slider_pair", lang),
+            "together": MESSAGES("together", lang),
+            "readout": template(MESSAGES, "rope_readout", lang),
+            "q": template(ROTARY_MESSAGES, "rope_q", lang),
+            "k": template(ROTARY_MESSAGES, "rope_k", lang),
+            "pair_title": template(ROTARY_MESSAGES, "rope_pair_title", lang),
+            "coordinate": template(ROTARY_MESSAGES, "rope_coordinate", lang),
+            "offset": ROTARY_MESSAGES("rope_offset", lang),
+            "curve_title": ROTARY_MESSAGES("rope_curve_title", lang),
+            "title": template(ROTARY_MESSAGES, "rope_title", lang),
+        }
+        limits = {"m": max(max_position, m), "n": max(max_position, n), "pair": head_dim // 2 - 1}
+        super().__init__(
+            lang,
+            labels,
+            m=m,
+            n=n,
+            pair=pair,
+            head_dim=head_dim,
+            base=base,
+            max_position=max_position,
+            seed=seed,
+            q=q.tolist(),
+            k=k.tolist(),
+            limits=limits,
         )
-        self.m, self.n = (
-            slider(
-                widgets.IntSlider,
-                value=value,
-                min=0,
-                max=max(max_position, value),
-                description=MESSAGES(key, self.lang),
-            )
-            for value, key in ((m, "slider_m"), (n, "slider_n"))
-        )
-        self.pair = slider(
-            widgets.IntSlider,
-            value=pair,
-            min=0,
-            max=head_dim // 2 - 1,
-            description=MESSAGES("slider_pair", self.lang),
-        )
-        self.together = widgets.Checkbox(
-            value=False, description=MESSAGES("together", self.lang), indent=False
-        )
-        self.readout = widgets.HTML()
-        self._syncing = False
-        self._update()
-        self.attach_figure(figure)
-        self.m.observe(lambda change: self._on_position(change, self.n), names="value")
-        self.n.observe(lambda change: self._on_position(change, self.m), names="value")
-        self.pair.observe(self._on_pair, names="value")
-        super().__init__([self.m, self.n, self.together, self.pair, self.readout, self.image])
 
-    def _on_position(self, change, partner) -> None:
-        if self._syncing:
-            return
-        if self.together.value:
-            moved = change.owner
-            target = partner.value + change.new - change.old
-            reached = min(max(target, partner.min), partner.max)
-            self._syncing = True
-            try:
-                moved.value -= (
-                    target - reached
-                )  # the partner stopped at the end of its slider: so does this one
-                partner.value = reached
-            finally:
-                self._syncing = False
-        self._update()
-        self.redraw()
+    @traitlets.validate("m", "n", "seed")
+    def _check_position(self, proposal):
+        return validate.non_negative_int(proposal["trait"].name, proposal["value"])
 
-    def _on_pair(self, _change=None) -> None:
-        self._update()
-        self.redraw(layout=True)
+    @traitlets.validate("pair")
+    def _check_pair(self, proposal):
+        return check_pair(proposal["value"], self.head_dim)
 
-    def _update(self) -> None:
-        m, n = self.m.value, self.n.value
-        self.score = plots.update_rope_rotation(self._artists, m, n, self.pair.value, self.lang)
-        last = min(self.m.max, self.n.max)
-        shifts = np.arange(-min(m, n), last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
-        q_s = plots.rope_rotate(self.q, m + shifts, self.base_value)  # (shifts, head_dim)
-        k_s = plots.rope_rotate(self.k, n + shifts, self.base_value)
-        self.error = float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
-        self.readout.value = html.escape(
-            MESSAGES(
-                "rope_readout",
-                self.lang,
-                offset=format_number(m - n, "d", self.lang),
-                score=format_number(self.score, ".4f", self.lang),
-                last=last,
-                shifts=len(shifts),
-                err=format_number(max(self.error, 1e-16), ".0e", self.lang),
-            )
+    @traitlets.validate("head_dim")
+    def _check_head_dim(self, proposal):
+        return even_head_dim(proposal["value"])
+
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return validate.base(proposal["value"])
+
+    @traitlets.validate("max_position")
+    def _check_max_position(self, proposal):
+        return validate.positive_int("max_position", proposal["value"])
+
+    @traitlets.observe("head_dim", "seed")
+    def _new_vectors(self, _change):
+        # another head or seed: new vectors, and a pair that exists in the head
+        q, k = plots.rope_vectors(self.head_dim, self.seed)
+        last_pair = self.head_dim // 2 - 1
+        self.pair = min(self.pair, last_pair)
+        self.q, self.k = q.tolist(), k.tolist()
+        self.limits = {**self.limits, "pair": last_pair}
+
+    @traitlets.observe("max_position", "m", "n")
+    def _widen(self, change):
+        # the position sliders reach max_position and any position set beyond it; a slider never
+        # narrows under a position moved back (only a new max_position narrows them)
+        limits = {"m": max(self.max_position, self.m), "n": max(self.max_position, self.n)}
+        if change["name"] != "max_position":
+            limits = {name: max(value, self.limits[name]) for name, value in limits.items()}
+        if any(limits[name] != self.limits[name] for name in limits):
+            self.limits = {**self.limits, **limits}
+
+    @property
+    def score(self) -> float:
+        """``q_m · k_n``: :func:`~course_lib.plots.rope_score` of the positions shown."""
+        return plots.rope_score(np.array(self.q), np.array(self.k), self.m, self.n, self.base)
+
+    @property
+    def last(self) -> int:
+        """The last position both sliders reach: the readout shifts both positions within ``0 .. last``."""
+        return min(self.limits["m"], self.limits["n"])
+
+    @property
+    def error(self) -> float:
+        """The largest difference between :attr:`score` and the score after every shift of both positions."""
+        m, n, q, k = self.m, self.n, np.array(self.q), np.array(self.k)
+        shifts = np.arange(-min(m, n), self.last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
+        if len(shifts) == 0:
+            return 0.0
+        q_s = plots.rope_rotate(q, m + shifts, self.base)  # (shifts, head_dim)
+        k_s = plots.rope_rotate(k, n + shifts, self.base)
+        return float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
+
+    def readout(self) -> list[str]:
+        """The readout's two lines, as the browser writes them: the check (its last number, the error,
+        may differ in the browser), then how far q and k of the pair shown turned."""
+        m, n, lang = self.m, self.n, self.lang
+        check = MESSAGES(
+            "rope_readout",
+            lang,
+            offset=format_number(m - n, "d", lang),
+            score=format_number(self.score, ".4f", lang),
+            last=self.last,
+            shifts=max(0, self.last - max(m, n) + min(m, n) + 1),
+            err=format_number(max(self.error, 1e-16), ".0e", lang),
         )
+        theta = self.base ** (-2 * self.pair / self.head_dim)
+        turned = [
+            ROTARY_MESSAGES("rope_q", lang, m=m, angle=format_number(m * theta, ".2f", lang)),
+            ROTARY_MESSAGES("rope_k", lang, n=n, angle=format_number(n * theta, ".2f", lang)),
+        ]
+        return [check, "; ".join(turned)]
 
 
 def rope_explorer(
@@ -207,7 +268,7 @@ def rope_explorer(
     seed: int = 0,
     lang: str | None = None,
 ) -> RopeExplorer:
-    """A query at position ``m`` and a key at position ``n``, turned by RoPE (lesson 8).
+    """A query at position ``m`` and a key at position ``n``, turned by RoPE (lesson 8), live in the browser.
 
     Move ``m`` and ``n`` together and the score stays; move them apart and it follows the
     curve of the offset. The static figure to show beside it is
@@ -216,95 +277,140 @@ def rope_explorer(
     return RopeExplorer(head_dim, m, n, pair, base, max_position, seed, lang)
 
 
-class AlibiExplorer(FigureWidget):
+class AlibiExplorer(LiveExplorer):
     """Sliders for the number of heads and the head shown, over ALiBi's bias and the weights it gives.
 
-    Attributes: ``num_heads``, ``head`` (IntSlider, heads numbered from 1), ``readout``
-    (HTML: the rule for the slopes, the slope, how far the head looks), ``image``,
-    ``figure``, ``slope`` and ``weights``, the last query's weights by distance when the
-    content scores are equal.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser computes the slopes, the
+    head's bias and the last query's weights and draws what the static
+    :func:`course_lib.plots.plot_alibi` and :func:`~course_lib.plots.plot_alibi_weights`
+    draw for one head (``js/alibi.js``). Traits: ``num_heads`` and ``head`` (the sliders,
+    heads numbered from 1), ``seq_len`` (fixed). :attr:`slope`, :attr:`weights` and
+    :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
+    _esm = module("alibi")
+    parameters = ("num_heads", "head", "seq_len")
+    num_heads = traitlets.Int(8).tag(sync=True)
+    head = traitlets.Int(1).tag(sync=True)
+    seq_len = traitlets.Int(32).tag(sync=True)
+    #: the slider's largest number of heads (the head slider ends at num_heads)
+    limits = traitlets.Dict().tag(sync=True)
+    #: the heatmap's colours: the static figure's colormap, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
+
     def __init__(self, num_heads: int = 8, head: int = 1, seq_len: int = 32, lang=None):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         num_heads = validate.positive_int("num_heads", num_heads)
-        self.seq_len = validate.positive_int("seq_len", seq_len)
+        seq_len = validate.positive_int("seq_len", seq_len)
         head = check_head(head, num_heads)
-        self.num_heads = slider(
-            widgets.IntSlider,
-            value=num_heads,
-            min=1,
-            max=max(16, num_heads),
-            description=MESSAGES("slider_heads", self.lang),
+        labels = {
+            "num_heads": MESSAGES("slider_heads", lang),
+            "head": MESSAGES("slider_head", lang),
+            "one": MESSAGES("alibi_one", lang),
+            "power": template(MESSAGES, "alibi_power", lang),
+            "other": template(MESSAGES, "alibi_other", lang),
+            "readout": template(MESSAGES, "alibi_readout", lang),
+            "title": template(ALIBI_MESSAGES, "alibi_head", lang),
+            "query": ALIBI_MESSAGES("alibi_query", lang),
+            "key": ALIBI_MESSAGES("alibi_key", lang),
+            "bias": ALIBI_MESSAGES("alibi_bias", lang),
+            "distance": ALIBI_MESSAGES("alibi_distance", lang),
+            "weight": ALIBI_MESSAGES("alibi_weight", lang),
+            "equal": ALIBI_MESSAGES("alibi_equal", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            num_heads=num_heads,
+            head=head,
+            seq_len=seq_len,
+            limits={"num_heads": max(16, num_heads)},
+            colormap=colormap_hex("viridis"),
         )
-        self.head = slider(
-            widgets.IntSlider,
-            value=head,
-            min=1,
-            max=num_heads,
-            description=MESSAGES("slider_head", self.lang),
-        )
-        self.readout = widgets.HTML()
-        figure = plots.new_figure((7.6, 3.4), DPI, self.lang)
-        self._artists = plots.draw_alibi_head(figure, self.seq_len, self.lang)
-        self._update()
-        self.attach_figure(figure)
-        self.num_heads.observe(self._on_heads, names="value")
-        self.head.observe(self._on_head, names="value")
-        super().__init__([self.num_heads, self.head, self.readout, self.image])
 
-    def _on_heads(self, _change=None) -> None:
-        self.head.max = self.num_heads.value  # clamps the head, which then redraws itself if it moved
-        self._on_head()
+    @traitlets.validate("num_heads", "seq_len")
+    def _check_size(self, proposal):
+        return validate.positive_int(proposal["trait"].name, proposal["value"])
 
-    def _on_head(self, _change=None) -> None:
-        self._update()
-        self.redraw()
+    @traitlets.validate("head")
+    def _check_head(self, proposal):
+        return check_head(proposal["value"], self.num_heads)
 
-    def _update(self) -> None:
-        heads, head = self.num_heads.value, self.head.value
-        self.weights = plots.update_alibi_head(self._artists, heads, head, self.lang)
-        self.slope = float(alibi_slopes(heads, dtype=torch.float64)[head - 1])
-        closest = 1 << (heads.bit_length() - 1)
+    @traitlets.observe("num_heads")
+    def _clamp_head(self, change):
+        # fewer heads than the head shown: the last head, as the head slider stops at num_heads
+        self.head = min(self.head, change["new"])
+
+    @property
+    def slope(self) -> float:
+        """The slope of the head shown: :func:`~course_lib.alibi_slopes` in float64."""
+        return float(alibi_slopes(self.num_heads, dtype=torch.float64)[self.head - 1])
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The last query's weights by distance, equal content scores: :func:`~course_lib.plots.alibi_weights`."""
+        return plots.alibi_weights(self.slope, self.seq_len)
+
+    def readout(self) -> list[str]:
+        """The readout's two lines, as the browser writes them: the rule for the slopes, then the head."""
+        heads, head, lang = self.num_heads, self.head, self.lang
+        closest = 1 << (heads.bit_length() - 1)  # the largest power of two <= heads
         if heads == 1:
-            rule = MESSAGES("alibi_one", self.lang)
+            rule = MESSAGES("alibi_one", lang)
         elif heads == closest:
-            rule = MESSAGES("alibi_power", self.lang, heads=heads)
+            rule = MESSAGES("alibi_power", lang, heads=heads)
         else:
             rule = MESSAGES(
-                "alibi_other", self.lang, heads=heads, closest=closest, next=closest + 1, double=2 * closest
+                "alibi_other", lang, heads=heads, closest=closest, next=closest + 1, double=2 * closest
             )
+        # the nearest keys that together receive half of the attention
         half = int(np.searchsorted(np.cumsum(self.weights), 0.5) + 1)
         detail = MESSAGES(
             "alibi_readout",
-            self.lang,
+            lang,
             head=head,
-            slope=plots.slope_label(self.slope, self.lang),
-            value=format_number(self.slope, ".4f", self.lang),
+            slope=plots.slope_label(self.slope, lang),
+            value=format_number(self.slope, ".4f", lang),
             half=half,
             seq=self.seq_len,
         )
-        self.readout.value = f"{html.escape(rule)}<br>{html.escape(detail)}"
+        return [rule, detail]
 
 
 def alibi_explorer(
     num_heads: int = 8, head: int = 1, seq_len: int = 32, lang: str | None = None
 ) -> AlibiExplorer:
-    """ALiBi's bias for one head, and where it lets the last query look (lesson 8).
+    """ALiBi's bias for one head, and where it lets the last query look (lesson 8), live in the browser.
 
-    The static figures to show beside it are :func:`course_lib.plots.plot_alibi` (every
-    head's bias) and :func:`course_lib.plots.plot_alibi_weights` (every head's weights).
+    Sliders: the number of heads (1 to 16) and the head (1 to the number of heads). The
+    static figures to show beside it are :func:`course_lib.plots.plot_alibi` (every head's
+    bias) and :func:`course_lib.plots.plot_alibi_weights` (every head's weights).
     """
     return AlibiExplorer(num_heads, head, seq_len, lang)
 
 
-class RopeAnglesExplorer(FigureWidget):
+class RopeAnglesExplorer(LiveExplorer):
     """Sliders for ``base`` and the interpolation factor ``s`` over RoPE's angles at every position (lesson 8).
 
-    Attributes: ``base`` (FloatLogSlider), ``scale`` (FloatSlider), ``readout`` (HTML),
-    ``image``, ``figure`` and ``new_pairs``, how many pairs reach angles that training
-    (base 10 000, positions below ``train_len``) never showed them.
+    A live explorer (:mod:`course_lib.widgets.live`): the browser computes the angles and the
+    pairs that meet angles training never showed them, and draws what one panel of
+    :func:`course_lib.plots.plot_rope_angles` draws (``js/rope_angles.js``). Traits: ``base``
+    and ``scale`` (the sliders), ``head_dim``, ``num_positions`` and ``train_len`` (fixed).
+    :attr:`angles`, :attr:`new_pairs` and :meth:`readout` are what the browser shows,
+    computed by course_lib (training: base 10 000, positions below ``train_len``).
     """
+
+    _esm = module("rope_angles")
+    parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
+    head_dim = traitlets.Int(64).tag(sync=True)
+    num_positions = traitlets.Int(2048).tag(sync=True)
+    train_len = traitlets.Int(512).tag(sync=True)
+    base = traitlets.Float(10000.0).tag(sync=True)
+    scale = traitlets.Float(1.0).tag(sync=True)
+    #: the sliders' ends: base on a log scale (exponents of 10), s from 1
+    limits = traitlets.Dict().tag(sync=True)
+    #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
+    colormap = traitlets.Unicode().tag(sync=True)
 
     def __init__(
         self,
@@ -315,63 +421,88 @@ class RopeAnglesExplorer(FigureWidget):
         scale: float = 1.0,
         lang=None,
     ):
-        self.lang = resolve(lang)
-        self.head_dim = even_head_dim(head_dim)
-        self.num_positions = validate.positive_int("num_positions", num_positions)
-        self.train_len = validate.positive_int("train_len", train_len)
+        lang = resolve(lang)
+        head_dim = even_head_dim(head_dim)
+        num_positions = validate.positive_int("num_positions", num_positions)
+        train_len = validate.positive_int("train_len", train_len)
         base, scale = validate.base(base), check_scale(scale)
-        figure = plots.new_figure((6.0, 4.2), DPI, self.lang)
-        ax = figure.add_subplot()
-        self._artists = plots.draw_rope_angles(
-            figure, ax, self.head_dim, self.num_positions, self.train_len, self.lang
+        exponent = math.log10(base)
+        limits = {
+            "base_exponent_min": min(3.0, math.floor(exponent)),
+            "base_exponent_max": max(7.0, math.ceil(exponent)),
+            "scale": max(8.0, scale),
+        }
+        labels = {
+            "base": MESSAGES("slider_base", lang),
+            "scale": MESSAGES("slider_scale", lang),
+            "readout": template(MESSAGES, "angles_readout", lang),
+            "title": template(PLOT_MESSAGES, "angles_title", lang),
+            "train": template(PLOT_MESSAGES, "angles_train", lang),
+            "xlabel": PLOT_MESSAGES("angles_pair", lang),
+            "ylabel": PLOT_MESSAGES("angles_position", lang),
+            "colorbar": PLOT_MESSAGES("angles_colour", lang),
+        }
+        super().__init__(
+            lang,
+            labels,
+            head_dim=head_dim,
+            num_positions=num_positions,
+            train_len=train_len,
+            base=base,
+            scale=scale,
+            limits=limits,
+            colormap=colormap_hex(plots.DIVERGING),
         )
-        figure.colorbar(self._artists["image"], ax=ax, label=PLOT_MESSAGES("angles_colour", self.lang))
-        self.base = slider(
-            widgets.FloatLogSlider,
-            value=base,
-            base=10,
-            min=min(3.0, math.floor(math.log10(base))),
-            max=max(7.0, math.ceil(math.log10(base))),
-            step=0.1,
-            readout_format=".0f",
-            description=MESSAGES("slider_base", self.lang),
-        )
-        self.scale = slider(
-            widgets.FloatSlider,
-            value=scale,
-            min=1.0,
-            max=max(8.0, scale),
-            step=0.5,
-            description=MESSAGES("slider_scale", self.lang),
-        )
-        self.readout = widgets.HTML()
-        self._update()
-        self.attach_figure(figure)
-        for s in (self.base, self.scale):
-            s.observe(self._on_change, names="value")
-        super().__init__([self.base, self.scale, self.readout, self.image])
 
-    def _on_change(self, _change=None) -> None:
-        self._update()
-        self.redraw()
+    @traitlets.validate("head_dim")
+    def _check_head_dim(self, proposal):
+        return even_head_dim(proposal["value"])
 
-    def _update(self) -> None:
-        base, scale = self.base.value, self.scale.value
-        self.new_pairs = plots.update_rope_angles(self._artists, base, scale, self.lang)
-        slowest = 2 * (self.head_dim // 2 - 1) / self.head_dim
-        self.readout.value = html.escape(
-            MESSAGES(
-                "angles_readout",
-                self.lang,
-                last_train=self.train_len - 1,
-                last=self.num_positions - 1,
-                scale=format_number(scale, "g", self.lang),
-                base=format_number(base, ",.0f", self.lang),
-                new=self.new_pairs,
-                pairs=self.head_dim // 2,
-                slow_now=format_number((self.num_positions - 1) / scale * base**-slowest, ".2g", self.lang),
-                slow_train=format_number((self.train_len - 1) * 10000.0**-slowest, ".2g", self.lang),
-            )
+    @traitlets.validate("num_positions", "train_len")
+    def _check_size(self, proposal):
+        return validate.positive_int(proposal["trait"].name, proposal["value"])
+
+    @traitlets.validate("base")
+    def _check_base(self, proposal):
+        return validate.base(proposal["value"])
+
+    @traitlets.validate("scale")
+    def _check_scale(self, proposal):
+        return check_scale(proposal["value"])
+
+    @property
+    def angles(self) -> np.ndarray:
+        """cos of the angles shown, ``(num_positions, head_dim/2)``, float64: positions divided by ``scale``."""
+        return angle_table(self.head_dim, self.num_positions, self.base, self.scale)
+
+    @property
+    def new_pairs(self) -> int:
+        """How many pairs reach angles that training never showed them: :func:`~course_lib.plots.new_angle_pairs`."""
+        new = plots.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
+        return int(new.sum())
+
+    def readout(self) -> str:
+        """The readout under the sliders, as the browser writes it."""
+        d, n, train_len, base, scale, lang = (
+            self.head_dim,
+            self.num_positions,
+            self.train_len,
+            self.base,
+            self.scale,
+            self.lang,
+        )
+        slowest = 2 * (d // 2 - 1) / d  # the exponent 2i/head_dim of the last pair
+        return MESSAGES(
+            "angles_readout",
+            lang,
+            last_train=train_len - 1,
+            last=n - 1,
+            scale=format_number(scale, "g", lang),
+            base=format_number(base, ",.0f", lang),
+            new=self.new_pairs,
+            pairs=d // 2,
+            slow_now=format_number((n - 1) / scale * base**-slowest, ".2g", lang),
+            slow_train=format_number((train_len - 1) * 10000.0**-slowest, ".2g", lang),
         )
 
 
@@ -385,6 +516,7 @@ def rope_angles_explorer(
 ) -> RopeAnglesExplorer:
     """cos of RoPE's angles at every position and pair, with sliders for ``base`` and position interpolation.
 
-    The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
+    Live in the browser. Sliders: ``base`` (on a log scale, 10^3 to 10^7) and ``s`` (1 to 8,
+    in steps of 0.5). The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
     """
     return RopeAnglesExplorer(head_dim, num_positions, train_len, base, scale, lang)

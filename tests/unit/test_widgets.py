@@ -8,7 +8,6 @@ import ipywidgets
 import numpy as np
 import pytest
 import torch
-from matplotlib.text import Text
 
 from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
@@ -497,44 +496,7 @@ def test_errors_of_the_explorers_come_from_the_catalogue():
         assert str(info.value).startswith("⟦"), str(info.value)
 
 
-# ----------------------------------------------------------------------------- numbers as the language writes them
-
-
-def readout_and_figure_texts(ex) -> list[str]:
-    """The readout and every text of the widget's figure."""
-    ex.figure.canvas.draw()
-    texts = {t.get_text() for t in ex.figure.findobj(Text) if t.get_visible()}
-    return [ex.readout.value, *sorted(t for t in texts if t.strip())]
-
-
-NUMBER_WIDGETS = {
-    "rope": (
-        lambda lang: widgets.rope_explorer(lang=lang),
-        lambda ex: setattr(ex.n, "value", 9),
-        r"m·θ = \d[.,]\d\d",
-    ),
-    "alibi": (
-        lambda lang: widgets.alibi_explorer(num_heads=12, lang=lang),
-        lambda ex: setattr(ex.head, "value", 10),
-        r"2\^[-−]1[.,]5",
-    ),
-}
-
-
-@pytest.mark.parametrize("name", sorted(NUMBER_WIDGETS))
-def test_widget_numbers_are_written_as_the_language_writes_them(name):
-    make, move, pattern = NUMBER_WIDGETS[name]
-    for lang in ("en", "ru"):
-        ex = make(lang)
-        move(ex)
-        texts = readout_and_figure_texts(ex)
-        found = [t for t in texts if re.search(pattern, t)]
-        assert found, texts
-        if lang == "en":
-            assert all("," not in re.search(pattern, t).group() for t in found)
-        else:  # no 0.5, -1 or 1e-16 (a formula's exponent, base^(-2i/d_model), is not a number)
-            assert [t for t in texts if re.search(r"\d\.\d|(?<!\()-\d|\de[-+]", t) and "$" not in t] == []
-            assert all("." not in re.search(pattern, t).group() for t in found)
+# ----------------------------------------------------------------------------- live explorers
 
 
 def test_a_live_explorer_is_written_by_its_parameters_not_its_address():

@@ -1,168 +1,329 @@
-"""course_lib.widgets.rotary (lesson 8): moving a slider redraws the right numbers, labelled in the student's language."""
+"""course_lib.widgets.rotary (lesson 8), live explorers: their traits, checks and reference numbers, in the student's language."""
 
-import io
 import math
 import re
 
-import ipywidgets
 import numpy as np
-import PIL.Image
 import pytest
 import torch
 
 from course_lib import alibi_slopes, plots, set_language, widgets
 from course_lib.i18n import PSEUDO, catalogues
 from course_lib.widgets import rotary as widgets_rotary
-from tests.unit.test_plots import assert_pseudo_localised, untranslated
-from tests.unit.test_plots_rotary import SYMBOLS
-from tests.unit.test_widgets import widget_texts
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    return PIL.Image.open(io.BytesIO(data)).size
-
 
 # ----------------------------------------------------------------------------- rope_explorer
+# live explorers: what they draw and read out is tested in the browser
+# (tests/browser/test_explorers_lesson8.py); here, the Python side and its reference numbers
+
+
+def test_rope_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.rope_explorer(head_dim=8, m=5, n=2, base=100.0, seed=1)
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["m"], state["n"], state["pair"], state["together"]) == (5, 2, 0, False)
+    q, k = plots.rope_vectors(8, seed=1)
+    assert (state["q"], state["k"]) == (q.tolist(), k.tolist())  # torch's draw, sent to the browser
+    assert state["limits"] == {"m": 40, "n": 40, "pair": 3}
+    assert repr(explorer) == "RopeExplorer(head_dim=8, m=5, n=2, pair=0, base=100.0, max_position=40, seed=1)"
+    assert "export function ropeRotate" in explorer._esm
 
 
 def test_rope_explorer_shows_the_score_of_its_positions():
     explorer = widgets.rope_explorer(head_dim=8, m=5, n=2, base=100.0, seed=1)
-    assert explorer.children == (
-        explorer.m,
-        explorer.n,
-        explorer.together,
-        explorer.pair,
-        explorer.readout,
-        explorer.image,
-    )
     q, k = plots.rope_vectors(8, seed=1)
-    for m, n in ((5, 2), (9, 30), (0, 0)):
-        explorer.m.value, explorer.n.value = m, n
+    for m, n in ((5, 2), (9, 30), (0, 0), (40, 37)):
+        explorer.m, explorer.n = m, n
         assert math.isclose(explorer.score, plots.rope_score(q, k, m, n, 100.0), abs_tol=1e-12)
         assert explorer.error < 1e-12  # the readout's check: every shift of both gives this score
-        dot = explorer.figure.axes[1].lines[-1]
-        assert list(dot.get_xdata()) == [m - n]
-
-
-def test_moving_together_keeps_the_offset_and_the_score():
-    explorer = widgets.rope_explorer(m=5, n=2, max_position=40)
+    explorer.m, explorer.n = 5, 2
     score = explorer.score
-    explorer.together.value = True
-    before = explorer.image.value
-    explorer.m.value = 20
-    assert (explorer.m.value, explorer.n.value) == (20, 17)
-    assert explorer.image.value != before  # the arrows turned
+    explorer.m, explorer.n = 20, 17  # the same offset: the same score
     assert math.isclose(explorer.score, score, abs_tol=1e-12)
-    explorer.n.value = 40  # m would pass the end of its slider: both stop there
-    assert (explorer.m.value, explorer.n.value) == (40, 37)
-    explorer.n.value = 0  # and back down to the other end
-    assert (explorer.m.value, explorer.n.value) == (3, 0)
-    assert math.isclose(explorer.score, score, abs_tol=1e-12)
-    explorer.together.value = False
-    explorer.m.value = 4  # apart: the offset and the score change
-    assert explorer.n.value == 0 and abs(explorer.score - score) > 1e-3
+    assert explorer.readout()[0].startswith(f"m − n = 3, q_m · k_n = {score:.4f}. Shifting both positions")
+    assert "in 0 … 40 gives the same score: 38 shifts checked" in explorer.readout()[0]
 
 
-def test_rope_explorer_pair_slider_shows_that_pairs_plane():
-    explorer = widgets.rope_explorer(head_dim=8, m=3, n=1)
-    explorer.pair.value = 3
-    assert explorer.pair.max == 3
-    assert explorer.figure.axes[0].get_xlabel() == "coordinate 6"
-    arrow = next(c for c in explorer.figure.axes[0].get_children() if c.__class__.__name__ == "Annotation")
-    q_m = plots.rope_rotate(explorer.q, [3])[0]
-    assert tuple(arrow.xy) == (q_m[6], q_m[7])
+def test_rope_explorer_sliders_follow_its_settings():
+    explorer = widgets.rope_explorer(head_dim=8, m=50, n=2, max_position=40)
+    assert explorer.limits == {"m": 50, "n": 40, "pair": 3}  # the slider reaches the position set
+    explorer.m = 60
+    assert explorer.limits["m"] == 60
+    explorer.m = 3  # moved back: the slider keeps its length
+    assert explorer.limits["m"] == 60
+    explorer.max_position = 20  # a new range: both sliders end there
+    assert explorer.limits == {"m": 20, "n": 20, "pair": 3}
+    explorer.pair = 3
+    explorer.head_dim = 4  # two pairs: the pair shown is the last, new vectors of 4
+    assert (explorer.pair, explorer.limits["pair"]) == (1, 1)
+    assert explorer.q == plots.rope_vectors(4)[0].tolist()
+    explorer.seed = 5
+    assert explorer.k == plots.rope_vectors(4, seed=5)[1].tolist()
 
 
 def test_rope_explorer_in_russian():
     explorer = widgets.rope_explorer(lang="ru")
-    assert (explorer.m.description, explorer.together.description) == (
+    assert (explorer.labels["m"], explorer.labels["together"]) == (
         "позиция запроса m",
         "двигать m и n вместе",
     )
-    assert "даёт то же скалярное произведение" in explorer.readout.value
+    assert "даёт то же скалярное произведение" in explorer.readout()[0]
     assert re.search(
-        r"q_m · k_n = −?\d+,\d{4}\.", explorer.readout.value
+        r"q_m · k_n = −?\d+,\d{4}\.", explorer.readout()[0]
     )  # the Russian decimal comma and minus
-    assert re.search(
-        r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout.value
-    )  # a power of ten, not 2e-15
+    assert re.search(r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout()[0])  # a power of ten, not 2e-15
+    assert (
+        explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·θ = {angle} рад"
+    )  # filled by the browser
+    assert explorer.readout()[1] == (
+        "q на позиции m = 5: повёрнут на m·θ = 5,00 рад; k на позиции n = 2: повёрнут на n·θ = 2,00 рад"
+    )
+
+
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (lambda: widgets.rope_explorer(head_dim=7), r"head_dim must be even, got 7"),
+        (lambda: widgets.rope_explorer(pair=4), r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"),
+        (lambda: widgets.rope_explorer(m=-1), r"m must be a non-negative integer, got -1"),
+        (lambda: widgets.rope_explorer(n=2.5), r"n must be a non-negative integer, got 2\.5"),
+        (lambda: widgets.rope_explorer(max_position=0), r"max_position must be a positive integer, got 0"),
+        (lambda: widgets.rope_explorer(base=0.5), r"base must be a finite number greater than 1, got 0\.5"),
+        (lambda: widgets.rope_explorer(seed=-3), r"seed must be a non-negative integer, got -3"),
+    ],
+)
+def test_rope_explorer_rejects_bad_settings(build, match):
+    with pytest.raises(ValueError, match=match):
+        build()
+
+
+def test_rope_explorer_traits_reject_bad_values():
+    explorer = widgets.rope_explorer()
+    with pytest.raises(ValueError, match=r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"):
+        explorer.pair = 4
+    with pytest.raises(ValueError, match=r"n must be a non-negative integer, got -2"):
+        explorer.n = -2
+    with pytest.raises(ValueError, match=r"head_dim must be even, got 9"):
+        explorer.head_dim = 9
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 1\.0"):
+        explorer.base = 1.0
+    with pytest.raises(ValueError, match=r"max_position must be a positive integer, got 0"):
+        explorer.max_position = 0
+    with pytest.raises(ValueError, match=r"seed must be a non-negative integer, got -1"):
+        explorer.seed = -1
+    assert (explorer.pair, explorer.n, explorer.head_dim, explorer.base) == (0, 2, 8, 10000.0)
+
+
+def test_every_text_of_the_rope_explorer_comes_from_a_catalogue():
+    set_language(PSEUDO)
+    explorer = widgets.rope_explorer()
+    texts = [*explorer.labels.values(), *explorer.readout()]
+    assert all(t.startswith("⟦") for t in texts), [t for t in texts if not t.startswith("⟦")]
 
 
 # ----------------------------------------------------------------------------- alibi_explorer
+# a live explorer: what it draws and reads out is tested in the browser
+# (tests/browser/test_explorers_lesson8.py); here, the Python side and its reference numbers
+
+
+def test_alibi_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.alibi_explorer(num_heads=8, head=3, seq_len=16)
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["num_heads"], state["head"], state["seq_len"]) == (8, 3, 16)
+    assert state["limits"] == {"num_heads": 16}
+    assert repr(explorer) == "AlibiExplorer(num_heads=8, head=3, seq_len=16)"
+    # the module the browser runs: the shared helpers, then ALiBi's own
+    assert explorer._esm.startswith("// What every live explorer shares")
+    assert "export function alibiSlopes" in explorer._esm
+    assert len(explorer.colormap) == 256 * 6
 
 
 def test_alibi_explorer_shows_the_heads_slope_and_weights():
     explorer = widgets.alibi_explorer(num_heads=8, head=3, seq_len=16)
     assert explorer.slope == 2**-3
     np.testing.assert_allclose(explorer.weights, plots.alibi_weights(2**-3, 16))
-    heights = [bar.get_height() for bar in explorer.figure.axes[1].patches]
-    np.testing.assert_allclose(heights, explorer.weights)
     half = int(np.searchsorted(np.cumsum(explorer.weights), 0.5)) + 1
-    assert f"the nearest {half} of 16 keys" in explorer.readout.value
-    assert "2^(−8h/8)" in explorer.readout.value
+    rule, detail = explorer.readout()
+    assert rule == "8 heads: the slopes are 2^(−8h/8) for h = 1 … 8, a geometric sequence."
+    assert (
+        detail
+        == f"Head 3: m = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
+    )
 
 
-def test_alibi_explorer_head_slider_follows_the_number_of_heads():
+def test_alibi_explorer_head_follows_the_number_of_heads():
     explorer = widgets.alibi_explorer(num_heads=8, head=8)
-    explorer.num_heads.value = 6  # head 8 no longer exists: the slider clamps it
-    assert (explorer.head.max, explorer.head.value) == (6, 6)
+    explorer.num_heads = 6  # head 8 no longer exists: the last head is shown, as the slider stops there
+    assert (explorer.num_heads, explorer.head) == (6, 6)
     assert explorer.slope == float(alibi_slopes(6, dtype=torch.float64)[5])
-    assert "6 heads is not a power of two: heads 1 … 4" in explorer.readout.value
-    explorer.num_heads.value = 1
-    assert explorer.head.value == 1 and explorer.slope == 2**-8
-    assert "1 head: its slope is 2^(−8)" in explorer.readout.value
+    assert explorer.readout()[0].startswith("6 heads is not a power of two: heads 1 … 4")
+    explorer.num_heads = 1
+    assert explorer.head == 1 and explorer.slope == 2**-8
+    assert explorer.readout()[0] == "1 head: its slope is 2^(−8)."
+    explorer.num_heads = 16  # more heads: the head shown stays
+    assert explorer.head == 1
 
 
 def test_alibi_explorer_in_russian():
     explorer = widgets.alibi_explorer(num_heads=12, head=10, lang="ru")
-    assert explorer.head.description == "голова h"
-    assert "не степень двойки" in explorer.readout.value and "2^−1,5" in explorer.readout.value
-    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", explorer.readout.value)  # the value with a decimal comma
+    assert (explorer.labels["num_heads"], explorer.labels["head"]) == ("число голов", "голова h")
+    rule, detail = explorer.readout()
+    assert "не степень двойки" in rule
+    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
+    # templates, filled by the browser
+    assert explorer.labels["title"] == "голова {h}: m = {slope}"
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "match"),
+    [
+        (
+            lambda: widgets.alibi_explorer(num_heads=0),
+            ValueError,
+            r"num_heads must be a positive integer, got 0",
+        ),
+        (
+            lambda: widgets.alibi_explorer(num_heads=4, head=5),
+            ValueError,
+            r"head=5 is out of range: with 4 heads",
+        ),
+        (
+            lambda: widgets.alibi_explorer(head=0),
+            ValueError,
+            r"head=0 is out of range: with 8 heads, head is 1 \.\. 8",
+        ),
+        (lambda: widgets.alibi_explorer(head=1.0), ValueError, r"head=1\.0 is out of range"),
+        (
+            lambda: widgets.alibi_explorer(seq_len=-2),
+            ValueError,
+            r"seq_len must be a positive integer, got -2",
+        ),
+        (
+            lambda: widgets.alibi_explorer(num_heads=True),
+            ValueError,
+            r"num_heads must be a positive integer, got True",
+        ),
+    ],
+)
+def test_alibi_explorer_rejects_bad_settings(build, error, match):
+    with pytest.raises(error, match=match):
+        build()
+
+
+def test_alibi_explorer_traits_reject_bad_values():
+    explorer = widgets.alibi_explorer(num_heads=8, head=2)
+    with pytest.raises(ValueError, match=r"head=9 is out of range: with 8 heads, head is 1 \.\. 8"):
+        explorer.head = 9
+    with pytest.raises(ValueError, match=r"head=0 is out of range"):
+        explorer.head = 0
+    with pytest.raises(ValueError, match=r"num_heads must be a positive integer, got 0"):
+        explorer.num_heads = 0
+    with pytest.raises(ValueError, match=r"seq_len must be a positive integer, got -1"):
+        explorer.seq_len = -1
+    assert (explorer.num_heads, explorer.head, explorer.seq_len) == (8, 2, 32)  # nothing changed
+
+
+def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
+    set_language(PSEUDO)
+    explorer = widgets.alibi_explorer(num_heads=12, head=10)
+    texts = list(explorer.labels.values()) + explorer.readout()
+    assert all(t.startswith("⟦") for t in texts), [t for t in texts if not t.startswith("⟦")]
 
 
 # ----------------------------------------------------------------------------- rope_angles_explorer
+# a live explorer, as alibi_explorer
+
+
+def test_rope_angles_explorer_holds_its_parameters_as_synced_traits():
+    explorer = widgets.rope_angles_explorer(
+        head_dim=32, num_positions=400, train_len=100, base=2e5, scale=2.5
+    )
+    assert isinstance(explorer, widgets.LiveExplorer)
+    state = explorer.get_state()
+    assert (state["head_dim"], state["num_positions"], state["train_len"]) == (32, 400, 100)
+    assert (state["base"], state["scale"]) == (2e5, 2.5)
+    assert state["limits"] == {"base_exponent_min": 3.0, "base_exponent_max": 7.0, "scale": 8.0}
+    assert repr(explorer) == (
+        "RopeAnglesExplorer(head_dim=32, num_positions=400, train_len=100, base=200000.0, scale=2.5)"
+    )
+    assert "export function angleTable" in explorer._esm
+    assert len(explorer.colormap) == 256 * 6
+    # wide settings widen the sliders
+    assert widgets.rope_angles_explorer(base=1e8, scale=10.0).limits == {
+        "base_exponent_min": 3.0,
+        "base_exponent_max": 8.0,
+        "scale": 10.0,
+    }
 
 
 def test_rope_angles_explorer_counts_the_pairs_with_new_angles():
     explorer = widgets.rope_angles_explorer(head_dim=32, num_positions=400, train_len=100)
     assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100).sum()) > 0
-    explorer.scale.value = 4.0  # 400 positions back into the 100 trained ones
+    explorer.scale = 4.0  # 400 positions back into the 100 trained ones
     assert explorer.new_pairs == 0
     p = np.arange(400)[:, None] / 4.0
     expected = np.cos(p * 10000.0 ** (-np.arange(0, 32, 2) / 32))
-    np.testing.assert_allclose(explorer.figure.axes[0].images[0].get_array(), expected, rtol=0, atol=1e-12)
-    explorer.scale.value, explorer.base.value = 1.0, 10.0**6
+    np.testing.assert_allclose(explorer.angles, expected, rtol=0, atol=1e-12)
+    explorer.scale, explorer.base = 1.0, 10.0**6
     assert explorer.new_pairs == int(plots.new_angle_pairs(32, 400, 100, base=10.0**6).sum())
-    assert f"{explorer.new_pairs} of 16 pairs" in explorer.readout.value
+    assert f"{explorer.new_pairs} of 16 pairs" in explorer.readout()
 
 
 def test_rope_angles_explorer_in_russian():
     explorer = widgets.rope_angles_explorer(lang="ru")
-    assert explorer.base.description == "основание base"
-    assert "не виданными при обучении" in explorer.readout.value
+    assert (explorer.labels["base"], explorer.labels["scale"]) == ("основание base", "интерполяция s")
+    assert "не виданными при обучении" in explorer.readout()
+    assert "на 0,27 рад (при обучении — на 0,068 рад)" in explorer.readout()  # decimal commas
+    assert explorer.labels["train"] == "обучающая длина L = {train_len}"  # a template the browser fills
+
+
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (lambda: widgets.rope_angles_explorer(head_dim=7), r"head_dim must be even, got 7"),
+        (lambda: widgets.rope_angles_explorer(head_dim=0), r"head_dim must be a positive integer, got 0"),
+        (
+            lambda: widgets.rope_angles_explorer(num_positions=0),
+            r"num_positions must be a positive integer, got 0",
+        ),
+        (lambda: widgets.rope_angles_explorer(train_len=-5), r"train_len must be a positive integer, got -5"),
+        (
+            lambda: widgets.rope_angles_explorer(base=1.0),
+            r"base must be a finite number greater than 1, got 1\.0",
+        ),
+        (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1 .*, got 0\.5"),
+        (
+            lambda: widgets.rope_angles_explorer(scale=float("nan")),
+            r"scale must be a number >= 1 .*, got nan",
+        ),
+    ],
+)
+def test_rope_angles_explorer_rejects_bad_settings(build, match):
+    with pytest.raises(ValueError, match=match):
+        build()
+
+
+def test_rope_angles_explorer_traits_reject_bad_values():
+    explorer = widgets.rope_angles_explorer()
+    with pytest.raises(ValueError, match=r"scale must be a number >= 1 .*, got 0\.25"):
+        explorer.scale = 0.25
+    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 0\.5"):
+        explorer.base = 0.5
+    with pytest.raises(ValueError, match=r"head_dim must be even, got 63"):
+        explorer.head_dim = 63
+    with pytest.raises(ValueError, match=r"train_len must be a positive integer, got 0"):
+        explorer.train_len = 0
+    assert (explorer.head_dim, explorer.train_len, explorer.base, explorer.scale) == (64, 512, 10000.0, 1.0)
+
+
+def test_every_text_of_the_rope_angles_explorer_comes_from_a_catalogue():
+    set_language(PSEUDO)
+    explorer = widgets.rope_angles_explorer()
+    texts = [*explorer.labels.values(), explorer.readout()]
+    assert all(t.startswith("⟦") for t in texts), [t for t in texts if not t.startswith("⟦")]
 
 
 # ----------------------------------------------------------------------------- every explorer
-
-
-EXPLORERS = {
-    "rope": (lambda: widgets.rope_explorer(), lambda ex: setattr(ex.n, "value", 9)),
-    "alibi": (lambda: widgets.alibi_explorer(), lambda ex: setattr(ex.num_heads, "value", 12)),
-    "rope_angles": (lambda: widgets.rope_angles_explorer(), lambda ex: setattr(ex.scale, "value", 2.0)),
-}
-
-
-@pytest.mark.parametrize("name", sorted(EXPLORERS))
-def test_image_keeps_its_pixel_width_and_threads(name):
-    build, move = EXPLORERS[name]
-    explorer = build()
-    width, _ = png_size(explorer.image.value)
-    assert explorer.image.layout.width == f"{width}px"
-    threads = torch.get_num_threads()
-    move(explorer)
-    assert png_size(explorer.image.value)[0] == width
-    assert torch.get_num_threads() == threads
-    assert isinstance(explorer, ipywidgets.VBox)
 
 
 def test_catalogue_has_every_language_with_the_same_placeholders():
@@ -170,38 +331,13 @@ def test_catalogue_has_every_language_with_the_same_placeholders():
     assert widgets_rotary.MESSAGES.problems() == []
 
 
-@pytest.mark.parametrize("name", sorted(EXPLORERS))
-def test_every_text_of_an_explorer_comes_from_a_catalogue(name):
-    set_language(PSEUDO)
-    build, move = EXPLORERS[name]
-    explorer = build()
-    for _ in ("built", "moved"):
-        texts = widget_texts(explorer)
-        assert any(t.startswith("⟦") for t in texts)
-        assert {t: untranslated(t, SYMBOLS) for t in texts if untranslated(t, SYMBOLS)} == {}
-        assert_pseudo_localised(explorer.figure, SYMBOLS)
-        move(explorer)
-
-
-@pytest.mark.parametrize(
-    ("bad", "match"),
-    [
-        (lambda: widgets.rope_explorer(head_dim=7), r"head_dim must be even, got 7"),
-        (lambda: widgets.rope_explorer(pair=4), r"pair=4 is out of range"),
-        (lambda: widgets.rope_explorer(max_position=0), r"max_position"),
-        (lambda: widgets.alibi_explorer(num_heads=4, head=5), r"head=5 is out of range: with 4 heads"),
-        (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1"),
-        (lambda: widgets.rope_angles_explorer(base=1.0), r"base"),
-    ],
-)
-def test_bad_settings_are_named(bad, match):
-    with pytest.raises(ValueError, match=match):
-        bad()
-
-
 def test_errors_of_the_explorers_come_from_the_catalogues():
     set_language(PSEUDO)
-    for bad in (lambda: widgets.rope_explorer(pair=9), lambda: widgets.alibi_explorer(head=0)):
+    for bad in (
+        lambda: widgets.rope_explorer(pair=9),
+        lambda: widgets.alibi_explorer(head=0),
+        lambda: widgets.alibi_explorer(num_heads=0),
+    ):
         with pytest.raises(ValueError) as info:
             bad()
         assert str(info.value).startswith("⟦"), str(info.value)
