@@ -7,7 +7,8 @@ second:
 * **live** explorers (:mod:`course_lib.widgets.live`, anywidget): the browser computes and
   draws, from a JavaScript module in ``js/``; the parameters are synced traits. They move
   with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
-  ``table_explorer`` and ``rotation_explorer`` (lesson 5).
+  ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``extrapolation_explorer`` (lesson 7,
+  its accuracies sent by Python as a ``data`` trait).
 * **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
   :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget;
   :func:`vocab_explorer` shows an HTML table. The figure is drawn once by the matching

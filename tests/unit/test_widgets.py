@@ -499,7 +499,7 @@ def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
 def test_every_saved_live_explorer_runs_the_current_javascript():
     # the module is part of a notebook's saved widget state: after a change to js/, the lessons with
     # live explorers must be rebuilt, or the site, the decks and JupyterLab would run the old one
-    current = {explorer()._esm for explorer in widgets.LiveExplorer.__subclasses__()}
+    current = {explorer._esm for explorer in widgets.LiveExplorer.__subclasses__()}
     stale = []
     for path in sorted(CONFIG.root.glob("notebooks/*/*.ipynb")):
         state = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("widgets", {})

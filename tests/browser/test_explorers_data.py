@@ -1,0 +1,246 @@
+"""The live explorers whose data come from Python (a synced ``data`` trait) in headless Chromium:
+their JavaScript's numbers against course_lib, and live with no kernel on the site, in the decks and
+in JupyterLab from the notebook's saved state.
+
+- **The same numbers**: each explorer's module (the string Python sends the browser) is imported in
+  a blank page and evaluated at several points, in English and Russian, against the Python object's
+  own reference methods: lesson 7's accuracy at each position and its readout (every line equal).
+- **Live from saved state**: the lesson's page on the site from ``file://`` (English and Russian), its
+  deck from ``file://`` and JupyterLab before any cell runs. Every control is operated from the
+  keyboard (a slider's arrow, a checkbox's space) and must change the picture's pixels and the
+  readout; the controls are labelled in the page's language. The time from an input event to the
+  picture and readout drawn is reported (95th percentile of 20 moves per control).
+- **Nothing leaves the machine**: every request is routed, anything not local is blocked and counted
+  (0), and no page error or console error.
+
+Run after ``make site`` (which builds the decks): ``make browser-explorers`` does both.
+"""
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+from course_lib import extrapolation as ex
+from course_lib import widgets
+from course_lib.plots.extrapolation import variant_label
+from course_tools.config import CONFIG
+from tests.browser.conftest import is_file
+from tests.browser.test_explorers import (
+    FRAME_TIMES,
+    IMPORT,
+    KERNEL_IDLE,
+    NOTEBOOK_OPEN,
+    TIMEOUT_MS,
+    VIEWPORT,
+    local_or_file,
+    report,
+)
+
+pytestmark = pytest.mark.browser
+
+SITE = CONFIG.site_dir
+SLIDES = CONFIG.slides_dir
+
+
+def lesson(suffix: str) -> str:
+    return next(name for name in CONFIG.lesson_names() if name.endswith(suffix))
+
+
+@pytest.fixture
+def module_page(offline_page):
+    """``load(explorer)``: the page with the explorer's JavaScript module as ``window.explorer``."""
+    page, traffic = offline_page("en", VIEWPORT, local_or_file, "module page")
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+    yield page, lambda explorer: page.evaluate(IMPORT, explorer._esm)
+    traffic.assert_clean()
+
+
+def nan_to_none(values):
+    return [None if math.isnan(v) else v for v in values]
+
+
+# ----------------------------------------------------------------------------- lesson 7: extrapolation
+
+# small runs: a few training steps are enough to give every position its own counts; the lookup
+# task leaves positions 0 .. k without a target (NaN), which the JavaScript must skip as Python does
+SHIFT = ex.Config(steps=3, batch_size=8, train_len=8, test_len=16, min_len=3)
+LOOKUP = ex.Config(task="lookup", k=1, steps=3, batch_size=8, train_len=8, test_len=16, min_len=3)
+
+
+@pytest.fixture(scope="module")
+def extrapolation_runs():
+    return [(ex.run(SHIFT, seed=0), SHIFT), (ex.run(LOOKUP, seed=1, variants=["learned", "rotary"]), LOOKUP)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_extrapolation_js_equals_course_lib(module_page, extrapolation_runs, lang):
+    page, load = module_page
+    assert "byPosition" in load(widgets.extrapolation_explorer(*extrapolation_runs[0], lang=lang))
+    compared = 0
+    for results, cfg in extrapolation_runs:
+        explorer = widgets.extrapolation_explorer(results, cfg, lang=lang)
+        variants = list(results)
+        for n in (2, 3, cfg.train_len - 1, cfg.train_len, cfg.train_len + 1, 13, cfg.test_len):
+            for shown in (variants, variants[1:], [variants[-1]], []):
+                explorer.length, explorer.shown = n, shown
+                curves, lines = page.evaluate(
+                    """([v, data, labels]) => [
+                        data.variants.map(c => explorer.byPosition(c, v.length).map(a => Number.isNaN(a) ? null : a)),
+                        explorer.readout(v, data, labels)]""",
+                    [{"length": n, "shown": shown}, explorer.data, explorer.labels],
+                )
+                # exactly equal: the same integer sums divided in float64
+                assert curves == [nan_to_none(explorer.by_position(v)) for v in variants], (n, shown)
+                assert lines == explorer.readout(), (n, shown)
+                compared += 1
+    assert compared == 2 * 7 * 4
+
+
+# ----------------------------------------------------------------------------- live in a page
+
+STATE = """root => ({
+    pixels: root.querySelector('canvas').toDataURL(),
+    readout: root.querySelector('.course-explorer-readout').textContent,
+    labels: [...root.querySelectorAll('input, [role=group]')].map(i => i.getAttribute('aria-label')),
+    lang: root.closest('[lang]').lang,
+})"""
+
+# input event -> drawn for a checkbox: click() fires its input event and returns after the handler
+CLICK_TIMES = """(root, name) => {
+    const box = root.querySelector(`input[name=${name}]`);
+    const times = [];
+    for (let k = 0; k < 20; k++) {
+        const t0 = performance.now();
+        box.click();
+        times.push(performance.now() - t0);
+    }
+    return times.sort((x, y) => x - y)[18];
+}"""
+
+
+def slider_moves(page, root, name):
+    s = root.locator(f"input[name={name}]")
+    s.focus()
+    at_max = s.evaluate("s => Number(s.value) >= Number(s.max)")
+    page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+
+
+def checkbox_toggles(page, root, name):
+    root.locator(f"input[name={name}]").focus()
+    page.keyboard.press("Space")
+
+
+def check_live(page, root, lang: str, controls, labels: list[str]) -> dict[str, float]:
+    """Every control (``[(kind, name)]``, kind ``"slider"`` or ``"checkbox"``) of the explorer ``root``
+    changes its picture and its readout, operated from the keyboard; returns each control's p95, ms."""
+    root.scroll_into_view_if_needed()
+    state = root.evaluate(STATE)
+    assert state["lang"] == lang
+    assert state["labels"] == labels
+    times = {}
+    for kind, name in controls:
+        {"slider": slider_moves, "checkbox": checkbox_toggles}[kind](page, root, name)
+        after = root.evaluate(STATE)
+        assert after["pixels"] != state["pixels"], f"{name} did not change the picture"
+        assert after["readout"] != state["readout"], f"{name} did not change the readout"
+        state = after
+        times[name] = root.evaluate(FRAME_TIMES if kind == "slider" else CLICK_TIMES, name)
+    return times
+
+
+def explorer_on(page, cls: str):
+    page.wait_for_function(
+        "cls => [...document.querySelectorAll(`.${cls} canvas`)].some(c => c.width > 0)",
+        arg=cls,
+        timeout=TIMEOUT_MS,
+    )
+    return page.locator(f".{cls}").first
+
+
+SHOW_SLIDE = """async el => {
+    const section = el.closest('section');
+    const script = document.querySelector('script[data-requiremodule$="/dist/reveal.js"]');
+    const Reveal = await new Promise(resolve => require([script.dataset.requiremodule], resolve));
+    Reveal.configure({transition: 'none', backgroundTransition: 'none'});
+    const at = Reveal.getIndices(section);
+    Reveal.slide(at.h, at.v);
+}"""
+
+
+def extrapolation_labels(lang: str) -> list[str]:
+    """The group's, each variant's (the lesson trains all five) and the slider's, in the page's order."""
+    texts = widgets.extrapolation.MESSAGES
+    return [
+        texts("variants", lang),
+        *(variant_label(v, lang) for v in ex.VARIANTS),
+        texts("slider_length", lang),
+    ]
+
+
+# what each explorer of this file is: its lesson, its root's class, its controls, its labels' order
+EXPLORERS = {
+    "extrapolation": {
+        "lesson": "_learned_positions",
+        "class": "extrapolation-explorer",
+        "controls": [("slider", "length")]
+        + [("checkbox", v) for v in ("sinusoidal", "learned", "none", "rotary", "alibi")],
+        "labels": extrapolation_labels,
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_live_on_the_site(offline_page, name, lang, record_property):
+    spec = EXPLORERS[name]
+    page_path = SITE / lang / f"{lesson(spec['lesson'])}.html"
+    if not page_path.exists():
+        pytest.fail(f"{CONFIG.relative(page_path)} is missing: run `make site`")
+    page, traffic = offline_page(lang, VIEWPORT, is_file, "site page")
+    page.goto(page_path.as_uri())
+    root = explorer_on(page, spec["class"])
+    times = check_live(page, root, lang, spec["controls"], spec["labels"](lang))
+    report(record_property, f"{name}, site file {lang}", times)
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_live_in_the_deck(offline_page, name, lang, record_property):
+    spec = EXPLORERS[name]
+    deck = SLIDES / lang / f"{lesson(spec['lesson'])}.html"
+    if not deck.exists():
+        pytest.fail(f"{CONFIG.relative(deck)} is missing: run `make slides`")
+    page, traffic = offline_page(lang, VIEWPORT, is_file, "deck")
+    page.goto(deck.as_uri())
+    page.wait_for_function("document.querySelector('.reveal.ready') !== null", timeout=TIMEOUT_MS)
+    root = explorer_on(page, spec["class"])
+    root.evaluate(SHOW_SLIDE)
+    times = check_live(page, root, lang, spec["controls"], spec["labels"](lang))
+    report(record_property, f"{name}, deck {lang}", times)
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, record_property):
+    spec = EXPLORERS[name]
+    notebook = lesson(spec["lesson"])
+    page, traffic = guarded_page
+    lab = jupyterlab(locale="en")
+    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{notebook}.ipynb")],
+        check=True,
+        capture_output=True,
+    )
+    page.goto(lab.url(f"lab/tree/en/{notebook}.ipynb"))
+    page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    # no cell has run: the saved state alone draws the explorer, and it moves
+    root = explorer_on(page, spec["class"])
+    times = check_live(page, root, "en", spec["controls"], spec["labels"]("en"))
+    report(record_property, f"{name}, JupyterLab before running", times)
+    traffic.assert_clean()
+    assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
