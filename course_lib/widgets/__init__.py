@@ -8,11 +8,12 @@ second:
   draws, from a JavaScript module in ``js/``; the parameters are synced traits. They move
   with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
   ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``extrapolation_explorer`` (lesson 7,
-  its accuracies sent by Python as a ``data`` trait).
+  its accuracies sent by Python as a ``data`` trait), ``vocab_explorer`` (lesson 1: the vocabulary
+  and its counts sent as data, the text tokenized and looked up in the browser).
 * **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
-  :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget;
-  :func:`vocab_explorer` shows an HTML table. The figure is drawn once by the matching
-  function of :mod:`course_lib.plots`; a slider move changes the existing artists.
+  :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget. The figure
+  is drawn once by the matching function of :mod:`course_lib.plots`; a slider move changes
+  the existing artists.
 
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
 re-runs cleanly under nbval. Every description, button and readout comes from the

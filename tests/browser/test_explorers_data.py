@@ -98,10 +98,74 @@ def test_extrapolation_js_equals_course_lib(module_page, extrapolation_runs, lan
     assert compared == 2 * 7 * 4
 
 
+# ----------------------------------------------------------------------------- lesson 1: vocabulary
+
+# texts a reader may type: both languages, capitals, punctuation, digits, "_", emoji, other scripts,
+# a combining accent (NFD), invisible characters, Python-only separators (\x1c, \x85), no-break spaces
+TEXTS = [
+    "The cat sat on the mat.",
+    "The dog bit the man. Собака укусила человека.",
+    "ЁЛКА и ёлка, Ёжик!",
+    "мой" + "\u0306",
+    "и\u0306од, cafe\u0301",
+    "zero\u200bwidth soft\u00adhyphen\ufeff",
+    "snake_case, x2 = 3.14; 10 000 рублей…",
+    "emoji 🙂🙂 and 👩🏽‍💻 (a family: 👨‍👩‍👧)",
+    "tab\tnew\nline\x1cfile\x85next\u00a0nbsp\u2009thin\u3000ideo",
+    "«Кавычки» — тире – дефис - «ёлочки»",
+    "日本語のテキスト 中文 한국어 العربية हिन्दी",
+    "ΟΔΟΣ Σίσυφος İstanbul STRASSE Straße",
+    "",
+    "   ",
+    "<unk> <pad>",
+    "Ⅻ ½ ² ٣ 𝟘",
+]
+
+
+@pytest.fixture(scope="module")
+def course_vocab():
+    from course_lib import Vocab
+    from course_lib.bpe import course_corpus
+
+    train = course_corpus("en", "train") + course_corpus("ru", "train")
+    heldout = course_corpus("en", "heldout") + course_corpus("ru", "heldout")
+    return Vocab.build(train), heldout
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_vocab_js_equals_course_lib(module_page, course_vocab, lang):
+    from course_lib import tokenize
+
+    vocab, heldout = course_vocab
+    page, load = module_page
+    explorer = widgets.vocab_explorer(vocab, lang=lang, heldout=heldout)
+    assert "tokenize" in load(explorer)
+    js = page.evaluate("texts => texts.map(explorer.tokenize)", TEXTS)
+    assert js == [tokenize(t) for t in TEXTS]
+    corpus_lines = heldout[:40]  # held-out prose, tokenized both ways
+    assert page.evaluate("texts => texts.map(explorer.tokenize)", corpus_lines) == [
+        tokenize(t) for t in corpus_lines
+    ]
+    # the vocabulary (2290 words) sent once, as the widget gets it once
+    page.evaluate("data => { window.data = data; window.vocab = explorer.vocabulary(data); }", explorer.data)
+    for min_freq in range(1, 11):
+        explorer.min_freq = min_freq
+        for text in TEXTS[:4] + corpus_lines[:5]:
+            explorer.text = text
+            ids, size, lines = page.evaluate(
+                """([v, labels, lang]) => [vocab.encode(explorer.tokenize(v.text), v.min_freq), vocab.size(v.min_freq),
+                                            explorer.readout(v, data, labels, lang, vocab)]""",
+                [{"text": text, "min_freq": min_freq}, explorer.labels, lang],
+            )
+            assert ids == explorer.ids and size == len(explorer.vocab), (min_freq, text)
+            assert lines == explorer.readout(), (min_freq, text)
+
+
 # ----------------------------------------------------------------------------- live in a page
 
+# the picture: the canvas, and the tokens shown beside it where the explorer has them (lesson 1's)
 STATE = """root => ({
-    pixels: root.querySelector('canvas').toDataURL(),
+    pixels: root.querySelector('canvas').toDataURL() + (root.querySelector('.course-explorer-view')?.innerHTML || ''),
     readout: root.querySelector('.course-explorer-readout').textContent,
     labels: [...root.querySelectorAll('input, [role=group]')].map(i => i.getAttribute('aria-label')),
     lang: root.closest('[lang]').lang,
@@ -120,6 +184,30 @@ CLICK_TIMES = """(root, name) => {
 }"""
 
 
+# input event -> drawn for a text box: a letter added and taken away, 20 times
+TYPE_TIMES = """(root, name) => {
+    const box = root.querySelector(`input[name=${name}]`);
+    const start = box.value;
+    const times = [];
+    for (let k = 0; k < 20; k++) {
+        box.value = k % 2 ? start : start + (k % 4 ? 'я' : 'x');
+        const t0 = performance.now();
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        times.push(performance.now() - t0);
+    }
+    box.value = start;
+    box.dispatchEvent(new Event('input', {bubbles: true}));
+    return times.sort((x, y) => x - y)[18];
+}"""
+
+
+def types_in(page, root, name):
+    box = root.locator(f"input[name={name}]")
+    box.focus()
+    page.keyboard.press("End")
+    page.keyboard.type(" Кошка, 2 cats!")
+
+
 def slider_moves(page, root, name):
     s = root.locator(f"input[name={name}]")
     s.focus()
@@ -133,20 +221,22 @@ def checkbox_toggles(page, root, name):
 
 
 def check_live(page, root, lang: str, controls, labels: list[str]) -> dict[str, float]:
-    """Every control (``[(kind, name)]``, kind ``"slider"`` or ``"checkbox"``) of the explorer ``root``
-    changes its picture and its readout, operated from the keyboard; returns each control's p95, ms."""
+    """Every control (``[(kind, name)]``, kind ``"slider"``, ``"checkbox"`` or ``"text"``) of the explorer
+    ``root`` changes its picture and its readout, operated from the keyboard; returns each control's p95, ms."""
     root.scroll_into_view_if_needed()
     state = root.evaluate(STATE)
     assert state["lang"] == lang
     assert state["labels"] == labels
     times = {}
     for kind, name in controls:
-        {"slider": slider_moves, "checkbox": checkbox_toggles}[kind](page, root, name)
+        {"slider": slider_moves, "checkbox": checkbox_toggles, "text": types_in}[kind](page, root, name)
         after = root.evaluate(STATE)
         assert after["pixels"] != state["pixels"], f"{name} did not change the picture"
         assert after["readout"] != state["readout"], f"{name} did not change the readout"
         state = after
-        times[name] = root.evaluate(FRAME_TIMES if kind == "slider" else CLICK_TIMES, name)
+        times[name] = root.evaluate(
+            {"slider": FRAME_TIMES, "checkbox": CLICK_TIMES, "text": TYPE_TIMES}[kind], name
+        )
     return times
 
 
@@ -179,6 +269,11 @@ def extrapolation_labels(lang: str) -> list[str]:
     ]
 
 
+def vocab_labels(lang: str) -> list[str]:
+    texts = widgets.vocab.MESSAGES
+    return [texts("text", lang), texts("min_freq", lang)]
+
+
 # what each explorer of this file is: its lesson, its root's class, its controls, its labels' order
 EXPLORERS = {
     "extrapolation": {
@@ -187,6 +282,12 @@ EXPLORERS = {
         "controls": [("slider", "length")]
         + [("checkbox", v) for v in ("sinusoidal", "learned", "none", "rotary", "alibi")],
         "labels": extrapolation_labels,
+    },
+    "vocab": {
+        "lesson": "_text_to_ids",
+        "class": "vocab-explorer",
+        "controls": [("text", "text"), ("slider", "min_freq")],
+        "labels": vocab_labels,
     },
 }
 
