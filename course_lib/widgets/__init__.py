@@ -9,7 +9,8 @@ second:
   with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
   ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``extrapolation_explorer`` (lesson 7,
   its accuracies sent by Python as a ``data`` trait), ``vocab_explorer`` (lesson 1: the vocabulary
-  and its counts sent as data, the text tokenized and looked up in the browser).
+  and its counts sent as data, the text tokenized and looked up in the browser) and
+  ``token_explorer`` (lesson 2: a live tokenizer, the trained merges sent as data).
 * **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
   :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget. The figure
   is drawn once by the matching function of :mod:`course_lib.plots`; a slider move changes

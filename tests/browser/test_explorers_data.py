@@ -23,7 +23,7 @@ import sys
 import pytest
 
 from course_lib import extrapolation as ex
-from course_lib import widgets
+from course_lib import plots, widgets
 from course_lib.plots.extrapolation import variant_label
 from course_tools.config import CONFIG
 from tests.browser.conftest import is_file
@@ -161,6 +161,72 @@ def test_vocab_js_equals_course_lib(module_page, course_vocab, lang):
             assert lines == explorer.readout(), (min_freq, text)
 
 
+# ----------------------------------------------------------------------------- lesson 2: tokens
+
+# held out from training: typed text of every kind, English and Russian, emoji (a skin tone, a zero-width
+# joiner), digits, mixed scripts, contractions, runs of spaces of every kind, tabs and line breaks
+TYPED = [
+    *TEXTS,
+    "Positional encoding. Позиционное кодирование 👍🏽",
+    "I'm sure it's the model's job, they'll say: we've 'd 's 'S",
+    "  two  spaces,   three, trailing   ",
+    " leading space and\n\nnew lines\r\n\tand tabs\t\t",
+    "numbers 1234567890 3.14159 1e-5 ٣٤٥ 𝟘𝟙 ½",
+    "mixed: ChatGPT-4o, word2vec, Москва2024, x₁ + y² = z",
+    "code: def f(x): return x ** 2  # комментарий",
+    "Съешь же ещё этих мягких французских булок, да выпей чаю.",
+    "The quick brown fox jumps over the lazy dog.",
+    "😀😃😄😁 🇷🇺🇬🇧 👨‍👩‍👧‍👦 ❤️",
+    "\u00a0nbsp\u2009thin\u3000ideographic\u200bzero-width\x85nel\x1cfs",
+    "a" * 300,
+    "антидизестаблишментарианство сверхэкзистенциальный",
+]
+
+
+@pytest.fixture(scope="module")
+def course_tokenizer():
+    from course_lib.bpe import BPETokenizer, course_corpus
+
+    texts = course_corpus("en", "train") + course_corpus("ru", "train")
+    heldout = course_corpus("en", "heldout") + course_corpus("ru", "heldout")
+    return BPETokenizer.train(texts, vocab_size=1000), heldout
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_tokens_js_equals_course_lib(module_page, course_tokenizer, lang):
+    from course_lib.bpe import pre_tokenize
+
+    tok, heldout = course_tokenizer
+    page, load = module_page
+    explorer = widgets.token_explorer(tok, sizes=[259, 300, 500, 1000], lang=lang)
+    assert "mergeWord" in load(explorer)
+    page.evaluate(
+        """data => { window.data = data; window.bytes = explorer.tokenBytes(data);
+                     window.encoders = {}; window.regex = explorer.pattern(data); }""",
+        explorer.data,
+    )
+    texts = TYPED + heldout  # every held-out line of lesson 4, both languages
+    assert page.evaluate("texts => texts.map(t => explorer.preTokenize(t, regex))", texts) == [
+        pre_tokenize(t) for t in texts
+    ]
+    for size in explorer.sizes:
+        explorer.size = size
+        js = page.evaluate(
+            """([texts, size, labels, lang]) => {
+                const encode = explorer.encoder(data, size);
+                return texts.map(t => { const ids = encode(t);
+                    return [ids, ids.map(i => explorer.idToToken(data, bytes, i)),
+                            explorer.readout(t, ids.length, labels, lang)]; });
+            }""",
+            [texts, size, explorer.labels, lang],
+        )
+        for text, (ids, tokens, line) in zip(texts, js, strict=True):
+            explorer.text = text
+            assert ids == explorer.ids, (size, text)
+            assert tokens == explorer.tokens, (size, text)
+            assert line == explorer.readout(), (size, text)
+
+
 # ----------------------------------------------------------------------------- live in a page
 
 # the picture: the canvas, and the tokens shown beside it where the explorer has them (lesson 1's)
@@ -242,7 +308,8 @@ def check_live(page, root, lang: str, controls, labels: list[str]) -> dict[str, 
 
 def explorer_on(page, cls: str):
     page.wait_for_function(
-        "cls => [...document.querySelectorAll(`.${cls} canvas`)].some(c => c.width > 0)",
+        # drawn: the readout written (lesson 2's explorer shows text, its canvas stays hidden)
+        "cls => [...document.querySelectorAll(`.${cls}`)].some(e => e.querySelector('.course-explorer-readout')?.textContent)",
         arg=cls,
         timeout=TIMEOUT_MS,
     )
@@ -269,6 +336,10 @@ def extrapolation_labels(lang: str) -> list[str]:
     ]
 
 
+def token_labels(lang: str) -> list[str]:
+    return [widgets.tokens.MESSAGES("text", lang), plots.tokens.MESSAGES("vocab_size", lang)]
+
+
 def vocab_labels(lang: str) -> list[str]:
     texts = widgets.vocab.MESSAGES
     return [texts("text", lang), texts("min_freq", lang)]
@@ -288,6 +359,12 @@ EXPLORERS = {
         "class": "vocab-explorer",
         "controls": [("text", "text"), ("slider", "min_freq")],
         "labels": vocab_labels,
+    },
+    "tokens": {
+        "lesson": "_subword_tokens",
+        "class": "token-explorer",
+        "controls": [("text", "text"), ("slider", "size")],
+        "labels": token_labels,
     },
 }
 
