@@ -162,7 +162,7 @@ screenshots: $(STAMP) site
 # Budget: 8 minutes (2 min 16 s and 4 min 24 s measured on the shared 2-core machine at load average 11-13)
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
-		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py
+		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

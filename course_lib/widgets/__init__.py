@@ -1,24 +1,19 @@
-"""Interactive explorers for the lessons: sliders and buttons over a figure.
+"""Interactive explorers for the lessons: controls over a picture, computed and drawn in the browser.
 
 Each builder returns one widget, labelled in the language ``lang`` (None: the language set
-by :func:`course_lib.set_language`). Two kinds, while the course moves from the first to the
-second:
-
-* **live** explorers (:mod:`course_lib.widgets.live`, anywidget): the browser computes and
-  draws, from a JavaScript module in ``js/``; the parameters are synced traits. They move
-  with no kernel, in JupyterLab before a cell runs, on the website and in the decks. Today:
-  ``table_explorer`` and ``rotation_explorer`` (lesson 5), ``embedding_explorer`` (lesson 3),
-  ``balance_explorer`` (lesson 4), ``left_padding_explorer`` (lesson 6), the three of lesson 8
-  (``rope_explorer``, ``alibi_explorer``, ``rope_angles_explorer``).
-* **kernel** explorers (ipywidgets boxes): a slider move redraws a figure of
-  :mod:`course_lib.plots` in Python and sends a new PNG to an ``Image`` widget;
-  :func:`vocab_explorer` shows an HTML table. The figure is drawn once by the matching
-  function of :mod:`course_lib.plots`; a slider move changes the existing artists.
+by :func:`course_lib.set_language`). Every explorer is **live** (:mod:`course_lib.widgets.live`,
+anywidget): the browser computes and draws, from a JavaScript module in ``js/``; the parameters
+are synced traits. They move with no kernel, in JupyterLab before a cell runs, on the website and
+in the decks. What is small is computed in JavaScript (the sinusoidal table, rotations, RoPE,
+ALiBi, positions under left padding, the √d_model scale); what comes from training or a corpus is
+sent by Python as a ``data`` trait (lesson 7's accuracies, lesson 1's vocabulary and its counts,
+lesson 2's trained merges — a live tokenizer in the page, lesson 3's token table, lesson 4's
+attention weights at each stop of its slider). The static figure beside each explorer is drawn by
+the matching function of :mod:`course_lib.plots`.
 
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
-re-runs cleanly under nbval. Every description, button and readout comes from the
-catalogue :data:`MESSAGES` (``widgets/messages.py``); the figures' labels from
-:data:`course_lib.plots.MESSAGES`.
+re-runs cleanly under nbval. Every label and readout comes from the catalogue :data:`MESSAGES`
+(``widgets/messages.py``) or a module's own.
 
 A test -- or a curious student -- moves a live explorer by setting its traits, and reads
 what it shows, computed by course_lib:
@@ -31,18 +26,15 @@ what it shows, computed by course_lib:
     >>> explorer.labels["num_positions"]
     'позиции'
 
-A kernel explorer keeps its parts as attributes (``explorer.head``, ``explorer.image`` ...).
-
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
 catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
 table and the rotation), ``positions`` (6: left padding, with its own catalogue),
 ``extrapolation`` (7: the length experiment, with its own catalogue), ``rotary`` (8: RoPE and
-ALiBi, with its own catalogue), on ``base`` (what every explorer shares) and
+ALiBi, with its own catalogue), on ``live`` (what every explorer shares) and
 ``messages`` (the catalogue).
 """
 
 from .attention import BalanceExplorer, balance_explorer
-from .base import DPI, FIGSIZE, FigureWidget
 from .embeddings import EmbeddingExplorer, embedding_explorer
 from .extrapolation import ExtrapolationExplorer, extrapolation_explorer
 from .live import LiveExplorer
@@ -72,7 +64,7 @@ __all__ = [
     "rope_angles_explorer",
     "balance_explorer",
     "extrapolation_explorer",
-    # the boxes they return, and what they share
+    # the widgets they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
     "TableExplorer",
@@ -84,9 +76,6 @@ __all__ = [
     "RopeAnglesExplorer",
     "BalanceExplorer",
     "ExtrapolationExplorer",
-    "FigureWidget",
     "LiveExplorer",
-    "FIGSIZE",
-    "DPI",
     "MESSAGES",
 ]

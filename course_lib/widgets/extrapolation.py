@@ -3,25 +3,26 @@
 In a causal model the prediction at position ``p`` depends on tokens ``0 .. p`` only, so the
 first ``n`` positions of the longest test sequences *are* test sequences of length ``n``.
 The explorer reads them from the results of :func:`course_lib.extrapolation.run`, with no
-model run: a slider move only redraws.
+model run. A live explorer (:mod:`course_lib.widgets.live`): Python sends, per variant,
+how many test sequences were right at each position (the ``data`` trait); the browser
+(``js/extrapolation.js``) draws the curves and writes the readout as the slider moves.
 
     >>> from course_lib import extrapolation as ex
     >>> cfg = ex.Config(steps=1, train_len=8, test_len=16)
     >>> explorer = extrapolation_explorer(ex.run(cfg, variants=["learned", "none"]), cfg, lang="ru")
-    >>> explorer.length.value = 12
-    >>> explorer.length.description, sorted(explorer.accuracy)
+    >>> explorer.length = 12
+    >>> explorer.labels["length"], sorted(explorer.accuracy)
     ('длина n', ['learned', 'none'])
 """
 
-import html
+import torch
+import traitlets
+from matplotlib.colors import to_hex
 
-import ipywidgets as widgets
-import numpy as np
-
-from .. import plots
+from .. import plots, validate
 from ..i18n import Messages, resolve
-from ..plots.extrapolation import COLOURS, check_results, draw_training_range, variant_label
-from .base import DPI, FIGSIZE, FigureWidget, slider
+from ..plots.extrapolation import COLOURS, check_results, variant_label
+from .live import LiveExplorer, module, template
 
 __all__ = ["MESSAGES", "percent", "ExtrapolationExplorer", "extrapolation_explorer"]
 
@@ -42,102 +43,135 @@ MESSAGES = Messages(
             "до {train_len}; дальше: {unseen}",
         },
         "no_unseen": {"en": "no positions", "ru": "позиций нет"},
+        "no_target": {"en": "–", "ru": "–"},
+        "variants": {"en": "variants shown", "ru": "показанные варианты"},
         "not_causal": {
             "en": "the explorer reads shorter sequences as the first tokens of the longest ones, which "
             "holds for a causal model only: run the experiment with Config(causal=True)",
             "ru": "виджет считает короткие последовательности началами самых длинных, а это верно "
             "только для причинной (causal) модели: запустите эксперимент с Config(causal=True)",
         },
+        "length_range": {
+            "en": "length must be an integer in 2 .. {test_len} (the test length), got {value!r}",
+            "ru": "length должна быть целым числом в 2 .. {test_len} (длина тестовых последовательностей), "
+            "а получено {value!r}",
+        },
     },
 )
 
 
 def percent(hits) -> int:
-    """The share of right answers in ``hits`` (NaN: no target), in whole percent."""
-    return round(100 * hits.nanmean().item())
+    """The share of right answers in ``hits`` (NaN: no target), in whole percent, counted in float64."""
+    return round(100 * hits.double().nanmean().item())
 
 
-class ExtrapolationExplorer(FigureWidget):
+class ExtrapolationExplorer(LiveExplorer):
     """A checkbox per variant and a slider for the test length ``n`` over the accuracy at each position.
 
-    Attributes: ``checks`` ({variant: Checkbox}), ``length`` (IntSlider), ``readout``
-    (HTML), ``image``, ``figure``, ``lines`` and ``means`` ({variant: Line2D}: the curve
-    and the dashed mean), and ``accuracy``, {variant: accuracy over the first ``n``
-    positions} for the variants shown now.
+    Traits: ``length`` (the slider, 2 .. ``test_len``), ``shown`` (the variants ticked, in
+    the order of the results) and ``data``: for each variant, its label, its colour and, at
+    each position, how many test sequences have a target there (``targets``) and how many
+    of those the model got right (``right``). :meth:`by_position`, :attr:`accuracy` and
+    :meth:`readout` are what the browser shows, computed by course_lib from the results.
     """
 
+    _esm = module("extrapolation")
+    parameters = ("length", "shown")
+    length = traitlets.Int(2).tag(sync=True)
+    shown = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    data = traitlets.Dict().tag(sync=True)
+
     def __init__(self, results, cfg, length: int | None = None, lang=None):
-        self.lang = resolve(lang)
+        lang = resolve(lang)
         self.results = check_results(results)
         if not cfg.causal:
-            raise ValueError(MESSAGES("not_causal"))
+            raise ValueError(MESSAGES("not_causal", lang))
         self.cfg = cfg
-        self.checks = {
-            v: widgets.Checkbox(value=True, description=variant_label(v, self.lang), indent=False)
-            for v in self.results
-        }
-        self.length = slider(
-            widgets.IntSlider,
-            value=cfg.test_len if length is None else length,
-            min=2,
-            max=cfg.test_len,
-            description=MESSAGES("slider_length", self.lang),
-        )
-        self.readout = widgets.HTML()
-        figure = plots.new_figure(FIGSIZE, DPI, self.lang)
-        ax = figure.add_subplot()
-        draw_training_range(ax, cfg, self.lang)
-        self.lines, self.means = {}, {}
-        for v in self.results:
-            (self.lines[v],) = ax.plot([], [], color=COLOURS[v], label=variant_label(v, self.lang))
-            (self.means[v],) = ax.plot([], [], color=COLOURS[v], ls="--", lw=1)
-        ax.set_xlim(0, cfg.test_len)
-        ax.set(
-            xlabel=plots.MESSAGES("positions", self.lang),
-            ylabel=plots.extrapolation.MESSAGES("accuracy", self.lang),
-        )
-        handles = [self.lines[v] for v in self.results]
-        figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize="small")
-        self.ax = ax
-        self._update()
-        self.attach_figure(figure)
-        for control in (self.length, *self.checks.values()):
-            control.observe(self._on_change, names="value")
-        super().__init__([widgets.HBox(list(self.checks.values())), self.length, self.readout, self.image])
-
-    def _update(self) -> None:
-        n, L = self.length.value, self.cfg.train_len
-        positions = np.arange(n)
-        self.accuracy, lines = {}, []
+        length = self._checked_length(cfg.test_len if length is None else length, lang)
+        variants = []
         for v, r in self.results.items():
-            shown = self.checks[v].value
-            hits = r.hits[:, :n]  # (n_seqs, n): the sequences of length n
-            by_position = hits.nanmean(dim=0).numpy()  # (n,)
-            self.lines[v].set_data(positions, by_position)
-            self.lines[v].set_visible(shown)
-            total = hits.nanmean().item()
-            self.means[v].set_data([0, n - 1], [total, total])
-            self.means[v].set_visible(shown)
-            if shown:
-                self.accuracy[v] = total
-                unseen = f"{percent(hits[:, L:])} %" if n > L else MESSAGES("no_unseen", self.lang)
-                text = MESSAGES(
+            known = ~r.hits.isnan()  # (n_seqs, test_len): the positions with a target
+            variants.append(
+                {
+                    "name": v,
+                    "label": variant_label(v, lang),
+                    "colour": to_hex(COLOURS[v]),
+                    "right": r.hits.nan_to_num(0).sum(0).long().tolist(),  # (test_len,)
+                    "targets": known.sum(0).tolist(),  # (test_len,)
+                }
+            )
+        data = {
+            "train_len": cfg.train_len,
+            "test_len": cfg.test_len,
+            "chance": 1 / cfg.vocab_size,
+            "variants": variants,
+        }
+        labels = {
+            "length": MESSAGES("slider_length", lang),
+            "variants": MESSAGES("variants", lang),
+            "title": template(MESSAGES, "title", lang),
+            "readout": template(MESSAGES, "readout", lang),
+            "no_unseen": MESSAGES("no_unseen", lang),
+            "no_target": MESSAGES("no_target", lang),
+            "xlabel": plots.MESSAGES("positions", lang),
+            "ylabel": plots.extrapolation.MESSAGES("accuracy", lang),
+            "unseen": plots.extrapolation.MESSAGES("unseen", lang),
+            "chance": plots.extrapolation.MESSAGES("chance", lang),
+        }
+        super().__init__(lang, labels, data=data, length=length, shown=list(self.results))
+
+    def _checked_length(self, value, lang=None) -> int:
+        test_len = self.cfg.test_len
+        if not validate.is_integer(value) or not 2 <= value <= test_len:
+            raise ValueError(MESSAGES("length_range", lang, test_len=test_len, value=value))
+        return int(value)
+
+    @traitlets.validate("length")
+    def _check_length(self, proposal):
+        return self._checked_length(proposal["value"], self.lang)
+
+    @traitlets.validate("shown")
+    def _check_shown(self, proposal):
+        allowed = tuple(self.results)
+        ticked = {validate.choice("shown", v, allowed) for v in proposal["value"]}
+        return [v for v in allowed if v in ticked]
+
+    def by_position(self, variant: str) -> list[float]:
+        """The accuracy at each of the first ``length`` positions (NaN where no sequence has a target)."""
+        hits = self.results[variant].hits[:, : self.length].double()  # (n_seqs, n)
+        return hits.nanmean(dim=0).tolist()
+
+    @property
+    def accuracy(self) -> dict[str, float]:
+        """``{variant: accuracy over the first length positions}`` for the variants shown."""
+        return {v: self.results[v].hits[:, : self.length].double().nanmean().item() for v in self.shown}
+
+    def readout(self) -> list[str]:
+        """The readout, a line per variant shown, as the browser writes it."""
+        n, L, lang = self.length, self.cfg.train_len, self.lang
+
+        def share(hits: torch.Tensor) -> str:
+            if hits.isnan().all():
+                return MESSAGES("no_target", lang)
+            return str(percent(hits))
+
+        lines = []
+        for v in self.shown:
+            hits = self.results[v].hits[:, :n]  # (n_seqs, n): the sequences of length n
+            unseen = f"{share(hits[:, L:])} %" if n > L else MESSAGES("no_unseen", lang)
+            lines.append(
+                MESSAGES(
                     "readout",
-                    self.lang,
-                    variant=variant_label(v, self.lang),
-                    total=percent(hits),
+                    lang,
+                    variant=variant_label(v, lang),
+                    total=share(hits),
                     n=n,
-                    seen=percent(hits[:, :L]),
+                    seen=share(hits[:, :L]),
                     train_len=L,
                     unseen=unseen,
                 )
-                lines.append(html.escape(text))
-        self.ax.set_title(MESSAGES("title", self.lang, n=n), fontsize="medium")
-        self.readout.value = "<br>".join(lines)
-
-    def _on_change(self, _change=None) -> None:
-        self._update()
-        self.redraw()
+            )
+        return lines
 
 
 def extrapolation_explorer(results, cfg, length: int | None = None, lang: str | None = None):

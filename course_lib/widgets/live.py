@@ -16,6 +16,8 @@ the language ``lang``, the ``labels`` trait.
 >>> from course_lib.widgets import MESSAGES
 >>> template(MESSAGES, "table_slow", "ru")[:30]
 '{slow} из {d_model} столбцов ('
+>>> format_length(6.283185307179586, "en"), format_length(6.283185307179586, "ru"), format_length(35332.9)
+('6.3', '6,3', '35 333')
 """
 
 from pathlib import Path
@@ -25,9 +27,9 @@ import numpy as np
 import traitlets
 from matplotlib import colormaps
 
-from ..i18n import Messages, placeholders
+from ..i18n import Messages, format_number, placeholders
 
-__all__ = ["JS", "module", "template", "colormap_hex", "LiveExplorer"]
+__all__ = ["JS", "module", "template", "colormap_hex", "format_length", "LiveExplorer"]
 
 JS = Path(__file__).with_name("js")
 
@@ -53,6 +55,11 @@ def colormap_hex(name: str) -> str:
     # the bytes matplotlib itself paints an image with
     rgba = colormaps[name].resampled(256)(np.arange(256), bytes=True)  # (256, 4) uint8
     return rgba[:, :3].tobytes().hex()
+
+
+def format_length(x: float, lang: str | None = None) -> str:
+    """A wavelength for a readout: 6.3 and 35 333, not 6.283185307179586 and 3.533e+04."""
+    return format_number(x, ".1f" if x < 100 else ",.0f", lang)
 
 
 class LiveExplorer(anywidget.AnyWidget):

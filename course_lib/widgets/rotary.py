@@ -19,7 +19,7 @@ import torch
 import traitlets
 
 from .. import plots, validate
-from ..i18n import Messages, resolve
+from ..i18n import Messages, format_number, resolve
 from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
@@ -27,7 +27,6 @@ from ..plots.long_context import angle_table, check_scale
 from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
-from .base import format_number
 from .live import LiveExplorer, colormap_hex, module, template
 
 __all__ = [
@@ -310,7 +309,8 @@ class AlibiExplorer(LiveExplorer):
             "power": template(MESSAGES, "alibi_power", lang),
             "other": template(MESSAGES, "alibi_other", lang),
             "readout": template(MESSAGES, "alibi_readout", lang),
-            "title": template(ALIBI_MESSAGES, "alibi_head", lang),
+            # the static figure writes the slope as mathtext ($m = 2^{-1}$), the canvas as text: m = 2^−1
+            "title": template(ALIBI_MESSAGES, "alibi_head", lang).replace("{slope}", "m = {slope}"),
             "query": ALIBI_MESSAGES("alibi_query", lang),
             "key": ALIBI_MESSAGES("alibi_key", lang),
             "bias": ALIBI_MESSAGES("alibi_bias", lang),

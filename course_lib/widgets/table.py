@@ -13,9 +13,8 @@ import traitlets
 
 from .. import plots, validate
 from ..embedding import sinusoidal_table
-from ..i18n import resolve
-from .base import format_length, format_number
-from .live import LiveExplorer, colormap_hex, module, template
+from ..i18n import format_number, resolve
+from .live import LiveExplorer, colormap_hex, format_length, module, template
 from .messages import MESSAGES
 
 __all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]

@@ -6,7 +6,6 @@ every piece runs on a few training steps.
 
 import math
 
-import ipywidgets
 import numpy as np
 import pytest
 import torch
@@ -345,17 +344,31 @@ def test_figures_are_localised(results):
 
 def test_explorer_shows_the_first_n_positions(results, lang):
     explorer = widgets.extrapolation_explorer(results, SMALL)
-    assert isinstance(explorer, ipywidgets.VBox)
-    first = explorer.image.value
-    explorer.length.value = 6
-    assert explorer.image.value != first
+    assert isinstance(explorer, widgets.LiveExplorer)
+    assert explorer.length == SMALL.test_len and explorer.shown == list(results)
+    explorer.length = 6
+    assert explorer.get_state()["length"] == 6
     for variant, r in results.items():
-        x, y = explorer.lines[variant].get_data()
-        assert list(x) == list(range(6))
-        np.testing.assert_array_equal(y, r.hits[:, :6].nanmean(0).numpy())
+        np.testing.assert_array_equal(
+            explorer.by_position(variant), r.hits[:, :6].double().nanmean(0).numpy()
+        )
         assert explorer.accuracy[variant] == pytest.approx(r.hits[:, :6].nanmean().item())
-    assert explorer.readout.value.count("<br>") == len(results) - 1
-    assert "n = 6" in explorer.readout.value
+    lines = explorer.readout()
+    assert len(lines) == len(results) and all("n = 6" in line for line in lines)
+
+
+def test_explorer_sends_the_counts_the_browser_draws(results):
+    explorer = widgets.extrapolation_explorer(results, SMALL)
+    data = explorer.data
+    assert (data["train_len"], data["test_len"], data["chance"]) == (8, 16, 1 / SMALL.vocab_size)
+    for sent, (variant, r) in zip(data["variants"], results.items(), strict=True):
+        assert sent["name"] == variant and sent["colour"].startswith("#")
+        right, targets = torch.tensor(sent["right"]), torch.tensor(sent["targets"])
+        assert right.shape == targets.shape == (SMALL.test_len,)
+        # right / targets is the accuracy at each position, the same float64 as nanmean's
+        torch.testing.assert_close(right / targets.double(), r.hits.double().nanmean(0), equal_nan=True)
+    assert explorer._esm.startswith("// What every live explorer shares")
+    assert "export function byPosition" in explorer._esm
 
 
 def test_explorer_says_what_lies_beyond_the_training_length(results, lang):
@@ -363,18 +376,20 @@ def test_explorer_says_what_lies_beyond_the_training_length(results, lang):
 
     explorer = widgets.extrapolation_explorer(results, SMALL, length=SMALL.train_len)
     nothing = WIDGET_MESSAGES("no_unseen", lang)
-    assert explorer.readout.value.count(nothing) == len(results)
-    explorer.length.value = SMALL.train_len + 4
+    assert all(line.endswith(nothing) for line in explorer.readout())
+    explorer.length = SMALL.train_len + 4
     beyond = widgets.extrapolation.percent(results["learned"].hits[:, SMALL.train_len : SMALL.train_len + 4])
-    assert nothing not in explorer.readout.value
-    assert any(line.endswith(f" {beyond} %") for line in explorer.readout.value.split("<br>"))
+    assert all(not line.endswith(nothing) for line in explorer.readout())
+    assert any(line.endswith(f" {beyond} %") for line in explorer.readout())
 
 
 def test_explorer_hides_an_unchecked_variant(results):
     explorer = widgets.extrapolation_explorer(results, SMALL, length=12)
-    explorer.checks["none"].value = False
-    assert not explorer.lines["none"].get_visible() and "none" not in explorer.accuracy
-    assert "NoPE" not in explorer.readout.value
+    explorer.shown = ["rotary", "none"]
+    assert explorer.shown == ["none", "rotary"]  # in the order of the results
+    assert sorted(explorer.accuracy) == ["none", "rotary"]
+    explorer.shown = ["rotary"]
+    assert "NoPE" not in "".join(explorer.readout()) and len(explorer.readout()) == 1
 
 
 def test_explorer_refuses_an_encoder(results):
@@ -382,10 +397,37 @@ def test_explorer_refuses_an_encoder(results):
         widgets.extrapolation_explorer(results, ex.Config(causal=False))
 
 
+def test_explorer_refuses_bad_settings(results):
+    with pytest.raises(
+        ValueError, match=r"length must be an integer in 2 \.\. 16 \(the test length\), got 17"
+    ):
+        widgets.extrapolation_explorer(results, SMALL, length=17)
+    with pytest.raises(ValueError, match=r"got 2\.5"):
+        widgets.extrapolation_explorer(results, SMALL, length=2.5)
+    explorer = widgets.extrapolation_explorer(results, SMALL, length=10)
+    with pytest.raises(ValueError, match=r"length must be an integer in 2 \.\. 16 .*, got 1$"):
+        explorer.length = 1
+    with pytest.raises(ValueError, match=r"shown must be one of 'sinusoidal', .*'alibi', got 'cosine'"):
+        explorer.shown = ["learned", "cosine"]
+    assert (explorer.length, explorer.shown) == (10, list(results))
+    with pytest.raises(TypeError, match=r"results must be the non-empty dict"):
+        widgets.extrapolation_explorer({}, SMALL)
+
+
+def test_explorer_is_written_by_its_parameters(results):
+    explorer = widgets.extrapolation_explorer(results, SMALL, length=9)
+    explorer.shown = ["learned"]
+    assert repr(explorer) == "ExtrapolationExplorer(length=9, shown=['learned'])"
+
+
 def test_explorer_is_localised(results):
     from course_lib import set_language
 
     set_language(PSEUDO)
     explorer = widgets.extrapolation_explorer(results, SMALL)
-    assert explorer.length.description.startswith("⟦")
-    assert_pseudo_localised(explorer.figure, data=("NoPE", "RoPE"))
+    texts = [
+        explorer.labels[k] for k in ("length", "variants", "title", "xlabel", "ylabel", "unseen", "chance")
+    ]
+    assert all(t.startswith("⟦") for t in texts), texts
+    assert all(v["label"].startswith("⟦") for v in explorer.data["variants"])
+    assert all(line.startswith("⟦") for line in explorer.readout())

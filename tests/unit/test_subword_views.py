@@ -3,7 +3,6 @@
 import html
 import re
 
-import ipywidgets
 import pytest
 
 from course_lib import plots, set_language, widgets
@@ -130,38 +129,52 @@ def test_fertility_in_the_pseudo_language():
 
 def test_explorer_shows_the_truncated_tokenizer_of_the_size_chosen(tok):
     ex = widgets.token_explorer(tok, sizes=[300, 259, 280], text="the cat sat")
-    assert isinstance(ex, ipywidgets.VBox) and ex.children == (ex.text, ex.size, ex.view)
-    assert list(ex.tokenizers) == [259, 280, 300] and ex.size.options == (259, 280, 300)
-    assert ex.size.value == 280  # the middle size first
+    assert isinstance(ex, widgets.LiveExplorer)
+    assert list(ex.tokenizers) == [259, 280, 300] and ex.sizes == [259, 280, 300]
+    assert ex.size == 280  # the middle size first
     for size in (259, 280, 300):
-        ex.size.value = size
+        ex.size = size
+        assert ex.get_state()["size"] == size
         assert ex.tokenizers[size] == tok.truncate(size)
         assert ex.ids == tok.truncate(size).encode("the cat sat")
         assert ex.tokens == tok.truncate(size).tokens("the cat sat")
-        assert ex.view.value.count("<span") == len(ex.ids)
-    ex.text.value = "кошка 😀"
+    ex.text = "кошка 😀"
     assert ex.ids == tok.encode("кошка 😀")
-    assert "dashed" in ex.view.value
     n = len(ex.ids)
-    readout = token_widgets.MESSAGES(
+    assert ex.readout() == token_widgets.MESSAGES(
         "readout", n_tokens=n, n_words=2, per_word=f"{n / 2:.2f}", n_chars=7, n_bytes=15
     )
-    assert html.escape(readout) in ex.view.value
+
+
+def test_explorer_sends_the_merges_the_browser_applies(tok):
+    ex = widgets.token_explorer(tok, sizes=[259, 300])
+    data = ex.data
+    # every byte's id, and each merge as (first, second, the token it makes), in rank order
+    assert [tok.token_bytes(i) for i in data["byte_ids"]] == [bytes([b]) for b in range(256)]
+    assert [(a, b) for a, b, _ in data["merges"]] == tok.merges
+    assert all(
+        tok.token_bytes(new) == tok.token_bytes(a) + tok.token_bytes(b) for a, b, new in data["merges"]
+    )
+    assert data["specials"] == {str(i): name for name, i in tok.specials.items()}
+    assert data["palette"] == list(token_plots.PALETTE)
+    # Python's \U0001xxxx escapes written as JavaScript's \u{1xxxx}
+    assert "\\U" not in data["newer_letters"] and "\\u{107bb}" in data["newer_letters"]
+    assert "export function mergeWord" in ex._esm
 
 
 def test_explorer_default_sizes_and_an_empty_text(tok):
     big = BPETokenizer.train(course_corpus("en"), vocab_size=1200)
     ex = widgets.token_explorer(big)
     assert list(ex.tokenizers) == [300, 500, 1000, 1200]
-    assert ex.ids == [] and "–" in ex.view.value
+    assert ex.ids == [] and "–" in ex.readout()
     assert list(widgets.token_explorer(tok).tokenizers) == [300]
 
 
 def test_explorer_in_russian(tok):
     ex = widgets.token_explorer(tok, sizes=[259, 300], text="кошка сидит", lang="ru")
-    assert (ex.text.description, ex.size.description) == ("текст", "размер словаря")
-    assert "Токенов: " in ex.view.value and "токенов на слово: " in ex.view.value
-    assert re.search(r"токенов на слово: \d+,\d\d\.", ex.view.value)
+    assert (ex.labels["text"], ex.labels["size"]) == ("текст", "размер словаря")
+    assert ex.readout().startswith("Токенов: ") and "токенов на слово: " in ex.readout()
+    assert re.search(r"токенов на слово: \d+,\d\d\.", ex.readout())
 
 
 def test_explorer_rejects_bad_input(tok, lang):
@@ -199,6 +212,16 @@ def test_explorer_rejects_bad_input(tok, lang):
         minimum=259,
         size=300,
     )
+    ex = widgets.token_explorer(tok, sizes=[259, 300])
+    _raises(
+        ValueError,
+        token_widgets.MESSAGES,
+        "not_a_size",
+        lambda: setattr(ex, "size", 280),
+        sizes=[259, 300],
+        value=280,
+    )
+    assert ex.size == 300
 
 
 def test_catalogues_are_registered_and_complete():

@@ -135,7 +135,7 @@ def test_show_words_is_the_explorers_table_as_a_static_view():
     vocab = Vocab.build(["the cat sat"])
     view = plots.show_words(vocab, "The dog sat.")
     assert view.ids == [vocab.stoi["the"], 1, vocab.stoi["sat"], 1] and view.unknown == 2
-    assert view.html == widgets.vocab_explorer(vocab, text="The dog sat.").table.value
+    assert view.html == widgets.vocab_explorer(vocab, text="The dog sat.").table.html
     assert str(view).splitlines()[2] == "dog  1  -> <unk>"
     with pytest.raises(
         TypeError, match=r"vocab must be a course_lib.Vocab, e.g. Vocab.build\(corpus\), got list"

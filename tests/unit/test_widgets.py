@@ -1,10 +1,7 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
-import html
 import json
-import re
 
-import ipywidgets
 import numpy as np
 import pytest
 import torch
@@ -12,7 +9,6 @@ import torch
 from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
 from course_tools.config import CONFIG
-from tests.unit.test_plots import assert_pseudo_localised, untranslated
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
 
@@ -263,35 +259,37 @@ def test_embedding_explorer_rejects_bad_sentences():
 def test_vocab_explorer_updates_the_table_as_the_text_changes():
     vocab = Vocab.build(["The cat sat on the mat."])
     ex = widgets.vocab_explorer(vocab, text="the cat sat")
-    assert ex.children == (ex.text, ex.min_freq, ex.readout, ex.table)
-    assert ex.readout.value == ""  # no held-out text, no readout
+    assert isinstance(ex, widgets.LiveExplorer)
+    assert ex.readout() == [ex.table.summary]  # no held-out text: the summary alone
     assert ex.ids == vocab.encode("the cat sat")
-    assert "<unk>" not in ex.table.value and "&lt;unk&gt;" not in ex.table.value
-    ex.text.value = "The dog sat"
+    ex.text = "The dog sat"
+    assert ex.get_state()["text"] == "The dog sat"
     assert ex.tokens == ["the", "dog", "sat"]
     assert ex.ids == [vocab.stoi["the"], vocab.unk_id, vocab.stoi["sat"]]
-    rows = ex.table.value.split("<tr")[2:]  # after the header row
-    assert len(rows) == 3
-    # the unknown word keeps its own spelling, shows the unk ID, decodes to <unk> and is highlighted
-    assert "<code>dog</code>" in rows[1] and f">{vocab.unk_id}</td>" in rows[1]
-    assert "&lt;unk&gt;" in rows[1] and "background" in rows[1]
-    assert "background" not in rows[0] + rows[2]
-    assert "3 tokens; the vocabulary (10 tokens) does not know 1 of them." in ex.table.value
+    assert ex.readout() == ["3 tokens; the vocabulary (10 tokens) does not know 1 of them."]
+    # what the browser gets: the whole vocabulary, its counts most frequent first, the texts
+    assert ex.data["itos"] == vocab.itos and ex.data["unk_id"] == vocab.unk_id
+    assert ex.data["counts"] == [vocab.counts[w] for w in vocab.itos[4:]]
+    assert ex.data["heldout"] is None
+    assert "export function tokenize" in ex._esm
 
 
-def test_vocab_explorer_escapes_tokens():
-    ex = widgets.vocab_explorer(Vocab.build(["a b"]), text="a <b> & c")
-    assert "<code>&lt;</code>" in ex.table.value and "<code>&amp;</code>" in ex.table.value
-    assert "<b>" not in ex.table.value.replace("<b>&lt;unk&gt;</b>", "")
+def test_vocab_explorer_table_is_the_static_word_table():
+    vocab = Vocab.build(["a b"])
+    ex = widgets.vocab_explorer(vocab, text="a <b> & c")
+    assert ex.table.html == plots.show_words(vocab, "a <b> & c").html
 
 
 def test_vocab_explorer_in_russian():
     ex = widgets.vocab_explorer(Vocab.build(["Кошка сидит на ковре."]), text="Собака сидит.", lang="ru")
-    assert ex.text.description == "текст"
-    assert "<th" in ex.table.value
-    headers = [cell.split(">", 1)[1].split("<", 1)[0] for cell in ex.table.value.split("<th")[1:]]
-    assert headers == ["токен", "индекс", "после декодирования"]
-    assert "Токенов: 3, из них словарь размером 9 не знает 1." in ex.table.value
+    assert (ex.labels["text"], ex.labels["token"], ex.labels["id"], ex.labels["decoded"]) == (
+        "текст",
+        "токен",
+        "индекс",
+        "после декодирования",
+    )
+    assert ex.readout() == ["Токенов: 3, из них словарь размером 9 не знает 1."]
+    assert ex.labels["summary"] == "Токенов: {n}, из них словарь размером {size} не знает {unknown}."
 
 
 def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
@@ -301,34 +299,50 @@ def test_vocab_explorer_rejects_what_is_not_a_vocab_or_a_text():
         widgets.vocab_explorer(Vocab.build(["a"]), text=3)
     with pytest.raises(TypeError, match=r"heldout must be a list of strings, got str"):
         widgets.vocab_explorer(Vocab.build(["a"]), heldout="a b")
+    ex = widgets.vocab_explorer(Vocab.build(["a"]))
+    with pytest.raises(ValueError, match=r"min_freq must be a positive integer, got 0"):
+        ex.min_freq = 0
+    assert ex.min_freq == 1
+    without_counts = widgets.vocab_explorer(Vocab(["<pad>", "<unk>", "<bos>", "<eos>", "cat"]))
+    with pytest.raises(ValueError, match=r"has no word counts to cut by min_freq"):
+        without_counts.min_freq = 2
 
 
 def test_vocab_explorer_min_freq_shrinks_the_vocabulary_and_loses_more_of_the_held_out_text():
     corpus = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
     ex = widgets.vocab_explorer(Vocab.build(corpus), text="the cat ran", heldout=["the cat sat on a rug"])
-    assert ex.min_freq.value == 1 and len(ex.vocab) == len(Vocab.build(corpus))
+    assert ex.min_freq == 1 and len(ex.vocab) == len(Vocab.build(corpus))
+    assert ex.data["heldout"] == {"the": 1, "cat": 1, "sat": 1, "on": 1, "a": 1, "rug": 1}
     # rug is the one word of six never seen
-    assert "Vocabulary with min_freq = 1: 13 tokens." in ex.readout.value
-    assert "1 of its 6 tokens are &lt;unk&gt;, 16.7 %" in ex.readout.value
-    ex.min_freq.value = 2  # and, log, mat were seen once: none of them is in the held-out text
+    assert ex.readout()[0] == (
+        "Vocabulary with min_freq = 1: 13 tokens. The held-out text: 1 of its 6 tokens are <unk>, 16.7 %."
+    )
+    ex.min_freq = 2  # and, log, mat were seen once: none of them is in the held-out text
     assert ex.vocab.itos == Vocab.build(corpus, min_freq=2).itos
     assert ex.ids == Vocab.build(corpus, min_freq=2).encode("the cat ran")
-    assert "1 of its 6 tokens are &lt;unk&gt;, 16.7 %" in ex.readout.value
-    ex.min_freq.value = 3  # only "the" (4 times) is left
+    assert "1 of its 6 tokens are <unk>, 16.7 %" in ex.readout()[0]
+    ex.min_freq = 3  # only "the" (4 times) is left
     assert ex.vocab.itos == [*Vocab.SPECIALS, "the"]
-    assert "Vocabulary with min_freq = 3: 5 tokens." in ex.readout.value
-    assert "5 of its 6 tokens are &lt;unk&gt;, 83.3 %" in ex.readout.value
+    assert ex.readout()[0].startswith("Vocabulary with min_freq = 3: 5 tokens.")
+    assert "5 of its 6 tokens are <unk>, 83.3 %" in ex.readout()[0]
 
 
 def test_vocab_explorer_without_counts_has_no_slider():
     ex = widgets.vocab_explorer(Vocab(["<pad>", "<unk>", "<bos>", "<eos>", "cat"]), text="cat dog")
-    assert ex.min_freq is None and ex.children == (ex.text, ex.readout, ex.table)
+    assert ex.data["counts"] is None and ex.min_freq == 1
     assert ex.ids == [4, 1]
+
+
+def test_vocab_explorer_texts_come_from_the_catalogue():
+    set_language(PSEUDO)
+    ex = widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat", heldout=["the bird"])
+    assert {k: v for k, v in ex.labels.items() if not v.startswith("⟦")} == {}
+    assert all(line.startswith("⟦") for line in ex.readout())
 
 
 def test_vocab_explorer_readout_in_russian_uses_a_decimal_comma():
     ex = widgets.vocab_explorer(Vocab.build(["a b c"]), text="a", lang="ru", heldout=["a b d"])
-    assert "Отложенный текст: токенов 3, из них &lt;unk&gt; — 1, 33,3 %." in ex.readout.value
+    assert "Отложенный текст: токенов 3, из них <unk> — 1, 33,3 %." in ex.readout()[0]
 
 
 # ----------------------------------------------------------------------------- balance_explorer
@@ -426,44 +440,6 @@ def test_catalogue_has_every_language_with_the_same_placeholders():
     assert widgets.MESSAGES.problems() == []
 
 
-def widget_texts(explorer) -> list[str]:
-    """What a student reads in a box: descriptions, button labels, readouts and table cells."""
-    texts = []
-    for child in explorer.children:
-        texts.append(getattr(child, "description", ""))
-        if isinstance(child, ipywidgets.ToggleButtons):
-            texts += child._options_labels
-        if isinstance(child, ipywidgets.HTML):
-            # each paragraph, line and cell of the HTML on its own, tags removed
-            texts += [html.unescape(part) for part in re.split(r"<[^>]+>", child.value)]
-    return [t for t in texts if t.strip()]
-
-
-PSEUDO_EXPLORERS = {
-    "vocab": (
-        lambda: widgets.vocab_explorer(Vocab.build(SENTENCES), text="the cat"),
-        lambda ex: setattr(ex.text, "value", "the bird"),
-    ),
-}
-
-
-@pytest.mark.parametrize("name", sorted(PSEUDO_EXPLORERS))
-def test_every_text_of_an_explorer_comes_from_the_catalogue(name):
-    # in the pseudo-language every catalogue text is accented and bracketed: plain English
-    # left in a widget (or redrawn after a move) is a string that bypasses the catalogues
-    set_language(PSEUDO)
-    build, move = PSEUDO_EXPLORERS[name]
-    explorer = build()
-    data = {"d_model", "unk", *" ".join(SENTENCES + ["bird", "dog bites man"]).split()}
-    for _ in ("built", "moved"):
-        texts = widget_texts(explorer)
-        assert any(t.startswith("⟦") for t in texts)
-        assert {t: untranslated(t, data) for t in texts if untranslated(t, data)} == {}
-        if hasattr(explorer, "figure"):
-            assert_pseudo_localised(explorer.figure, data)
-        move(explorer)
-
-
 LIVE_PSEUDO_EXPLORERS = {
     "left_padding": lambda: widgets.left_padding_explorer(["the", "dog"]),
     "embedding": lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
@@ -487,6 +463,7 @@ def test_errors_of_the_explorers_come_from_the_catalogue():
     for bad in (
         lambda: widgets.embedding_explorer([]),
         lambda: widgets.vocab_explorer(["a"]),
+        lambda: widgets.vocab_explorer(Vocab.build(["a"]), heldout="a"),
         lambda: widgets.table_explorer(d_model=0),
         lambda: widgets.balance_explorer(None, None, "a b", "a c"),
         lambda: make_balance_explorer(scale=1000),

@@ -50,7 +50,7 @@ export function slowColumns(n, d, base) {
   return slow;
 }
 
-// wavelengths as course_lib.widgets.base.format_length writes them: 6.3 and 35 333
+// wavelengths as course_lib.widgets.live.format_length writes them: 6.3 and 35 333
 function formatLength(x, lang) {
   return formatNumber(x, x < 100 ? ".1f" : ",.0f", lang);
 }

@@ -1,0 +1,246 @@
+// Lesson 1's vocabulary explorer: the typed text's tokens, their IDs under the vocabulary cut at
+// min_freq and what the IDs decode to, and, for every min_freq, the vocabulary's size and the share
+// of the held-out text it loses. The JavaScript copy of course_lib.normalize, course_lib.tokenize,
+// Vocab.with_min_freq's cut and VocabExplorer.readout, tested equal to them in
+// tests/browser/test_explorers_data.py; the vocabulary and the counts come from Python (data).
+
+// course_lib.normalize: Unicode NFC, without zero-width space, non-joiner, joiner, word joiner,
+// byte-order mark and soft hyphen
+const INVISIBLE = /[\u200b\u200c\u200d\u2060\ufeff\u00ad]/g;
+
+export function normalize(text) {
+  return text.normalize("NFC").replace(INVISIBLE, "");
+}
+
+// Python's \w on str is a letter, a number or "_"; its \s also takes the separators \x1c-\x1f and \x85
+const WORD = String.raw`\p{L}\p{N}_`;
+const SPACE = String.raw`\s\x1c-\x1f\x85`;
+const TOKEN = new RegExp(`[${WORD}]+|[^${WORD}${SPACE}]`, "gu");
+
+// course_lib.tokenize: lower-case words and punctuation marks, after normalize
+export function tokenize(text) {
+  return normalize(text).toLowerCase().match(TOKEN) || [];
+}
+
+// the vocabulary of data, cut at min_freq as Vocab.with_min_freq cuts it: the words come most
+// frequent first, so the cut keeps a prefix of itos
+export function vocabulary(data) {
+  const stoi = new Map(data.itos.map((t, i) => [t, i]));
+  const specials = data.counts ? data.itos.length - data.counts.length : 0;
+  const size = (minFreq) => (data.counts ? specials + data.counts.filter((c) => c >= minFreq).length : data.itos.length);
+  const encode = (tokens, minFreq) => {
+    const n = size(minFreq);
+    return tokens.map((t) => {
+      const id = stoi.get(t);
+      return id !== undefined && id < n ? id : data.unk_id;
+    });
+  };
+  // held-out tokens the vocabulary loses: [unknown, n]
+  const heldout = (minFreq) => {
+    let unknown = 0;
+    let n = 0;
+    const known = size(minFreq);
+    for (const [word, count] of Object.entries(data.heldout || {})) {
+      const id = stoi.get(word);
+      if (id === undefined || id >= known) unknown += count;
+      n += count;
+    }
+    return [unknown, n];
+  };
+  return { size, encode, heldout };
+}
+
+// the lines above the table, as VocabExplorer.readout() writes them
+export function readout({ text, min_freq: minFreq }, data, labels, lang, vocab = vocabulary(data)) {
+  const lines = [];
+  if (data.heldout) {
+    const [unknown, n] = vocab.heldout(minFreq);
+    lines.push(
+      fill(labels.readout, {
+        size: vocab.size(minFreq),
+        min_freq: minFreq,
+        unknown,
+        n,
+        share: formatNumber((100 * unknown) / n, ".1f", lang),
+      }),
+    );
+  }
+  const ids = vocab.encode(tokenize(text), minFreq);
+  const unknown = ids.filter((i) => i === data.unk_id).length;
+  lines.push(fill(labels.summary, { n: ids.length, unknown, size: vocab.size(minFreq) }));
+  return lines;
+}
+
+// a word the model will never see, marked as course_lib.plots.WordTable marks its row
+const UNKNOWN = "#fde0dc";
+
+// WordTable's rows turned into columns that wrap, so that a long sentence stays on one slide:
+// a first column naming the three lines (token, ID, decodes to), then one column per token
+function table(view, tokens, ids, data, labels) {
+  const column = (cells, lost, head) => {
+    const box = document.createElement("div");
+    box.className = "course-explorer-token";
+    if (lost) box.style.cssText = `background: ${UNKNOWN}; color: #000`;
+    cells.forEach((c, k) => {
+      const cell = document.createElement(head ? "span" : ["code", "span", lost ? "b" : "span"][k]);
+      cell.textContent = c;
+      if (head) cell.style.fontStyle = "italic";
+      box.append(cell);
+    });
+    return box;
+  };
+  view.replaceChildren(
+    column([labels.token, labels.id, labels.decoded], false, true),
+    ...tokens.map((token, k) => column([token, String(ids[k]), data.itos[ids[k]]], ids[k] === data.unk_id, false)),
+  );
+}
+
+const WIDTH = 512;
+const HEIGHT = 200;
+const MARGIN = { left: 52, right: 52, top: 26, bottom: 36 };
+// matplotlib's tab:blue (the size) and tab:red (what is lost)
+const BLUE = "#1f77b4";
+const RED = "#d62728";
+
+function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
+  const lang = labels.lang;
+  const w = WIDTH - MARGIN.left - MARGIN.right;
+  const h = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const values = Array.from({ length: last }, (_, k) => k + 1);
+  const sizes = values.map((m) => vocab.size(m));
+  const top = Math.max(...sizes);
+  const x = (m) => MARGIN.left + ((m - 0.5) / last) * w;
+  const barWidth = (0.6 * w) / last;
+  values.forEach((m, k) => {
+    ctx.fillStyle = BLUE;
+    ctx.globalAlpha = m === minFreq ? 1 : 0.35;
+    const bh = (sizes[k] / top) * h;
+    ctx.fillRect(x(m) - barWidth / 2, MARGIN.top + h - bh, barWidth, bh);
+  });
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = colours.text;
+  ctx.strokeStyle = colours.text;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, w - 1, h - 1);
+  ctx.font = `11px ${font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const m of values) {
+    ctx.font = `${m === minFreq ? "bold " : ""}11px ${font}`;
+    ctx.fillText(String(m), x(m), MARGIN.top + h + 4);
+  }
+  ctx.font = `11px ${font}`;
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of ticks(top, 4)) {
+    const y = MARGIN.top + h - (t / top) * h;
+    ctx.fillText(formatNumber(t, ",.0f", lang), MARGIN.left - 4, y);
+  }
+  ctx.font = `12px ${font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText("min_freq", MARGIN.left + w / 2, HEIGHT - 2);
+  ctx.save();
+  ctx.translate(11, MARGIN.top + h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = "middle";
+  ctx.fillStyle = BLUE;
+  ctx.fillText(labels.size, 0, 0);
+  ctx.restore();
+  ctx.font = `13px ${font}`;
+  ctx.textBaseline = "top";
+  ctx.fillStyle = colours.text;
+  ctx.fillText(labels.title, WIDTH / 2, 4, WIDTH - 8);
+  if (!data.heldout) return;
+  // the share of the held-out text lost, 0 .. 100 % on the right axis
+  const y = (p) => MARGIN.top + h - (p / 100) * h;
+  const shares = values.map((m) => {
+    const [unknown, n] = vocab.heldout(m);
+    return (100 * unknown) / n;
+  });
+  ctx.strokeStyle = RED;
+  ctx.fillStyle = RED;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  values.forEach((m, k) => (k ? ctx.lineTo(x(m), y(shares[k])) : ctx.moveTo(x(m), y(shares[k]))));
+  ctx.stroke();
+  values.forEach((m, k) => {
+    ctx.beginPath();
+    ctx.arc(x(m), y(shares[k]), m === minFreq ? 5 : 2.5, 0, 2 * Math.PI);
+    ctx.fill();
+  });
+  ctx.font = `11px ${font}`;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  for (const t of [0, 25, 50, 75, 100]) ctx.fillText(String(t), MARGIN.left + w + 4, y(t));
+  ctx.font = `12px ${font}`;
+  ctx.save();
+  ctx.translate(WIDTH - 8, MARGIN.top + h / 2);
+  ctx.rotate(Math.PI / 2);
+  ctx.textAlign = "center";
+  ctx.fillText(labels.share, 0, 0);
+  ctx.restore();
+}
+
+// a labelled one-line text box, a control for live(): every keystroke is an input event
+function textBox(parent, { name, label, value }) {
+  const box = document.createElement("div");
+  box.className = "course-explorer-control";
+  box.style.maxWidth = "46em";
+  box.style.flexBasis = "100%";
+  const input = document.createElement("input");
+  input.type = "text";
+  input.name = name;
+  input.id = `${name}-${Math.random().toString(36).slice(2)}`;
+  input.spellcheck = false;
+  input.setAttribute("aria-label", label);
+  const text = document.createElement("label");
+  text.htmlFor = input.id;
+  text.textContent = label;
+  box.append(text, input);
+  parent.append(box);
+  const show = (v) => {
+    if (input.value !== v) input.value = v;
+  };
+  show(value);
+  return { input, show, read: () => input.value };
+}
+
+async function render({ model, el }) {
+  const lang = model.get("lang");
+  const labels = { ...model.get("labels"), lang };
+  const data = model.get("data");
+  const vocab = vocabulary(data);
+  const { controls, canvas, readout: line } = frame(el, lang, "vocab-explorer");
+  const view = document.createElement("div");
+  view.className = "course-explorer-view";
+  const style = document.createElement("style");
+  style.textContent = `
+.vocab-explorer .course-explorer-view { display: flex; flex-wrap: wrap; gap: 0.3em; margin: 0.3em 0 0.6em; }
+.vocab-explorer .course-explorer-token { display: flex; flex-direction: column; padding: 0.1em 0.5em; line-height: 1.3;
+  border: 1px solid rgba(128, 128, 128, 0.4); border-radius: 3px; }`;
+  line.after(view);
+  el.append(style);
+  const font = await courseFont(el);
+  const last = model.get("limits").min_freq;
+  const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text") }) };
+  if (data.counts) {
+    inputs.min_freq = slider(controls, { name: "min_freq", label: labels.min_freq, min: 1, max: last, value: model.get("min_freq") });
+  } else {
+    canvas.hidden = true; // nothing to cut: no sizes to draw
+  }
+  const colours = pageColours(el, () => draw());
+  const draw = () => {
+    const values = { text: model.get("text"), min_freq: model.get("min_freq") };
+    const tokens = tokenize(values.text);
+    table(view, tokens, vocab.encode(tokens, values.min_freq), data, labels);
+    const lines = readout(values, data, labels, lang, vocab);
+    line.replaceChildren(...lines.flatMap((l, k) => (k ? [document.createElement("br"), l] : [l])));
+    if (!data.counts) return;
+    drawSizes(sizeCanvas(canvas, WIDTH, HEIGHT), values.min_freq, data, vocab, labels, font, colours(), last);
+    canvas.setAttribute("aria-label", lines[0]);
+  };
+  return live(model, draw, inputs);
+}
+
+export default { render };
