@@ -35,6 +35,7 @@ greet a student before torch is ever loaded.
 """
 
 import string
+import sys
 
 __all__ = [
     "LANGUAGE_INFO",
@@ -145,14 +146,21 @@ class Messages:
 
     Args:
         area: the catalogue's name; its messages are also reachable as ``tr("area.key")``.
+            One module owns it: another module that names a catalogue the same is an error,
+            while the same module, reloaded, replaces its own catalogue with the new texts.
         entries: ``{key: {language: text}}``; texts are :meth:`str.format` templates.
     """
 
     def __init__(self, area: str, entries: dict[str, dict[str, str]]):
-        if area in _CATALOGUES:
-            raise ValueError(f"a message catalogue named {area!r} already exists")
+        # the module that defines the catalogue, found as collections.namedtuple finds it: a
+        # module reloaded (importlib.reload, IPython's %autoreload) defines its catalogue again
+        module = sys._getframe(1).f_globals.get("__name__")
+        taken = _CATALOGUES.get(area)
+        if taken is not None and taken.module != module:
+            raise ValueError(f"a message catalogue named {area!r} already exists, in {taken.module}")
         self.area = area
         self.entries = entries
+        self.module = module
         _CATALOGUES[area] = self
 
     def __call__(self, key: str, lang: str | None = None, /, **values) -> str:

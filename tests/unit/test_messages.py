@@ -7,6 +7,8 @@ every module of the package registers them all, and these tests walk the lot.
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -89,8 +91,51 @@ def test_tr_reaches_every_catalogue_by_its_full_key():
 
 
 def test_a_catalogue_name_is_taken_once():
-    with pytest.raises(ValueError, match=r"a message catalogue named 'input' already exists"):
+    with pytest.raises(
+        ValueError, match=r"a message catalogue named 'input' already exists, in course_lib.validate"
+    ):
         Messages("input", {})
+
+
+CATALOGUE_MODULE = """
+from course_lib.i18n import Messages
+
+MESSAGES = Messages("reload_demo", {"hello": {"en": "Hello, {name}", "ru": "Привет, {name}"}})
+"""
+
+
+def test_a_reloaded_module_defines_its_catalogue_again_and_another_module_still_may_not(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(i18n, "_CATALOGUES", dict(i18n.catalogues()))  # forgotten after the test
+    monkeypatch.syspath_prepend(tmp_path)
+    (tmp_path / "reload_demo_a.py").write_text(CATALOGUE_MODULE, encoding="utf-8")
+    module = importlib.import_module("reload_demo_a")
+    monkeypatch.setitem(sys.modules, "reload_demo_a", module)
+    # %autoreload after an edit of the text: the new text, no error
+    (tmp_path / "reload_demo_a.py").write_text(CATALOGUE_MODULE.replace("Hello", "Hi"), encoding="utf-8")
+    importlib.invalidate_caches()
+    importlib.reload(module)
+    assert tr("reload_demo.hello", "en", name="Ada") == "Hi, Ada"
+    assert i18n.catalogues()["reload_demo"] is module.MESSAGES
+    # the same name from another module is still a duplicate
+    (tmp_path / "reload_demo_b.py").write_text(CATALOGUE_MODULE, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'reload_demo' already exists, in reload_demo_a"):
+        importlib.import_module("reload_demo_b")
+    sys.modules.pop("reload_demo_b", None)
+
+
+def test_the_course_modules_survive_a_reload():
+    # in a process of its own: a reload redefines the module's classes, which this process keeps using
+    code = (
+        "import importlib, course_lib, course_lib.rotary, course_lib.validate\n"
+        "for module in (course_lib.rotary, course_lib.validate):\n"
+        "    importlib.reload(module)\n"
+        "print(course_lib.i18n.tr('input.seq_too_long', 'en', seq_len=20, max_len=16))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sequence length 20")
 
 
 def test_problems_names_a_missing_language_and_different_placeholders():
