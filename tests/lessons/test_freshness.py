@@ -1,6 +1,5 @@
 """The course as committed: every source clean, every notebook fresh and marked generated, every table current."""
 
-
 import nbformat
 import pytest
 
