@@ -5,10 +5,10 @@ the workspace and the tests all read it. A student chooses one with
 :func:`set_language`; every message, plot label, widget label and exercise verdict
 follows.
 
-Each area of the course keeps its own messages next to the code that uses them, as a
-:class:`Messages` catalogue: the input checks in ``validate.py``, the figure labels in
-``plots``, each exercise's feedback in its own module. A catalogue is called like a
-function::
+Each area of the course keeps its own messages in a ``messages`` module beside the code
+that uses them, as a :class:`Messages` catalogue: the input checks, RoPE's and the
+tokenizer's in ``course_lib/messages.py``, the figure labels in ``plots/messages.py``, each
+exercise's feedback in its own module. A catalogue is called like a function::
 
     >>> MESSAGES = Messages("demo", {
     ...     "too_long": {

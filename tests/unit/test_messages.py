@@ -92,7 +92,7 @@ def test_tr_reaches_every_catalogue_by_its_full_key():
 
 def test_a_catalogue_name_is_taken_once():
     with pytest.raises(
-        ValueError, match=r"a message catalogue named 'input' already exists, in course_lib.validate"
+        ValueError, match=r"a message catalogue named 'input' already exists, in course_lib.messages"
     ):
         Messages("input", {})
 
@@ -128,8 +128,8 @@ def test_a_reloaded_module_defines_its_catalogue_again_and_another_module_still_
 def test_the_course_modules_survive_a_reload():
     # in a process of its own: a reload redefines the module's classes, which this process keeps using
     code = (
-        "import importlib, course_lib, course_lib.rotary, course_lib.validate\n"
-        "for module in (course_lib.rotary, course_lib.validate):\n"
+        "import importlib, course_lib, course_lib.messages, course_lib.rotary, course_lib.validate\n"
+        "for module in (course_lib.messages, course_lib.rotary, course_lib.validate):\n"
         "    importlib.reload(module)\n"
         "print(course_lib.i18n.tr('input.seq_too_long', 'en', seq_len=20, max_len=16))\n"
     )
