@@ -509,7 +509,7 @@ def stamp(path: Path) -> int:
     A source that cannot be read (:class:`SourceError`) is never rewritten, and neither is one
     whose rewritten text would read back differently.
     """
-    from .files import write_atomic
+    from .files import write_all
 
     src = read_source(path)
     count = 0
@@ -528,7 +528,7 @@ def stamp(path: Path) -> int:
     again = jupytext.reads(text, fmt="md:myst")
     if _cells(again) != _cells(src.nb):
         raise SourceError([f"{src.label}: stamping would change more than the stamps; left as it is"])
-    write_atomic(path, text)
+    write_all({path: text})
     return count
 
 
