@@ -14,70 +14,33 @@ loading torch, and a lesson pays for what it uses.
 """
 
 import importlib
-from typing import TYPE_CHECKING
 
 from .i18n import LANGUAGES, get_language, pick, set_language
 
 __version__ = "1.0.0"
 
-# public name -> the submodule that defines it
-_EXPORTS = {
-    "sinusoidal_table": "embedding",
-    "TokenEmbedding": "embedding",
-    "PositionalEncoding": "embedding",
-    "TransformerEmbedding": "embedding",
-    "LearnedPositionalEmbedding": "positions",
-    "NoPositionalEncoding": "positions",
-    "RotaryEmbedding": "rotary",
-    "alibi_slopes": "rotary",
-    "alibi_bias": "rotary",
-    "Vocab": "vocab",
-    "tokenize": "vocab",
-    "BPETokenizer": "bpe",
-}
+# the one list of the package's contents: each submodule, and the public names it lends to
+# ``course_lib`` (``course_lib.TokenEmbedding`` is ``course_lib.embedding.TokenEmbedding``)
 _SUBMODULES = {
-    "embedding",
-    "positions",
-    "rotary",
-    "extrapolation",
-    "vocab",
-    "bpe",
-    "validate",
-    "plots",
-    "widgets",
-    "exercises",
+    "embedding": ("sinusoidal_table", "TokenEmbedding", "PositionalEncoding", "TransformerEmbedding"),
+    "positions": ("LearnedPositionalEmbedding", "NoPositionalEncoding"),
+    "rotary": ("RotaryEmbedding", "alibi_slopes", "alibi_bias"),
+    "vocab": ("Vocab", "tokenize"),
+    "bpe": ("BPETokenizer",),
+    "extrapolation": (),
+    "validate": (),
+    "plots": (),
+    "widgets": (),
+    "exercises": (),
 }
+_HOME = {name: module for module, names in _SUBMODULES.items() for name in names}
 
-__all__ = [
-    "sinusoidal_table",
-    "TokenEmbedding",
-    "PositionalEncoding",
-    "TransformerEmbedding",
-    "LearnedPositionalEmbedding",
-    "NoPositionalEncoding",
-    "RotaryEmbedding",
-    "alibi_slopes",
-    "alibi_bias",
-    "Vocab",
-    "tokenize",
-    "BPETokenizer",
-    "LANGUAGES",
-    "set_language",
-    "get_language",
-    "pick",
-]
-
-if TYPE_CHECKING:  # for editors and type checkers, which do not run __getattr__
-    from .bpe import BPETokenizer
-    from .embedding import PositionalEncoding, TokenEmbedding, TransformerEmbedding, sinusoidal_table
-    from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
-    from .rotary import RotaryEmbedding, alibi_bias, alibi_slopes
-    from .vocab import Vocab, tokenize
+__all__ = [*_HOME, "LANGUAGES", "set_language", "get_language", "pick"]
 
 
 def __getattr__(name: str):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
         globals()[name] = value  # the next access is a plain attribute
         return value
     if name in _SUBMODULES:
@@ -86,4 +49,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)
+    return sorted(set(globals()) | set(_HOME) | set(_SUBMODULES))

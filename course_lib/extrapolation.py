@@ -42,7 +42,7 @@ from torch import nn
 
 from . import validate
 from .embedding import PositionalEncoding, TokenEmbedding
-from .i18n import Messages
+from .messages import EXTRAPOLATION as MESSAGES
 from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
 from .rotary import RotaryEmbedding, alibi_bias
 
@@ -63,41 +63,6 @@ __all__ = [
     "attention_by_distance",
 ]
 
-MESSAGES = Messages(
-    "extrapolation",
-    {
-        "head_dim": {
-            "en": "d_model={d_model} must split into n_heads={n_heads} heads of an even width "
-            "(RoPE turns the coordinates of a head in pairs)",
-            "ru": "d_model={d_model} должен делиться на n_heads={n_heads} голов чётной ширины "
-            "(RoPE поворачивает координаты головы парами)",
-        },
-        "lengths": {
-            "en": "the lengths must grow: k={k} < min_len={min_len} <= train_len={train_len} <= "
-            "test_len={test_len} (every training sequence needs a target after position k)",
-            "ru": "длины должны расти: k={k} < min_len={min_len} <= train_len={train_len} <= "
-            "test_len={test_len} (в каждой обучающей последовательности нужна цель после позиции k)",
-        },
-        "lookup_k": {
-            "en": "the lookup task needs k + 1 < min_len, got k={k}, min_len={min_len}: "
-            "y[i] = x[k] is a target only after position k",
-            "ru": "задаче lookup нужно k + 1 < min_len, а получено k={k}, min_len={min_len}: "
-            "цель y[i] = x[k] есть только после позиции k",
-        },
-        "lr": {
-            "en": "lr must be a positive number, got {value!r}",
-            "ru": "lr должен быть положительным числом, а получено {value!r}",
-        },
-        "pairs_or_weights": {
-            "en": "by_pair splits scores, and weights are not a sum of pair terms: ask for one of the two",
-            "ru": "by_pair раскладывает оценки, а веса не раскладываются в сумму по парам: выберите что-то одно",
-        },
-        "test_length": {
-            "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
-            "ru": "длина для проверки должна лежать в 2 .. test_len={test_len}, а получено {value!r}",
-        },
-    },
-)
 
 VARIANTS = ("sinusoidal", "learned", "none", "rotary", "alibi")
 TASKS = ("shift", "lookup")

@@ -5,10 +5,10 @@ the workspace and the tests all read it. A student chooses one with
 :func:`set_language`; every message, plot label, widget label and exercise verdict
 follows.
 
-Each area of the course keeps its own messages next to the code that uses them, as a
-:class:`Messages` catalogue: the input checks in ``validate.py``, the figure labels in
-``plots``, each exercise's feedback in its own module. A catalogue is called like a
-function::
+Each area of the course keeps its own messages in a ``messages`` module beside the code
+that uses them, as a :class:`Messages` catalogue: the input checks, RoPE's and the
+tokenizer's in ``course_lib/messages.py``, the figure labels in ``plots/messages.py``, each
+exercise's feedback in its own module. A catalogue is called like a function::
 
     >>> MESSAGES = Messages("demo", {
     ...     "too_long": {
@@ -30,11 +30,14 @@ lesson sources. ``PSEUDO`` is a pseudo-language for tests: every message is the 
 one accented and bracketed, so a string that bypasses the catalogues shows up as plain
 English in a lesson built in it.
 
-This module imports nothing but the standard library: the workspace script reads it to
-greet a student before torch is ever loaded.
+This module imports nothing but the standard library when it loads (Babel's locale data
+only with the first number it writes): the workspace script reads it to greet a student
+before torch is ever loaded.
 """
 
+import functools
 import string
+import sys
 
 __all__ = [
     "LANGUAGE_INFO",
@@ -53,6 +56,8 @@ __all__ = [
     "format_scientific",
     "format_number",
     "decimal_mark",
+    "minus_sign",
+    "NUMBER_STYLE",
 ]
 
 #: The course's languages, in order: code -> (the language's name in itself, the letters its
@@ -145,14 +150,21 @@ class Messages:
 
     Args:
         area: the catalogue's name; its messages are also reachable as ``tr("area.key")``.
+            One module owns it: another module that names a catalogue the same is an error,
+            while the same module, reloaded, replaces its own catalogue with the new texts.
         entries: ``{key: {language: text}}``; texts are :meth:`str.format` templates.
     """
 
     def __init__(self, area: str, entries: dict[str, dict[str, str]]):
-        if area in _CATALOGUES:
-            raise ValueError(f"a message catalogue named {area!r} already exists")
+        # the module that defines the catalogue, found as collections.namedtuple finds it: a
+        # module reloaded (importlib.reload, IPython's %autoreload) defines its catalogue again
+        module = sys._getframe(1).f_globals.get("__name__")
+        taken = _CATALOGUES.get(area)
+        if taken is not None and taken.module != module:
+            raise ValueError(f"a message catalogue named {area!r} already exists, in {taken.module}")
         self.area = area
         self.entries = entries
+        self.module = module
         _CATALOGUES[area] = self
 
     def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
@@ -268,13 +280,39 @@ LANGUAGE_MESSAGES = Messages(
 
 # ----------------------------------------------------------------------------- numbers in prose
 
-NUMBERS = Messages(
-    "numbers",
-    {
-        "decimal_point": {"en": ".", "ru": ","},
-        "minus": {"en": "-", "ru": "−"},  # Russian prose: the typographic minus, U+2212
-    },
-)
+#: The course's own ways with numbers, on top of each language's locale data (the Unicode
+#: CLDR, through Babel), which gives the decimal mark and the minus sign. Thousands are
+#: separated by a space in every language. Russian prose writes the typographic minus
+#: (U+2212, where CLDR has a hyphen) and a power of ten, 1,2·10⁻³, where other languages keep
+#: Python's e-notation, 1.2e-03. A language that is not here takes its locale's symbols and
+#: e-notation: nothing of another language's rule.
+NUMBER_STYLE = {
+    "ru": {"minus": "−", "power_of_ten": True},
+}
+THOUSANDS = " "
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@functools.cache
+def _symbols(lang: str) -> tuple[str, str, bool]:
+    """``lang``'s decimal mark, minus sign, and whether it writes powers of ten (the pseudo-language: English's)."""
+    from babel import Locale  # on the first number: greeting a student needs no locale data
+
+    lang = "en" if lang == PSEUDO else lang
+    cldr = Locale.parse(lang).number_symbols["latn"]
+    style = NUMBER_STYLE.get(lang, {})
+    return cldr["decimal"], style.get("minus", cldr["minusSign"]), style.get("power_of_ten", False)
+
+
+def decimal_mark(lang: str | None = None) -> str:
+    """The decimal mark of ``lang``'s numbers: ``.`` in English (and the pseudo-language), ``,`` in Russian."""
+    return _symbols(resolve(lang))[0]
+
+
+def minus_sign(lang: str | None = None) -> str:
+    """The minus sign of ``lang``'s numbers: ``-`` in English, the typographic ``−`` (U+2212) in Russian."""
+    return _symbols(resolve(lang))[1]
 
 
 def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
@@ -286,9 +324,6 @@ def format_decimal(x: float, digits: int, lang: str | None = None) -> str:
     ('4.64', '4,64', '−0,96')
     """
     return format_number(x, f".{digits}f", lang)
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def format_scientific(x: float, digits: int, lang: str | None = None) -> str:
@@ -306,35 +341,19 @@ def format_scientific(x: float, digits: int, lang: str | None = None) -> str:
 def format_number(x: float, spec: str, lang: str | None = None) -> str:
     """``x`` in the Python format ``spec``, as the prose of ``lang`` writes it: for figures and readouts.
 
-    Its decimal mark and minus sign, and in Russian a power of ten for e-notation (as
-    :func:`format_scientific`); thousands (a ``,`` in ``spec``) are separated by spaces in
-    every language. English text is Python's, but for those spaces.
+    Python writes the digits (its rounding, its ``spec``); the language gives the decimal mark
+    and minus sign (:func:`decimal_mark`, :func:`minus_sign`) and, in Russian, a power of ten
+    for e-notation (as :func:`format_scientific`); thousands (a ``,`` in ``spec``) are
+    separated by spaces in every language. English text is Python's, but for those spaces.
 
     >>> format_number(0.0001234, ".4g", "en"), format_number(0.0001234, ".4g", "ru"), format_number(-2.5, "g", "ru")
     ('0.0001234', '0,0001234', '−2,5')
     >>> format_number(1234567.0, ",.1f", "en"), format_number(1234567.0, ",.1f", "ru"), format_number(2e-16, ".0e", "ru")
     ('1 234 567.0', '1 234 567,0', '2·10⁻¹⁶')
     """
-    text = f"{x:{spec}}".replace(",", " ")
-    lang = _number_language(lang)
-    if lang == "en":
-        return text
+    point, minus, power_of_ten = _symbols(resolve(lang))
+    text = f"{x:{spec}}".translate({ord(","): THOUSANDS, ord("."): point, ord("-"): minus})
     mantissa, e, exponent = text.partition("e")
-    if e:
-        return f"{_localise(mantissa, lang)}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-    return _localise(text, lang)
-
-
-def decimal_mark(lang: str | None = None) -> str:
-    """The decimal mark of ``lang``'s numbers: ``.`` in English (and the pseudo-language), ``,`` in Russian."""
-    return NUMBERS("decimal_point", _number_language(lang))
-
-
-def _number_language(lang: str | None) -> str:
-    lang = resolve(lang)
-    return "en" if lang == PSEUDO else lang
-
-
-def _localise(text: str, lang: str) -> str:
-    """A number Python wrote (``-0.96``) with the decimal mark and minus sign of ``lang``."""
-    return text.replace("-", NUMBERS("minus", lang)).replace(".", NUMBERS("decimal_point", lang))
+    if power_of_ten and e:
+        return f"{mantissa}·10{str(int(exponent.replace(minus, '-'))).translate(_SUPERSCRIPT)}"
+    return text

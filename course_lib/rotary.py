@@ -19,41 +19,10 @@ import torch
 from . import validate
 from .core import model as core
 from .embedding import sinusoidal_table
-from .i18n import Messages
+from .messages import ROTARY as MESSAGES
 
 __all__ = ["MESSAGES", "rotary_tables", "RotaryEmbedding", "alibi_slopes", "alibi_bias"]
 
-MESSAGES = Messages(
-    "rotary",
-    {
-        "odd_head_dim": {
-            "en": "head_dim must be even, got {value}: RoPE rotates the coordinates of a head in pairs",
-            "ru": "head_dim должен быть чётным, а получено {value}: RoPE поворачивает координаты головы парами",
-        },
-        "last_dim": {
-            "en": "the last dimension of {name} is {got}, but this module was built with head_dim={head_dim}",
-            "ru": "размер {name} по последней оси равен {got}, а модуль создан с head_dim={head_dim}",
-        },
-        "qk_mismatch": {
-            "en": "q and k must have the same batch size and sequence length (their numbers of heads may "
-            "differ, as in grouped-query attention), got q of shape {q_shape} and k of shape {k_shape}",
-            "ru": "у q и k должны совпадать размер батча и длина последовательности (число голов может "
-            "различаться, как во внимании с группировкой запросов, grouped-query attention), "
-            "а получены q формы {q_shape} и k формы {k_shape}",
-        },
-        "bias_too_large": {
-            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries} entries is too large: building it takes "
-            "{need} GiB of memory at its peak, and the limit is {limit} GiB; lower seq_len",
-            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries} элементов слишком велико: на его "
-            "построение нужно до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите seq_len",
-        },
-        "heads_too_many": {
-            "en": "num_heads={value!r} is too large: its slopes take {need} GiB of memory at their peak, and the "
-            "limit is {limit} GiB",
-            "ru": "num_heads={value!r} слишком велико: наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
-        },
-    },
-)
 
 # queries and keys of attention: one vector of head_dim numbers per batch row, head and position
 LAYOUT = ("batch", "heads", "seq", "head_dim")

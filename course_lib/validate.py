@@ -1,4 +1,4 @@
-"""Input checks at the boundary of every public function, and their messages.
+"""Input checks at the boundary of every public function (their messages: ``messages.INPUT``).
 
 Each check returns the value in the form the caller needs (``int``, ``float``, an int64
 tensor) or raises ``ValueError``/``TypeError`` with a message that names the value (with
@@ -20,7 +20,8 @@ import numbers
 import torch
 from torch import nn
 
-from .i18n import Messages, decimal_mark, format_number
+from .i18n import decimal_mark, format_number
+from .messages import INPUT as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -50,170 +51,6 @@ __all__ = [
 # float32 sinusoidal table): each builder counts its own intermediates, and
 # tests/unit/test_memory.py measures the peak of each against that count.
 MAX_PEAK_BYTES = 8 * 2**30
-
-MESSAGES = Messages(
-    "input",
-    {
-        "not_positive_int": {
-            "en": "{name} must be a positive integer, got {value!r}",
-            "ru": "{name} должен быть целым положительным числом, а получено {value!r}",
-        },
-        "not_non_negative_int": {
-            "en": "{name} must be a non-negative integer, got {value!r}",
-            "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
-        },
-        "table_too_large": {
-            "en": "a table of {rows} × {d_model} = {entries} entries is too large: building it takes {need} GiB "
-            "of memory at its peak, and the limit is {limit} GiB; lower max_len or d_model",
-            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: на её построение нужно "
-            "до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите max_len или d_model",
-        },
-        "base_invalid": {
-            "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
-            "to 2π·base, so with base ≤ 1 they no longer grow from column to column (base = 1 makes every "
-            "column pair the same)",
-            "ru": "основание base должно быть конечным числом больше 1, а получено {value!r}: длины волн идут от 2π "
-            "до 2π·base, и при base ≤ 1 они перестают расти от столбца к столбцу (при base = 1 все пары "
-            "столбцов одинаковы)",
-        },
-        "dropout_range": {
-            "en": "dropout must be a probability between 0 and 1, got {value!r}",
-            "ru": "dropout должен быть вероятностью от 0 до 1, а получено {value!r}",
-        },
-        "dtype_not_dtype": {
-            "en": "dtype must be a torch.dtype such as torch.float32, got {value!r}",
-            "ru": "dtype должен быть типом torch.dtype, например torch.float32, а получено {value!r}",
-        },
-        "dtype_not_float": {
-            "en": "dtype must be a floating-point dtype (torch.float32, torch.float64, ...), got {value}: "
-            "the table holds sines and cosines between -1 and 1",
-            "ru": "dtype должен быть вещественным (torch.float32, torch.float64, ...), а получен {value}: "
-            "в таблице синусы и косинусы от -1 до 1",
-        },
-        "not_a_choice": {
-            "en": "{name} must be one of {allowed}, got {value!r}",
-            "ru": "{name} должен быть одним из значений {allowed}, а получено {value!r}",
-        },
-        "not_a_flag": {
-            "en": "{name} must be True or False, got {value!r}",
-            "ru": "{name} должен быть True или False, а получено {value!r}",
-        },
-        "padding_idx_type": {
-            "en": "padding_idx must be an integer or None, got {value!r}",
-            "ru": "padding_idx должен быть целым числом или None, а получено {value!r}",
-        },
-        "padding_idx_range": {
-            "en": "padding_idx={value!r} is outside the vocabulary: it must be in [0, {vocab_size})",
-            "ru": "padding_idx={value!r} вне словаря: он должен лежать в [0, {vocab_size})",
-        },
-        "no_torchscript": {
-            "en": "{name} cannot be compiled by torch.jit.script: its input checks, which speak the student's "
-            "language, are plain Python; use torch.compile(model) instead (TorchScript is in maintenance mode)",
-            "ru": "{name} нельзя скомпилировать через torch.jit.script: проверки входа, которые говорят на языке "
-            "студента, написаны на обычном Python; используйте torch.compile(model) (TorchScript больше не развивается)",
-        },
-        "ids_not_tensor": {
-            "en": "token ids must be a torch.Tensor of integers, got {type_name}",
-            "ru": "индексы токенов должны быть тензором torch.Tensor с целыми числами, а получен {type_name}",
-        },
-        "ids_not_integer": {
-            "en": "token ids must be integers (torch.long), got dtype {dtype}: "
-            "ids are row numbers of the embedding table, not values",
-            "ru": "индексы токенов должны быть целыми (torch.long), а получен dtype {dtype}: "
-            "индекс — это номер строки таблицы эмбеддингов, а не значение",
-        },
-        "ids_meta": {
-            "en": "token ids are on the meta device, which holds shapes but no values, while the embedding "
-            "table is on {device}: put the ids on {device}",
-            "ru": "индексы токенов лежат на устройстве meta, где есть формы, но нет значений, а таблица "
-            "эмбеддингов — на {device}: перенесите индексы на {device}",
-        },
-        "ids_device": {
-            "en": "token ids are on {got}, the embedding table on {device}: move the ids with ids.to({device!r})",
-            "ru": "индексы токенов лежат на {got}, а таблица эмбеддингов — на {device}: "
-            "перенесите их через ids.to({device!r})",
-        },
-        "id_too_large": {
-            "en": "token id {value} is out of range: the vocabulary has {vocab_size} tokens, "
-            "so ids must be in [0, {vocab_size})",
-            "ru": "индекс токена {value} вне диапазона: в словаре {vocab_size} токенов, "
-            "поэтому индексы должны лежать в [0, {vocab_size})",
-        },
-        "id_negative": {
-            "en": "token id {value} is negative: ids must be in [0, {vocab_size})",
-            "ru": "индекс токена {value} отрицательный: индексы должны лежать в [0, {vocab_size})",
-        },
-        "ids_bad_ndim": {
-            "en": "token ids must have shape (batch, seq), got shape {shape}",
-            "ru": "индексы токенов должны иметь форму (batch, seq), а получена форма {shape}",
-        },
-        "x_not_tensor": {
-            "en": "x must be a torch.Tensor of shape (batch, seq, d_model), got {type_name}",
-            "ru": "x должен быть тензором torch.Tensor формы (batch, seq, d_model), а получен {type_name}",
-        },
-        "x_not_float": {
-            "en": "x must hold floating-point vectors, got dtype {dtype}: embed the token ids first",
-            "ru": "x должен содержать вещественные векторы, а получен dtype {dtype}: "
-            "сначала получите эмбеддинги токенов",
-        },
-        "x_bad_ndim": {
-            "en": "x must have shape (batch, seq, d_model), got shape {shape}",
-            "ru": "x должен иметь форму (batch, seq, d_model), а получена форма {shape}",
-        },
-        "last_dim": {
-            "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
-            "ru": "размер x по последней оси равен {got}, а модуль создан с d_model={d_model}",
-        },
-        "seq_too_long": {
-            "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",
-            "ru": "длина последовательности {seq_len} больше max_len={max_len}: "
-            "создайте модуль с бо́льшим max_len",
-        },
-        "tensor_not_tensor": {
-            "en": "{name} must be a torch.Tensor of shape {layout}, got {type_name}",
-            "ru": "{name} должен быть тензором torch.Tensor формы {layout}, а получен {type_name}",
-        },
-        "tensor_not_float": {
-            "en": "{name} must hold floating-point numbers, got dtype {dtype}",
-            "ru": "{name} должен содержать вещественные числа, а получен dtype {dtype}",
-        },
-        "tensor_bad_ndim": {
-            "en": "{name} must have shape {layout}, got shape {shape}",
-            "ru": "{name} должен иметь форму {layout}, а получена форма {shape}",
-        },
-        "positions_not_tensor": {
-            "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
-            "ru": "positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
-            "а получен {type_name}",
-        },
-        "positions_not_integer": {
-            "en": "positions must be integers, got dtype {dtype}: a position is a row number of the table",
-            "ru": "positions должны быть целыми, а получен dtype {dtype}: позиция — это номер строки таблицы",
-        },
-        "positions_shape": {
-            "en": "positions must have shape ({seq},) or ({batch}, {seq}) for {name} of shape {x_shape}, "
-            "got shape {shape}",
-            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
-            "а получена форма {shape}",
-        },
-        "positions_meta": {
-            "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
-            "module computes on {device}: put the positions on {device}",
-            "ru": "positions {value!r} лежат на устройстве meta, где есть формы, но нет значений, а этот модуль "
-            "считает на {device}: перенесите positions на {device}",
-        },
-        "position_too_large": {
-            "en": "position {value} is out of range: this module was built with max_len={max_len}, "
-            "so positions must be in [0, {max_len})",
-            "ru": "позиция {value} вне диапазона: модуль создан с max_len={max_len}, "
-            "поэтому позиции должны лежать в [0, {max_len})",
-        },
-        "position_negative": {
-            "en": "position {value} is negative: positions must be in [0, {max_len})",
-            "ru": "позиция {value} отрицательная: позиции должны лежать в [0, {max_len})",
-        },
-    },
-)
 
 
 # ----------------------------------------------------------------------------- modules

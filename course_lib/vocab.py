@@ -6,68 +6,11 @@ from collections import Counter
 
 import torch
 
-from .i18n import Messages
+from .messages import VOCAB as MESSAGES
 from .validate import is_integer
 
 __all__ = ["Vocab", "tokenize", "normalize", "pad_batch", "id_list"]
 
-MESSAGES = Messages(
-    "vocab",
-    {
-        "texts_not_list": {
-            "en": "texts must be a list of strings, got {type_name}",
-            "ru": "texts должен быть списком строк, а получен {type_name}",
-        },
-        "text_not_str": {
-            "en": "each text must be a str, got {type_name}",
-            "ru": "каждый текст должен быть строкой str, а получен {type_name}",
-        },
-        "empty_batch": {
-            "en": "encode_batch needs at least one text, got an empty list",
-            "ru": "для encode_batch нужен хотя бы один текст, а получен пустой список",
-        },
-        "tokens_not_list": {
-            "en": "a vocabulary is built from a list of token strings, got {type_name}: "
-            "use Vocab.build(texts) to build one from texts",
-            "ru": "словарь строится из списка строк-токенов, а получен {type_name}: "
-            "чтобы построить его по текстам, вызовите Vocab.build(texts)",
-        },
-        "specials_first": {
-            "en": "a vocabulary starts with the special tokens {specials}, got {first!r}",
-            "ru": "словарь начинается со специальных токенов {specials}, а получено {first!r}",
-        },
-        "duplicate_token": {
-            "en": "token {token!r} appears twice in the vocabulary (ids {first} and {second}): "
-            "each token needs exactly one id",
-            "ru": "токен {token!r} встречается в словаре дважды (индексы {first} и {second}): "
-            "у каждого токена должен быть ровно один индекс",
-        },
-        "decode_not_ids": {
-            "en": "decode takes a list or a 1-d tensor of integer ids, got {got}",
-            "ru": "decode принимает список или одномерный тензор целых индексов, а получено {got}",
-        },
-        "decode_meta": {
-            "en": "decode needs the ids' values, but {value!r} is on the meta device, which holds shapes only: "
-            "decode ids computed on a real device (cpu, cuda)",
-            "ru": "decode нужны значения индексов, а {value!r} лежит на устройстве meta, где есть только формы: "
-            "декодируйте индексы, вычисленные на настоящем устройстве (cpu, cuda)",
-        },
-        "decode_id_range": {
-            "en": "id {value!r} is not in the vocabulary: ids must be in [0, {vocab_size})",
-            "ru": "индекса {value!r} нет в словаре: индексы должны лежать в [0, {vocab_size})",
-        },
-        "min_freq": {
-            "en": "min_freq must be a positive integer, got {value!r}",
-            "ru": "min_freq должен быть целым положительным числом, а получено {value!r}",
-        },
-        "no_counts": {
-            "en": "this vocabulary was made from a list of tokens, so it has no word counts to cut by "
-            "min_freq: build it with Vocab.build(texts)",
-            "ru": "этот словарь создан из списка токенов, и у него нет частот слов, по которым можно "
-            "отсечь min_freq: постройте его вызовом Vocab.build(texts)",
-        },
-    },
-)
 
 # a word is a run of letters or digits (Unicode-aware, so Cyrillic works like Latin);
 # every other visible character is a token of its own

@@ -1,9 +1,9 @@
 """Writing files so that a reader never sees half of one, and a build writes all or nothing;
 copying the pinned npm packages' files that a build ships.
 
-``write_atomic`` writes a temporary file next to the target and renames it into place
-(``os.replace`` is atomic on one file system). ``write_all`` does that for many files:
-every temporary file is written first, and only when all of them are complete are they
+``course_lib.files.write_atomic`` writes a temporary file next to the target and renames it
+into place (``os.replace`` is atomic on one file system). ``write_all`` does that for many
+files, creating their folders: every temporary file is written first, and only when all of them are complete are they
 renamed into place, so an error while producing the outputs leaves the old ones untouched.
 A folder where one of the files should go (or a file where one of their folders should be) is
 found before anything is written (:func:`blocked`: builds ask it first, to say so before they
@@ -12,36 +12,12 @@ run anything), and a rename that fails still leaves no temporary file behind.
 
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["write_atomic", "write_all", "blocked", "temporary_sibling", "missing_sources", "copy_sources"]
+from course_lib.files import temporary_sibling
 
-
-def temporary_sibling(path: Path, data: bytes) -> Path:
-    """Write ``data`` to a new temporary file in ``path``'s folder and return its path.
-
-    The file gets ``path``'s permissions if ``path`` exists, else rw-r--r-- (``mkstemp`` alone
-    would make it private to its owner).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.is_file() else 0o644)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return Path(tmp)
-
-
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Replace ``path`` with ``data`` (str is written as UTF-8) in one step."""
-    write_all({path: data})
+__all__ = ["write_all", "blocked", "missing_sources", "copy_sources"]
 
 
 def blocked(paths: Iterable[Path], label: Callable[[Path], str] = str) -> list[str]:
@@ -73,6 +49,7 @@ def write_all(files: Mapping[Path, bytes | str]) -> None:
     try:
         for path, data in files.items():
             raw = data.encode("utf-8") if isinstance(data, str) else data
+            path.parent.mkdir(parents=True, exist_ok=True)
             staged.append((temporary_sibling(path, raw), path))
     except BaseException:
         for tmp, _ in staged:

@@ -19,13 +19,13 @@ inside ``slides/``; only when everything is made are they moved into place.
 
 import argparse
 import copy
-import html
 import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import jinja2
 import nbformat
 
 from course_lib.i18n import Messages
@@ -151,6 +151,8 @@ TEXT = Messages(
         "does_black": {"en": "black screen and back", "ru": "затемнить экран и вернуть"},
     },
 )
+# the index page's HTML, autoescaped: slides_index.html.j2 beside this file
+INDEX_TEMPLATE = Path(__file__).with_name("slides_index.html.j2")
 # the keys the index page explains, in its order: entries key_<name> and does_<name> of TEXT
 KEYS = ("next", "previous", "section", "notes", "full_screen", "overview", "black")
 
@@ -218,48 +220,21 @@ def exporter(lang: str, config: Config):
 
 def index_page(lang: str, decks: list[tuple[str, str]]) -> str:
     """``slides/<lang>/index.html``: links to the other languages, the decks, the keys to present them."""
-    others = " · ".join(
-        f'<a href="../{other}/index.html" hreflang="{other}" lang="{other}">{html.escape(TEXT("version", other))}</a>'
-        for other in LANGUAGES
-        if other != lang
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(INDEX_TEMPLATE.parent),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        keep_trailing_newline=True,
     )
-    items = "\n".join(
-        f'  <li><a href="{html.escape(name)}.html">{html.escape(title)}</a></li>' for name, title in decks
+    return env.get_template(INDEX_TEMPLATE.name).render(
+        lang=lang,
+        others=[other for other in LANGUAGES if other != lang],
+        decks=decks,
+        keys=KEYS,
+        fonts_url=FONTS_URL,
+        t=lambda key, in_lang=lang: TEXT(key, in_lang),
     )
-    keys = "\n".join(
-        f"  <tr><th>{html.escape(TEXT(f'key_{key}', lang))}</th><td>{html.escape(TEXT(f'does_{key}', lang))}</td></tr>"
-        for key in KEYS
-    )
-    title = html.escape(TEXT("title", lang))
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>{title}</title>
-<link rel="stylesheet" href="{FONTS_URL}">
-<style>
-body {{ font-family: var(--course-sans); max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
-ul {{ list-style: none; padding-left: 0; }}  /* the titles carry their numbers */
-li {{ margin: 0.3em 0; font-size: 1.2em; }}
-th {{ text-align: left; padding-right: 1.5em; font-family: var(--course-mono); }}
-</style>
-</head>
-<body>
-<p>{others}</p>
-<h1>{title}</h1>
-<h2>{html.escape(TEXT("lessons", lang))}</h2>
-<ul>
-{items}
-</ul>
-<h2>{html.escape(TEXT("keys", lang))}</h2>
-<table>
-{keys}
-</table>
-<p>{html.escape(TEXT("offline", lang))}</p>
-</body>
-</html>
-"""
 
 
 # ----------------------------------------------------------------------------- build

@@ -385,26 +385,22 @@ def code_cell_problems(src: Source) -> list[str]:
 
 
 def known_exercises() -> list[str]:
-    """The names of ``course_lib.exercises``' exercises: everything there with a ``template``."""
+    """The names of ``course_lib.exercises``' exercises, from its registry."""
     from course_lib import exercises  # imports torch: only when a lesson has an exercise
 
-    return sorted(
-        name
-        for name in dir(exercises)
-        if not name.startswith("_") and isinstance(getattr(getattr(exercises, name), "template", None), str)
-    )
+    return sorted(exercises.registry())
 
 
 def exercise_template(name: str) -> str:
     """The code a student starts exercise ``name`` from, as a cell holds it (KeyError if there is none)."""
     from course_lib import exercises
 
-    template = getattr(getattr(exercises, str(name), None), "template", None)
-    if not isinstance(template, str):
+    exercise = exercises.registry().get(name) if isinstance(name, str) else None
+    if exercise is None:
         raise KeyError(
             f"course_lib.exercises has no exercise {name!r}: the exercises are {', '.join(known_exercises())}"
         )
-    return template.rstrip("\n")
+    return exercise.template.rstrip("\n")
 
 
 # ----------------------------------------------------------------------------- render
@@ -513,7 +509,7 @@ def stamp(path: Path) -> int:
     A source that cannot be read (:class:`SourceError`) is never rewritten, and neither is one
     whose rewritten text would read back differently.
     """
-    from .files import write_atomic
+    from .files import write_all
 
     src = read_source(path)
     count = 0
@@ -532,7 +528,7 @@ def stamp(path: Path) -> int:
     again = jupytext.reads(text, fmt="md:myst")
     if _cells(again) != _cells(src.nb):
         raise SourceError([f"{src.label}: stamping would change more than the stamps; left as it is"])
-    write_atomic(path, text)
+    write_all({path: text})
     return count
 
 

@@ -29,7 +29,7 @@ Whatever is wrong (an unreadable manifest: corrupt, nested too deeply, a FIFO; a
 a lesson should be, a file where a language's folder should be), the student is told in their
 language, that lesson is skipped and JupyterLab still starts. With an unreadable manifest every
 file already there counts as the student's, unless its cells are those of the course's current
-version. A lock on ``workspace/.course-lock`` keeps two ``make lab`` started at once
+version. A lock on ``workspace/.course-lock`` (``filelock``) keeps two ``make lab`` started at once
 from updating the same lessons twice.
 
 This module imports neither torch nor any notebook library: ``make lab`` greets a student
@@ -43,23 +43,15 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from filelock import FileLock
 
 from course_lib.i18n import Messages
 
 from .config import CONFIG, LANGUAGES, Config
-from .files import write_atomic
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
-try:
-    import msvcrt
-except ImportError:  # everything but Windows
-    msvcrt = None
+from .files import write_all
 
 __all__ = [
     "MANIFEST",
@@ -244,29 +236,12 @@ def _read_regular_file(path: Path) -> bytes:
 
 
 def save_manifest(workspace: Path, manifest: Manifest) -> None:
-    write_atomic(workspace / MANIFEST, manifest.to_json())
+    write_all({workspace / MANIFEST: manifest.to_json()})
 
 
-@contextlib.contextmanager
-def locked(workspace: Path) -> Iterator[None]:
-    """Hold the workspace's lock: one update at a time, across processes.
-
-    ``flock`` where there is one, ``msvcrt.locking`` on Windows; elsewhere no lock.
-    """
-    fd = os.open(workspace / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        elif msvcrt is not None:
-            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for 10 s, then raises OSError
-        yield
-    finally:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        elif msvcrt is not None:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        os.close(fd)
+def locked(workspace: Path) -> FileLock:
+    """The workspace's lock, held in a ``with``: one update at a time, across processes (filelock)."""
+    return FileLock(workspace / LOCK)
 
 
 # ----------------------------------------------------------------------------- sync
@@ -295,7 +270,7 @@ class _Sync:
 
     def write(self, rel: str, data: bytes) -> None:
         """Write a file the course owns from now on, and record it."""
-        write_atomic(self.workspace / rel, data)
+        write_all({self.workspace / rel: data})
         self.manifest.written[rel] = fingerprint(data)
 
     def is_course_copy(self, rel: str) -> bool:

@@ -3,12 +3,12 @@
 import heapq
 import json
 import os
-import secrets
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from .. import validate
+from ..files import write_atomic
 from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
@@ -310,16 +310,7 @@ class BPETokenizer:
             f'  "specials": {json.dumps(self.specials, ensure_ascii=False)},\n'
             f'  "tokens": [\n{rows(tokens)}\n  ],\n  "merges": [\n{rows(merges)}\n  ]\n}}\n'
         )
-        # a fresh name beside the file, opened "x" (created here, never an existing file): unlike
-        # tempfile.mkstemp's 0600, the file gets the mode the umask gives any new file
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
-        try:
-            with open(tmp, "x", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_atomic(path, text)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "BPETokenizer":

@@ -1,10 +1,10 @@
 """Exercises with instant feedback: ``check``, ``hint`` and ``solution``, in the student's language.
 
-Every exercise of the course is an :class:`~course_lib.exercises.core.Exercise`, defined in a
-module of its own in this package: its template, reference solution, hints, checker and
-messages side by side (an exercise with many diagnoses is a small package instead, its
-checker in ``__init__.py`` beside its ``messages.py``). The registry finds them: a module or
-package here that defines ``EXERCISE`` is an exercise, reachable as ``exercises.<its name>``::
+Every exercise of the course is a module of this package: its template, reference solution,
+hints, checker and messages side by side (an exercise with many diagnoses is a small package
+instead, its checker in ``__init__.py`` beside its ``messages.py``), and its
+:class:`~course_lib.exercises.exercise.Exercise`, ``EXERCISE``, whose ``check``, ``hint``,
+``solution`` and ``template`` are the module's own names. The registry is the list below::
 
     from course_lib import exercises
     exercises.positional_encoding.check(MyPositionalEncoding)  # a verdict that names the mistake
@@ -41,36 +41,42 @@ Example::
     ✎ Not attempted yet [not_attempted]: `__init__` still raises `NotImplementedError`: replace that line with your code and run this cell again.
 """
 
-import importlib
-import pkgutil
-
-from . import runner
-from .core import Exercise, Feedback, Markdown
+from . import (
+    alibi,
+    bpe_merge,
+    input_layer,
+    learned_positions,
+    pad_batch,
+    permutation,
+    positional_encoding,
+    rotary,
+    runner,
+    token_embedding,
+)
+from .core import Feedback, Markdown
+from .exercise import Exercise
 
 __all__ = ["Exercise", "Feedback", "Markdown", "registry"]
 
-# modules of this package that are machinery, not exercises
-_MACHINERY = {"core", "runner", "child"}
-
-
-def _discover() -> dict[str, Exercise]:
-    found = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name not in _MACHINERY:
-            exercise = getattr(importlib.import_module(f".{info.name}", __name__), "EXERCISE", None)
-            if isinstance(exercise, Exercise):
-                found.append(exercise)
-    return {e.name: e for e in sorted(found, key=lambda e: (e.lesson, e.name))}
-
-
-_REGISTRY = _discover()
-# `exercises.pad_batch` is the exercise itself, not the module that defines it (which stays
-# reachable as importlib.import_module("course_lib.exercises.pad_batch"))
-globals().update(_REGISTRY)
+# every exercise of the course, in lesson order: a new exercise is its module and a line here
+_REGISTRY = {
+    module.EXERCISE.name: module.EXERCISE
+    for module in (
+        pad_batch,  # lesson 1
+        bpe_merge,  # 2
+        token_embedding,  # 3
+        permutation,  # 4
+        positional_encoding,  # 5
+        input_layer,  # 6
+        learned_positions,  # 7
+        alibi,  # 8
+        rotary,  # 8
+    )
+}
 # what a check compares the notebook's torch, builtins and course with, to name what it replaced
 runner.remember_originals()
 
 
 def registry() -> dict[str, Exercise]:
-    """Every exercise of the course by name, in lesson order (then by name)."""
+    """Every exercise of the course by name, in lesson order."""
     return dict(_REGISTRY)

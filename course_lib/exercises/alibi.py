@@ -14,7 +14,8 @@ import torch
 
 from ..i18n import Messages, format_number
 from ..rotary import alibi_bias, alibi_slopes
-from .core import Exercise, Feedback, describe, feedback, require_function, require_tensor, wrong
+from .core import Feedback, describe, feedback, require_function, require_tensor, wrong
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -265,7 +266,7 @@ def _check_slopes(slopes: torch.Tensor, heads: int) -> None:
     )
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_function(student)
     name = getattr(student, "__name__", "my_alibi_bias")
     for heads in HEADS:
@@ -280,4 +281,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "alibi.correct")
 
 
-EXERCISE = Exercise("alibi", 8, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("alibi", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 
 from ..bpe.train import count_pairs, merge
 from ..i18n import Messages
-from .core import Exercise, Feedback, describe, feedback, require_function, wrong
+from .core import Feedback, describe, feedback, require_function, wrong
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -356,7 +357,7 @@ def _shown(word, pair) -> str:
     return f"`{repr(word)[:60]}`"
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_function(student)
     changed = False
     for words in (ACROSS, COUNTING, MERGING, TIE):
@@ -369,4 +370,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "merge.correct")
 
 
-EXERCISE = Exercise("bpe_merge", 2, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("bpe_merge", 2, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

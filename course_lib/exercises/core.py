@@ -1,7 +1,7 @@
-"""The core of every exercise: the verdict (:class:`Feedback`), the :class:`Exercise` object,
-the course-wide messages of the checkers, and the ways checkers compare outputs.
+"""The core of every exercise: the verdict (:class:`Feedback`), the course-wide messages of the
+checkers, and the ways checkers compare outputs.
 
-A checker is a function ``check(student, run) -> Feedback`` in the exercise's own module.
+A checker is a function ``diagnose(student, run) -> Feedback`` in the exercise's own module.
 ``student`` is a :class:`~course_lib.exercises.runner.Handle`: the student's object stays in the
 child process where ``run`` (a :class:`~course_lib.exercises.runner.Run`) runs the student's
 code, and the checker gets back plain values only. It may end early with ``raise wrong(key, ...)``.
@@ -13,7 +13,6 @@ import torch
 from torch import nn
 
 from ..i18n import Messages, resolve, tr
-from ..validate import is_integer
 
 __all__ = [
     "MESSAGES",
@@ -21,7 +20,6 @@ __all__ = [
     "TOL",
     "Feedback",
     "Markdown",
-    "Exercise",
     "Foreign",
     "Stop",
     "feedback",
@@ -300,63 +298,6 @@ class Stop(Exception):
 def wrong(key: str, **values) -> Stop:
     """``raise wrong("pe.halves", ...)`` ends a check with the diagnosis ``key``."""
     return Stop(feedback("incorrect", key, **values))
-
-
-# ----------------------------------------------------------------------------- the exercise object
-
-
-class Exercise:
-    """One exercise: ``check(student)``, ``hint(n)``, ``solution()`` and the ``template`` to start from.
-
-    Args:
-        name: the exercise's name, an attribute of :mod:`course_lib.exercises`.
-        lesson: the lesson (its number) where students meet it.
-        checker: ``(student, run) -> Feedback``; may raise :class:`Stop` to give its verdict early.
-        template: the code a student starts from; it raises ``NotImplementedError``. The
-            lesson build puts it into the lesson, so it is written only here.
-        solution_code: the reference solution, shown by :meth:`solution` and run by the tests.
-        messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
-            ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
-    """
-
-    def __init__(
-        self, name: str, lesson: int, checker, template: str, solution_code: str, messages: Messages
-    ):
-        self.name = name
-        self.lesson = lesson
-        self.template = template
-        self.solution_code = solution_code
-        self.messages = messages
-        self.prefix = messages.area
-        self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
-        self._checker = checker
-
-    @property
-    def diagnoses(self) -> list[str]:
-        """The keys of this exercise's verdicts, e.g. ``["pe.correct", "pe.halves", ...]``."""
-        texts = {"solution"} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
-        return [f"{self.prefix}.{key}" for key in self.messages.entries if key not in texts]
-
-    def check(self, student) -> Feedback:
-        """Run the student's class or function and say what is right or wrong with it. Never raises."""
-        from .runner import Run
-
-        return Run().check(self._checker, student)
-
-    def hint(self, n: int = 1) -> Markdown:
-        """Hint ``n`` (1, 2, ...): each one says more than the one before."""
-        if not is_integer(n) or not 1 <= n <= self.num_hints:
-            raise ValueError(MESSAGES("hint_range", value=n, count=self.num_hints))
-        title = MESSAGES("hint_title", n=n, count=self.num_hints)
-        return Markdown(f"**{title}** {self.messages(f'hint{n}')}")
-
-    def solution(self) -> Markdown:
-        """The reference solution: a sentence on the idea, then the code."""
-        text = self.messages("solution")
-        return Markdown(f"**{MESSAGES('solution_title')}** {text}\n\n```python\n{self.solution_code}```")
-
-    def __repr__(self) -> str:
-        return f"<exercise {self.name}: check(...), hint(1..{self.num_hints}), solution()>"
 
 
 # ----------------------------------------------------------------------------- comparing outputs

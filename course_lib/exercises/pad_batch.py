@@ -9,7 +9,6 @@ import torch
 
 from ..i18n import Messages
 from .core import (
-    Exercise,
     Feedback,
     Foreign,
     describe,
@@ -20,6 +19,7 @@ from .core import (
     type_name,
     wrong,
 )
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -241,7 +241,7 @@ def _check_pad_mask(mask: torch.Tensor, ids: torch.Tensor, pad_id: int, seqs: li
     raise wrong("pad.mask_mismatch", length=len(seqs[row]), **values)
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_function(student)
     _pad_outputs(student, run, pad_id=0)  # the course's Vocab pads with 0 ...
     _pad_outputs(student, run, pad_id=2)  # ... but a padding hard-coded to 0 is a mistake
@@ -249,4 +249,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "pad.correct")
 
 
-EXERCISE = Exercise("pad_batch", 1, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("pad_batch", 1, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

@@ -11,7 +11,8 @@ import torch
 
 from ..embedding import sinusoidal_table
 from ..i18n import Messages
-from .core import Exercise, Feedback, describe, feedback, randn, require_function, wrong
+from .core import Feedback, describe, feedback, randn, require_function, wrong
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -198,7 +199,7 @@ def _as_bool(answer) -> bool:
     raise wrong("perm.not_bool", got=describe(answer))
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_function(student)
     name = getattr(student, "__name__", "is_equivariant")
     x = randn(_PERM_BATCH, _PERM_SEQ, _PERM_D)
@@ -218,4 +219,6 @@ def check(student, run: Run) -> Feedback:
     raise wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
 
 
-EXERCISE = Exercise("permutation", 4, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("permutation", 4, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

@@ -13,7 +13,6 @@ from torch import nn
 from ..embedding import sinusoidal_table
 from ..i18n import Messages, format_decimal
 from .core import (
-    Exercise,
     Feedback,
     Stop,
     close,
@@ -27,6 +26,7 @@ from .core import (
     same,
     wrong,
 )
+from .exercise import Exercise
 from .runner import Run, code_safe, safe_str
 
 MESSAGES = Messages(
@@ -405,7 +405,7 @@ def _pe_odd_width(student: type, run: Run) -> None:
         raise wrong("pe.odd_d_model_values", **where_wrong, **widths) from None
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_module_class(student)
     d = _PE_D
     table = sinusoidal_table(_PE_MAX_LEN, d, dtype=torch.float64)  # (max_len, d_model)
@@ -429,4 +429,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "pe.correct")
 
 
-EXERCISE = Exercise("positional_encoding", 5, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("positional_encoding", 5, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

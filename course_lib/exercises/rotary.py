@@ -16,7 +16,6 @@ from ..core import model
 from ..i18n import Messages, format_decimal, format_scientific
 from .core import (
     TOL,
-    Exercise,
     Feedback,
     Foreign,
     close,
@@ -28,6 +27,7 @@ from .core import (
     require_tensor,
     wrong,
 )
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -399,9 +399,11 @@ def _is_rotate_qk(student) -> bool:
     return "v" in parameters or len(required) >= 4
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_function(student)
     return _check_qk(student, run) if run.inspect(_is_rotate_qk, student) else _check_apply(student, run)
 
 
-EXERCISE = Exercise("rotary", 8, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("rotary", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

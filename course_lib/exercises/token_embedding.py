@@ -15,7 +15,6 @@ from torch import nn
 
 from ..i18n import Messages, format_decimal
 from .core import (
-    Exercise,
     Feedback,
     close,
     feedback,
@@ -27,6 +26,7 @@ from .core import (
     same,
     wrong,
 )
+from .exercise import Exercise
 from .runner import Run
 
 MESSAGES = Messages(
@@ -363,7 +363,7 @@ def _tok_init_rms(student: type, run: Run) -> float:
     return rms
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _TOK_VOCAB, _TOK_D)
     _check_embedding_args(run.inspect(_embedding_shapes, module))
@@ -389,4 +389,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "tok.correct", scale=_tok_scale(), rms=format_decimal(rms, 2))
 
 
-EXERCISE = Exercise("token_embedding", 3, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("token_embedding", 3, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

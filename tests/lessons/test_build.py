@@ -5,10 +5,11 @@ import os
 import nbformat
 import pytest
 
+from course_lib.files import write_atomic
 from course_tools import lessons
 from course_tools.config import LANGUAGES
 from course_tools.course import Course, LessonSelectionError
-from course_tools.files import write_all, write_atomic
+from course_tools.files import write_all
 from course_tools.tables import README_BEGIN, README_END
 from tests.lessons.support import course, title, twins, write_lesson
 

@@ -27,7 +27,7 @@ def test_the_build_knows_every_exercise_of_the_registry():
 @pytest.mark.parametrize("name", known_exercises())
 def test_each_exercise_has_its_cells_in_one_lesson(name, lang):
     (lesson,) = lessons_using(name)
-    exercise = getattr(exercises, name)
+    exercise = exercises.registry()[name]
     cells = [cell for cell in SOURCES[lesson].cells if cell.cell_type == "code"]
     wanted = [rf"^exercises\.{name}\.check\(\w+\)$"]
     wanted += [rf"^# exercises\.{name}\.hint\({n}\)$" for n in range(1, exercise.num_hints + 1)]
@@ -47,4 +47,4 @@ def test_no_lesson_copies_a_template_into_its_source():
     for lesson, src in SOURCES.items():
         text = "\n".join(cell.source for cell in src.cells)
         for name in known_exercises():
-            assert getattr(exercises, name).template.strip() not in text, (lesson, name)
+            assert exercises.registry()[name].template.strip() not in text, (lesson, name)

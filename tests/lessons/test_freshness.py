@@ -1,7 +1,5 @@
 """The course as committed: every source clean, every notebook fresh and marked generated, every table current."""
 
-from types import SimpleNamespace
-
 import nbformat
 import pytest
 
@@ -72,8 +70,8 @@ def test_a_changed_template_makes_its_lesson_stale(monkeypatch):
     (lesson,) = [
         n for n in LESSONS if "exercise_template: positional_encoding" in CONFIG.source(n).read_text()
     ]
-    changed = SimpleNamespace(template="raise NotImplementedError  # v2\n")
-    monkeypatch.setattr(exercises, "positional_encoding", changed)
+    exercise = exercises.registry()["positional_encoding"]
+    monkeypatch.setattr(exercise, "template", "raise NotImplementedError  # v2\n")
     problems = Course.load().notebook_problems(lesson)
     assert problems and all(f"is stale against notebooks/{lesson}.md" in p for p in problems)
     assert f"python -m course_tools.lessons build {lesson[:2]}" in problems[0]

@@ -498,3 +498,14 @@ def test_an_update_of_the_outputs_alone_reaches_a_lesson_the_student_only_ran(no
     shipped.write_text(notebook_json("x = 1", language_info={"version": "3.11.9"}), encoding="utf-8")
     assert "updated: en/01_lesson.ipynb" in sync(ws, config)
     assert mine.read_bytes() == shipped.read_bytes()
+
+
+def test_one_update_at_a_time_holds_the_workspace_lock(course, ws):
+    """A second ``make lab`` waits for the first: the lock (filelock) cannot be taken twice."""
+    import filelock
+
+    with workspace.locked(ws):
+        with pytest.raises(filelock.Timeout):
+            workspace.locked(ws).acquire(timeout=0.2)
+    with workspace.locked(ws):  # free again once released
+        pass

@@ -998,11 +998,11 @@ def merge_index_past_the_end(words, new_id):
 # ----------------------------------------------------------------------------- every diagnosis
 
 PE, TOK, PAD, PERM, MERGE = (
-    exercises.positional_encoding,
-    exercises.token_embedding,
-    exercises.pad_batch,
-    exercises.permutation,
-    exercises.bpe_merge,
+    exercises.positional_encoding.EXERCISE,
+    exercises.token_embedding.EXERCISE,
+    exercises.pad_batch.EXERCISE,
+    exercises.permutation.EXERCISE,
+    exercises.bpe_merge.EXERCISE,
 )
 
 WRONG = [
@@ -1232,11 +1232,41 @@ def test_padding_hard_coded_to_zero_is_caught_with_another_pad_id():
 def test_exact_equality_is_caught_whatever_the_matmul_rounds():
     # mean_context sums tokens one after the other, so reordering them changes the float32
     # result on every machine; attention's matmul may or may not round the same way
-    module = importlib.import_module("course_lib.exercises.permutation")
+    module = exercises.permutation
     answers = module.mistakes()
     mean_context = module.SUITE.index(module.mean_context)
     assert answers["correct"][mean_context] and not answers["perm.exact_equality"][mean_context]
     assert PERM.check(equivariant_exact).values["fn"] in {"attention", "mean_context"}
+
+
+# ----------------------------------------------------------------------------- the registry
+
+
+def test_the_registry_lists_every_exercise_module_in_lesson_order():
+    package = Path(exercises.__file__).parent
+    defined = sorted(
+        path.parent.name if path.name == "__init__.py" else path.stem
+        for path in [*package.glob("*.py"), *package.glob("*/__init__.py")]
+        if "\nEXERCISE = Exercise(" in path.read_text(encoding="utf-8")
+    )
+    assert sorted(exercises.registry()) == defined
+    lessons = [e.lesson for e in EXERCISES]
+    assert lessons == sorted(lessons)
+
+
+@pytest.mark.parametrize("name", list(exercises.registry()))
+def test_an_exercise_is_its_module_and_the_module_calls_the_exercise(name):
+    module = importlib.import_module(f"course_lib.exercises.{name}")
+    exercise = exercises.registry()[name]
+    assert getattr(exercises, name) is module and module.EXERCISE is exercise and exercise.name == name
+    assert module.template == exercise.template
+    assert (module.check, module.hint, module.solution) == (exercise.check, exercise.hint, exercise.solution)
+
+
+def test_import_as_gives_the_module():
+    import course_lib.exercises.rotary as rotary
+
+    assert rotary.__name__ == "course_lib.exercises.rotary"
 
 
 # ----------------------------------------------------------------------------- templates, stubs and solutions

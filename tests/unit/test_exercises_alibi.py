@@ -8,7 +8,7 @@ import torch
 from course_lib import exercises
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, verdict_tests
 
-ALIBI = exercises.alibi
+ALIBI = exercises.alibi.EXERCISE
 
 
 def slopes(n):

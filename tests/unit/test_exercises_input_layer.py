@@ -16,7 +16,7 @@ from course_lib import exercises
 from course_lib.exercises import runner
 from tests.unit.verdicts import assert_numbers_in_language, own_copy, verdict_tests
 
-INP = exercises.input_layer
+INP = exercises.input_layer.EXERCISE
 
 
 def paper_table(max_len, d_model, exponent_d=None):
@@ -395,8 +395,7 @@ def test_the_numbers_are_written_as_the_language_writes_them(student, lang):
 
 
 def test_the_bfloat16_probe_separates_the_two_scales_on_every_value():
-    module = __import__("course_lib.exercises.input_layer", fromlist=["_"])
-    values = module._bfloat16_probe_values(24)
+    values = exercises.input_layer._bfloat16_probe_values(24)
     assert len(values) >= 20
     exact = (values * math.sqrt(24)).to(torch.bfloat16)
     # what a right layer computes in bfloat16: a Python float scale, multiplied in float32

@@ -17,7 +17,7 @@ from course_lib import exercises
 from course_lib.exercises import runner
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
-LP, ROPE = exercises.learned_positions, exercises.rotary
+LP, ROPE = exercises.learned_positions.EXERCISE, exercises.rotary.EXERCISE
 
 
 @pytest.fixture(autouse=True)

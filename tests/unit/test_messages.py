@@ -7,6 +7,8 @@ every module of the package registers them all, and these tests walk the lot.
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -27,7 +29,6 @@ def all_catalogues() -> dict[str, Messages]:
 
 
 CATALOGUES = all_catalogues()
-ENTRIES = [(area, key) for area, messages in sorted(CATALOGUES.items()) for key in messages.entries]
 
 
 def test_every_area_of_the_package_has_its_catalogue():
@@ -55,25 +56,33 @@ def test_catalogue_is_complete_in_every_language(area):
     assert CATALOGUES[area].problems() == []
 
 
-@pytest.mark.parametrize(("area", "key"), ENTRIES, ids=[f"{a}.{k}" for a, k in ENTRIES])
-def test_each_text_is_written_in_its_language(area, key, lang):
-    entry = CATALOGUES[area].entries[key]
-    text = entry[lang]
-    if len(set(entry.values())) == 1:
-        return  # the same in every language: a key name or a symbol, not words
-    # what a placeholder or a code span holds is not the message's language
-    words = re.sub(r"\{[^}]*\}|`[^`]*`", "", text)
-    if not any(ch.isalpha() for ch in words):
-        return  # a symbol such as "#" or "№"
-    assert script_problems(words, lang) == [], f"{area}.{key} ({lang}): {text!r}"
+@pytest.mark.parametrize("area", sorted(CATALOGUES))
+def test_each_text_is_written_in_its_language(area, lang):
+    wrong = []
+    for key, entry in CATALOGUES[area].entries.items():
+        text = entry[lang]
+        if len(set(entry.values())) == 1:
+            continue  # the same in every language: a key name or a symbol, not words
+        # what a placeholder or a code span holds is not the message's language
+        words = re.sub(r"\{[^}]*\}|`[^`]*`", "", text)
+        if not any(ch.isalpha() for ch in words):
+            continue  # a symbol such as "#" or "№"
+        problems = script_problems(words, lang)
+        if problems:
+            wrong.append(f"{area}.{key} ({lang}): {'; '.join(problems)}: {text!r}")
+    assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.parametrize(("area", "key"), ENTRIES, ids=[f"{a}.{k}" for a, k in ENTRIES])
-def test_each_message_exists_in_the_pseudo_language(area, key):
-    english = CATALOGUES[area].entries[key]["en"]
-    text = pseudo(english)
-    assert text.startswith("⟦") and text.endswith("⟧")
-    assert placeholders(text) == placeholders(english)
+@pytest.mark.parametrize("area", sorted(CATALOGUES))
+def test_each_message_exists_in_the_pseudo_language(area):
+    wrong = []
+    for key, entry in CATALOGUES[area].entries.items():
+        text = pseudo(entry["en"])
+        if not (text.startswith("⟦") and text.endswith("⟧")) or placeholders(text) != placeholders(
+            entry["en"]
+        ):
+            wrong.append(f"{area}.{key}: {text!r}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_pseudo_keeps_placeholders_code_and_formulas():
@@ -89,8 +98,51 @@ def test_tr_reaches_every_catalogue_by_its_full_key():
 
 
 def test_a_catalogue_name_is_taken_once():
-    with pytest.raises(ValueError, match=r"a message catalogue named 'input' already exists"):
+    with pytest.raises(
+        ValueError, match=r"a message catalogue named 'input' already exists, in course_lib.messages"
+    ):
         Messages("input", {})
+
+
+CATALOGUE_MODULE = """
+from course_lib.i18n import Messages
+
+MESSAGES = Messages("reload_demo", {"hello": {"en": "Hello, {name}", "ru": "Привет, {name}"}})
+"""
+
+
+def test_a_reloaded_module_defines_its_catalogue_again_and_another_module_still_may_not(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(i18n, "_CATALOGUES", dict(i18n.catalogues()))  # forgotten after the test
+    monkeypatch.syspath_prepend(tmp_path)
+    (tmp_path / "reload_demo_a.py").write_text(CATALOGUE_MODULE, encoding="utf-8")
+    module = importlib.import_module("reload_demo_a")
+    monkeypatch.setitem(sys.modules, "reload_demo_a", module)
+    # %autoreload after an edit of the text: the new text, no error
+    (tmp_path / "reload_demo_a.py").write_text(CATALOGUE_MODULE.replace("Hello", "Hi"), encoding="utf-8")
+    importlib.invalidate_caches()
+    importlib.reload(module)
+    assert tr("reload_demo.hello", "en", name="Ada") == "Hi, Ada"
+    assert i18n.catalogues()["reload_demo"] is module.MESSAGES
+    # the same name from another module is still a duplicate
+    (tmp_path / "reload_demo_b.py").write_text(CATALOGUE_MODULE, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'reload_demo' already exists, in reload_demo_a"):
+        importlib.import_module("reload_demo_b")
+    sys.modules.pop("reload_demo_b", None)
+
+
+def test_the_course_modules_survive_a_reload():
+    # in a process of its own: a reload redefines the module's classes, which this process keeps using
+    code = (
+        "import importlib, course_lib, course_lib.messages, course_lib.rotary, course_lib.validate\n"
+        "for module in (course_lib.messages, course_lib.rotary, course_lib.validate):\n"
+        "    importlib.reload(module)\n"
+        "print(course_lib.i18n.tr('input.seq_too_long', 'en', seq_len=20, max_len=16))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sequence length 20")
 
 
 def test_problems_names_a_missing_language_and_different_placeholders():

@@ -20,7 +20,11 @@ from course_lib import exercises
 from course_lib.exercises import runner
 from course_lib.exercises.core import message
 
-PE, TOK, PAD = exercises.positional_encoding, exercises.token_embedding, exercises.pad_batch
+PE, TOK, PAD = (
+    exercises.positional_encoding.EXERCISE,
+    exercises.token_embedding.EXERCISE,
+    exercises.pad_batch.EXERCISE,
+)
 
 
 def solution(exercise):

@@ -26,12 +26,16 @@ from course_lib.exercises import runner
 from course_lib.exercises.core import message
 
 PE, TOK, PAD, ROPE = (
-    exercises.positional_encoding,
-    exercises.token_embedding,
-    exercises.pad_batch,
-    exercises.rotary,
+    exercises.positional_encoding.EXERCISE,
+    exercises.token_embedding.EXERCISE,
+    exercises.pad_batch.EXERCISE,
+    exercises.rotary.EXERCISE,
 )
-PERM, MERGE, INP = exercises.permutation, exercises.bpe_merge, exercises.input_layer
+PERM, MERGE, INP = (
+    exercises.permutation.EXERCISE,
+    exercises.bpe_merge.EXERCISE,
+    exercises.input_layer.EXERCISE,
+)
 LIMIT = 0.5  # seconds of student code per check in these tests
 BUDGET = LIMIT + 3.0  # a verdict within this, whatever the student's code does (fork, reference, replay)
 

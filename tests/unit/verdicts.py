@@ -13,7 +13,7 @@ import re
 import pytest
 
 from course_lib.exercises.core import message, status_title
-from course_lib.i18n import NUMBERS, script_problems
+from course_lib.i18n import decimal_mark, minus_sign, script_problems
 
 # a decimal number as a verdict writes it: 0.8415, -0.1487, 1.5e-03; 0,8415, −0,1487, 1,5·10⁻³
 DECIMAL = re.compile(r"[-−]?\d+[.,]\d+(?:e[-+]\d+|·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
@@ -33,9 +33,9 @@ def prose(message: str) -> str:
 
 
 def assert_numbers_in_language(message: str, lang: str) -> list[str]:
-    """The verdict names decimal numbers, each written as ``lang`` writes it (``i18n.NUMBERS``):
+    """The verdict names decimal numbers, each written as ``lang`` writes it (``i18n.decimal_mark``, ``minus_sign``):
     0.71 and -0.5 in English, 0,71 and −0,5 in Russian."""
-    point, minus = NUMBERS("decimal_point", lang), NUMBERS("minus", lang)
+    point, minus = decimal_mark(lang), minus_sign(lang)
     text = prose(message)
     numbers = DECIMAL.findall(text)
     assert numbers, message

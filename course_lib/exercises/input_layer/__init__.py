@@ -16,7 +16,6 @@ from torch import nn
 from ...embedding import sinusoidal_table
 from ...i18n import format_decimal
 from ..core import (
-    Exercise,
     Feedback,
     Stop,
     close,
@@ -28,6 +27,7 @@ from ..core import (
     same,
     wrong,
 )
+from ..exercise import Exercise
 from ..positional_encoding import same_frequency
 from ..runner import Run, code_safe, safe_str
 from .messages import MESSAGES
@@ -332,7 +332,7 @@ def _odd_width(student: type, run: Run) -> None:
         raise wrong("inp.odd_d_model_values", even=_D, odd=_ODD_D, **values)
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _V, _D, _L)
     tables = _token_tables(run, module, _D)
@@ -358,4 +358,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "inp.correct")
 
 
-EXERCISE = Exercise("input_layer", 6, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("input_layer", 6, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

@@ -12,7 +12,6 @@ from torch import nn
 from ...i18n import format_decimal
 from ...positions import LEARNED_INIT_STD
 from ..core import (
-    Exercise,
     Feedback,
     Stop,
     close,
@@ -26,6 +25,7 @@ from ..core import (
     same,
     wrong,
 )
+from ..exercise import Exercise
 from ..runner import Run, code_safe, safe_str
 from .messages import MESSAGES
 
@@ -202,7 +202,7 @@ def _lp_length_check(run: Run, module: nn.Module) -> None:
     raise wrong("lp.no_length_check", got=got, **values)
 
 
-def check(student, run: Run) -> Feedback:
+def diagnose(student, run: Run) -> Feedback:
     require_module_class(student)
     module = run.build(student, _LP_MAX_LEN, _LP_D)
     x = randn(_LP_BATCH, _LP_SEQ, _LP_D)
@@ -226,4 +226,6 @@ def check(student, run: Run) -> Feedback:
     return feedback("correct", "lp.correct", rms=rms)
 
 
-EXERCISE = Exercise("learned_positions", 7, check, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("learned_positions", 7, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
+check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template

@@ -1,0 +1,67 @@
+"""The exercise object: what a lesson calls -- ``check(student)``, ``hint(n)``, ``solution()``.
+
+An exercise's module builds one :class:`Exercise` from its checker, template, solution and
+messages, and binds its methods as the module's own functions, so that
+``exercises.rotary.check(rotate_qk)`` is a call of the module ``course_lib.exercises.rotary``.
+The check itself runs in a :class:`~course_lib.exercises.runner.Run`.
+"""
+
+from ..i18n import Messages
+from ..validate import is_integer
+from .core import MESSAGES, Feedback, Markdown
+from .runner import Run
+
+__all__ = ["Exercise"]
+
+
+class Exercise:
+    """One exercise: ``check(student)``, ``hint(n)``, ``solution()`` and the ``template`` to start from.
+
+    Args:
+        name: the exercise's name: its module is ``course_lib.exercises.<name>``.
+        lesson: the lesson (its number) where students meet it.
+        checker: ``(student, run) -> Feedback``; may raise :class:`~course_lib.exercises.core.Stop`
+            to give its verdict early.
+        template: the code a student starts from; it raises ``NotImplementedError``. The
+            lesson build puts it into the lesson, so it is written only here.
+        solution_code: the reference solution, shown by :meth:`solution` and run by the tests.
+        messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
+            ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
+    """
+
+    def __init__(
+        self, name: str, lesson: int, checker, template: str, solution_code: str, messages: Messages
+    ):
+        self.name = name
+        self.lesson = lesson
+        self.template = template
+        self.solution_code = solution_code
+        self.messages = messages
+        self.prefix = messages.area
+        self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
+        self._checker = checker
+
+    @property
+    def diagnoses(self) -> list[str]:
+        """The keys of this exercise's verdicts, e.g. ``["pe.correct", "pe.halves", ...]``."""
+        texts = {"solution"} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
+        return [f"{self.prefix}.{key}" for key in self.messages.entries if key not in texts]
+
+    def check(self, student) -> Feedback:
+        """Run the student's class or function and say what is right or wrong with it. Never raises."""
+        return Run().check(self._checker, student)
+
+    def hint(self, n: int = 1) -> Markdown:
+        """Hint ``n`` (1, 2, ...): each one says more than the one before."""
+        if not is_integer(n) or not 1 <= n <= self.num_hints:
+            raise ValueError(MESSAGES("hint_range", value=n, count=self.num_hints))
+        title = MESSAGES("hint_title", n=n, count=self.num_hints)
+        return Markdown(f"**{title}** {self.messages(f'hint{n}')}")
+
+    def solution(self) -> Markdown:
+        """The reference solution: a sentence on the idea, then the code."""
+        text = self.messages("solution")
+        return Markdown(f"**{MESSAGES('solution_title')}** {text}\n\n```python\n{self.solution_code}```")
+
+    def __repr__(self) -> str:
+        return f"<exercise {self.name}: check(...), hint(1..{self.num_hints}), solution()>"

@@ -1,0 +1,305 @@
+"""The texts of the package's own modules, in every language: what ``validate``, ``vocab``,
+``rotary`` and ``extrapolation`` say, beside the code rather than inside it.
+
+Each catalogue is its module's ``MESSAGES`` (``validate.MESSAGES`` is :data:`INPUT`); the
+plots, widgets, BPE and each exercise keep theirs in their own ``messages`` modules. Adding a
+language adds a line to every entry here (``tests/unit/test_messages.py`` lists what is missing).
+"""
+
+from .i18n import Messages
+
+__all__ = ["INPUT", "VOCAB", "ROTARY", "EXTRAPOLATION"]
+
+# the input checks of ``validate.py``, shared by every module that checks its arguments
+INPUT = Messages(
+    "input",
+    {
+        "not_positive_int": {
+            "en": "{name} must be a positive integer, got {value!r}",
+            "ru": "{name} должен быть целым положительным числом, а получено {value!r}",
+        },
+        "not_non_negative_int": {
+            "en": "{name} must be a non-negative integer, got {value!r}",
+            "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
+        },
+        "table_too_large": {
+            "en": "a table of {rows} × {d_model} = {entries} entries is too large: building it takes {need} GiB "
+            "of memory at its peak, and the limit is {limit} GiB; lower max_len or d_model",
+            "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: на её построение нужно "
+            "до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите max_len или d_model",
+        },
+        "base_invalid": {
+            "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
+            "to 2π·base, so with base ≤ 1 they no longer grow from column to column (base = 1 makes every "
+            "column pair the same)",
+            "ru": "основание base должно быть конечным числом больше 1, а получено {value!r}: длины волн идут от 2π "
+            "до 2π·base, и при base ≤ 1 они перестают расти от столбца к столбцу (при base = 1 все пары "
+            "столбцов одинаковы)",
+        },
+        "dropout_range": {
+            "en": "dropout must be a probability between 0 and 1, got {value!r}",
+            "ru": "dropout должен быть вероятностью от 0 до 1, а получено {value!r}",
+        },
+        "dtype_not_dtype": {
+            "en": "dtype must be a torch.dtype such as torch.float32, got {value!r}",
+            "ru": "dtype должен быть типом torch.dtype, например torch.float32, а получено {value!r}",
+        },
+        "dtype_not_float": {
+            "en": "dtype must be a floating-point dtype (torch.float32, torch.float64, ...), got {value}: "
+            "the table holds sines and cosines between -1 and 1",
+            "ru": "dtype должен быть вещественным (torch.float32, torch.float64, ...), а получен {value}: "
+            "в таблице синусы и косинусы от -1 до 1",
+        },
+        "not_a_choice": {
+            "en": "{name} must be one of {allowed}, got {value!r}",
+            "ru": "{name} должен быть одним из значений {allowed}, а получено {value!r}",
+        },
+        "not_a_flag": {
+            "en": "{name} must be True or False, got {value!r}",
+            "ru": "{name} должен быть True или False, а получено {value!r}",
+        },
+        "padding_idx_type": {
+            "en": "padding_idx must be an integer or None, got {value!r}",
+            "ru": "padding_idx должен быть целым числом или None, а получено {value!r}",
+        },
+        "padding_idx_range": {
+            "en": "padding_idx={value!r} is outside the vocabulary: it must be in [0, {vocab_size})",
+            "ru": "padding_idx={value!r} вне словаря: он должен лежать в [0, {vocab_size})",
+        },
+        "no_torchscript": {
+            "en": "{name} cannot be compiled by torch.jit.script: its input checks, which speak the student's "
+            "language, are plain Python; use torch.compile(model) instead (TorchScript is in maintenance mode)",
+            "ru": "{name} нельзя скомпилировать через torch.jit.script: проверки входа, которые говорят на языке "
+            "студента, написаны на обычном Python; используйте torch.compile(model) (TorchScript больше не развивается)",
+        },
+        "ids_not_tensor": {
+            "en": "token ids must be a torch.Tensor of integers, got {type_name}",
+            "ru": "индексы токенов должны быть тензором torch.Tensor с целыми числами, а получен {type_name}",
+        },
+        "ids_not_integer": {
+            "en": "token ids must be integers (torch.long), got dtype {dtype}: "
+            "ids are row numbers of the embedding table, not values",
+            "ru": "индексы токенов должны быть целыми (torch.long), а получен dtype {dtype}: "
+            "индекс — это номер строки таблицы эмбеддингов, а не значение",
+        },
+        "ids_meta": {
+            "en": "token ids are on the meta device, which holds shapes but no values, while the embedding "
+            "table is on {device}: put the ids on {device}",
+            "ru": "индексы токенов лежат на устройстве meta, где есть формы, но нет значений, а таблица "
+            "эмбеддингов — на {device}: перенесите индексы на {device}",
+        },
+        "ids_device": {
+            "en": "token ids are on {got}, the embedding table on {device}: move the ids with ids.to({device!r})",
+            "ru": "индексы токенов лежат на {got}, а таблица эмбеддингов — на {device}: "
+            "перенесите их через ids.to({device!r})",
+        },
+        "id_too_large": {
+            "en": "token id {value} is out of range: the vocabulary has {vocab_size} tokens, "
+            "so ids must be in [0, {vocab_size})",
+            "ru": "индекс токена {value} вне диапазона: в словаре {vocab_size} токенов, "
+            "поэтому индексы должны лежать в [0, {vocab_size})",
+        },
+        "id_negative": {
+            "en": "token id {value} is negative: ids must be in [0, {vocab_size})",
+            "ru": "индекс токена {value} отрицательный: индексы должны лежать в [0, {vocab_size})",
+        },
+        "ids_bad_ndim": {
+            "en": "token ids must have shape (batch, seq), got shape {shape}",
+            "ru": "индексы токенов должны иметь форму (batch, seq), а получена форма {shape}",
+        },
+        "x_not_tensor": {
+            "en": "x must be a torch.Tensor of shape (batch, seq, d_model), got {type_name}",
+            "ru": "x должен быть тензором torch.Tensor формы (batch, seq, d_model), а получен {type_name}",
+        },
+        "x_not_float": {
+            "en": "x must hold floating-point vectors, got dtype {dtype}: embed the token ids first",
+            "ru": "x должен содержать вещественные векторы, а получен dtype {dtype}: "
+            "сначала получите эмбеддинги токенов",
+        },
+        "x_bad_ndim": {
+            "en": "x must have shape (batch, seq, d_model), got shape {shape}",
+            "ru": "x должен иметь форму (batch, seq, d_model), а получена форма {shape}",
+        },
+        "last_dim": {
+            "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
+            "ru": "размер x по последней оси равен {got}, а модуль создан с d_model={d_model}",
+        },
+        "seq_too_long": {
+            "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",
+            "ru": "длина последовательности {seq_len} больше max_len={max_len}: "
+            "создайте модуль с бо́льшим max_len",
+        },
+        "tensor_not_tensor": {
+            "en": "{name} must be a torch.Tensor of shape {layout}, got {type_name}",
+            "ru": "{name} должен быть тензором torch.Tensor формы {layout}, а получен {type_name}",
+        },
+        "tensor_not_float": {
+            "en": "{name} must hold floating-point numbers, got dtype {dtype}",
+            "ru": "{name} должен содержать вещественные числа, а получен dtype {dtype}",
+        },
+        "tensor_bad_ndim": {
+            "en": "{name} must have shape {layout}, got shape {shape}",
+            "ru": "{name} должен иметь форму {layout}, а получена форма {shape}",
+        },
+        "positions_not_tensor": {
+            "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
+            "ru": "positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
+            "а получен {type_name}",
+        },
+        "positions_not_integer": {
+            "en": "positions must be integers, got dtype {dtype}: a position is a row number of the table",
+            "ru": "positions должны быть целыми, а получен dtype {dtype}: позиция — это номер строки таблицы",
+        },
+        "positions_shape": {
+            "en": "positions must have shape ({seq},) or ({batch}, {seq}) for {name} of shape {x_shape}, "
+            "got shape {shape}",
+            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
+            "а получена форма {shape}",
+        },
+        "positions_meta": {
+            "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
+            "module computes on {device}: put the positions on {device}",
+            "ru": "positions {value!r} лежат на устройстве meta, где есть формы, но нет значений, а этот модуль "
+            "считает на {device}: перенесите positions на {device}",
+        },
+        "position_too_large": {
+            "en": "position {value} is out of range: this module was built with max_len={max_len}, "
+            "so positions must be in [0, {max_len})",
+            "ru": "позиция {value} вне диапазона: модуль создан с max_len={max_len}, "
+            "поэтому позиции должны лежать в [0, {max_len})",
+        },
+        "position_negative": {
+            "en": "position {value} is negative: positions must be in [0, {max_len})",
+            "ru": "позиция {value} отрицательная: позиции должны лежать в [0, {max_len})",
+        },
+    },
+)
+
+# the word-level tokenizer, ``vocab.py``
+VOCAB = Messages(
+    "vocab",
+    {
+        "texts_not_list": {
+            "en": "texts must be a list of strings, got {type_name}",
+            "ru": "texts должен быть списком строк, а получен {type_name}",
+        },
+        "text_not_str": {
+            "en": "each text must be a str, got {type_name}",
+            "ru": "каждый текст должен быть строкой str, а получен {type_name}",
+        },
+        "empty_batch": {
+            "en": "encode_batch needs at least one text, got an empty list",
+            "ru": "для encode_batch нужен хотя бы один текст, а получен пустой список",
+        },
+        "tokens_not_list": {
+            "en": "a vocabulary is built from a list of token strings, got {type_name}: "
+            "use Vocab.build(texts) to build one from texts",
+            "ru": "словарь строится из списка строк-токенов, а получен {type_name}: "
+            "чтобы построить его по текстам, вызовите Vocab.build(texts)",
+        },
+        "specials_first": {
+            "en": "a vocabulary starts with the special tokens {specials}, got {first!r}",
+            "ru": "словарь начинается со специальных токенов {specials}, а получено {first!r}",
+        },
+        "duplicate_token": {
+            "en": "token {token!r} appears twice in the vocabulary (ids {first} and {second}): "
+            "each token needs exactly one id",
+            "ru": "токен {token!r} встречается в словаре дважды (индексы {first} и {second}): "
+            "у каждого токена должен быть ровно один индекс",
+        },
+        "decode_not_ids": {
+            "en": "decode takes a list or a 1-d tensor of integer ids, got {got}",
+            "ru": "decode принимает список или одномерный тензор целых индексов, а получено {got}",
+        },
+        "decode_meta": {
+            "en": "decode needs the ids' values, but {value!r} is on the meta device, which holds shapes only: "
+            "decode ids computed on a real device (cpu, cuda)",
+            "ru": "decode нужны значения индексов, а {value!r} лежит на устройстве meta, где есть только формы: "
+            "декодируйте индексы, вычисленные на настоящем устройстве (cpu, cuda)",
+        },
+        "decode_id_range": {
+            "en": "id {value!r} is not in the vocabulary: ids must be in [0, {vocab_size})",
+            "ru": "индекса {value!r} нет в словаре: индексы должны лежать в [0, {vocab_size})",
+        },
+        "min_freq": {
+            "en": "min_freq must be a positive integer, got {value!r}",
+            "ru": "min_freq должен быть целым положительным числом, а получено {value!r}",
+        },
+        "no_counts": {
+            "en": "this vocabulary was made from a list of tokens, so it has no word counts to cut by "
+            "min_freq: build it with Vocab.build(texts)",
+            "ru": "этот словарь создан из списка токенов, и у него нет частот слов, по которым можно "
+            "отсечь min_freq: постройте его вызовом Vocab.build(texts)",
+        },
+    },
+)
+
+# RoPE and ALiBi, ``rotary.py``
+ROTARY = Messages(
+    "rotary",
+    {
+        "odd_head_dim": {
+            "en": "head_dim must be even, got {value}: RoPE rotates the coordinates of a head in pairs",
+            "ru": "head_dim должен быть чётным, а получено {value}: RoPE поворачивает координаты головы парами",
+        },
+        "last_dim": {
+            "en": "the last dimension of {name} is {got}, but this module was built with head_dim={head_dim}",
+            "ru": "размер {name} по последней оси равен {got}, а модуль создан с head_dim={head_dim}",
+        },
+        "qk_mismatch": {
+            "en": "q and k must have the same batch size and sequence length (their numbers of heads may "
+            "differ, as in grouped-query attention), got q of shape {q_shape} and k of shape {k_shape}",
+            "ru": "у q и k должны совпадать размер батча и длина последовательности (число голов может "
+            "различаться, как во внимании с группировкой запросов, grouped-query attention), "
+            "а получены q формы {q_shape} и k формы {k_shape}",
+        },
+        "bias_too_large": {
+            "en": "an ALiBi bias of {heads} × {seq} × {seq} = {entries} entries is too large: building it takes "
+            "{need} GiB of memory at its peak, and the limit is {limit} GiB; lower seq_len",
+            "ru": "смещение ALiBi из {heads} × {seq} × {seq} = {entries} элементов слишком велико: на его "
+            "построение нужно до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите seq_len",
+        },
+        "heads_too_many": {
+            "en": "num_heads={value!r} is too large: its slopes take {need} GiB of memory at their peak, and the "
+            "limit is {limit} GiB",
+            "ru": "num_heads={value!r} слишком велико: наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
+        },
+    },
+)
+
+# lesson 7's experiment, ``extrapolation.py``
+EXTRAPOLATION = Messages(
+    "extrapolation",
+    {
+        "head_dim": {
+            "en": "d_model={d_model} must split into n_heads={n_heads} heads of an even width "
+            "(RoPE turns the coordinates of a head in pairs)",
+            "ru": "d_model={d_model} должен делиться на n_heads={n_heads} голов чётной ширины "
+            "(RoPE поворачивает координаты головы парами)",
+        },
+        "lengths": {
+            "en": "the lengths must grow: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "test_len={test_len} (every training sequence needs a target after position k)",
+            "ru": "длины должны расти: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "test_len={test_len} (в каждой обучающей последовательности нужна цель после позиции k)",
+        },
+        "lookup_k": {
+            "en": "the lookup task needs k + 1 < min_len, got k={k}, min_len={min_len}: "
+            "y[i] = x[k] is a target only after position k",
+            "ru": "задаче lookup нужно k + 1 < min_len, а получено k={k}, min_len={min_len}: "
+            "цель y[i] = x[k] есть только после позиции k",
+        },
+        "lr": {
+            "en": "lr must be a positive number, got {value!r}",
+            "ru": "lr должен быть положительным числом, а получено {value!r}",
+        },
+        "pairs_or_weights": {
+            "en": "by_pair splits scores, and weights are not a sum of pair terms: ask for one of the two",
+            "ru": "by_pair раскладывает оценки, а веса не раскладываются в сумму по парам: выберите что-то одно",
+        },
+        "test_length": {
+            "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
+            "ru": "длина для проверки должна лежать в 2 .. test_len={test_len}, а получено {value!r}",
+        },
+    },
+)
