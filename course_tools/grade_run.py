@@ -79,10 +79,17 @@ _grade_sys.stdout.flush()
 """
 
 
+# Babel's locale data, read before the guard: unpickling it imports babel.dates, whose import reads the
+# machine's time zone (/etc/localtime, /usr/share/zoneinfo), a file no lesson asks for; the numbers'
+# symbols are cached, so a lesson's format_number reads nothing afterwards
+WARM_UP = "import course_lib.i18n as _grade_i18n\nfor _grade_lang in _grade_i18n.LANGUAGE_INFO:\n    _grade_i18n.decimal_mark(_grade_lang)\n"
+
+
 def guard_cell(job: dict) -> str:
     roots = job["read_roots"]
     return (
-        f"{GUARD_SOURCE}\n_GRADE_GUARD = install({roots!r}, {[job['workdir']]!r}, {job['submissions']!r})\n"
+        f"{WARM_UP}{GUARD_SOURCE}\n"
+        f"_GRADE_GUARD = install({roots!r}, {[job['workdir']]!r}, {job['submissions']!r})\n"
     )
 
 
