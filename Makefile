@@ -156,10 +156,12 @@ screenshots: $(STAMP) site
 	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
 		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or russian_interface_is_russian or screenshot"
 
-# the live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
-# course_lib, and every control moving the picture and the readout on the site (file:// and http),
-# in the decks and in JupyterLab before and after running the lesson; nothing leaves the machine.
-# Budget: 8 minutes (2 min 16 s and 4 min 24 s measured on the shared 2-core machine at load average 11-13)
+# the eleven live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
+# course_lib, and every control moving the picture and the readout on the site (file://; lesson 5's also
+# over http), in the decks and in JupyterLab from the saved state (lesson 5's also after running the
+# lesson); nothing leaves the machine. One file per group: test_explorers.py (lesson 5),
+# _more.py (3, 4, 6), _lesson8.py (8), _data.py (1, 2, 7: data from Python).
+# Budget: 8 minutes (2 min 48 s for all eleven in a fresh clone on 2 idle cores)
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py
