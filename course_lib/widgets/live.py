@@ -38,7 +38,7 @@ def module(name: str, *parts: str) -> str:
     """The ES module of explorer ``name``: ``js/common.js``, the shared ``js/<part>.js``, then ``js/<name>.js``.
 
     ``parts`` are files that several explorers use and others do not (``sinusoidal``,
-    ``heatmap``, ``choice``): one module string, so they need no import.
+    ``heatmap``, ``choice``, ``textbox``): one module string, so they need no import.
     """
     files = ["common", *parts, name]
     return "\n".join((JS / f"{file}.js").read_text(encoding="utf-8") for file in files)

@@ -44,7 +44,7 @@ MESSAGES = Messages(
 
 
 def js_class(ranges: str) -> str:
-    r"""A character class body of Python's ``regex`` (``\uXXXX``, ``\UXXXXXXXX``) in JavaScript's ``\u{...}``."""
+    r"""A character class body of Python's ``regex`` (``\u0416``, ``\U0001F600``) in JavaScript's ``\u{...}``."""
     return re.sub(
         r"\\[uU]([0-9a-fA-F]{4,8})", lambda m: "\\u{" + m.group(1).lstrip("0").lower() + "}", ranges
     )
@@ -61,7 +61,7 @@ class TokenExplorer(LiveExplorer):
     are what the browser shows, computed by course_lib.
     """
 
-    _esm = module("tokens")
+    _esm = module("tokens", "textbox")
     parameters = ("text", "size")
     text = traitlets.Unicode().tag(sync=True)
     size = traitlets.Int().tag(sync=True)

@@ -165,29 +165,6 @@ function spans(view, ids, bytes, data) {
   return cut;
 }
 
-// a labelled text box for live(): every keystroke is an input event
-function textBox(parent, { name, label, value }) {
-  const box = document.createElement("div");
-  box.className = "course-explorer-control";
-  box.style.maxWidth = "46em";
-  box.style.flexBasis = "100%";
-  const input = document.createElement("input");
-  input.type = "text";
-  input.name = name;
-  input.id = `${name}-${Math.random().toString(36).slice(2)}`;
-  input.spellcheck = false;
-  input.setAttribute("aria-label", label);
-  const text = document.createElement("label");
-  text.htmlFor = input.id;
-  text.textContent = label;
-  box.append(text, input);
-  parent.append(box);
-  const show = (v) => {
-    if (input.value !== v) input.value = v;
-  };
-  show(value);
-  return { input, show, read: () => input.value };
-}
 
 async function render({ model, el }) {
   const lang = model.get("lang");
