@@ -349,21 +349,26 @@ RUN_ALL_OVER = f"""() => {{
 }}"""
 
 
-def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, record_property):
-    page, traffic = guarded_page
-    lab = jupyterlab(locale="en")
-    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
+def open_in_lab(page, lab, notebook: str) -> None:
+    """Open the English ``notebook`` in JupyterLab, trusted as `make lab` trusts the course's notebooks
+    (or JupyterLab would not show their widgets), and wait until it is shown and its kernel idle."""
     subprocess.run(
-        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{LESSON}.ipynb")],
+        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{notebook}.ipynb")],
         check=True,
         capture_output=True,
     )
-    page.goto(lab.url(f"lab/tree/en/{LESSON}.ipynb"))
+    page.goto(lab.url(f"lab/tree/en/{notebook}.ipynb"))
     page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+
+
+def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, record_property):
+    page, traffic = guarded_page
+    lab = jupyterlab(locale="en")
+    open_in_lab(page, lab, LESSON)
     labels = labels_of("en")
 
     # before any cell runs: the saved state alone draws the explorers, and they move
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
     found = explorers_on(page)
     for cls, controls in EXPLORERS.items():
         check_live(page, found[cls], "en", controls, labels)

@@ -17,8 +17,6 @@ Run after ``make site`` (which builds the decks): ``make browser-explorers`` doe
 """
 
 import math
-import subprocess
-import sys
 
 import pytest
 
@@ -30,11 +28,10 @@ from tests.browser.conftest import is_file
 from tests.browser.test_explorers import (
     FRAME_TIMES,
     IMPORT,
-    KERNEL_IDLE,
-    NOTEBOOK_OPEN,
     TIMEOUT_MS,
     VIEWPORT,
     local_or_file,
+    open_in_lab,
     report,
 )
 
@@ -407,15 +404,7 @@ def test_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, recor
     notebook = lesson(spec["lesson"])
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
-    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
-    subprocess.run(
-        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{notebook}.ipynb")],
-        check=True,
-        capture_output=True,
-    )
-    page.goto(lab.url(f"lab/tree/en/{notebook}.ipynb"))
-    page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    open_in_lab(page, lab, notebook)
     # no cell has run: the saved state alone draws the explorer, and it moves
     root = explorer_on(page, spec["class"])
     times = check_live(page, root, "en", spec["controls"], spec["labels"]("en"))

@@ -30,8 +30,6 @@ Run after ``make site`` (which builds the decks): ``make browser-explorers`` doe
 """
 
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -337,15 +335,7 @@ def test_explorers_live_in_the_deck(offline_page, lang, record_property):
 def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
-    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
-    subprocess.run(
-        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{LESSON}.ipynb")],
-        check=True,
-        capture_output=True,
-    )
-    page.goto(lab.url(f"lab/tree/en/{LESSON}.ipynb"))
-    page.wait_for_function(lesson5.NOTEBOOK_OPEN, timeout=60_000)
-    page.wait_for_function(lesson5.KERNEL_IDLE, timeout=60_000)
+    lesson5.open_in_lab(page, lab, LESSON)
     # no cell has run: the saved state alone draws the explorers, and they move
     found = explorers_on(page)
     lesson5.report(record_property, "lesson 8, JupyterLab before running", check_explorers(page, found, "en"))

@@ -19,9 +19,6 @@ Input event -> drawn, the 95th percentile over 20 moves of each control, is prin
 (the slowest of its controls). Run after ``make site`` (which builds the decks).
 """
 
-import subprocess
-import sys
-
 import pytest
 import torch
 
@@ -30,14 +27,13 @@ from course_lib.plots.positions import left_padded_positions
 from course_tools.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import (
-    KERNEL_IDLE,
-    NOTEBOOK_OPEN,
     SHOW_SLIDE,
     SLIDES,
     TIMEOUT_MS,
     VIEWPORT,
     local_or_file,
     module_page,  # noqa: F401 (a fixture)
+    open_in_lab,
     report,
     site_root,  # noqa: F401 (a fixture)
 )
@@ -337,15 +333,7 @@ def test_explorers_live_in_the_deck(offline_page, name, lang, record_property):
 def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
-    # as `make lab` does for the course's notebooks: trusted, so JupyterLab shows their widgets
-    subprocess.run(
-        [sys.executable, "-m", "jupyter", "trust", str(lab.root_dir / "en" / f"{name}.ipynb")],
-        check=True,
-        capture_output=True,
-    )
-    page.goto(lab.url(f"lab/tree/en/{name}.ipynb"))
-    page.wait_for_function(NOTEBOOK_OPEN, timeout=60_000)
-    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
+    open_in_lab(page, lab, name)
     # no cell has run: the saved state alone draws the explorers, and they move
     # (JupyterLab renders a long notebook's cells in the background, a minute under load)
     times = run_every_control(page, explorers_on(page, name, LAB_TIMEOUT_MS), name, "en")
