@@ -47,6 +47,7 @@ lab-ru: $(STAMP)
 
 test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
 
+# the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -19,7 +19,10 @@ What a source may say, besides nbval's own tags (``nbval-ignore-output`` and fri
   starts from, written once in ``course_lib``;
 - the line ``<!-- lesson-table -->`` in a prose cell becomes the table of the lessons, in
   that cell's language (:mod:`course_tools.tables`);
-- the line ``course_lib.set_language("en")`` in a code cell is switched to each language.
+- in code cells, comments in words are written in every language (``# en: ...``, then
+  ``# ru: ...`` on the line below), ``pick(en="...", ru="...")`` chooses a string per language
+  and ``course_lib.set_language("en")`` is switched: each notebook gets its own language's
+  (:mod:`course_tools.lesson_code`).
 
 The first prose cell is the lesson's title: ``# N. Title``, then one italic line that says
 what the student will be able to do, ``*...*``; the lesson tables are made of these.
@@ -38,6 +41,7 @@ import nbformat
 from course_lib.i18n import decimal_mark, pseudo, script_problems
 
 from .config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS
+from .lesson_code import PICK, code_names, code_problems, drop_import, localize, ruff_format, uses_name
 
 __all__ = [
     "TARGETS",
@@ -68,7 +72,6 @@ LANG_TAGS = {f"lang-{lang}" for lang in LANGUAGES}
 # metadata that belongs to the source only
 SOURCE_ONLY_KEYS = ("translation_of",)
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-SET_LANGUAGE = 'set_language("{lang}")'
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 # inside a formula: a number with a decimal point (0.1) or comma (0{,}1), and a \text{...} word
 DECIMAL_POINT = re.compile(r"(?<![\w.])\d+\.\d")
@@ -101,12 +104,15 @@ class Source:
         nb: the cells, as jupytext reads them.
         label: how messages name the file, ``notebooks/05_sinusoidal_encoding.md``.
         lines: the line of the ``.md`` where each cell starts (None when not known).
+        code_lines: the line of the ``.md`` where each code cell's code starts (None for prose,
+            or when not known).
     """
 
     name: str
     nb: nbformat.NotebookNode
     label: str = ""
     lines: list[int] | None = None
+    code_lines: list[int | None] | None = None
 
     def __post_init__(self):
         self.label = self.label or f"{self.name}.md"
@@ -120,6 +126,13 @@ class Source:
         if self.lines is not None:
             return f"{self.label}, line {self.lines[index]} (cell {index + 1})"
         return f"{self.label}, cell {index + 1}"
+
+    def where_code(self, index: int, line: int) -> str:
+        """Line ``line`` (from 1) of code cell ``index``, by its line in the ``.md`` when known."""
+        first = self.code_lines[index] if self.code_lines is not None else None
+        if first is not None:
+            return f"{self.label}, line {first + line - 1} (cell {index + 1})"
+        return f"{self.where(index)}, line {line} of its code"
 
 
 # ----------------------------------------------------------------------------- reading
@@ -221,7 +234,36 @@ def read_source(path: Path, label: str | None = None) -> Source:
         nb = jupytext.reads(text, fmt="md:myst")
     except Exception as error:  # jupytext raises its own errors, yaml's and json's
         raise SourceError([_read_error(label, error)]) from None
-    return Source(path.stem, nb, label, cell_starts if len(cell_starts) == len(nb.cells) else None)
+    lines = cell_starts if len(cell_starts) == len(nb.cells) else None
+    return Source(path.stem, nb, label, lines, _code_lines(text, nb, lines))
+
+
+def _code_lines(text: str, nb, cell_starts: list[int] | None) -> list[int | None] | None:
+    """The line of the ``.md`` where the code of each code cell starts: its code is the lines
+    right above its closing fence (checked; None where the text does not match)."""
+    if cell_starts is None:
+        return None
+    lines = text.split("\n")
+    found: list[int | None] = []
+    for cell, start in zip(nb.cells, cell_starts, strict=True):
+        fence = CODE_OPEN.match(lines[start - 1]) if cell.cell_type == "code" else None
+        if fence is None:
+            found.append(None)
+            continue
+        close = next(
+            (
+                i
+                for i in range(start, len(lines))
+                if set(lines[i].strip()) == {"`"} and len(lines[i].strip()) >= len(fence.group(1))
+            ),
+            None,
+        )
+        code = cell.source.split("\n")
+        first = None if close is None else close - len(code)
+        found.append(
+            first + 1 if first is not None and first >= start and lines[first:close] == code else None
+        )
+    return found
 
 
 def _read_error(label: str, error: Exception) -> str:
@@ -351,8 +393,13 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
 
 
 def code_cell_problems(src: Source) -> list[str]:
-    """Code the slides would have to run, and exercise cells that do not name a template."""
+    """Code the slides would have to run, exercise cells that do not name a template, and code the
+    build cannot put in each language (:func:`course_tools.lesson_code.code_problems`): a comment
+    without its twins, a ``pick()`` it cannot resolve."""
     problems = []
+    names = code_names(
+        c.source for c in src.cells if c.cell_type == "code" and EXERCISE_KEY not in c.metadata
+    )
     for i, cell in enumerate(src.cells):
         where = src.where(i)
         template = cell.metadata.get(EXERCISE_KEY)
@@ -367,6 +414,7 @@ def code_cell_problems(src: Source) -> list[str]:
                 "(only prose may be slides-only)"
             )
         if template is None:
+            problems += [f"{src.where_code(i, line)}: {p}" for line, p in code_problems(cell.source, names)]
             continue
         try:
             exercise_template(template)
@@ -451,6 +499,7 @@ def render(
         "language_info": {"name": "python"},
         "course": {"lesson": src.name, "lang": lang, **(metadata or {})},
     }
+    code = _localized_code(src, lang)
     for index in selected_cells(src, lang, target):
         cell = src.cells[index]
         tags = list(cell.metadata.get("tags", ()))
@@ -463,11 +512,7 @@ def render(
         else:
             meta.pop("tags", None)
         if cell.cell_type == "code":
-            source = cell.source
-            if EXERCISE_KEY in cell.metadata:
-                source = exercise_template(cell.metadata[EXERCISE_KEY])
-            source = source.replace(SET_LANGUAGE.format(lang=SOURCE_LANGUAGE), SET_LANGUAGE.format(lang=lang))
-            new = nbformat.v4.new_code_cell(source, metadata=meta)
+            new = nbformat.v4.new_code_cell(code[index], metadata=meta)
         else:
             text = _pseudo_markdown(cell.source) if lang == PSEUDO else cell.source
             if TABLE_MARKER in text:
@@ -478,6 +523,30 @@ def render(
         new.id = f"{lang}-{len(out.cells):03d}"
         out.cells.append(new)
     return out
+
+
+def _localized_code(src: Source, lang: str) -> dict[int, str]:
+    """The code of every code cell in ``lang``, by cell index (:func:`course_tools.lesson_code.localize`).
+
+    An exercise cell gets its template. When no cell calls ``pick`` any more, it leaves the
+    ``from course_lib import`` lines too; the pseudo-language keeps its calls, for ``course_lib``
+    to resolve at run time. Decided over all the lesson's cells, so that a deck's code is its
+    notebook's. The cells whose ``pick()`` calls were resolved are formatted again by ruff.
+    """
+    code, resolved = {}, set()
+    for index, cell in enumerate(src.cells):
+        if cell.cell_type != "code":
+            continue
+        if EXERCISE_KEY in cell.metadata:
+            code[index] = exercise_template(cell.metadata[EXERCISE_KEY])
+            continue
+        localized = localize(cell.source, lang)
+        code[index] = localized.code
+        if localized.picks:
+            resolved.add(index)
+    if lang != PSEUDO and not any(uses_name(text, PICK) for text in code.values()):
+        code = {index: drop_import(text, PICK) for index, text in code.items()}
+    return code | ruff_format({index: code[index] for index in resolved})
 
 
 # a line's Markdown syntax, kept as it is in the pseudo-language: heading, bullet, quote, number

@@ -6,6 +6,7 @@ import pytest
 
 from course_tools import site_pages, slides, tables, workspace
 from course_tools.config import CONFIG
+from course_tools.lesson_code import localize
 from course_tools.source import cell_lang, read_source
 from tests.unit.test_messages import all_catalogues
 
@@ -73,6 +74,15 @@ def test_russian_prose_follows_the_glossary(path):
     for i, cell in enumerate(src.cells):
         if cell_lang(cell) == "ru":
             assert offending(cell.source) == [], f"{src.where(i)}: use the glossary's terms"
+
+
+@pytest.mark.parametrize("path", CONFIG.sources(), ids=lambda p: p.stem)
+def test_russian_code_follows_the_glossary(path):
+    """The Russian notebook's code: its comments and the strings pick() chose."""
+    src = read_source(path)
+    for i, cell in enumerate(src.cells):
+        if cell.cell_type == "code":
+            assert offending(localize(cell.source, "ru").code) == [], f"{src.where(i)}: use the glossary's terms"
 
 
 def test_russian_messages_follow_the_glossary():
