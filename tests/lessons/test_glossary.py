@@ -82,7 +82,9 @@ def test_russian_code_follows_the_glossary(path):
     src = read_source(path)
     for i, cell in enumerate(src.cells):
         if cell.cell_type == "code":
-            assert offending(localize(cell.source, "ru").code) == [], f"{src.where(i)}: use the glossary's terms"
+            assert offending(localize(cell.source, "ru").code) == [], (
+                f"{src.where(i)}: use the glossary's terms"
+            )
 
 
 def test_russian_messages_follow_the_glossary():
