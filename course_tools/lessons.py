@@ -14,7 +14,8 @@ file, then a rename), so a reader never sees half a notebook.
 A folder where one of its outputs goes stops the build before anything runs.
 
 ``check`` reports everything at once: sources misnamed (not ``NN_name.md``) or that cannot be read (an unclosed code cell,
-broken metadata), missing or stale translations, code cells the slides would have to run,
+broken metadata), missing or stale translations, code comments without their twins and ``pick()``
+calls the build cannot resolve (:mod:`course_tools.lesson_code`), code cells the slides would have to run,
 exercise cells without a template, titles without a summary, committed notebooks that are
 missing, stale against their source (a template changed in ``course_lib.exercises`` makes
 them stale too) or never executed, notebooks without a source, README tables out of date.

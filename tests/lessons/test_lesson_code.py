@@ -4,7 +4,7 @@ import pytest
 
 from course_lib.i18n import pseudo
 from course_tools import lessons
-from course_tools.config import PSEUDO
+from course_tools.config import CONFIG, PSEUDO
 from course_tools.lesson_code import (
     Localized,
     code_names,
@@ -323,3 +323,23 @@ def test_render_gives_each_notebook_its_language_and_drops_the_unused_import():
 def test_render_keeps_the_import_while_a_pick_is_left():
     src = source(("code", "from course_lib import pick\nprint(pick(en=label, ru=label))", {}))
     assert render(src, "ru").cells[0].source == "from course_lib import pick\nprint(pick(en=label, ru=label))"
+
+
+def test_messages_name_the_line_of_each_code_line():
+    """A problem in a cell's code names its own line of the ``.md``, not the cell's opening fence."""
+    path = CONFIG.source("05_sinusoidal_encoding")
+    src = read_source(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    code_cells = [i for i, cell in enumerate(src.cells) if cell.cell_type == "code"]
+    assert code_cells and all(src.code_lines[i] is not None for i in code_cells)
+    for i in code_cells:
+        first = src.code_lines[i]
+        assert (
+            lines[first - 1 : first - 1 + len(src.cells[i].source.splitlines())]
+            == src.cells[i].source.splitlines()
+        )
+    assert (
+        src.where_code(code_cells[0], 2)
+        == f"notebooks/05_sinusoidal_encoding.md, line {src.code_lines[code_cells[0]] + 1} (cell {code_cells[0] + 1})"
+    )
+    assert source(("code", "x = 1", {})).where_code(0, 1) == "01_test.md, cell 1, line 1 of its code"
