@@ -281,8 +281,9 @@ def _comment_problems(code: str, names: frozenset[str]) -> list[tuple[int, str]]
                 (
                     c.line,
                     f"the comment {c.text[:60]!r} is in one language only: write it as `# {SOURCE_LANGUAGE}: ...` "
-                    + "".join(f"with `# {lang}: ...` on the line below" for lang in TRANSLATIONS)
-                    + " (a comment with nothing to translate needs none: a shape like `# (batch, seq)`, "
+                    f"with {' then '.join(f'`# {lang}: ...`' for lang in TRANSLATIONS)} on the line"
+                    f"{'s' if len(TRANSLATIONS) > 1 else ''} below"
+                    " (a comment with nothing to translate needs none: a shape like `# (batch, seq)`, "
                     "code, a tool's directive; notebooks/LESSON_GUIDE.md)",
                 )
             )
@@ -374,7 +375,8 @@ def _fields(node) -> list[str]:
 def _pick_calls(tree) -> list[ast.Call]:
     """The calls of ``pick``, outermost only (a pick inside another's argument goes with it)."""
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_pick(n.func)]
-    inner = {id(m) for n in calls for arg in n.keywords for m in ast.walk(arg.value) if m in calls}
+    ids = {id(n) for n in calls}
+    inner = {id(m) for n in calls for arg in n.keywords for m in ast.walk(arg.value) if id(m) in ids}
     return [n for n in calls if id(n) not in inner]
 
 
