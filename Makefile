@@ -10,8 +10,11 @@ PORT ?= 8888
 .PHONY: lab lab-ru hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
-# news prompt, lab/README.md), a package of its own; it takes the official Russian pack's place.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json)
+# news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
+# official Russian pack's place. Its build runs `npm ci` for its extension (lab/relative-time/, its own
+# lock and node_modules), never for the decks' npm packages.
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json \
+	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
 # JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
