@@ -174,11 +174,15 @@ browser-explorers: site
 notebooks: $(STAMP)
 	$(BIN)/python -m course_tools.lessons build $(L)
 
+# speed as ratios (the four below), and each lesson's whole run against the run time its title cell
+# states (bench_lessons.py: every lesson, English and Russian, one after the other: 2.5 min at load average
+# under 4 on 2 cores, 8.6 min at 9-11)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_explorers.py
 	$(BIN)/python benchmarks/bench_rotary.py
 	$(BIN)/python benchmarks/bench_bpe.py
+	$(BIN)/python benchmarks/bench_lessons.py
 
 clean:
 	rm -rf $(VENV)

@@ -17,6 +17,8 @@ What a source may say, besides nbval's own tags (``nbval-ignore-output`` and fri
 - metadata ``exercise_template: NAME`` on a code cell whose body is a one-line comment:
   the notebook gets ``course_lib.exercises.NAME.template`` there, the code a student
   starts from, written once in ``course_lib``;
+- metadata ``run_budget_s`` on the English title cell: how long the whole lesson runs at most,
+  in seconds (:mod:`course_tools.tables`); it stays in the source;
 - the line ``<!-- lesson-table -->`` in a prose cell becomes the table of the lessons, in
   that cell's language (:mod:`course_tools.tables`);
 - in code cells, comments in words are written in every language (``# en: ...``, then
@@ -52,6 +54,7 @@ __all__ = [
     "formula_problems",
     "TABLE_MARKER",
     "EXERCISE_KEY",
+    "BUDGET_KEY",
     "SourceError",
     "Source",
     "read_source",
@@ -69,8 +72,9 @@ __all__ = [
 
 TARGETS = ("notebook", "slides")
 LANG_TAGS = {f"lang-{lang}" for lang in LANGUAGES}
+BUDGET_KEY = "run_budget_s"
 # metadata that belongs to the source only
-SOURCE_ONLY_KEYS = ("translation_of",)
+SOURCE_ONLY_KEYS = ("translation_of", BUDGET_KEY)
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 # inside a formula: a number with a decimal point (0.1) or comma (0{,}1), and a \text{...} word

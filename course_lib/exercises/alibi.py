@@ -5,7 +5,7 @@ seq_len)`` whose entry ``[h, i, j]`` is ``-m_h (i - j)`` for a key ``j <= i`` an
 a key after the query, ready to be added to the scores. The check calls it for 8 heads (a
 power of two) and for 12 (the paper's rule for the others), on 7 positions, and reads the
 slopes back from the answer, so a diagnosis can say which slope is wrong and why: the sign,
-the mask, the order of the heads, the rule for other head counts.
+the mask, an off-by-one in the distance, the order of the heads, the rule for other head counts.
 """
 
 import math
@@ -49,6 +49,17 @@ MESSAGES = Messages(
             "него. Каузальная модель не должна видеть будущее: поставьте −inf во все j > i, чтобы "
             "softmax дал этим ключам вес 0.",
         },
+        "finite_mask": {
+            "en": "Query {i} gets {value} for key {j}, which comes after it, not −inf. That works in "
+            "practice, and much code masks so (`torch.finfo(dtype).min`): softmax gives the key a "
+            "weight that rounds to 0. This exercise asks for −inf at every j > i: added to any "
+            "score it stays −inf, so the weight is exactly 0.",
+            "ru": "Запрос {i} получает {value} для ключа {j}, который стоит после него, а не −inf. "
+            "На практике это работает, и во многих реализациях маскируют именно так "
+            "(`torch.finfo(dtype).min`): softmax даёт такому ключу вес, который округляется до 0. "
+            "В этом упражнении во всех j > i нужен −inf: в сумме с любой оценкой он остаётся −inf, "
+            "и вес ключа равен ровно 0.",
+        },
         "symmetric": {
             "en": "Your bias is the symmetric −m·|i − j| that an encoder uses: query {i} gets "
             "{value} for key {j}, which comes after it. A causal model must not see the future: "
@@ -69,6 +80,15 @@ MESSAGES = Messages(
             "past key, it only lowers its score, the more the further back it is.",
             "ru": "Запрос {i} получает −inf для ключа {j}, который стоит до него: ALiBi никогда "
             "не прячет прошлые ключи, он лишь понижает их оценку, тем сильнее, чем дальше ключ.",
+        },
+        "offset": {
+            "en": "For query {i} and its own key, j = i, your bias is {value}, not 0. The distance "
+            "from a token to itself is 0, and so is its penalty −m·(i − j). An off-by-one (i − j + 1, "
+            "or positions counted from 1 for the queries only) shifts every entry by one slope.",
+            "ru": "Для запроса {i} и его собственного ключа, j = i, ваше смещение равно {value}, а не 0. "
+            "Расстояние от токена до него самого равно 0, и штраф −m·(i − j) тоже 0. Ошибка на "
+            "единицу (i − j + 1 или нумерация позиций с 1 только у запросов) сдвигает каждый "
+            "элемент на один наклон.",
         },
         "sign": {
             "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
@@ -107,6 +127,26 @@ MESSAGES = Messages(
             "`2^(-8h/{heads})`. Код авторов берёт {closest} наклонов для {closest} голов, а затем "
             "каждый второй наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}: "
             "первый добавочный — {extra}.",
+        },
+        "slopes_extra": {
+            "en": "For {heads} heads your first {closest} slopes are right, those of {closest} heads, "
+            "but head {head} has {got}, not {expected}. The paper's code takes the other {rest} "
+            "from the slopes of {double} heads, every other one starting with the first (the 1st, "
+            "3rd, 5th, ...): the even ones would repeat slopes you already have.",
+            "ru": "Для {heads} голов ваши первые {closest} наклонов верны — это наклоны для {closest} "
+            "голов, но у головы {head} наклон {got}, а не {expected}. Остальные {rest} код авторов "
+            "берёт из наклонов для {double} голов, каждый второй, начиная с первого (1-й, 3-й, "
+            "5-й, …): чётные повторили бы наклоны, которые у вас уже есть.",
+        },
+        "slopes_rounded_up": {
+            "en": "For {heads} heads you took the first {heads} slopes of {double} heads, the next "
+            "power of two: head 1 gets {got} instead of `2^(-8/{closest})` = {first}. The paper's "
+            "code rounds down: all {closest} slopes of {closest} heads first, then every other "
+            "slope of {double} heads (the 1st, 3rd, ...) until there are {heads}.",
+            "ru": "Для {heads} голов вы взяли первые {heads} наклонов для {double} голов, следующей "
+            "степени двойки: у головы 1 наклон {got} вместо `2^(-8/{closest})` = {first}. Код авторов "
+            "округляет вниз: сначала все {closest} наклонов для {closest} голов, затем каждый второй "
+            "наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}.",
         },
         "slopes": {
             "en": "For {heads} heads your slope of head {head} is {got}, ALiBi's is {expected} "
@@ -182,6 +222,7 @@ def my_alibi_bias(num_heads, seq_len):
 
 HEADS = (8, 12)  # a power of two, then the paper's rule for the others
 SEQ = 7  # neither head count, so that swapped axes show
+FINITE_MASK = -1e4  # below any penalty of SEQ positions (|m (i - j)| <= 3): a masking number
 
 
 def reference(num_heads: int, seq_len: int) -> torch.Tensor:
@@ -209,6 +250,8 @@ def _check_mask(got: torch.Tensor, heads: int) -> None:
     open_future = ~minus_inf & (j > i)
     if open_future.any():
         h, qi, kj = (int(v) for v in open_future.nonzero()[0])
+        if (got[open_future] <= FINITE_MASK).all():  # -1e9, finfo.min: a mask, but not -inf
+            raise wrong("alibi.finite_mask", i=qi, j=kj, value=_number(float(got[h, qi, kj])))
         symmetric = torch.allclose(got, alibi_bias(heads, seq).to(got.dtype), atol=1e-6)
         key = "alibi.symmetric" if symmetric else "alibi.no_mask"
         raise wrong(key, i=qi, j=kj, value=_number(float(got[h, qi, kj])))
@@ -217,6 +260,10 @@ def _check_mask(got: torch.Tensor, heads: int) -> None:
 def _slopes_of(got: torch.Tensor) -> torch.Tensor:
     """The slope each head of the student's bias has: ``-bias[h, 1, 0]``, after checking it is linear."""
     seq = got.shape[-1]
+    diagonal = got.diagonal(dim1=-2, dim2=-1)  # (heads, seq): each query's own key, distance 0
+    if (diagonal.abs() > 1e-6).any():
+        h, qi = (int(v) for v in (diagonal.abs() > 1e-6).nonzero()[0])
+        raise wrong("alibi.offset", i=qi, value=_number(float(diagonal[h, qi])))
     below = torch.ones(seq, seq, dtype=torch.bool).tril(-1)  # j < i
     positive = (got > 0) & below
     if positive.any():
@@ -250,13 +297,35 @@ def _check_slopes(slopes: torch.Tensor, heads: int) -> None:
     h = torch.arange(heads, dtype=torch.float64)  # 0 .. heads - 1
     if torch.allclose(slopes, torch.exp2(-8 * h / heads), rtol=1e-4):
         raise wrong("alibi.slopes_from_one", heads=heads, first=first)
+    closest = 1 << (heads.bit_length() - 1)  # the power of two at or below heads
     if torch.allclose(slopes, torch.exp2(-8 * (h + 1) / heads), rtol=1e-4):  # right only for powers of two
-        closest = 1 << (heads.bit_length() - 1)
         extra = _number(float(right[closest]))
         raise wrong(
             "alibi.slopes_not_power_of_two", heads=heads, closest=closest, double=2 * closest, extra=extra
         )
     head = int((~torch.isclose(slopes, right, rtol=1e-4)).nonzero()[0])
+    if closest < heads:
+        double = alibi_slopes(2 * closest, dtype=torch.float64)  # (2 closest,)
+        if torch.allclose(slopes, double[:heads], rtol=1e-4):
+            raise wrong(
+                "alibi.slopes_rounded_up",
+                heads=heads,
+                closest=closest,
+                double=2 * closest,
+                got=_number(float(slopes[0])),
+                first=_number(float(right[0])),
+            )
+        if head >= closest:  # the first closest slopes are right, the extra ones are not
+            raise wrong(
+                "alibi.slopes_extra",
+                heads=heads,
+                closest=closest,
+                double=2 * closest,
+                rest=heads - closest,
+                head=head + 1,
+                got=_number(float(slopes[head])),
+                expected=_number(float(right[head])),
+            )
     raise wrong(
         "alibi.slopes",
         heads=heads,

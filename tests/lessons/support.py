@@ -7,7 +7,7 @@ import jupytext
 import nbformat
 
 from course_tools.config import LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS, Config
-from course_tools.source import KERNELSPEC, Source, fingerprint
+from course_tools.source import BUDGET_KEY, KERNELSPEC, Source, fingerprint
 from tests.support import ROOT
 
 # a word of prose in each language, so that each twin has text in its own script
@@ -25,9 +25,11 @@ def twins(en: str, ru: str | None = None, **meta) -> list[tuple[str, str, dict]]
     return cells
 
 
-def title(number: int, en: str = "Test lesson", summary: str = "pass the tests") -> list:
-    """The title cells every lesson opens with: ``# N. Title`` and an italic summary."""
-    return twins(f"# {number}. {en}\n\n*{summary}*", f"# {number}. Тестовый урок\n\n*проходить тесты*")
+def title(number: int, en: str = "Test lesson", summary: str = "pass the tests", budget_s: int = 10) -> list:
+    """The title cells every lesson opens with: ``# N. Title``, an italic summary, the run time in seconds."""
+    cells = twins(f"# {number}. {en}\n\n*{summary}*", f"# {number}. Тестовый урок\n\n*проходить тесты*")
+    cells[0][2][BUDGET_KEY] = budget_s  # on the English title cell only
+    return cells
 
 
 def notebook(*cells) -> nbformat.NotebookNode:

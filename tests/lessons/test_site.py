@@ -251,7 +251,9 @@ def test_home_page_shows_titles_and_summaries_as_text(tmp_path, lang):
         tmp_path,
         "01_hostile",
         *twins(
-            f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*", f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*"
+            f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*",
+            f"# 1. {HOSTILE_TITLE}\n\n*{HOSTILE_SUMMARY}*",
+            run_budget_s=10,
         ),
     )
     page = site_pages.home_page(Course.load(config), lang)

@@ -9,6 +9,7 @@ from course_tools.tables import (
     README_BEGIN,
     README_END,
     LessonTitle,
+    format_budget,
     lesson_table,
     read_title,
     readme_table,
@@ -17,7 +18,7 @@ from course_tools.tables import (
 )
 from tests.lessons.support import course, source, title, twins, write_lesson
 
-ROW = LessonTitle("03_why", 3, {"en": "Why | how", "ru": "Зачем"}, {"en": "show it", "ru": "показывать"})
+ROW = LessonTitle("03_why", 3, {"en": "Why | how", "ru": "Зачем"}, {"en": "show it", "ru": "показывать"}, 25)
 
 
 def test_a_title_cell_gives_number_title_and_summary():
@@ -37,11 +38,32 @@ def test_title_problems_name_the_cell_and_the_number():
     assert any(p.startswith("03_test.md, cell 2: right under the title") for p in problems)
 
 
+def test_title_cells_say_the_run_time_in_whole_seconds():
+    cells = twins("# 3. Title\n\n*do*", "# 3. Заголовок\n\n*делать*")
+    assert title_problems(source(*cells, name="03_test")) == [
+        "03_test.md, cell 1: the title cell's metadata must say how long the whole lesson runs, in whole "
+        'seconds, as measured by benchmarks/bench_lessons.py with a margin: "run_budget_s": 40; got None'
+    ]
+    for bad in (0, -5, 2.5, "40", True):
+        cells[0][2]["run_budget_s"] = bad
+        assert f"got {bad!r}" in title_problems(source(*cells, name="03_test"))[0]
+    cells[0][2]["run_budget_s"] = 40
+    assert title_problems(source(*cells, name="03_test")) == []
+
+
+def test_the_run_time_is_written_as_each_language_writes_it():
+    assert [format_budget(25, "en"), format_budget(25, "ru"), format_budget(None, "ru")] == [
+        "≤ 25 s",
+        "≤ 25 с",
+        "–",
+    ]
+
+
 def test_lesson_0_table_escapes_pipes_and_leaves_out_a_lesson(lang):
     table = lesson_table([ROW], lang)
     assert (
         table.splitlines()[2]
-        == f"| 3 | {ROW.titles[lang].replace('|', chr(92) + '|')} | {ROW.summaries[lang]} |"
+        == f"| 3 | {ROW.titles[lang].replace('|', chr(92) + '|')} | {ROW.summaries[lang]} | {format_budget(25, lang)} |"
     )
     assert len(lesson_table([ROW], lang, exclude="03_why").splitlines()) == 2
 
@@ -52,6 +74,7 @@ def test_readme_table_links_every_language(tmp_path, lang):
     assert head.endswith(" | ".join(LANGUAGE_DATA[other].name for other in LANGUAGES) + " |")
     for other in LANGUAGES:
         assert f"[{other}](notebooks/{other}/03_why.ipynb)" in row
+    assert f"| {format_budget(25, lang)} | [" in row
 
 
 def test_the_pseudo_language_has_a_table_too():
@@ -78,9 +101,12 @@ def test_a_new_lesson_is_a_new_row_everywhere(tmp_path, lang):
     course_ = Course.load(config)
     rendered = course_.render("00_start", lang).cells[-1].source
     row = course_.titles["01_first"]
-    assert f"| 1 | {row.title(lang)} | {row.summary(lang)} |" in rendered
+    line = f"| 1 | {row.title(lang)} | {row.summary(lang)} | {format_budget(10, lang)} |"
+    assert line in rendered
     assert "| 0 |" not in rendered
-    assert f"| 1 | {row.title(lang)} | {row.summary(lang)} |" in course_.readmes()[config.readme(lang)]
+    assert line in course_.readmes()[config.readme(lang)]
+    # the run time stays in the source: no notebook cell carries it
+    assert all("run_budget_s" not in cell.metadata for cell in course_.render("01_first", lang).cells)
     assert course_.readme_problems() == [
         f"{LANGUAGE_DATA[lang].readme}: the lesson table is out of date: run `python -m course_tools.lessons build`"
     ]

@@ -19,6 +19,22 @@ def slopes(n):
     return slopes(closest) + slopes(2 * closest)[0::2][: n - closest]
 
 
+def slopes_with(n, start):
+    """The paper's slopes, but the extra ones for other n taken from 2n' starting at ``start``: 1 is the 2nd, 4th, ..."""
+    closest = 2 ** int(math.log2(n))
+    return slopes(closest) + slopes(2 * closest)[start::2][: n - closest]
+
+
+def rounded_up(n):
+    """The first n slopes of the next power of two: right for powers of two only."""
+    return slopes(n) if n & (n - 1) == 0 else slopes(2 ** math.ceil(math.log2(n)))[:n]
+
+
+def masked_with(value):
+    """The right penalty, with ``value`` instead of -inf after the query."""
+    return lambda m, i, j: (-m * (i - j)).masked_fill(j > i, value)
+
+
 def student(name, bias=None, slope=None, mask=lambda i, j: j > i):
     """A student's ``my_alibi_bias``: ``bias(m, i, j)`` with slopes ``slope(n)``, ``-inf`` where ``mask``."""
     bias = bias or (lambda m, i, j: -m * (i - j))
@@ -66,6 +82,16 @@ WRONG = [
     (ALIBI, student("from_zero", slope=h_from(0)), "alibi.slopes_from_one"),
     (ALIBI, student("power_of_two_only", slope=h_from(1)), "alibi.slopes_not_power_of_two"),
     (ALIBI, student("base_two", slope=lambda n: torch.exp2(-torch.arange(1, n + 1) / n)), "alibi.slopes"),
+    (ALIBI, student("extra_even", slope=lambda n: torch.tensor(slopes_with(n, 1))), "alibi.slopes_extra"),
+    (ALIBI, student("rounded_up", slope=lambda n: torch.tensor(rounded_up(n))), "alibi.slopes_rounded_up"),
+    (ALIBI, student("from_one", bias=lambda m, i, j: -m * (i - j + 1)), "alibi.offset"),
+    (ALIBI, student("one_short", bias=lambda m, i, j: -m * (i - j - 1)), "alibi.offset"),
+    (ALIBI, student("large_negative", mask=never, bias=masked_with(-1e9)), "alibi.finite_mask"),
+    (
+        ALIBI,
+        student("finfo_min", mask=never, bias=masked_with(torch.finfo(torch.float32).min)),
+        "alibi.finite_mask",
+    ),
     (ALIBI, lambda num_heads, seq_len: loops(num_heads, seq_len).permute(1, 2, 0), "alibi.shape"),
     (
         ALIBI,
@@ -111,3 +137,31 @@ def test_the_mask_verdict_names_the_query_and_the_key():
     verdict = ALIBI.check(WRONG[1][1])
     assert verdict.values["i"] == 0 and verdict.values["j"] == 1
     assert_verdict(verdict, "incorrect", "alibi.no_mask", "en")
+
+
+def wrong_student(name):
+    """The wrong student of WRONG named ``name``."""
+    return next(s for _, s, _ in WRONG if getattr(s, "__name__", "") == name)
+
+
+@pytest.mark.parametrize(
+    ("name", "numbers"),
+    [("extra_even", ["0.5", "0.7071"]), ("rounded_up", ["0.7071", "0.5"]), ("one_short", ["0.5"])],
+)
+def test_the_new_verdicts_name_their_numbers_in_the_language(name, numbers, lang):
+    found = assert_numbers_in_language(ALIBI.check(wrong_student(name)).message, lang)
+    point = "." if lang == "en" else ","
+    assert [n.replace(point, ".") for n in found] == numbers
+
+
+def test_a_finite_mask_is_named_with_its_value_and_place(lang):
+    verdict = ALIBI.check(wrong_student("large_negative"))
+    assert (verdict.values["i"], verdict.values["j"]) == (0, 1)
+    assert verdict.values["value"] == ("-1e+09" if lang == "en" else "−1·10⁹")
+    assert_verdict(verdict, "incorrect", "alibi.finite_mask", lang)
+
+
+def test_a_small_finite_value_after_the_query_is_an_open_mask_not_a_finite_mask():
+    """-100 is a penalty a score can beat: the keys after the query are open, as without a mask."""
+    leaky = student("leaky", mask=never, bias=masked_with(-100.0))
+    assert ALIBI.check(leaky).key == "alibi.no_mask"
