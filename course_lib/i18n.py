@@ -77,8 +77,10 @@ NAMES = {lang: name for lang, (name, _) in LANGUAGE_INFO.items()}
 #: as part of the course.
 PSEUDO = "qps"
 
-_language = "en"
-_CATALOGUES: dict[str, "Messages"] = {}
+# Kept when this module is reloaded (importlib.reload, %autoreload): the language chosen, and
+# the catalogues of the modules that are not reloaded with it, which would otherwise be lost.
+_language = globals().get("_language", "en")
+_CATALOGUES: dict[str, "Messages"] = globals().get("_CATALOGUES", {})
 
 
 def _check_language(lang) -> str:

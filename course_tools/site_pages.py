@@ -1,7 +1,8 @@
-"""What the course website says in its own words: its catalogue, the home pages, the glossary page, the root page.
+"""The pages the course website writes in its own words: the home pages, the glossary page, the root page.
 
 The lesson pages are the committed notebooks; these are the pages the site tool writes around
-them, in every language of ``LANGUAGES``. The lesson list is made from the lessons' title cells
+them, in every language of ``LANGUAGES``, with the texts of the catalogue ``TEXT``
+(``course_tools/messages.py``, ``SITE``). The lesson list is made from the lessons' title cells
 (``course_tools.tables``), like the READMEs' tables; the glossary page from
 ``notebooks/GLOSSARY.md``. The strings of the theme itself are translated in
 ``site_theme/locales/`` (they are Sphinx's and the theme's, in gettext's format).
@@ -11,75 +12,16 @@ import html
 import json
 import re
 
-from course_lib.i18n import NAMES, Messages
+from course_lib.i18n import NAMES
 
 from .config import LANGUAGES, SOURCE_LANGUAGE, Config
 from .course import Course
+from .messages import SITE as TEXT
 
 __all__ = ["STORAGE_KEY", "TEXT", "markdown_text", "home_page", "glossary_page", "root_page"]
 
 # remembered by the pages (course-site.js) and read by the root page
 STORAGE_KEY = "course-lang"
-
-TEXT = Messages(
-    "site",
-    {
-        "title": {"en": "The input layer of a Transformer", "ru": "Входной слой трансформера"},
-        "intro": {
-            "en": "Text → token IDs → token embeddings scaled by √d_model → positional encodings added: "
-            "the input side of a Transformer (Vaswani et al., 2017, §3.4–3.5), built step by step. "
-            "Each lesson here is its executed notebook: every output, formula and figure as it ran. "
-            "The widgets show the state they were saved in, beside a static figure of the same thing; "
-            "to move a slider and watch the figure follow, run the notebook.",
-            "ru": "Текст → индексы токенов → эмбеддинги токенов, умноженные на √d_model → плюс позиционное "
-            "кодирование: входная часть трансформера (Vaswani et al., 2017, §3.4–3.5), шаг за шагом. "
-            "Каждый урок здесь — его выполненный ноутбук: все выводы, формулы и рисунки. "
-            "Виджеты показаны в сохранённом состоянии, рядом с обычным рисунком того же; "
-            "чтобы слайдер двигал рисунок, запустите ноутбук.",
-        },
-        "lessons": {"en": "Lessons", "ru": "Уроки"},
-        "slides": {"en": "slides", "ru": "слайды"},
-        "notebook": {"en": "notebook", "ru": "ноутбук"},
-        "all_slides": {"en": "All the slides", "ru": "Все слайды"},
-        "glossary": {"en": "Glossary", "ru": "Глоссарий"},
-        "glossary_intro": {
-            "en": "The course's terms in English and Russian; the last column lists the words "
-            "the Russian text does not use.",
-            "ru": "Термины курса по-английски и по-русски; в последнем столбце — слова, "
-            "которых в русском тексте нет.",
-        },
-        "run_title": {
-            "en": "Run the course on your computer",
-            "ru": "Как запустить курс на своём компьютере",
-        },
-        "run": {
-            "en": "You need Python 3.11 and `make`; everything else is installed from pinned versions, "
-            "and nothing is downloaded while you work. In the folder of the course's repository:\n\n"
-            "```bash\n"
-            "make lab      # the lessons in JupyterLab (the first run creates .venv and installs the course)\n"
-            "make lab-ru   # the Russian lessons, in JupyterLab's Russian interface\n"
-            "```\n\n"
-            "JupyterLab opens on 127.0.0.1; the address with its token is printed in the terminal. "
-            "Your copies of the lessons live in `workspace/`: updating the course never overwrites them.",
-            "ru": "Нужны Python 3.11 и `make`; всё остальное ставится из зафиксированных версий, "
-            "и во время работы ничего не скачивается. В папке репозитория курса:\n\n"
-            "```bash\n"
-            "make lab-ru   # русские уроки в JupyterLab с русским интерфейсом (первый запуск создаёт .venv и ставит курс)\n"
-            "make lab      # английские уроки\n"
-            "```\n\n"
-            "JupyterLab открывается на 127.0.0.1; адрес с токеном печатается в терминале. "
-            "Ваши копии уроков лежат в `workspace/`: обновление курса их не перезаписывает.",
-        },
-        "offline": {
-            "en": "This website needs no network: copy its folder anywhere and open `index.html`.",
-            "ru": "Этому сайту не нужна сеть: скопируйте его папку куда угодно и откройте `index.html`.",
-        },
-        "search": {"en": "Search the course…", "ru": "Поиск по курсу…"},
-        # on a page in another language, the link to this one
-        "this_page": {"en": "This page in English", "ru": "Эта страница по-русски"},
-        "download": {"en": "Download the notebook (.ipynb)", "ru": "Скачать ноутбук (.ipynb)"},
-    },
-)
 
 
 # every ASCII punctuation character: CommonMark reads each one escaped with a backslash as itself

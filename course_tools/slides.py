@@ -28,12 +28,11 @@ from pathlib import Path
 import jinja2
 import nbformat
 
-from course_lib.i18n import Messages
-
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
+from .messages import SLIDES_INDEX as TEXT
 
 __all__ = [
     "SlidesError",
@@ -117,40 +116,6 @@ def map_anywidget(deck: str) -> str:
     return deck.replace(tag, tag + "\n" + config, 1)
 
 
-#: The index pages' text. ``version`` is what a link to that language's index says.
-TEXT = Messages(
-    "slides_index",
-    {
-        "title": {
-            "en": "The input layer of a Transformer — slides",
-            "ru": "Входной слой трансформера — слайды",
-        },
-        "lessons": {"en": "Lessons", "ru": "Уроки"},
-        "keys": {"en": "Keys", "ru": "Клавиши"},
-        "version": {"en": "English version", "ru": "Русская версия"},
-        "offline": {
-            "en": "Everything here works offline: the decks load nothing from the network.",
-            "ru": "Всё здесь работает без сети: слайды ничего не загружают из интернета.",
-        },
-        "key_next": {"en": "→, Space", "ru": "→, пробел"},
-        "does_next": {"en": "next slide", "ru": "следующий слайд"},
-        "key_previous": {"en": "←", "ru": "←"},
-        "does_previous": {"en": "previous slide", "ru": "предыдущий слайд"},
-        "key_section": {"en": "↓ ↑", "ru": "↓ ↑"},
-        "does_section": {"en": "slides within a section", "ru": "слайды внутри раздела"},
-        "key_notes": {"en": "S", "ru": "S"},
-        "does_notes": {
-            "en": "speaker notes, in a window of their own",
-            "ru": "заметки докладчика в отдельном окне",
-        },
-        "key_full_screen": {"en": "F", "ru": "F"},
-        "does_full_screen": {"en": "full screen (Esc leaves it)", "ru": "полноэкранный режим (выход — Esc)"},
-        "key_overview": {"en": "Esc", "ru": "Esc"},
-        "does_overview": {"en": "overview of all slides", "ru": "обзор всех слайдов"},
-        "key_black": {"en": "B", "ru": "B"},
-        "does_black": {"en": "black screen and back", "ru": "затемнить экран и вернуть"},
-    },
-)
 # the index page's HTML, autoescaped: slides_index.html.j2 beside this file
 INDEX_TEMPLATE = Path(__file__).with_name("slides_index.html.j2")
 # the keys the index page explains, in its order: entries key_<name> and does_<name> of TEXT

@@ -25,16 +25,19 @@ The modules, by topic:
 - ``embeddings``: a sentence's vectors and their magnitudes (lesson 3);
 - ``precision``: float32 against float64 at large positions (lesson 6);
 - ``attention``: attention weights, and whether they see the words or the positions (lesson 4);
-- ``vocab``: a text's words, their IDs and what they decode to (lesson 1; its own catalogue);
+- ``vocab``: a text's words, their IDs and what they decode to (lesson 1; its own catalogue, ``messages.VOCAB``);
 - ``tokens``: a text's subword tokens coloured, and tokens per word as the vocabulary grows
-  (lesson 2; its labels in its own catalogue, ``tokens.MESSAGES``);
-- ``positions``: the rows a left-padded text receives (lesson 6), with its own catalogue;
+  (lesson 2; its own catalogue, ``messages.TOKENS``);
+- ``positions``: the rows a left-padded text receives (lesson 6; ``messages.POSITIONS``);
 - ``rotary``: RoPE's pair of q and k turning and its two layouts (lesson 8);
 - ``long_context``: RoPE's angles past the training length, under another base or position interpolation (lesson 8);
 - ``alibi``: ALiBi's bias per head and where it lets a query look (lesson 8);
 - ``extrapolation``: the length experiment, accuracy against length and position (lesson 7),
-  with its own catalogue of labels;
-- ``messages``: the catalogue of every text above, in every language of the course.
+  its own catalogue, ``messages.EXTRAPOLATION``;
+- ``messages``: every text above, in every language of the course: ``MESSAGES`` shared by the
+  figures, and one catalogue for each module that has its own labels (``VOCAB``, ``TOKENS``,
+  ``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``, ``LONG_CONTEXT``, ``ALIBI``); each of those
+  modules calls its catalogue ``MESSAGES``.
 """
 
 from .alibi import (

@@ -16,9 +16,10 @@ import torch
 from matplotlib.figure import Figure
 
 from .. import validate
-from ..i18n import Messages, format_number, resolve
+from ..i18n import format_number, resolve
 from ..rotary import alibi_bias, alibi_slopes
 from .figure import new_figure
+from .messages import ALIBI as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -30,31 +31,6 @@ __all__ = [
     "plot_alibi",
     "plot_alibi_weights",
 ]
-
-MESSAGES = Messages(
-    "plots_alibi",
-    {
-        "alibi_query": {"en": "query i", "ru": "запрос i"},
-        "alibi_key": {"en": "key j", "ru": "ключ j"},
-        "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
-        "alibi_bias": {"en": "bias −m·(i − j)", "ru": "смещение −m·(i − j)"},
-        "alibi_title": {
-            "en": "ALiBi, {heads} heads: the bias added to the score of query i and key j",
-            "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса i и ключа j",
-        },
-        "alibi_distance": {"en": "distance i − j", "ru": "расстояние i − j"},
-        "alibi_weight": {"en": "weight of the last query", "ru": "вес последнего запроса"},
-        "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
-        "alibi_weights_title": {
-            "en": "Weights of the last query when all content scores are equal: softmax(−m·(i − j))",
-            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−m·(i − j))",
-        },
-        "plot_alibi_head": {
-            "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",
-            "ru": "head={value!r} вне диапазона: при числе голов {heads} номер головы от 1 до {heads}",
-        },
-    },
-)
 
 
 def slope_label(slope: float, lang: str = "en") -> str:

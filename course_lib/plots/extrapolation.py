@@ -1,8 +1,8 @@
 """The figures of the length experiment (lesson 7): accuracy against length and position, scores against distance.
 
 Each takes what :func:`course_lib.extrapolation.run` returns, ``{variant: Result}``, and the
-:class:`~course_lib.extrapolation.Config` it ran with. The labels are in this module's own
-catalogue, :data:`MESSAGES`.
+:class:`~course_lib.extrapolation.Config` it ran with. The labels are in this module's
+catalogue, :data:`MESSAGES` (``messages.EXTRAPOLATION``).
 
     >>> from course_lib import extrapolation as ex
     >>> cfg = ex.Config(steps=1, train_len=8, test_len=16)
@@ -17,8 +17,9 @@ from matplotlib.figure import Figure
 
 from .. import validate
 from ..extrapolation import Result
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from .figure import new_figure
+from .messages import EXTRAPOLATION as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -31,68 +32,6 @@ __all__ = [
     "plot_score_by_pair",
 ]
 
-MESSAGES = Messages(
-    "extrapolation_plot",
-    {
-        "sinusoidal": {"en": "sinusoidal", "ru": "синусоидальные"},
-        "learned": {"en": "learned", "ru": "обучаемые"},
-        "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
-        "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
-        "alibi": {"en": "linear biases (ALiBi)", "ru": "линейные смещения (ALiBi)"},
-        "accuracy": {"en": "accuracy", "ru": "точность"},
-        "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
-        "position": {"en": "position", "ru": "позиция"},
-        "by_length_title": {"en": "accuracy against length", "ru": "точность в зависимости от длины"},
-        "by_position_title": {
-            "en": "accuracy at each position, sequences of {test_len}",
-            "ru": "точность на каждой позиции, последовательности из {test_len}",
-        },
-        "unseen": {"en": "never seen in training", "ru": "не встречались при обучении"},
-        "chance": {"en": "chance", "ru": "случайное угадывание"},
-        "task_shift": {
-            "en": "task: y[i] = x[i − {k}], trained on lengths {min_len}–{train_len}",
-            "ru": "задача: y[i] = x[i − {k}], обучение на длинах {min_len}–{train_len}",
-        },
-        "task_lookup": {
-            "en": "task: y[i] = x[{k}], trained on lengths {min_len}–{train_len}",
-            "ru": "задача: y[i] = x[{k}], обучение на длинах {min_len}–{train_len}",
-        },
-        "distance": {
-            "en": "distance d (the key d places before the query)",
-            "ru": "расстояние d (ключ стоит на d позиций раньше запроса)",
-        },
-        "mean_score": {"en": "mean score", "ru": "средняя оценка"},
-        "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
-        "scores_title_rotary": {
-            "en": "The score the rotary model gives a key at each distance",
-            "ru": "Оценка, которую модель с поворотными позициями даёт ключу на каждом расстоянии",
-        },
-        "scores_title_alibi": {
-            "en": "The score the ALiBi model gives a key at each distance, its bias included",
-            "ru": "Оценка, которую модель с ALiBi даёт ключу на каждом расстоянии, вместе со смещением",
-        },
-        "pair": {
-            "en": "pair i (coordinates 2i, 2i + 1 of the head)",
-            "ru": "пара i (координаты 2i, 2i + 1 головы)",
-        },
-        "pair_score": {"en": "term of the score", "ru": "слагаемое оценки"},
-        "at_distance": {"en": "distance d = {d}", "ru": "расстояние d = {d}"},
-        "pairs_title": {
-            "en": "The score of the last query, split into the terms of the pairs RoPE turns together",
-            "ru": "Оценка последнего запроса, разложенная на слагаемые пар, которые RoPE поворачивает вместе",
-        },
-        "bad_distance": {
-            "en": "a distance must be an integer in 0 .. {last}, got {value!r}",
-            "ru": "расстояние должно быть целым числом в 0 .. {last}, а получено {value!r}",
-        },
-        "not_results": {
-            "en": "results must be the non-empty dict that extrapolation.run returns, {{variant: Result}}, "
-            "got {value}",
-            "ru": "results должен быть непустым словарём Python (`dict`) {{вариант: Result}}, который возвращает "
-            "extrapolation.run, а получено {value}",
-        },
-    },
-)
 
 #: one colour per variant, the same in every figure and widget of the lesson
 COLOURS = {

@@ -14,8 +14,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import validate
-from ..i18n import Messages, format_number, resolve
+from ..i18n import format_number, resolve
 from .figure import DIVERGING, new_figure
+from .messages import LONG_CONTEXT as MESSAGES
 from .rotary import even_head_dim
 
 __all__ = [
@@ -26,24 +27,6 @@ __all__ = [
     "update_rope_angles",
     "plot_rope_angles",
 ]
-
-MESSAGES = Messages(
-    "plots_long_context",
-    {
-        "angles_pair": {"en": "pair i", "ru": "пара i"},
-        "angles_position": {"en": "position p", "ru": "позиция p"},
-        "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
-        "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
-        "angles_title": {
-            "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
-            "ru": "base = {base}, s = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
-        },
-        "plot_scale": {
-            "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
-            "ru": "scale должен быть числом >= 1 (на него делятся позиции), а получено {value!r}",
-        },
-    },
-)
 
 
 def new_angle_pairs(

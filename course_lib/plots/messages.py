@@ -1,8 +1,10 @@
 """The messages of :mod:`course_lib.plots`: titles, axis labels, legends and input errors.
 
-One catalogue for the package, grouped by the module that uses each entry. A figure
-function takes ``lang`` (None: the current language) and passes it on; an error message
-always follows :func:`course_lib.set_language`.
+``MESSAGES`` holds what the figures share, grouped by the module that uses each entry; a
+module with labels of its own has its own catalogue below (``VOCAB``, ``TOKENS``,
+``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``, ``LONG_CONTEXT``, ``ALIBI``), which that module
+calls ``MESSAGES``. A figure function takes ``lang`` (None: the current language) and passes
+it on; an error message always follows :func:`course_lib.set_language`.
 
     >>> MESSAGES("positions", "ru"), MESSAGES("table_title", "en", num_positions=4, d_model=8)
     ('позиция', 'Positional encoding table: 4 × 8 (positions × dimensions)')
@@ -10,7 +12,7 @@ always follows :func:`course_lib.set_language`.
 
 from ..i18n import Messages
 
-__all__ = ["MESSAGES"]
+__all__ = ["MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY", "LONG_CONTEXT", "ALIBI"]
 
 MESSAGES = Messages(
     "plots",
@@ -189,6 +191,259 @@ MESSAGES = Messages(
         "plot_attention_tokens": {
             "en": "tokens[{j}] has {n_tokens} tokens for a {seq} × {seq} matrix: give one token per row",
             "ru": "в tokens[{j}] токенов: {n_tokens}, а матрица {seq} × {seq}: нужен ровно один токен на строку",
+        },
+    },
+)
+
+#: vocab.py: show_words (lesson 1)
+VOCAB = Messages(
+    "plots_vocab",
+    {
+        "id": {"en": "ID", "ru": "индекс"},
+        "decoded": {"en": "decodes to", "ru": "после декодирования"},
+        "summary": {
+            "en": "{n} tokens; the vocabulary ({size} tokens) does not know {unknown} of them.",
+            "ru": "Токенов: {n}, из них словарь размером {size} не знает {unknown}.",
+        },
+        "not_vocab": {
+            "en": "vocab must be a course_lib.Vocab, e.g. Vocab.build(corpus), got {type_name}",
+            "ru": "vocab должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
+        },
+    },
+)
+
+#: tokens.py: show_tokens, plot_fertility (lesson 2)
+TOKENS = Messages(
+    "plots_tokens",
+    {
+        "vocab_size": {"en": "vocabulary size", "ru": "размер словаря"},
+        "tokens_per_word": {"en": "tokens per word (fertility)", "ru": "токенов на слово (фертильность)"},
+        "fertility_title": {
+            "en": "Tokens per word of a text the tokenizer never saw",
+            "ru": "Токенов на слово в тексте, которого токенизатор не видел",
+        },
+        "row_label": {
+            "en": "vocabulary size {size}, tokens in the text: {n}",
+            "ru": "размер словаря {size}, токенов в тексте: {n}",
+        },
+        "cut_bytes": {
+            "en": "Dashed: a byte of a character that no token holds whole, shown as \\xNN.",
+            "ru": "Пунктир: байт символа, который ни один токен не содержит целиком, показан как \\xNN.",
+        },
+        "not_tokenizer": {
+            "en": "{name} must be a course_lib.BPETokenizer, got {type_name}",
+            "ru": "{name} должен быть объектом course_lib.BPETokenizer, а получен {type_name}",
+        },
+        "not_text": {
+            "en": "text must be a str, got {type_name}",
+            "ru": "text должен быть строкой str, а получен {type_name}",
+        },
+        "no_tokenizers": {
+            "en": "tokenizers must be a non-empty list of course_lib.BPETokenizer, got {value!r}",
+            "ru": "tokenizers должен быть непустым списком объектов course_lib.BPETokenizer, а получено {value!r}",
+        },
+        "bad_curves": {
+            "en": "curves must map each label to a non-empty {{vocabulary size: tokens per word}} dict, with "
+            "sizes positive integers and values positive numbers; the problem is {value!r}",
+            "ru": "curves должен сопоставлять каждой подписи непустой словарь {{размер словаря: токенов на "
+            "слово}}, где размеры — целые положительные числа, а значения — положительные числа; "
+            "ошибка в {value!r}",
+        },
+    },
+)
+
+#: positions.py: plot_left_padding (lesson 6)
+POSITIONS = Messages(
+    "plots_positions",
+    {
+        "dimension": {"en": "dimension", "ru": "координата"},
+        "token": {"en": "token · its position", "ru": "токен · его позиция"},
+        "value": {"en": "value added", "ru": "прибавленное значение"},
+        "alone": {"en": "The text alone", "ru": "Текст отдельно"},
+        "default": {
+            "en": "{padding} × <pad> on the left, positions 0 .. seq-1",
+            "ru": "{padding} × <pad> слева, позиции 0 .. seq-1",
+        },
+        "mask": {
+            "en": "{padding} × <pad> on the left, positions from the mask",
+            "ru": "{padding} × <pad> слева, позиции из маски",
+        },
+        "same": {
+            "en": "the text gets the rows it gets alone",
+            "ru": "текст получает те же строки, что и отдельно",
+        },
+        "differ": {
+            "en": "the text gets other rows than alone",
+            "ru": "текст получает не те строки, что отдельно",
+        },
+        "suptitle": {
+            "en": "Rows of the positional table each token receives",
+            "ru": "Строки таблицы позиций, которые получает каждый токен",
+        },
+        "tokens_invalid": {
+            "en": "tokens must be a non-empty list of strings, got {value!r}",
+            "ru": "tokens должен быть непустым списком строк, а получено {value!r}",
+        },
+    },
+)
+
+#: extrapolation.py: the length experiment (lesson 7)
+EXTRAPOLATION = Messages(
+    "extrapolation_plot",
+    {
+        "sinusoidal": {"en": "sinusoidal", "ru": "синусоидальные"},
+        "learned": {"en": "learned", "ru": "обучаемые"},
+        "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
+        "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
+        "alibi": {"en": "linear biases (ALiBi)", "ru": "линейные смещения (ALiBi)"},
+        "accuracy": {"en": "accuracy", "ru": "точность"},
+        "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
+        "position": {"en": "position", "ru": "позиция"},
+        "by_length_title": {"en": "accuracy against length", "ru": "точность в зависимости от длины"},
+        "by_position_title": {
+            "en": "accuracy at each position, sequences of {test_len}",
+            "ru": "точность на каждой позиции, последовательности из {test_len}",
+        },
+        "unseen": {"en": "never seen in training", "ru": "не встречались при обучении"},
+        "chance": {"en": "chance", "ru": "случайное угадывание"},
+        "task_shift": {
+            "en": "task: y[i] = x[i − {k}], trained on lengths {min_len}–{train_len}",
+            "ru": "задача: y[i] = x[i − {k}], обучение на длинах {min_len}–{train_len}",
+        },
+        "task_lookup": {
+            "en": "task: y[i] = x[{k}], trained on lengths {min_len}–{train_len}",
+            "ru": "задача: y[i] = x[{k}], обучение на длинах {min_len}–{train_len}",
+        },
+        "distance": {
+            "en": "distance d (the key d places before the query)",
+            "ru": "расстояние d (ключ стоит на d позиций раньше запроса)",
+        },
+        "mean_score": {"en": "mean score", "ru": "средняя оценка"},
+        "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
+        "scores_title_rotary": {
+            "en": "The score the rotary model gives a key at each distance",
+            "ru": "Оценка, которую модель с поворотными позициями даёт ключу на каждом расстоянии",
+        },
+        "scores_title_alibi": {
+            "en": "The score the ALiBi model gives a key at each distance, its bias included",
+            "ru": "Оценка, которую модель с ALiBi даёт ключу на каждом расстоянии, вместе со смещением",
+        },
+        "pair": {
+            "en": "pair i (coordinates 2i, 2i + 1 of the head)",
+            "ru": "пара i (координаты 2i, 2i + 1 головы)",
+        },
+        "pair_score": {"en": "term of the score", "ru": "слагаемое оценки"},
+        "at_distance": {"en": "distance d = {d}", "ru": "расстояние d = {d}"},
+        "pairs_title": {
+            "en": "The score of the last query, split into the terms of the pairs RoPE turns together",
+            "ru": "Оценка последнего запроса, разложенная на слагаемые пар, которые RoPE поворачивает вместе",
+        },
+        "bad_distance": {
+            "en": "a distance must be an integer in 0 .. {last}, got {value!r}",
+            "ru": "расстояние должно быть целым числом в 0 .. {last}, а получено {value!r}",
+        },
+        "not_results": {
+            "en": "results must be the non-empty dict that extrapolation.run returns, {{variant: Result}}, "
+            "got {value}",
+            "ru": "results должен быть непустым словарём Python (`dict`) {{вариант: Result}}, который возвращает "
+            "extrapolation.run, а получено {value}",
+        },
+    },
+)
+
+#: rotary.py: RoPE's rotation and layouts (lesson 8)
+ROTARY = Messages(
+    "plots_rotary",
+    {
+        # plot_rope_rotation
+        "rope_q": {
+            "en": "q at position m = {m}: turned by m·θ = {angle} rad",
+            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle} рад",
+        },
+        "rope_k": {
+            "en": "k at position n = {n}: turned by n·θ = {angle} rad",
+            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle} рад",
+        },
+        "rope_pair_title": {
+            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta}",
+            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta}",
+        },
+        "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
+        "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
+        "rope_curve_title": {
+            "en": "q_m · k_n at every offset m − n",
+            "ru": "q_m · k_n при каждом сдвиге m − n",
+        },
+        "rope_title": {
+            "en": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, so m − n = {offset} and q_m · k_n = {score}",
+            "ru": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, поэтому m − n = {offset} и q_m · k_n = {score}",
+        },
+        # plot_rope_layouts
+        "layout_interleaved": {
+            "en": "interleaved (2i, 2i+1)\nRoFormer, Meta's LLaMA",
+            "ru": "чередование (2i, 2i+1)\nRoFormer, LLaMA от Meta",
+        },
+        "layout_half": {
+            "en": "halves (i, i + d/2)\nGPT-NeoX, Hugging Face",
+            "ru": "половины (i, i + d/2)\nGPT-NeoX, Hugging Face",
+        },
+        "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
+        "layout_title": {
+            "en": "Which coordinates form pair i (the number in each cell), head_dim = {head_dim}",
+            "ru": "Какие координаты образуют пару i (число в клетке), head_dim = {head_dim}",
+        },
+        "plot_even_head_dim": {
+            "en": "head_dim must be even, got {value!r}: RoPE turns the coordinates of a head in pairs",
+            "ru": "head_dim должен быть чётным, а получено {value!r}: RoPE поворачивает координаты головы парами",
+        },
+        "plot_rope_pair": {
+            "en": "pair={value!r} is out of range: head_dim={head_dim} has pairs 0 .. {last}",
+            "ru": "pair={value!r} вне диапазона: при head_dim={head_dim} пары нумеруются от 0 до {last}",
+        },
+    },
+)
+
+#: long_context.py: RoPE's angles past the training length (lesson 8)
+LONG_CONTEXT = Messages(
+    "plots_long_context",
+    {
+        "angles_pair": {"en": "pair i", "ru": "пара i"},
+        "angles_position": {"en": "position p", "ru": "позиция p"},
+        "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
+        "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
+        "angles_title": {
+            "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
+            "ru": "base = {base}, s = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
+        },
+        "plot_scale": {
+            "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
+            "ru": "scale должен быть числом >= 1 (на него делятся позиции), а получено {value!r}",
+        },
+    },
+)
+
+#: alibi.py: ALiBi's bias and weights (lesson 8)
+ALIBI = Messages(
+    "plots_alibi",
+    {
+        "alibi_query": {"en": "query i", "ru": "запрос i"},
+        "alibi_key": {"en": "key j", "ru": "ключ j"},
+        "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
+        "alibi_bias": {"en": "bias −m·(i − j)", "ru": "смещение −m·(i − j)"},
+        "alibi_title": {
+            "en": "ALiBi, {heads} heads: the bias added to the score of query i and key j",
+            "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса i и ключа j",
+        },
+        "alibi_distance": {"en": "distance i − j", "ru": "расстояние i − j"},
+        "alibi_weight": {"en": "weight of the last query", "ru": "вес последнего запроса"},
+        "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
+        "alibi_weights_title": {
+            "en": "Weights of the last query when all content scores are equal: softmax(−m·(i − j))",
+            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−m·(i − j))",
+        },
+        "plot_alibi_head": {
+            "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",
+            "ru": "head={value!r} вне диапазона: при числе голов {heads} номер головы от 1 до {heads}",
         },
     },
 )

@@ -14,8 +14,9 @@ from matplotlib.figure import Figure
 
 from .. import validate
 from ..embedding import sinusoidal_table
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from .figure import draw_heatmap, new_figure
+from .messages import POSITIONS as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -30,40 +31,6 @@ __all__ = [
 #: how a left-padded text is numbered: the default positions 0 .. seq-1, or positions from the mask
 POSITION_MODES = ("default", "mask")
 PAD = "<pad>"
-
-MESSAGES = Messages(
-    "plots_positions",
-    {
-        "dimension": {"en": "dimension", "ru": "координата"},
-        "token": {"en": "token · its position", "ru": "токен · его позиция"},
-        "value": {"en": "value added", "ru": "прибавленное значение"},
-        "alone": {"en": "The text alone", "ru": "Текст отдельно"},
-        "default": {
-            "en": "{padding} × <pad> on the left, positions 0 .. seq-1",
-            "ru": "{padding} × <pad> слева, позиции 0 .. seq-1",
-        },
-        "mask": {
-            "en": "{padding} × <pad> on the left, positions from the mask",
-            "ru": "{padding} × <pad> слева, позиции из маски",
-        },
-        "same": {
-            "en": "the text gets the rows it gets alone",
-            "ru": "текст получает те же строки, что и отдельно",
-        },
-        "differ": {
-            "en": "the text gets other rows than alone",
-            "ru": "текст получает не те строки, что отдельно",
-        },
-        "suptitle": {
-            "en": "Rows of the positional table each token receives",
-            "ru": "Строки таблицы позиций, которые получает каждый токен",
-        },
-        "tokens_invalid": {
-            "en": "tokens must be a non-empty list of strings, got {value!r}",
-            "ru": "tokens должен быть непустым списком строк, а получено {value!r}",
-        },
-    },
-)
 
 
 def left_padded_positions(length: int, padding: int, mode: str) -> torch.Tensor:

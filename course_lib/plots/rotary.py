@@ -18,9 +18,10 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import validate
 from ..core import model as core
-from ..i18n import Messages, format_number, resolve
+from ..i18n import format_number, resolve
 from ..rotary import rotary_tables
 from .figure import new_figure
+from .messages import ROTARY as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -33,56 +34,6 @@ __all__ = [
     "plot_rope_layouts",
 ]
 
-MESSAGES = Messages(
-    "plots_rotary",
-    {
-        # plot_rope_rotation
-        "rope_q": {
-            "en": "q at position m = {m}: turned by m·θ = {angle} rad",
-            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle} рад",
-        },
-        "rope_k": {
-            "en": "k at position n = {n}: turned by n·θ = {angle} rad",
-            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle} рад",
-        },
-        "rope_pair_title": {
-            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta}",
-            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta}",
-        },
-        "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
-        "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
-        "rope_curve_title": {
-            "en": "q_m · k_n at every offset m − n",
-            "ru": "q_m · k_n при каждом сдвиге m − n",
-        },
-        "rope_title": {
-            "en": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, so m − n = {offset} and q_m · k_n = {score}",
-            "ru": "RoPE, head_dim = {head_dim}: m = {m}, n = {n}, поэтому m − n = {offset} и q_m · k_n = {score}",
-        },
-        # plot_rope_layouts
-        "layout_interleaved": {
-            "en": "interleaved (2i, 2i+1)\nRoFormer, Meta's LLaMA",
-            "ru": "чередование (2i, 2i+1)\nRoFormer, LLaMA от Meta",
-        },
-        "layout_half": {
-            "en": "halves (i, i + d/2)\nGPT-NeoX, Hugging Face",
-            "ru": "половины (i, i + d/2)\nGPT-NeoX, Hugging Face",
-        },
-        "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
-        "layout_title": {
-            "en": "Which coordinates form pair i (the number in each cell), head_dim = {head_dim}",
-            "ru": "Какие координаты образуют пару i (число в клетке), head_dim = {head_dim}",
-        },
-        "plot_even_head_dim": {
-            "en": "head_dim must be even, got {value!r}: RoPE turns the coordinates of a head in pairs",
-            "ru": "head_dim должен быть чётным, а получено {value!r}: RoPE поворачивает координаты головы парами",
-        },
-        "plot_rope_pair": {
-            "en": "pair={value!r} is out of range: head_dim={head_dim} has pairs 0 .. {last}",
-            "ru": "pair={value!r} вне диапазона: при head_dim={head_dim} пары нумеруются от 0 до {last}",
-        },
-    },
-)
 
 Q_COLOUR, K_COLOUR = "tab:blue", "tab:orange"
 

@@ -12,7 +12,7 @@ vocabulary size); :func:`token_spans` is the HTML that both draw.
     размер словаря 259, токенов в тексте: 7 | t|h|e| |c|a|t
     размер словаря 270, токенов в тексте: 2 | the| cat
 
-Every label comes from the catalogue :data:`MESSAGES` (area ``plots_tokens``), in the
+Every label comes from the catalogue :data:`MESSAGES` (``messages.TOKENS``, area ``plots_tokens``), in the
 language ``lang`` (None: the language set by :func:`course_lib.set_language`).
 """
 
@@ -24,9 +24,10 @@ from matplotlib.figure import Figure
 
 from ..bpe import BPETokenizer
 from ..bpe.pretokenize import readable
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from ..validate import is_integer, is_real
 from .figure import colours, new_figure
+from .messages import TOKENS as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -37,44 +38,6 @@ __all__ = [
     "plot_fertility",
 ]
 
-MESSAGES = Messages(
-    "plots_tokens",
-    {
-        "vocab_size": {"en": "vocabulary size", "ru": "размер словаря"},
-        "tokens_per_word": {"en": "tokens per word (fertility)", "ru": "токенов на слово (фертильность)"},
-        "fertility_title": {
-            "en": "Tokens per word of a text the tokenizer never saw",
-            "ru": "Токенов на слово в тексте, которого токенизатор не видел",
-        },
-        "row_label": {
-            "en": "vocabulary size {size}, tokens in the text: {n}",
-            "ru": "размер словаря {size}, токенов в тексте: {n}",
-        },
-        "cut_bytes": {
-            "en": "Dashed: a byte of a character that no token holds whole, shown as \\xNN.",
-            "ru": "Пунктир: байт символа, который ни один токен не содержит целиком, показан как \\xNN.",
-        },
-        "not_tokenizer": {
-            "en": "{name} must be a course_lib.BPETokenizer, got {type_name}",
-            "ru": "{name} должен быть объектом course_lib.BPETokenizer, а получен {type_name}",
-        },
-        "not_text": {
-            "en": "text must be a str, got {type_name}",
-            "ru": "text должен быть строкой str, а получен {type_name}",
-        },
-        "no_tokenizers": {
-            "en": "tokenizers must be a non-empty list of course_lib.BPETokenizer, got {value!r}",
-            "ru": "tokenizers должен быть непустым списком объектов course_lib.BPETokenizer, а получено {value!r}",
-        },
-        "bad_curves": {
-            "en": "curves must map each label to a non-empty {{vocabulary size: tokens per word}} dict, with "
-            "sizes positive integers and values positive numbers; the problem is {value!r}",
-            "ru": "curves должен сопоставлять каждой подписи непустой словарь {{размер словаря: токенов на "
-            "слово}}, где размеры — целые положительные числа, а значения — положительные числа; "
-            "ошибка в {value!r}",
-        },
-    },
-)
 
 #: Background colours of consecutive tokens: light, so that the text stays readable.
 PALETTE = ("#cfe3f7", "#fbe0b5", "#d3efcf", "#f6d0d6", "#e2d7f3")

@@ -13,33 +13,19 @@ comes back as ``<unk>``, and its row is highlighted.
     sat  5
     .    1  -> <unk>
 
-Every label comes from the catalogue :data:`MESSAGES` (area ``plots_vocab``), in the language
-``lang`` (None: the language set by :func:`course_lib.set_language`).
+Every label comes from the catalogue :data:`MESSAGES` (``messages.VOCAB``, area ``plots_vocab``), in the
+language ``lang`` (None: the language set by :func:`course_lib.set_language`).
 """
 
 import html
 
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from ..vocab import Vocab, tokenize
 from .messages import MESSAGES as PLOT_MESSAGES
+from .messages import VOCAB as MESSAGES
 
 __all__ = ["MESSAGES", "WordTable", "show_words", "check_vocab"]
 
-MESSAGES = Messages(
-    "plots_vocab",
-    {
-        "id": {"en": "ID", "ru": "индекс"},
-        "decoded": {"en": "decodes to", "ru": "после декодирования"},
-        "summary": {
-            "en": "{n} tokens; the vocabulary ({size} tokens) does not know {unknown} of them.",
-            "ru": "Токенов: {n}, из них словарь размером {size} не знает {unknown}.",
-        },
-        "not_vocab": {
-            "en": "vocab must be a course_lib.Vocab, e.g. Vocab.build(corpus), got {type_name}",
-            "ru": "vocab должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
-        },
-    },
-)
 
 # the row of a word the model will never see, marked where it is lost
 _UNKNOWN = "#fde0dc"
