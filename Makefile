@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab lab-ru hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
+.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
@@ -42,11 +42,12 @@ lab: $(STAMP)
 	$(call TRUST,en)
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
-# the same, with JupyterLab's Russian interface and the Russian lessons
-lab-ru: $(STAMP)
-	$(BIN)/python -m course_tools.workspace --lang ru --lab-settings workspace/.settings-ru
-	$(call TRUST,ru)
-	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-ru $(LAB) --LabApp.default_url=/lab/tree/ru/00_start_here.ipynb
+# the same in another of the course's languages, lessons and JupyterLab's interface: `make lab-ru`
+# (any code of course_lib.i18n.LANGUAGE_INFO; the workspace tool refuses any other)
+lab-%: $(STAMP)
+	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$*
+	$(call TRUST,$*)
+	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
 test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
 

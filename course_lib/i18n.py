@@ -24,11 +24,12 @@ exercise's feedback in its own module. A catalogue is called like a function::
     'sequence length 3 exceeds max_len=2'
     >>> set_language("en")
 
-Adding a language is data only: its code in ``LANGUAGES``, its text in every catalogue
+Adding a language is data only: its line in ``LANGUAGE_INFO``, its text in every catalogue
 entry (``tests/unit/test_messages.py`` lists what is missing) and its prose twins in the
-lesson sources. ``PSEUDO`` is a pseudo-language for tests: every message is the English
-one accented and bracketed, so a string that bypasses the catalogues shows up as plain
-English in a lesson built in it.
+lesson sources (``python -m course_tools.lessons check`` lists them); the README's "Adding a
+language" says what else a language may bring. ``PSEUDO`` is a pseudo-language for tests:
+every message is the English one accented and bracketed, so a string that bypasses the
+catalogues shows up as plain English in a lesson built in it.
 
 This module imports nothing but the standard library when it loads (Babel's locale data
 only with the first number it writes): the workspace script reads it to greet a student
@@ -38,9 +39,11 @@ before torch is ever loaded.
 import functools
 import string
 import sys
+from typing import NamedTuple
 
 __all__ = [
     "LANGUAGE_INFO",
+    "LanguageInfo",
     "LANGUAGES",
     "NAMES",
     "SCRIPTS",
@@ -60,17 +63,28 @@ __all__ = [
     "NUMBER_STYLE",
 ]
 
-#: The course's languages, in order: code -> (the language's name in itself, the letters its
-#: text is written in, as character ranges of a regex class). Everything that exists per
-#: language reads this: a new language is one line here, plus its text in the catalogues
-#: and its twins in the lessons.
+
+class LanguageInfo(NamedTuple):
+    """What the course needs to know about one of its languages."""
+
+    #: the language's name in itself, as a link to it reads
+    name: str
+    #: the letters its text is written in, as character ranges of a regex class
+    letters: str
+    #: JupyterLab's locale for its interface (`make lab-<code>`): the name of the language pack,
+    #: "en" for JupyterLab's own English
+    lab_locale: str
+
+
+#: The course's languages, in order, by code. Everything that exists per language reads this: a
+#: new language is one line here, plus its text in the catalogues and its twins in the lessons.
 LANGUAGE_INFO = {
-    "en": ("English", "A-Za-z"),
-    "ru": ("Русский", "А-Яа-яЁё"),
+    "en": LanguageInfo("English", "A-Za-z", "en"),
+    "ru": LanguageInfo("Русский", "А-Яа-яЁё", "ru_RU"),
 }
 LANGUAGES = tuple(LANGUAGE_INFO)
-SCRIPTS = {lang: letters for lang, (_, letters) in LANGUAGE_INFO.items()}
-NAMES = {lang: name for lang, (name, _) in LANGUAGE_INFO.items()}
+SCRIPTS = {lang: info.letters for lang, info in LANGUAGE_INFO.items()}
+NAMES = {lang: info.name for lang, info in LANGUAGE_INFO.items()}
 
 #: The pseudo-language of the tests (Microsoft's name for pseudo-localisation): English
 #: text with accented letters, in brackets. Accepted by :func:`set_language`, never built

@@ -48,6 +48,8 @@ from pathlib import Path, PurePosixPath
 
 from filelock import FileLock
 
+from course_lib.i18n import LANGUAGE_INFO
+
 from .config import CONFIG, LANGUAGES, Config
 from .files import write_all
 from .messages import WORKSPACE as TEXT
@@ -73,7 +75,7 @@ LOCK = ".course-lock"
 # 3: the hashes of the files the course wrote are fingerprints (their cells); 2: hashes of their bytes
 MANIFEST_VERSION = 3
 # the JupyterLab locale of each course language (the language packs' names); the file that sets it
-LAB_LOCALES = {"en": "en", "ru": "ru_RU"}
+LAB_LOCALES = {lang: info.lab_locale for lang, info in LANGUAGE_INFO.items()}
 LAB_LOCALE_FILE = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
 
 

@@ -23,8 +23,20 @@ def test_make_lab_runs_jupyterlab_with_every_offline_option():
 
 
 def test_every_tool_is_run_as_a_module_of_course_tools():
-    for tool in ("lessons build", "lessons check", "slides", "workspace --lang en", "workspace --lang ru"):
+    for tool in ("lessons build", "lessons check", "slides", "workspace --lang en", "workspace --lang $*"):
         assert f"$(BIN)/python -m course_tools.{tool}" in MAKEFILE, tool
+
+
+def test_make_lab_has_a_target_for_every_language():
+    """`make lab-ru`, and `make lab-<code>` for any language added to LANGUAGE_INFO: one pattern rule.
+
+    Before: a target per language, written out (`lab-ru:`), that a new language had to copy."""
+    rule = re.search(r"^lab-%: .*\n((?:\t.*\n)+)", MAKEFILE, re.M)
+    assert rule, "the Makefile has no `lab-%` rule"
+    recipe = rule.group(1)
+    assert "--lang $* --lab-settings workspace/.settings-$*" in recipe
+    assert "JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$*" in recipe and "/lab/tree/$*/" in recipe
+    assert not re.search(r"^lab-[a-z]+:", MAKEFILE, re.M), "a language's own lab target"
 
 
 def test_no_file_names_the_old_build_scripts():

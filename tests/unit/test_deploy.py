@@ -18,7 +18,7 @@ import yaml
 from yamllint import linter
 from yamllint.config import YamlLintConfig
 
-from course_tools.config import LAB_OFFLINE_OPTIONS
+from course_tools.config import LAB_OFFLINE_OPTIONS, LANGUAGES
 from tests.support import ROOT
 
 DEPLOY = ROOT / "deploy"
@@ -123,6 +123,36 @@ def test_every_file_the_image_copies_is_in_the_build_context():
         for path in source.split():
             assert (ROOT / path).exists(), path
             assert f"!{path}" in ignore, f"{path} is left out of the build context"
+
+
+def in_build_context(path: str, rules: list[str]) -> bool:
+    """Whether Docker's build context holds ``path``: the last rule matching it or a folder above it wins.
+
+    As Docker reads a .dockerignore: ``*`` stops at ``/``, ``**`` crosses folders, ``!`` takes a path back.
+    """
+    kept = True
+    parts = path.split("/")
+    prefixes = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    for rule in rules:
+        keep, pattern = rule.startswith("!"), rule.removeprefix("!").rstrip("/")
+        regex = (
+            re.escape(pattern).replace(r"\*\*/", "(?:.*/)?").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+        )
+        if any(re.fullmatch(regex, prefix) for prefix in prefixes):
+            kept = keep
+    return kept
+
+
+def test_the_image_holds_the_notebooks_of_every_language_and_no_lesson_source():
+    lines = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").splitlines()
+    rules = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").rglob("*") if p.is_file()]
+    held = {path for path in files if in_build_context(path, rules)}
+    assert held == {path for path in files if path.split("/")[1] in LANGUAGES and path.endswith(".ipynb")}
+    assert all(any(path.startswith(f"notebooks/{lang}/") for path in held) for lang in LANGUAGES)
+    # the rules read as Docker reads them: .venv/ and caches stay out, the package is in
+    assert not in_build_context(".venv/bin/python", rules) and in_build_context("course_lib/i18n.py", rules)
+    assert not in_build_context("course_lib/__pycache__/i18n.cpython-311.pyc", rules)
 
 
 def test_the_files_the_image_copies_are_enough_to_start_a_student_s_server(tmp_path):
