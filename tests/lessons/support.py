@@ -6,28 +6,40 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from course_lib.i18n import NAMES
 from course_tools.config import LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS, Config
 from course_tools.source import BUDGET_KEY, KERNELSPEC, Source, fingerprint
 from tests.support import ROOT
 
-# a word of prose in each language, so that each twin has text in its own script
-WORDS = {"en": "Hello", "ru": "Привет"}
 
+def twins(
+    en: str, ru: str | None = None, *, texts: dict[str, str] | None = None, **meta
+) -> list[tuple[str, str, dict]]:
+    """A prose cell in every language, each translation stamped as current.
 
-def twins(en: str, ru: str | None = None, **meta) -> list[tuple[str, str, dict]]:
-    """A prose cell in every language, each translation stamped as current."""
-    texts = {"en": en, "ru": ru if ru is not None else f"{WORDS['ru']}: {en}"}
-    cells = [("markdown", texts[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}"], **meta})]
+    ``ru`` is the Russian twin, ``texts`` any translation's; a twin not given is the English
+    followed by the language's name in itself (``Русский``), a paragraph of its own, so that it
+    has text in its own script, and the same headings and formulas.
+    """
+    by_lang = {lang: f"{en}\n\n{NAMES[lang]}" for lang in TRANSLATIONS} | (texts or {})
+    by_lang[SOURCE_LANGUAGE] = en
+    if ru is not None:
+        by_lang["ru"] = ru
+    cells = [("markdown", by_lang[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}"], **meta})]
     for lang in TRANSLATIONS:
         cells.append(
-            ("markdown", texts[lang], {"tags": [f"lang-{lang}"], "translation_of": fingerprint(en), **meta})
+            ("markdown", by_lang[lang], {"tags": [f"lang-{lang}"], "translation_of": fingerprint(en), **meta})
         )
     return cells
 
 
 def title(number: int, en: str = "Test lesson", summary: str = "pass the tests", budget_s: int = 10) -> list:
     """The title cells every lesson opens with: ``# N. Title``, an italic summary, the run time in seconds."""
-    cells = twins(f"# {number}. {en}\n\n*{summary}*", f"# {number}. Тестовый урок\n\n*проходить тесты*")
+    # in a language without its own words here, the title and summary are the language's name
+    texts = {lang: f"# {number}. {NAMES[lang]}\n\n*{NAMES[lang]}*" for lang in TRANSLATIONS}
+    cells = twins(
+        f"# {number}. {en}\n\n*{summary}*", f"# {number}. Тестовый урок\n\n*проходить тесты*", texts=texts
+    )
     cells[0][2][BUDGET_KEY] = budget_s  # on the English title cell only
     return cells
 

@@ -18,7 +18,15 @@ from course_tools.tables import (
 )
 from tests.lessons.support import course, source, title, twins, write_lesson
 
-ROW = LessonTitle("03_why", 3, {"en": "Why | how", "ru": "Зачем"}, {"en": "show it", "ru": "показывать"}, 25)
+# in a language without its own words here, the title and summary are the language's name
+OTHERS = {lang: LANGUAGE_DATA[lang].name for lang in LANGUAGES}
+ROW = LessonTitle(
+    "03_why",
+    3,
+    OTHERS | {"en": "Why | how", "ru": "Зачем"},
+    OTHERS | {"en": "show it", "ru": "показывать"},
+    25,
+)
 
 
 def test_a_title_cell_gives_number_title_and_summary():

@@ -41,6 +41,7 @@ from course_lib.bpe.pretokenize import (
     readable,
 )
 from course_lib.bpe.tokenizer import merge_word
+from course_lib.i18n import LANGUAGES
 from course_lib.validate import MESSAGES as VALIDATE_MESSAGES
 from course_lib.vocab import MESSAGES as VOCAB_MESSAGES
 
@@ -669,7 +670,7 @@ def test_truncate_errors(toks, lang):
 
 
 def test_corpus_errors(lang):
-    _raises(ValueError, "corpus_lang", lambda: course_corpus("de"), value="de", languages=("en", "ru"))
+    _raises(ValueError, "corpus_lang", lambda: course_corpus("xx"), value="xx", languages=LANGUAGES)
     _raises(
         ValueError,
         "corpus_split",

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from course_lib import exercises
+from course_lib.i18n import decimal_mark
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, verdict_tests
 
 ALIBI = exercises.alibi.EXERCISE
@@ -129,7 +130,7 @@ def test_the_reference_is_the_course_bias_with_the_causal_mask():
 )
 def test_the_slope_verdicts_name_the_slopes_in_the_language(wrong, numbers, lang):
     found = assert_numbers_in_language(ALIBI.check(wrong).message, lang)
-    point = "." if lang == "en" else ","
+    point = decimal_mark(lang)
     assert [n.replace(point, ".") for n in found] == numbers
 
 

@@ -14,6 +14,7 @@ from torch import nn
 import course_lib
 from course_lib import exercises
 from course_lib.exercises import runner
+from course_lib.i18n import decimal_mark
 from tests.unit.verdicts import assert_numbers_in_language, own_copy, verdict_tests
 
 INP = exercises.input_layer.EXERCISE
@@ -370,7 +371,8 @@ def test_the_position_verdicts_name_the_positions_and_the_row():
 
 def test_the_rounded_scale_is_named_with_both_values(lang):
     feedback = INP.check(ScaleBuffer)
-    rounded, scale = ("4,90625", "4,8990") if lang == "ru" else ("4.90625", "4.8990")
+    point = decimal_mark(lang)
+    rounded, scale = f"4{point}90625", f"4{point}8990"
     assert (feedback.values["rounded"], feedback.values["scale"]) == (rounded, scale)
     assert scale in feedback.message and rounded in feedback.message
 

@@ -15,6 +15,7 @@ from torch import nn
 import course_lib
 from course_lib import exercises
 from course_lib.exercises import runner
+from course_lib.i18n import NUMBER_STYLE, decimal_mark
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
 LP, ROPE = exercises.learned_positions.EXERCISE, exercises.rotary.EXERCISE
@@ -534,10 +535,12 @@ def test_the_rope_numbers_are_written_as_the_language_writes_them(student, lang)
     numbers = assert_numbers_in_language(feedback.message, lang)
     if feedback.key == "rope.mismatch":  # -0.7720 in English, −0,7720 in Russian
         assert any(n[0] in "-−" for n in numbers), feedback.message
-    else:  # off by 1.5e-03 in English, 1,5·10⁻³ in Russian
-        assert re.search(r"\d,\d·10⁻[¹²³⁴⁵⁶⁷⁸⁹]" if lang == "ru" else r"\d\.\de-0\d", feedback.message), (
-            feedback.message
-        )
+    else:  # off by 1.5e-03 in English, 1,5·10⁻³ in Russian (NUMBER_STYLE: a power of ten)
+        point = re.escape(decimal_mark(lang))
+        power_of_ten = NUMBER_STYLE.get(lang, {}).get("power_of_ten", False)
+        assert re.search(
+            rf"\d{point}\d·10⁻[¹²³⁴⁵⁶⁷⁸⁹]" if power_of_ten else rf"\d{point}\de-0\d", feedback.message
+        ), feedback.message
 
 
 def test_check_tells_the_two_functions_apart_by_their_parameters():

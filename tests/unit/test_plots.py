@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from course_lib import TokenEmbedding, plots, set_language, sinusoidal_table
-from course_lib.i18n import LANGUAGES, PSEUDO, catalogues, format_number
+from course_lib.i18n import LANGUAGES, PSEUDO, catalogues, decimal_mark, format_number
 
 LANGS = LANGUAGES
 
@@ -130,7 +130,7 @@ def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
         i=3,
         wavelength=format_number(2 * math.pi * 100 ** (6 / 16), ".1f", lang),
     )
-    assert labels[0].endswith({"en": "sin, i = 0, λ = 6.3", "ru": "sin, i = 0, λ = 6,3"}[lang])
+    assert labels[0].endswith(f"sin, i = 0, λ = 6{decimal_mark(lang)}3")
     assert fig.axes[-1].get_xlabel() == plots.MESSAGES("positions", lang)
     assert fig.get_suptitle().startswith(plots.MESSAGES("waves_title", lang, d_model=16, formula="")[:20])
 

@@ -19,6 +19,7 @@ import course_lib
 from course_lib import exercises
 from course_lib.exercises import runner
 from course_lib.exercises.core import message
+from course_lib.i18n import decimal_mark
 
 PE, TOK, PAD = (
     exercises.positional_encoding.EXERCISE,
@@ -78,7 +79,7 @@ def test_the_default_time_limit_is_five_seconds(lang):
 
 def test_the_time_limit_is_written_as_the_language_writes_it(lang):
     assert runner._seconds(5.0) == "5"
-    assert runner._seconds(2.5) == ("2,5" if lang == "ru" else "2.5")
+    assert runner._seconds(2.5) == f"2{decimal_mark(lang)}5"
 
 
 def test_student_code_runs_a_bounded_number_of_times(capsys):
