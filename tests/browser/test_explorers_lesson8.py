@@ -17,7 +17,7 @@ whose helpers these use).
   exactly ``plots.new_angle_pairs``, and the readout exactly Python's.
 - **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
   decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
-  saved widget state). Each control is moved from the keyboard and must change the canvas's pixels
+  saved widget state) and after running its cells up to the last explorer's (the kernel's widgets). Each control is moved from the keyboard and must change the canvas's pixels
   and the readout; the controls are labelled in the page's language. The RoPE explorer's checkbox
   *move m and n together*, ticked from the keyboard, makes a move of m move n by as much (and stop
   both at the end of a slider), keeping the offset and the score. The time from a control's
@@ -332,12 +332,16 @@ def test_explorers_live_in_the_deck(offline_page, lang, record_property):
     traffic.assert_clean()
 
 
-def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, record_property):
+def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
     lesson5.open_in_lab(page, lab, LESSON)
     # no cell has run: the saved state alone draws the explorers, and they move
     found = explorers_on(page)
     lesson5.report(record_property, "lesson 8, JupyterLab before running", check_explorers(page, found, "en"))
+    # after running the lesson's cells: the kernel's own widgets, drawn by the same modules, move too
+    lesson5.run_in_lab(page, list(found.values()))
+    found = explorers_on(page)
+    lesson5.report(record_property, "lesson 8, JupyterLab after running", check_explorers(page, found, "en"))
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
