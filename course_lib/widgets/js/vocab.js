@@ -23,11 +23,19 @@ export function tokenize(text) {
 }
 
 // the vocabulary of data, cut at min_freq as Vocab.with_min_freq cuts it: the words come most
-// frequent first, so the cut keeps a prefix of itos
+// frequent first, so the cut keeps a prefix of itos. Each cut's size and held-out loss are computed
+// once: they depend on min_freq alone, and every move draws them for all ten
 export function vocabulary(data) {
   const stoi = new Map(data.itos.map((t, i) => [t, i]));
   const specials = data.counts ? data.itos.length - data.counts.length : 0;
-  const size = (minFreq) => (data.counts ? specials + data.counts.filter((c) => c >= minFreq).length : data.itos.length);
+  const once = (compute) => {
+    const known = new Map();
+    return (minFreq) => {
+      if (!known.has(minFreq)) known.set(minFreq, compute(minFreq));
+      return known.get(minFreq);
+    };
+  };
+  const size = once((minFreq) => (data.counts ? specials + data.counts.filter((c) => c >= minFreq).length : data.itos.length));
   const encode = (tokens, minFreq) => {
     const n = size(minFreq);
     return tokens.map((t) => {
@@ -36,7 +44,7 @@ export function vocabulary(data) {
     });
   };
   // held-out tokens the vocabulary loses: [unknown, n]
-  const heldout = (minFreq) => {
+  const heldout = once((minFreq) => {
     let unknown = 0;
     let n = 0;
     const known = size(minFreq);
@@ -46,7 +54,7 @@ export function vocabulary(data) {
       n += count;
     }
     return [unknown, n];
-  };
+  });
   return { size, encode, heldout };
 }
 
@@ -230,14 +238,16 @@ async function render({ model, el }) {
     canvas.hidden = true; // nothing to cut: no sizes to draw
   }
   const colours = pageColours(el, () => draw());
+  let drawn = {}; // what the chart shows: typing changes the table, not the chart
   const draw = () => {
     const values = { text: model.get("text"), min_freq: model.get("min_freq") };
     const tokens = tokenize(values.text);
     table(view, tokens, vocab.encode(tokens, values.min_freq), data, labels);
     const lines = readout(values, data, labels, lang, vocab);
     line.replaceChildren(...lines.flatMap((l, k) => (k ? [document.createElement("br"), l] : [l])));
-    if (!data.counts) return;
-    drawSizes(sizeCanvas(canvas, WIDTH, HEIGHT), values.min_freq, data, vocab, labels, font, colours(), last);
+    if (!data.counts || (drawn.minFreq === values.min_freq && drawn.colours === colours())) return;
+    drawn = { minFreq: values.min_freq, colours: colours() };
+    drawSizes(sizeCanvas(canvas, WIDTH, HEIGHT), values.min_freq, data, vocab, labels, font, drawn.colours, last);
     canvas.setAttribute("aria-label", lines[0]);
   };
   return live(model, draw, inputs);
