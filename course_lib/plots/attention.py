@@ -31,7 +31,7 @@ from ..vocab import tokenize
 from .figure import as_array, new_figure, one_thread
 from .messages import MESSAGES
 
-__all__ = ["draw_attention", "plot_attention", "Balance", "attention_balance", "plot_balance"]
+__all__ = ["text_colour", "draw_attention", "plot_attention", "Balance", "attention_balance", "plot_balance"]
 
 
 def _check_attention(weights, tokens, titles) -> tuple[list[np.ndarray], list[list[str]], list[str] | None]:
@@ -53,6 +53,21 @@ def _check_attention(weights, tokens, titles) -> tuple[list[np.ndarray], list[li
         if len(row) != array.shape[0]:
             raise ValueError(MESSAGES("plot_attention_tokens", j=j, n_tokens=len(row), seq=array.shape[0]))
     return arrays, tokens, None if titles is None else [str(t) for t in titles]
+
+
+def text_colour(rgb) -> str:
+    """The colour of a text on the sRGB colour ``rgb`` (channels 0 .. 1): white or black, whichever stands out more.
+
+    WCAG 2.2's contrast ratio against the colour's relative luminance: the better of the two is
+    at least 4.58:1 for any colour, above the 4.5:1 that normal text needs. A cell's number is
+    drawn in it (js/heatmap.js draws the live explorers' cells by the same rule).
+
+    >>> text_colour((0.03, 0.19, 0.42)), text_colour((0.25, 0.56, 0.77)), text_colour((1.0, 1.0, 1.0))
+    ('white', 'black', 'black')
+    """
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "white" if 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05 else "black"
 
 
 def draw_attention(fig: Figure, weights, tokens, titles, lang: str, ncols: int) -> list:
@@ -81,9 +96,10 @@ def draw_attention(fig: Figure, weights, tokens, titles, lang: str, ncols: int) 
         if j + ncols >= n:
             ax.set_xlabel(MESSAGES("attention_key", lang))
         if seq <= 8:  # the numbers themselves, while they still fit in the cells
+            image = images[-1]
             for row in range(seq):
                 for col in range(seq):
-                    colour = "white" if w[row, col] > 0.6 else "black"
+                    colour = text_colour(image.cmap(image.norm(w[row, col]))[:3])
                     ax.text(
                         col,
                         row,

@@ -33,13 +33,16 @@ __all__ = [
 ]
 
 
-#: one colour per variant, the same in every figure and widget of the lesson
+#: one colour per variant, the same in every figure and widget of the lesson: Okabe and Ito's (2008,
+#: "Color Universal Design") blue, orange, sky blue and vermillion, and matplotlib's grey, five colours
+#: that stay apart for readers with deuteranopia or protanopia (matplotlib's tab: green, orange and red
+#: do not: tests/browser/test_explorer_colours.py)
 COLOURS = {
-    "sinusoidal": "tab:blue",
-    "learned": "tab:orange",
+    "sinusoidal": "#0072b2",
+    "learned": "#e69f00",
     "none": "tab:gray",
-    "rotary": "tab:green",
-    "alibi": "tab:red",
+    "rotary": "#56b4e9",
+    "alibi": "#d55e00",
 }
 
 

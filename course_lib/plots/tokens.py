@@ -39,8 +39,10 @@ __all__ = [
 ]
 
 
-#: Background colours of consecutive tokens: light, so that the text stays readable.
-PALETTE = ("#cfe3f7", "#fbe0b5", "#d3efcf", "#f6d0d6", "#e2d7f3")
+#: Background colours of consecutive tokens: five of Paul Tol's "light" scheme (Tol 2021, "Colour Schemes",
+#: SRON/EPS/TN/09-002), made for cells with black text (contrast 8.3:1 or more) and apart for readers with
+#: deuteranopia or protanopia (the pastels before were not: tests/browser/test_explorer_colours.py)
+PALETTE = ("#77aadd", "#ee8866", "#44bb99", "#ffaabb", "#eedd88")
 # what a token of white space shows in place of the characters that show nothing
 _VISIBLE = {"\n": "↵", "\r": "␍", "\t": "⇥"}
 

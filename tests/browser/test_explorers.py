@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 import torch
@@ -340,13 +341,60 @@ KERNEL_IDLE = f"""() => {{
     const kernel = panel && panel.sessionContext.session && panel.sessionContext.session.kernel;
     return Boolean(kernel) && kernel.status === 'idle';
 }}"""
-# every code cell has run: an execution count on each, the kernel idle again
-RUN_ALL_OVER = f"""() => {{
+# every code cell up to `last` has run: an execution count on each, the kernel idle again
+RUN_OVER = f"""last => {{
     const panel = {PANEL};
     const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-    const cells = panel.content.widgets.filter(c => c.model.type === 'code');
+    const cells = panel.content.widgets.slice(0, last + 1).filter(c => c.model.type === 'code');
     return kernel && kernel.status === 'idle' && cells.every(c => c.model.executionCount !== null);
 }}"""
+
+
+# the model of every widget shown in a code cell's outputs (the saved state's before the cells run, the
+# kernel's after), and the index of the last cell that shows one
+WIDGET_MODELS = f"""() => {{
+    const panel = {PANEL};
+    const ids = [];
+    let last = -1;
+    panel.content.widgets.forEach((cell, index) => {{
+        if (cell.model.type !== 'code') return;
+        for (let k = 0; k < cell.model.outputs.length; k++) {{
+            const view = cell.model.outputs.get(k).data['application/vnd.jupyter.widget-view+json'];
+            if (view) {{
+                ids.push(view.model_id);
+                last = index;
+            }}
+        }}
+    }});
+    return {{ids, last}};
+}}"""
+# the cells 0 .. last run by the kernel (those above the one after it, or all)
+RUN_ABOVE = f"""last => {{
+    const panel = {PANEL};
+    if (last + 1 >= panel.content.widgets.length) return jupyterapp.commands.execute('notebook:run-all-cells');
+    panel.content.activeCellIndex = last + 1;
+    return jupyterapp.commands.execute('notebook:run-all-above');
+}}"""
+RUN_TIMEOUT_MS = 180_000
+
+
+def run_in_lab(page, shown) -> None:
+    """Run the notebook open in JupyterLab with its kernel, every cell up to its last explorer's, and
+    wait until they have all run (the cells after it make no widget: they are left).
+
+    The explorers ``shown`` before (locators of their roots, drawn from the saved state) must be gone
+    then, and every widget in the outputs must be a model the kernel made, none of the saved ones.
+    """
+    saved = page.evaluate(WIDGET_MODELS)
+    handles = [root.element_handle() for root in shown]
+    start = time.monotonic()
+    last = saved["last"]
+    page.evaluate(RUN_ABOVE, last)
+    page.wait_for_function(RUN_OVER, arg=last, timeout=RUN_TIMEOUT_MS, polling=200)
+    print(f"\ncells 0 to {last} run in {time.monotonic() - start:.1f} s")
+    fresh = page.evaluate(WIDGET_MODELS)["ids"]
+    assert saved["ids"] and fresh and not set(fresh) & set(saved["ids"]), (saved, fresh)
+    assert not any(h.evaluate("e => e.isConnected") for h in handles), "a saved explorer is still shown"
 
 
 def open_in_lab(page, lab, notebook: str) -> None:
@@ -373,9 +421,8 @@ def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guard
     for cls, controls in EXPLORERS.items():
         check_live(page, found[cls], "en", controls, labels)
 
-    # after running every cell: the kernel's own widgets, drawn by the same module
-    page.evaluate("jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function(RUN_ALL_OVER, timeout=120_000, polling=200)
+    # after running the lesson's cells: the kernel's own widgets, drawn by the same module
+    run_in_lab(page, list(found.values()))
     found = explorers_on(page)
     times = {cls: check_live(page, found[cls], "en", controls, labels) for cls, controls in EXPLORERS.items()}
     report(record_property, "JupyterLab, after running", times)

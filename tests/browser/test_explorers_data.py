@@ -6,7 +6,8 @@ in JupyterLab from the notebook's saved state.
   a blank page and evaluated at several points, in English and Russian, against the Python object's
   own reference methods: lesson 7's accuracy at each position and its readout (every line equal).
 - **Live from saved state**: the lesson's page on the site from ``file://`` (English and Russian), its
-  deck from ``file://`` and JupyterLab before any cell runs. Every control is operated from the
+  deck from ``file://`` and JupyterLab before any cell runs; and live from the kernel's widget in
+  JupyterLab after running the lesson's cells up to the explorer's. Every control is operated from the
   keyboard (a slider's arrow, a checkbox's space) and must change the picture's pixels and the
   readout; the controls are labelled in the page's language. The time from an input event to the
   picture and readout drawn is reported (95th percentile of 20 moves per control).
@@ -33,6 +34,7 @@ from tests.browser.test_explorers import (
     local_or_file,
     open_in_lab,
     report,
+    run_in_lab,
 )
 
 pytestmark = pytest.mark.browser
@@ -399,7 +401,7 @@ def test_live_in_the_deck(offline_page, name, lang, record_property):
 
 
 @pytest.mark.parametrize("name", list(EXPLORERS))
-def test_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, record_property):
+def test_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, name, record_property):
     spec = EXPLORERS[name]
     notebook = lesson(spec["lesson"])
     page, traffic = guarded_page
@@ -409,5 +411,10 @@ def test_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, recor
     root = explorer_on(page, spec["class"])
     times = check_live(page, root, "en", spec["controls"], spec["labels"]("en"))
     report(record_property, f"{name}, JupyterLab before running", times)
+    # after running the lesson's cells: the kernel's own widget, drawn by the same module, moves too
+    run_in_lab(page, [root])
+    root = explorer_on(page, spec["class"])
+    times = check_live(page, root, "en", spec["controls"], spec["labels"]("en"))
+    report(record_property, f"{name}, JupyterLab after running", times)
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"

@@ -17,7 +17,7 @@ whose helpers these use).
   exactly ``plots.new_angle_pairs``, and the readout exactly Python's.
 - **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
   decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
-  saved widget state). Each control is moved from the keyboard and must change the canvas's pixels
+  saved widget state) and after running its cells up to the last explorer's (the kernel's widgets). Each control is moved from the keyboard and must change the canvas's pixels
   and the readout; the controls are labelled in the page's language. The RoPE explorer's checkbox
   *move m and n together*, ticked from the keyboard, makes a move of m move n by as much (and stop
   both at the end of a slider), keeping the offset and the score. The time from a control's
@@ -47,6 +47,7 @@ LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_rotary_a
 SITE = CONFIG.site_dir
 SLIDES = CONFIG.slides_dir
 VIEWPORT = lesson5.VIEWPORT
+LAB_TIMEOUT_MS = 90_000  # as test_explorers_more's
 # the lesson's explorers: the class of each one's root element, and its controls (input names)
 EXPLORERS = {
     "rope-explorer": ["m", "n", "pair"],
@@ -241,14 +242,14 @@ def test_rope_angles_readout_is_pythons(module_page, lang):
 # ----------------------------------------------------------------------------- live in a page
 
 
-def explorers_on(page) -> dict:
+def explorers_on(page, timeout: int = lesson5.TIMEOUT_MS) -> dict:
     page.wait_for_function(
         """classes => classes.every(cls => {
             const canvas = document.querySelector(`.${cls} canvas`);
             return canvas && canvas.width > 0;
         })""",
         arg=list(EXPLORERS),
-        timeout=lesson5.TIMEOUT_MS,
+        timeout=timeout,
     )
     return {cls: page.locator(f".{cls}").first for cls in EXPLORERS}
 
@@ -332,12 +333,17 @@ def test_explorers_live_in_the_deck(offline_page, lang, record_property):
     traffic.assert_clean()
 
 
-def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, record_property):
+def test_explorers_live_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
     lesson5.open_in_lab(page, lab, LESSON)
-    # no cell has run: the saved state alone draws the explorers, and they move
-    found = explorers_on(page)
+    # no cell has run: the saved state alone draws the explorers, and they move (JupyterLab renders a
+    # long notebook's cells in the background: more than 30 s at a load average of 9 on 2 cores)
+    found = explorers_on(page, LAB_TIMEOUT_MS)
     lesson5.report(record_property, "lesson 8, JupyterLab before running", check_explorers(page, found, "en"))
+    # after running the lesson's cells: the kernel's own widgets, drawn by the same modules, move too
+    lesson5.run_in_lab(page, list(found.values()))
+    found = explorers_on(page, LAB_TIMEOUT_MS)
+    lesson5.report(record_property, "lesson 8, JupyterLab after running", check_explorers(page, found, "en"))
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"

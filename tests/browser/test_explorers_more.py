@@ -9,7 +9,7 @@ this file uses).
   exactly the text Python writes, numbers as ``course_lib.i18n.format_number`` writes them.
 - **Live from saved state**: each lesson's page on the site from ``file://`` in both languages,
   its deck from ``file://`` in both languages, and the English notebook in JupyterLab before any
-  cell runs (the saved widget state alone). Every control (slider, radio buttons, drop-down list)
+  cell runs (the saved widget state alone) and after running its cells up to the last explorer's (the kernel's widgets). Every control (slider, radio buttons, drop-down list)
   is moved from the keyboard and must change the canvas's pixels and the readout; the controls are
   labelled in the page's language.
 - **Nothing leaves the machine**: every request not local is blocked and counted (0), and no page
@@ -35,6 +35,7 @@ from tests.browser.test_explorers import (
     module_page,  # noqa: F401 (a fixture)
     open_in_lab,
     report,
+    run_in_lab,
     site_root,  # noqa: F401 (a fixture)
 )
 
@@ -330,13 +331,20 @@ def test_explorers_live_in_the_deck(offline_page, name, lang, record_property):
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))
-def test_explorers_live_in_jupyterlab_before_running(jupyterlab, guarded_page, name, record_property):
+def test_explorers_live_in_jupyterlab_before_and_after_running(
+    jupyterlab, guarded_page, name, record_property
+):
     page, traffic = guarded_page
     lab = jupyterlab(locale="en")
     open_in_lab(page, lab, name)
     # no cell has run: the saved state alone draws the explorers, and they move
     # (JupyterLab renders a long notebook's cells in the background, a minute under load)
-    times = run_every_control(page, explorers_on(page, name, LAB_TIMEOUT_MS), name, "en")
+    found = explorers_on(page, name, LAB_TIMEOUT_MS)
+    times = run_every_control(page, found, name, "en")
     report(record_property, f"JupyterLab, before running {name[:2]}", times)
+    # after running the lesson's cells: the kernel's own widgets, drawn by the same module, move too
+    run_in_lab(page, list(found.values()))
+    times = run_every_control(page, explorers_on(page, name, LAB_TIMEOUT_MS), name, "en")
+    report(record_property, f"JupyterLab, after running {name[:2]}", times)
     traffic.assert_clean()
     assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"

@@ -68,7 +68,7 @@ export function readout({ num_heads: heads, head, seq_len: seq }, labels, lang) 
 }
 
 // "rrggbb" x 256 (matplotlib's colormap, from Python) -> [r, g, b] x 256
-function parseColormap(hex) {
+export function parseColormap(hex) {
   const lut = new Uint8ClampedArray(256 * 3);
   for (let k = 0; k < 256 * 3; k++) lut[k] = parseInt(hex.substr(2 * k, 2), 16);
   return lut;
@@ -118,6 +118,14 @@ function axisTitle(ctx, text, x, y, rotate) {
   ctx.textBaseline = "middle";
   ctx.fillText(text, 0, 0);
   ctx.restore();
+}
+
+// each head's colour, as plot_alibi_weights colours its curve: viridis from 0 to 0.9, the steepest head darkest
+export function headColours(lut, heads) {
+  return Array.from({ length: heads }, (_, h) => {
+    const k = 3 * Math.round((heads > 1 ? (0.9 * h) / (heads - 1) : 0) * 255);
+    return `#${[0, 1, 2].map((c) => lut[k + c].toString(16).padStart(2, "0")).join("")}`;
+  });
 }
 
 function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels, font, colours) {
@@ -179,9 +187,9 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels
   const at = (d, w) => [b.left + (d + 0.5) * step, b.top + b.height - (w / high) * b.height];
   ctx.save();
   ctx.lineWidth = 1;
+  const lines = headColours(images.lut, heads);
   alibiSlopes(heads).forEach((m, h) => {
-    const k = Math.round(((heads > 1 ? (0.9 * h) / (heads - 1) : 0) * 255));
-    ctx.strokeStyle = `rgb(${images.lut[3 * k]}, ${images.lut[3 * k + 1]}, ${images.lut[3 * k + 2]})`;
+    ctx.strokeStyle = lines[h];
     ctx.globalAlpha = 0.6;
     ctx.beginPath();
     alibiWeights(m, seq).forEach((w, d) => (d ? ctx.lineTo(...at(d, w)) : ctx.moveTo(...at(d, w))));

@@ -48,6 +48,9 @@ const WIDTH = 512;
 const HEIGHT = 348;
 const MARGIN = { left: 44, right: 12, top: 40, bottom: 92 };
 const Y_MAX = 1.05; // the static figure's y axis, 0 .. 1.05
+// the positions training never showed: the static figure's grey "0.92" on a white page, and a grey as
+// faint on a dark one (an opaque light grey would glare there)
+const BAND = "rgba(128, 128, 128, 0.16)";
 
 function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
   const lang = labels.lang;
@@ -57,7 +60,7 @@ function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
   const y = (a) => MARGIN.top + (1 - a / Y_MAX) * h;
 
   // grey: the positions training never showed (from train_len - 0.5), as draw_training_range
-  ctx.fillStyle = "#ebebeb";
+  ctx.fillStyle = BAND;
   ctx.fillRect(x(data.train_len - 0.5), MARGIN.top, x(data.test_len) - x(data.train_len - 0.5), h);
   // chance: dotted
   ctx.strokeStyle = colours.text;
@@ -150,7 +153,7 @@ function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
     const width = 24 + ctx.measureText(e.label).width + 14;
     if (lx + width > WIDTH && lx > MARGIN.left) [lx, ly] = [MARGIN.left, ly + 16];
     if (e.band) {
-      ctx.fillStyle = "#ebebeb";
+      ctx.fillStyle = BAND;
       ctx.fillRect(lx, ly - 5, 18, 10);
     } else {
       ctx.strokeStyle = e.colour || colours.text;

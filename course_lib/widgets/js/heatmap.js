@@ -14,6 +14,16 @@ export function colourIndex(v, vmin, vmax) {
   return Math.min(255, Math.max(0, Math.floor(((v - vmin) / (vmax - vmin)) * 256)));
 }
 
+// "#ffffff" or "#000000", whichever has the higher WCAG 2.2 contrast ratio with the colour lut[at .. at + 2]
+export function textColour(lut, at) {
+  const linear = [0, 1, 2].map((c) => {
+    const x = lut[at + c] / 255;
+    return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  return 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05 ? "#ffffff" : "#000000";
+}
+
 // The cells of `values` (rows x cols, row-major) as an image, one pixel per cell
 function cellImage(values, rows, cols, lut, vmin, vmax) {
   const cells = new ImageData(cols, rows);
@@ -54,13 +64,14 @@ export function drawHeatmap(ctx, box, spec, font, colours) {
     ctx.fillText(label, cx, y + h + 6);
   }
   if (spec.cellText) {
-    // the number in each cell, white on dark cells as course_lib.plots.draw_attention writes it
+    // the number in each cell, in white or black, whichever stands out more from the cell, as
+    // course_lib.plots.draw_attention writes it (plots.attention.text_colour)
     ctx.font = `11px ${font}`;
     ctx.textBaseline = "middle";
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const v = values[r * cols + c];
-        ctx.fillStyle = v > 0.6 ? "#ffffff" : "#000000";
+        ctx.fillStyle = textColour(lut, 3 * colourIndex(v, vmin, vmax));
         ctx.fillText(spec.cellText(v), x + ((c + 0.5) / cols) * w, y + ((r + 0.5) / rows) * h);
       }
     }

@@ -79,10 +79,13 @@ const WIDTH = 680;
 const HEIGHT = 340;
 const PLANE = { left: 40, top: 52, size: 200 };
 const CURVE = { left: 360, top: 52, width: 300, height: 200 };
-// matplotlib's tab:blue, tab:orange and tab:red, as the static figure
+// matplotlib's tab:blue, tab:orange and tab:red, as the static figure, and its grey "0.4" for the curve
 const Q_COLOUR = "#1f77b4";
 const K_COLOUR = "#ff7f0e";
 const DOT = "#d62728";
+const CURVE_COLOUR = "#666666";
+// the colours a reader must tell apart (tests/browser/test_explorer_colours.py)
+export const CATEGORIES = { "q and k": [Q_COLOUR, K_COLOUR], "the score's dot on its curve": [DOT, CURVE_COLOUR] };
 
 function arrow(ctx, x0, y0, x1, y1, colour) {
   ctx.strokeStyle = colour;
@@ -204,8 +207,8 @@ function drawRope(ctx, values, curve, labels, font, colours) {
     ctx.lineTo(c.left + c.width, at(0, 0)[1]);
     ctx.stroke();
   }
-  ctx.strokeStyle = "#666666";
-  ctx.fillStyle = "#666666";
+  ctx.strokeStyle = CURVE_COLOUR;
+  ctx.fillStyle = CURVE_COLOUR;
   ctx.lineWidth = 0.6;
   ctx.beginPath();
   curve.forEach((s, j) => (j ? ctx.lineTo(...at(j - maxOffset, s)) : ctx.moveTo(...at(j - maxOffset, s))));

@@ -37,9 +37,12 @@ export function readout({ pos, k, i, d_model: d, base }, labels, lang) {
 
 const WIDTH = 512;
 const HEIGHT = 300;
-// matplotlib's tab:blue and tab:orange, as the static figure
+// matplotlib's tab:blue and tab:orange, as the static figure, and its grey "0.6" for the other positions
 const BLUE = "#1f77b4";
 const ORANGE = "#ff7f0e";
+const GREY = "#999999";
+// the colours a reader must tell apart (tests/browser/test_explorer_colours.py)
+export const CATEGORIES = { "pos, pos + k and the other positions": [BLUE, ORANGE, GREY] };
 
 function arrow(ctx, x0, y0, x1, y1, colour) {
   ctx.strokeStyle = colour;
@@ -77,7 +80,7 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   ctx.arc(cx, cy, scale, 0, 2 * Math.PI);
   ctx.stroke();
   // every position on the circle: a fixed step of ω
-  ctx.fillStyle = "#999999";
+  ctx.fillStyle = GREY;
   for (let p = 0; p <= pos + k; p++) {
     const [x, y] = at(Math.sin(p * w), Math.cos(p * w));
     ctx.fillRect(x - 1.5, y - 1.5, 3, 3);

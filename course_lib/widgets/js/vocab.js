@@ -23,11 +23,19 @@ export function tokenize(text) {
 }
 
 // the vocabulary of data, cut at min_freq as Vocab.with_min_freq cuts it: the words come most
-// frequent first, so the cut keeps a prefix of itos
+// frequent first, so the cut keeps a prefix of itos. Each cut's size and held-out loss are computed
+// once: they depend on min_freq alone, and every move draws them for all ten
 export function vocabulary(data) {
   const stoi = new Map(data.itos.map((t, i) => [t, i]));
   const specials = data.counts ? data.itos.length - data.counts.length : 0;
-  const size = (minFreq) => (data.counts ? specials + data.counts.filter((c) => c >= minFreq).length : data.itos.length);
+  const once = (compute) => {
+    const known = new Map();
+    return (minFreq) => {
+      if (!known.has(minFreq)) known.set(minFreq, compute(minFreq));
+      return known.get(minFreq);
+    };
+  };
+  const size = once((minFreq) => (data.counts ? specials + data.counts.filter((c) => c >= minFreq).length : data.itos.length));
   const encode = (tokens, minFreq) => {
     const n = size(minFreq);
     return tokens.map((t) => {
@@ -36,7 +44,7 @@ export function vocabulary(data) {
     });
   };
   // held-out tokens the vocabulary loses: [unknown, n]
-  const heldout = (minFreq) => {
+  const heldout = once((minFreq) => {
     let unknown = 0;
     let n = 0;
     const known = size(minFreq);
@@ -46,7 +54,7 @@ export function vocabulary(data) {
       n += count;
     }
     return [unknown, n];
-  };
+  });
   return { size, encode, heldout };
 }
 
@@ -101,6 +109,8 @@ const MARGIN = { left: 52, right: 52, top: 26, bottom: 36 };
 // matplotlib's tab:blue (the size) and tab:red (what is lost)
 const BLUE = "#1f77b4";
 const RED = "#d62728";
+// the colours a reader must tell apart (tests/browser/test_explorer_colours.py)
+export const CATEGORIES = { "the sizes' bars, the lost share's line": [BLUE, RED] };
 
 function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
   const lang = labels.lang;
@@ -140,13 +150,10 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
   ctx.fillText("min_freq", MARGIN.left + w / 2, HEIGHT - 2);
-  ctx.save();
-  ctx.translate(11, MARGIN.top + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillStyle = BLUE;
-  ctx.fillText(labels.size, 0, 0);
-  ctx.restore();
+  axisTitle(ctx, labels.size, 11, MARGIN.top + h / 2, -Math.PI / 2, (x) => {
+    ctx.fillStyle = BLUE;
+    ctx.fillRect(x - 4, -4, 8, 8);
+  });
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
   ctx.fillStyle = colours.text;
@@ -158,6 +165,7 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
     const [unknown, n] = vocab.heldout(m);
     return (100 * unknown) / n;
   });
+  ctx.save();
   ctx.strokeStyle = RED;
   ctx.fillStyle = RED;
   ctx.lineWidth = 1.5;
@@ -169,16 +177,38 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
     ctx.arc(x(m), y(shares[k]), m === minFreq ? 5 : 2.5, 0, 2 * Math.PI);
     ctx.fill();
   });
+  ctx.restore();
   ctx.font = `11px ${font}`;
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   for (const t of [0, 25, 50, 75, 100]) ctx.fillText(String(t), MARGIN.left + w + 4, y(t));
   ctx.font = `12px ${font}`;
+  axisTitle(ctx, labels.share, WIDTH - 8, MARGIN.top + h / 2, Math.PI / 2, (x) => {
+    ctx.strokeStyle = RED;
+    ctx.fillStyle = RED;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(x - 8, 0);
+    ctx.lineTo(x + 8, 0);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x, 0, 2.5, 0, 2 * Math.PI);
+    ctx.fill();
+  });
+}
+
+// An axis's title, turned by `rotate` about (x, y), in the page's text colour (the series' colours
+// are too dark to read on the dark theme), after `key`, the series' mark drawn at its own x, so
+// that the axis still says which series it measures
+function axisTitle(ctx, text, x, y, rotate, key) {
   ctx.save();
-  ctx.translate(WIDTH - 8, MARGIN.top + h / 2);
-  ctx.rotate(Math.PI / 2);
+  ctx.translate(x, y);
+  ctx.rotate(rotate);
   ctx.textAlign = "center";
-  ctx.fillText(labels.share, 0, 0);
+  ctx.textBaseline = "middle";
+  const width = ctx.measureText(text).width;
+  ctx.fillText(text, 10, 0);
+  key(10 - width / 2 - 14);
   ctx.restore();
 }
 
@@ -195,7 +225,8 @@ async function render({ model, el }) {
   style.textContent = `
 .vocab-explorer .course-explorer-view { display: flex; flex-wrap: wrap; gap: 0.3em; margin: 0.3em 0 0.6em; }
 .vocab-explorer .course-explorer-token { display: flex; flex-direction: column; padding: 0.1em 0.5em; line-height: 1.3;
-  border: 1px solid rgba(128, 128, 128, 0.4); border-radius: 3px; }`;
+  border: 1px solid rgba(128, 128, 128, 0.4); border-radius: 3px; }
+.vocab-explorer .course-explorer-token code { color: inherit; } /* not the site's pink for code: a lost word's box is pink */`;
   line.after(view);
   el.append(style);
   const font = await courseFont(el);
@@ -207,14 +238,16 @@ async function render({ model, el }) {
     canvas.hidden = true; // nothing to cut: no sizes to draw
   }
   const colours = pageColours(el, () => draw());
+  let drawn = {}; // what the chart shows: typing changes the table, not the chart
   const draw = () => {
     const values = { text: model.get("text"), min_freq: model.get("min_freq") };
     const tokens = tokenize(values.text);
     table(view, tokens, vocab.encode(tokens, values.min_freq), data, labels);
     const lines = readout(values, data, labels, lang, vocab);
     line.replaceChildren(...lines.flatMap((l, k) => (k ? [document.createElement("br"), l] : [l])));
-    if (!data.counts) return;
-    drawSizes(sizeCanvas(canvas, WIDTH, HEIGHT), values.min_freq, data, vocab, labels, font, colours(), last);
+    if (!data.counts || (drawn.minFreq === values.min_freq && drawn.colours === colours())) return;
+    drawn = { minFreq: values.min_freq, colours: colours() };
+    drawSizes(sizeCanvas(canvas, WIDTH, HEIGHT), values.min_freq, data, vocab, labels, font, drawn.colours, last);
     canvas.setAttribute("aria-label", lines[0]);
   };
   return live(model, draw, inputs);
