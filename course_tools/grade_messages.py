@@ -31,7 +31,7 @@ GRADE = Messages(
         },
         "kernel_died": {
             "en": "The kernel died while running the notebook (a crash, `os._exit`, or out of memory).",
-            "ru": "Ядро Jupyter упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
+            "ru": "Ядро упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
         },
         "output_too_large": {
             "en": "The notebook printed more than {limit} bytes and was stopped.",
