@@ -143,23 +143,24 @@ INPUT = Messages(
         },
         "positions_not_tensor": {
             "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
-            "ru": "positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
+            "ru": "аргумент positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
             "а получен {type_name}",
         },
         "positions_not_integer": {
             "en": "positions must be integers, got dtype {dtype}: a position is a row number of the table",
-            "ru": "positions должны быть целыми, а получен dtype {dtype}: позиция — это номер строки таблицы",
+            "ru": "аргумент positions должен содержать целые числа, а получен dtype {dtype}: позиция — это номер строки "
+            "таблицы",
         },
         "positions_shape": {
             "en": "positions must have shape ({seq},) or ({batch}, {seq}) for {name} of shape {x_shape}, "
             "got shape {shape}",
-            "ru": "positions должны иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
+            "ru": "аргумент positions должен иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
             "а получена форма {shape}",
         },
         "positions_meta": {
             "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
             "module computes on {device}: put the positions on {device}",
-            "ru": "positions {value!r} лежат на устройстве meta, где есть формы, но нет значений, а этот модуль "
+            "ru": "аргумент positions {value!r} лежит на устройстве meta, где есть формы, но нет значений, а этот модуль "
             "считает на {device}: перенесите positions на {device}",
         },
         "position_too_large": {

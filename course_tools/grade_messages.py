@@ -11,11 +11,11 @@ GRADE = Messages(
     {
         "not_json": {
             "en": "The file is not JSON, so it is not a notebook: was it saved from JupyterLab?",
-            "ru": "Файл — не JSON, а значит, и не блокнот: он точно сохранён из JupyterLab?",
+            "ru": "Файл — не JSON, а значит, и не ноутбук: он точно сохранён из JupyterLab?",
         },
         "not_a_notebook": {
             "en": "The file is JSON but not a Jupyter notebook (nbformat 4): {detail}",
-            "ru": "Файл — JSON, но не блокнот Jupyter (nbformat 4): {detail}",
+            "ru": "Файл — JSON, но не ноутбук Jupyter (nbformat 4): {detail}",
         },
         "too_large": {
             "en": "The file has {size} bytes, more than the limit of {limit}: clear the outputs and save again.",
@@ -27,23 +27,23 @@ GRADE = Messages(
         },
         "timeout": {
             "en": "A cell ran longer than {seconds} s, or the notebook much longer, and was stopped: a loop that never ends?",
-            "ru": "Ячейка работала дольше {seconds} с или блокнот намного дольше, и его остановили: нет ли бесконечного цикла?",
+            "ru": "Ячейка работала дольше {seconds} с или ноутбук намного дольше, и его остановили: нет ли бесконечного цикла?",
         },
         "kernel_died": {
             "en": "The kernel died while running the notebook (a crash, `os._exit`, or out of memory).",
-            "ru": "Ядро упало во время работы блокнота (сбой, `os._exit` или нехватка памяти).",
+            "ru": "Ядро упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
         },
         "output_too_large": {
             "en": "The notebook printed more than {limit} bytes and was stopped.",
-            "ru": "Блокнот напечатал больше {limit} байт и был остановлен.",
+            "ru": "Ноутбук напечатал больше {limit} байт и был остановлен.",
         },
         "no_verdict": {
             "en": "The notebook ran, but the grader's check did not report: did the code replace `print`?",
-            "ru": "Блокнот отработал, но проверка грейдера ничего не сообщила: код не подменил ли `print`?",
+            "ru": "Ноутбук отработал, но проверка грейдера ничего не сообщила: код не подменил ли `print`?",
         },
         "not_defined": {
             "en": "The notebook never defines `{name}`, the name its check cell checks.",
-            "ru": "В блокноте не определено имя `{name}`, которое проверяет его ячейка проверки.",
+            "ru": "В ноутбуке не определено имя `{name}`, которое проверяет его ячейка проверки.",
         },
         "other_student": {
             "en": "The code tried to open another student's file: `{detail}`.",
@@ -55,11 +55,11 @@ GRADE = Messages(
         },
         "network": {
             "en": "The code tried to use the network: `{detail}`. Graded notebooks run offline.",
-            "ru": "Код пытался выйти в сеть: `{detail}`. Блокноты проверяются без сети.",
+            "ru": "Код пытался выйти в сеть: `{detail}`. Ноутбуки проверяются без сети.",
         },
         "grader_failed": {
             "en": "The grader itself failed on this notebook (exit status {code}): please report it.",
-            "ru": "Сам грейдер упал на этом блокноте (код выхода {code}): пожалуйста, сообщите об этом.",
+            "ru": "Сам грейдер упал на этом ноутбуке (код выхода {code}): пожалуйста, сообщите об этом.",
         },
     },
 )
@@ -73,19 +73,19 @@ REPORT = Messages(
         },
         "summary": {
             "en": "{students} students, {notebooks} notebooks, {rows} exercise verdicts; graded in {seconds} s.",
-            "ru": "Студентов: {students}, блокнотов: {notebooks}, вердиктов по упражнениям: {rows}; "
+            "ru": "Студентов: {students}, ноутбуков: {notebooks}, вердиктов по упражнениям: {rows}; "
             "проверено за {seconds} с.",
         },
         "sandbox_on": {
             "en": "Each notebook ran in its own kernel without network, with the other submissions hidden "
             "(Linux namespaces).",
-            "ru": "Каждый блокнот выполнялся в своём ядре без сети, а чужие работы были скрыты "
+            "ru": "Каждый ноутбук выполнялся в своём ядре Jupyter без сети, а чужие работы были скрыты "
             "(пространства имён Linux).",
         },
         "sandbox_off": {
             "en": "Namespaces were not available: the notebooks could reach the network and other files. "
             "This grader is not a security boundary there.",
-            "ru": "Пространства имён недоступны: блокноты могли выйти в сеть и читать другие файлы. "
+            "ru": "Пространства имён недоступны: ноутбуки могли выйти в сеть и читать другие файлы. "
             "Здесь грейдер не защищает от злонамеренного кода.",
         },
         "lesson": {

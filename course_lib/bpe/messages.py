@@ -191,7 +191,7 @@ MESSAGES = Messages(
         # the helpers of training (train.py)
         "words_not_dict": {
             "en": "{name} takes a dict from each word to its count, got {type_name}",
-            "ru": "{name} принимает словарь dict из слов в их частоты, а получен {type_name}",
+            "ru": "{name} принимает словарь dict «слово → частота», а получен {type_name}",
         },
         "word_not_ids": {
             "en": "{name}: each word must be a tuple of integer token ids, got {value!r}",

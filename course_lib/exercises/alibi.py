@@ -109,8 +109,9 @@ MESSAGES = Messages(
         "slopes_reversed": {
             "en": "Your slopes for {heads} heads are ALiBi's in reverse order: head 1 must be "
             "the steepest, `2^(-8/{heads})` = {first}, and each next one smaller.",
-            "ru": "Ваши наклоны для {heads} голов — наклоны ALiBi в обратном порядке: голова 1 "
-            "должна быть самой крутой, `2^(-8/{heads})` = {first}, а каждая следующая — положе.",
+            "ru": "Ваши наклоны для {heads} голов — наклоны ALiBi в обратном порядке: у головы 1 "
+            "должен быть самый крутой наклон, `2^(-8/{heads})` = {first}, а у каждой следующей — более "
+            "пологий.",
         },
         "slopes_from_one": {
             "en": "Your slopes for {heads} heads start at 1: h runs from 1, not from 0, so "

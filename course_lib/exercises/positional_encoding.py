@@ -204,7 +204,7 @@ MESSAGES = Messages(
             "en": "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
             "pe, persistent=False)`. In `forward`, add the first `x.size(1)` rows in x's dtype: `x + "
             "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here.",
-            "ru": "Буфер переезжает при `.to(device)`, но не обучается и не сохраняется: "
+            "ru": "Буфер переносится вызовом `.to(device)`, но не обучается и не сохраняется: "
             "`self.register_buffer('pe', pe, persistent=False)`. В `forward` прибавьте первые `x.size(1)` "
             "строк в типе x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
         },

@@ -1,4 +1,4 @@
-"""The Russian text uses the glossary's terms, not the words it rules out: lessons and every message."""
+"""The Russian text uses the glossary's terms, not the words it rules out: lessons, README.ru.md, docs/*.ru.md and every message."""
 
 import re
 
@@ -26,13 +26,27 @@ FORBIDDEN = forbidden_words()
 
 # A word of the text: Cyrillic or Latin letters, hyphens inside ("sequence-first").
 WORD = re.compile(r"[a-zа-яё]+(?:-[a-zа-яё]+)*")
+# A parenthesis with no parenthesis inside: "(causal)" in "причинной (causal) модели".
+PARENTHESIS = re.compile(r"\([^()]*\)")
+
+
+def without_parentheses(text):
+    """``text`` with every parenthesis removed, nested ones too."""
+    while True:
+        shorter = PARENTHESIS.sub(" ", text)
+        if shorter == text:
+            return text
+        text = shorter
 
 
 def offending(text):
     """The forbidden words in ``text``: a word, two adjacent words ("режим оценки"), or every
-    word that starts with a prefix written with a trailing ellipsis ("занул…")."""
-    words = WORD.findall(text.lower())
-    candidates = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    word that starts with a prefix written with a trailing ellipsis ("занул…"). Two words are
+    adjacent also when only a parenthesis stands between them ("причинной (causal) модели")."""
+    candidates = set()
+    for version in (text, without_parentheses(text)):
+        words = WORD.findall(version.lower())
+        candidates |= set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
     found = set()
     for rule in FORBIDDEN:
         if rule.endswith("…"):
@@ -60,6 +74,14 @@ def test_offending_finds_a_phrase_wherever_it_starts():
     assert offending("модуль в режиме оценки") == ["режиме оценки"]
 
 
+def test_offending_sees_through_a_parenthesis_between_two_words():
+    assert offending("верно только для причинной (causal) модели") == ["причинной модели"]
+    assert offending("для причинной (то есть (causal)) модели") == ["причинной модели"]
+    # a word inside the parenthesis is still a word of the text
+    assert offending("каузальная модель (не «причинная модель»)") == ["причинная модель"]
+    assert offending("каузальной (causal) модели") == []
+
+
 def test_offending_finds_latin_words_and_prefixes():
     assert offending("это формат sequence-first из туториалов") == ["sequence-first", "формат sequence-first"]
     assert offending("модуль в режиме eval, если") == ["режиме eval"]
@@ -85,6 +107,38 @@ def test_russian_code_follows_the_glossary(path):
             assert offending(localize(cell.source, "ru").code) == [], (
                 f"{src.where(i)}: use the glossary's terms"
             )
+
+
+# The Russian documents beside the lessons: the README and the guides in docs/.
+RUSSIAN_DOCUMENTS = [CONFIG.readme("ru"), *sorted((CONFIG.root / "docs").glob("*.ru.md"))]
+# Their one word in another sense: «пакет» there is a software package (Python, npm, Debian),
+# the glossary's term for it; the lessons have no packages, so there it could only be a batch.
+DOCUMENT_SENSES = {"пакет", "пакета"}
+
+
+def test_the_russian_documents_are_found():
+    assert len(RUSSIAN_DOCUMENTS) >= 2 and all(path.is_file() for path in RUSSIAN_DOCUMENTS)
+
+
+def test_the_documents_sense_of_a_forbidden_word_is_the_glossarys():
+    assert DOCUMENT_SENSES <= set(FORBIDDEN)
+    package = [
+        line
+        for line in (CONFIG.lessons_dir / "GLOSSARY.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| package")
+    ]
+    assert len(package) == 1 and "| пакет" in package[0], package
+
+
+@pytest.mark.parametrize("path", RUSSIAN_DOCUMENTS, ids=lambda p: p.name)
+def test_russian_documents_follow_the_glossary(path):
+    text = path.read_text(encoding="utf-8")  # whole: a phrase may wrap onto the next line
+    found = sorted(set(offending(text)) - DOCUMENT_SENSES)
+    lines = text.splitlines() + [""]
+    where = [
+        n for n in range(1, len(lines)) if set(offending(lines[n - 1] + " " + lines[n])) - DOCUMENT_SENSES
+    ]
+    assert found == [], f"{CONFIG.relative(path)}, lines {where} (or the next): use the glossary's terms"
 
 
 def test_russian_messages_follow_the_glossary():

@@ -106,8 +106,8 @@ MESSAGES = Messages(
             "even frozen it is saved in every checkpoint, which then fits only a model with the "
             "same max_len. The table is computed from d_model and max_len: "
             "`self.register_buffer('pe', pe, persistent=False)`.",
-            "ru": "Позиционная таблица `{name}` — это `nn.Parameter`: оптимизатор её меняет, а даже "
-            "замороженная, она попадает в каждый чекпоинт, и тот подходит потом только модели с "
+            "ru": "Позиционная таблица `{name}` — это `nn.Parameter`: оптимизатор её меняет, и даже "
+            "замороженной она попадает в каждый чекпоинт, и тот подходит потом только модели с "
             "тем же max_len. Таблица вычисляется из d_model и max_len: "
             "`self.register_buffer('pe', pe, persistent=False)`.",
         },
