@@ -381,11 +381,11 @@ ROTARY = Messages(
         # plot_rope_layouts
         "layout_interleaved": {
             "en": "interleaved (2i, 2i+1)\nRoFormer, Meta's LLaMA",
-            "ru": "чередование (2i, 2i+1)\nRoFormer, LLaMA от Meta",
+            "ru": "соседние пары (2i, 2i+1)\nRoFormer, LLaMA от Meta",
         },
         "layout_half": {
             "en": "halves (i, i + d/2)\nGPT-NeoX, Hugging Face",
-            "ru": "половины (i, i + d/2)\nGPT-NeoX, Hugging Face",
+            "ru": "пары из половин (i, i + d/2)\nGPT-NeoX, Hugging Face",
         },
         "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
         "layout_title": {

@@ -49,7 +49,7 @@ MESSAGES = Messages(
             "en": "the explorer reads shorter sequences as the first tokens of the longest ones, which "
             "holds for a causal model only: run the experiment with Config(causal=True)",
             "ru": "виджет считает короткие последовательности началами самых длинных, а это верно "
-            "только для причинной (causal) модели: запустите эксперимент с Config(causal=True)",
+            "только для каузальной модели: запустите эксперимент с Config(causal=True)",
         },
         "length_range": {
             "en": "length must be an integer in 2 .. {test_len} (the test length), got {value!r}",

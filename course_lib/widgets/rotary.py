@@ -88,8 +88,8 @@ MESSAGES = Messages(
             "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
             "training: {slow_train} rad).",
             "ru": "Обучение: позиции 0 … {last_train}, основание base = 10 000. Сейчас позиции 0 … {last} "
-            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, не "
-            "виданными при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
+            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, которых "
+            "не было при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
             "на {slow_now} рад (при обучении — на {slow_train} рад).",
         },
     },
