@@ -45,6 +45,7 @@ __all__ = [
     "LANGUAGE_INFO",
     "LanguageInfo",
     "LANGUAGES",
+    "SOURCE_LANGUAGE",
     "NAMES",
     "SCRIPTS",
     "PSEUDO",
@@ -83,6 +84,8 @@ LANGUAGE_INFO = {
     "ru": LanguageInfo("Русский", "А-Яа-яЁё", "ru_RU"),
 }
 LANGUAGES = tuple(LANGUAGE_INFO)
+#: The language the lessons and the code's comments are written in; the others translate it.
+SOURCE_LANGUAGE = "en"
 SCRIPTS = {lang: info.letters for lang, info in LANGUAGE_INFO.items()}
 NAMES = {lang: info.name for lang, info in LANGUAGE_INFO.items()}
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from course_lib.i18n import LANGUAGES, NAMES, PSEUDO, SCRIPTS
+from course_lib.i18n import LANGUAGES, NAMES, PSEUDO, SCRIPTS, SOURCE_LANGUAGE
 
 __all__ = [
     "LANGUAGES",
@@ -50,8 +50,6 @@ class Language:
     readme: str
 
 
-#: The language the lessons are written in; every other language translates its prose.
-SOURCE_LANGUAGE = "en"
 #: The languages whose prose cells are translations (twins) of the source language's.
 TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 

@@ -26,7 +26,9 @@ from it, so that a reader reads only the lesson's language:
   the pseudo-language of the tests, whose notebooks keep the calls, relies on that).
 - ``set_language("en")`` becomes ``set_language("ru")``.
 
-The code is read with Python's own tokenizer and parser, never with patterns over its text.
+The code is read with Python's own tokenizer and parser, never with patterns over its text. The
+comments are read and resolved by :mod:`course_lib.code_comments`, which an exercise's template
+and solution share (``course_lib`` must not import the course's tools).
 :func:`code_problems` says what the build cannot do as the author meant, line by line, and
 checks the result: every language's code, without its comments, is the English code token for
 token, except the string literals the build resolved (:func:`twin_problems`).
@@ -34,16 +36,22 @@ token, except the string literals the build resolved (:func:`twin_problems`).
 
 import ast
 import builtins
-import io
 import re
 import subprocess
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import zip_longest
 
 import nbformat
 
-from course_lib.i18n import pseudo
+from course_lib.code_comments import (
+    CodeError,
+    Comment,
+    _groups,
+    _tokens,
+    comments,
+    localize_comments,
+)
 
 from .config import CONFIG, LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS
 
@@ -67,8 +75,6 @@ __all__ = [
 PICK = "pick"
 SET_LANGUAGE = "set_language"
 
-# a marked comment: "# en: text"; the language is checked against LANGUAGES
-MARKED = re.compile(r"#\s*([a-z]{2,3}):(?:\s(.*)|\s*)$", re.S)
 # directives for the tools that read code; they stay as they are in every language
 DIRECTIVE = re.compile(r"#\s*(noqa\b|type:|fmt:|ruff:|isort:|pragma\b|pyright:|mypy:|NBVAL_)")
 CODING = re.compile(r"#.*coding[:=]")
@@ -78,56 +84,7 @@ FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 STRING_OPENING = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
 
 
-class CodeError(ValueError):
-    """Code the build cannot read: it does not tokenize or parse as Python."""
-
-
 # ----------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True)
-class Comment:
-    """One comment of a cell's code.
-
-    Attributes:
-        line: its line in the code, from 1.
-        col: the column of its ``#``.
-        own_line: alone on its line (otherwise it follows code).
-        lang: the language it is marked with, ``None`` when it is not marked.
-        text: what it says: after the marker, or the whole comment with its ``#`` when unmarked.
-    """
-
-    line: int
-    col: int
-    own_line: bool
-    lang: str | None
-    text: str
-
-
-def _tokens(code: str) -> list[tokenize.TokenInfo]:
-    try:
-        return list(tokenize.generate_tokens(io.StringIO(code).readline))
-    except (tokenize.TokenError, SyntaxError) as error:
-        raise CodeError(f"Python cannot read this code: {error}") from None
-
-
-def comments(code: str) -> list[Comment]:
-    """The comments of ``code``, in order (:class:`CodeError` if it does not tokenize)."""
-    lines = code.split("\n")
-    found = []
-    for tok in _tokens(code):
-        if tok.type != tokenize.COMMENT:
-            continue
-        row, col = tok.start
-        own = not lines[row - 1][:col].strip()
-        marked = MARKED.match(tok.string)
-        if marked and marked.group(1) in LANGUAGES:
-            found.append(Comment(row, col, own, marked.group(1), (marked.group(2) or "").strip()))
-        else:
-            found.append(Comment(row, col, own, None, tok.string))
-    return found
-
-
 def code_names(codes) -> frozenset[str]:
     """Every name the code of a lesson uses (its cells ``codes``): variables, functions, attributes."""
     names = set()
@@ -211,67 +168,6 @@ def is_neutral(comment: str, names: frozenset[str] = frozenset(), *, first_line:
 
 
 # ----------------------------------------------------------------------------- comments
-
-
-@dataclass
-class _Group:
-    """One bilingual comment: each language's lines (the source language's first)."""
-
-    texts: dict[str, list[Comment]] = field(default_factory=dict)
-
-    @property
-    def first(self) -> Comment:
-        return self.texts[SOURCE_LANGUAGE][0]
-
-
-def _groups(found: list[Comment]) -> tuple[list[_Group], list[tuple[int, str]]]:
-    """The bilingual comments among ``found``, and what is wrong with their pairing."""
-    groups, problems = [], []
-    i = 0
-    while i < len(found):
-        c = found[i]
-        i += 1
-        if c.lang is None:
-            continue
-        if c.lang != SOURCE_LANGUAGE:
-            where = "on a line of its own, " if not c.own_line else ""
-            problems.append(
-                (
-                    c.line,
-                    f"a `# {c.lang}:` comment belongs {where}right below the `# {SOURCE_LANGUAGE}:` "
-                    "comment it translates (or below the other translations of it)",
-                )
-            )
-            continue
-        run = [c]
-        while c.own_line and i < len(found) and _follows(found[i], run[-1], SOURCE_LANGUAGE):
-            run.append(found[i])
-            i += 1
-        group = _Group({SOURCE_LANGUAGE: run})
-        last = run[-1]
-        for lang in TRANSLATIONS:
-            twin: list[Comment] = []
-            while i < len(found) and _follows(found[i], last, lang) and (c.own_line or not twin):
-                twin.append(found[i])
-                last = found[i]
-                i += 1
-            group.texts[lang] = twin
-            if not twin:
-                problems.append(
-                    (
-                        c.line,
-                        f"this `# {SOURCE_LANGUAGE}:` comment has no `# {lang}:` twin on the line below it",
-                    )
-                )
-        groups.append(group)
-    return groups, problems
-
-
-def _follows(c: Comment, previous: Comment, lang: str) -> bool:
-    """``c`` is a line of ``lang`` on its own line right below ``previous``."""
-    return c.own_line and c.lang == lang and c.line == previous.line + 1
-
-
 def _comment_problems(code: str, names: frozenset[str]) -> list[tuple[int, str]]:
     found = comments(code)
     groups, problems = _groups(found)
@@ -302,36 +198,6 @@ def _comment_problems(code: str, names: frozenset[str]) -> list[tuple[int, str]]
                     )
                 )
     return problems
-
-
-def _localize_comments(code: str, lang: str) -> tuple[str, list[int]]:
-    """``code`` with each bilingual comment in ``lang``; and, for each line of the result, its line in ``code``."""
-    found = comments(code)
-    groups, _ = _groups(found)
-    lines = code.split("\n")
-    new: dict[int, list[str]] = {}  # line (from 1) -> the lines that replace it ([] removes it)
-    for group in groups:
-        chosen = group.texts.get(lang) or group.texts[SOURCE_LANGUAGE]
-        texts = [c.text for c in chosen]
-        if lang == PSEUDO:
-            texts = [pseudo(t) for t in texts]
-        first = group.first
-        line = lines[first.line - 1]
-        if first.own_line:
-            indent = line[: first.col]
-            replacement = [f"{indent}# {t}" for t in texts]
-        else:
-            replacement = [f"{line[: first.col]}# {texts[0]}"]
-        new[first.line] = replacement
-        for c in [c for cs in group.texts.values() for c in cs]:
-            if c.line != first.line:
-                new.setdefault(c.line, [])
-    out, origin = [], []
-    for number, line in enumerate(lines, start=1):
-        for text in new.get(number, [line]):
-            out.append(text)
-            origin.append(number)
-    return "\n".join(out), origin
 
 
 # ----------------------------------------------------------------------------- pick() and set_language
@@ -524,7 +390,7 @@ def localize(code: str, lang: str) -> Localized:
         'print("строк:", n)'
     """
     try:
-        code, origin = _localize_comments(code, lang)
+        code, origin = localize_comments(code, lang)
     except CodeError:
         return Localized(code, (), tuple(range(1, code.count("\n") + 2)))
     edits = _edits(code, lang)

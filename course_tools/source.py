@@ -443,8 +443,9 @@ def known_exercises() -> list[str]:
     return sorted(exercises.registry())
 
 
-def exercise_template(name: str) -> str:
-    """The code a student starts exercise ``name`` from, as a cell holds it (KeyError if there is none)."""
+def exercise_template(name: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """The code a student starts exercise ``name`` from, as a cell of the ``lang`` notebook holds
+    it: its comments in ``lang`` (KeyError if there is no such exercise)."""
     from course_lib import exercises
 
     exercise = exercises.registry().get(name) if isinstance(name, str) else None
@@ -452,7 +453,7 @@ def exercise_template(name: str) -> str:
         raise KeyError(
             f"course_lib.exercises has no exercise {name!r}: the exercises are {', '.join(known_exercises())}"
         )
-    return exercise.template.rstrip("\n")
+    return exercise.template_in(lang).rstrip("\n")
 
 
 # ----------------------------------------------------------------------------- render
@@ -542,7 +543,7 @@ def _localized_code(src: Source, lang: str) -> dict[int, str]:
         if cell.cell_type != "code":
             continue
         if EXERCISE_KEY in cell.metadata:
-            code[index] = exercise_template(cell.metadata[EXERCISE_KEY])
+            code[index] = exercise_template(cell.metadata[EXERCISE_KEY], lang)
             continue
         localized = localize(cell.source, lang)
         code[index] = localized.code

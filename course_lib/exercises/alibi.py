@@ -196,7 +196,8 @@ import math
 import torch
 
 
-def my_alibi_bias(num_heads, seq_len):  # -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf for j > i
+def my_alibi_bias(num_heads, seq_len):  # en: -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf for j > i
+    # ru: -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf при j > i
     raise NotImplementedError
 """
 
@@ -207,7 +208,8 @@ import torch
 
 
 def slopes(n):
-    if n & (n - 1) == 0:  # a power of two: 2^(-8h/n), h = 1 .. n
+    if n & (n - 1) == 0:  # en: a power of two: 2^(-8h/n), h = 1 .. n
+        # ru: степень двойки: 2^(-8h/n), h = 1 .. n
         return [2 ** (-8 * h / n) for h in range(1, n + 1)]
     closest = 2 ** int(math.log2(n))
     return slopes(closest) + slopes(2 * closest)[0::2][: n - closest]
@@ -215,10 +217,13 @@ def slopes(n):
 
 def my_alibi_bias(num_heads, seq_len):
     m = torch.tensor(slopes(num_heads))[:, None, None]  # (heads, 1, 1)
-    i = torch.arange(seq_len)[:, None]  # (seq, 1): the query
-    j = torch.arange(seq_len)[None, :]  # (1, seq): the key
+    i = torch.arange(seq_len)[:, None]  # en: (seq, 1): the query
+    # ru: (seq, 1): запрос
+    j = torch.arange(seq_len)[None, :]  # en: (1, seq): the key
+    # ru: (1, seq): ключ
     bias = -m * (i - j)  # (heads, seq, seq)
-    return bias.masked_fill(j > i, float("-inf"))  # a causal model never sees the keys after the query
+    return bias.masked_fill(j > i, float("-inf"))  # en: a causal model never sees the keys after the query
+    # ru: каузальная модель не видит ключей после запроса
 """
 
 HEADS = (8, 12)  # a power of two, then the paper's rule for the others
@@ -353,4 +358,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("alibi", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -195,7 +195,8 @@ TEMPLATE = """\
 from collections import Counter
 
 
-def my_merge_step(words, new_id):  # words: {tuple of ids: count} -> (pair, new_words)
+def my_merge_step(words, new_id):  # en: words: {tuple of ids: count} -> (pair, new_words)
+    # ru: words: {кортеж ID: число вхождений} -> (pair, new_words)
     raise NotImplementedError
 """
 
@@ -206,9 +207,11 @@ from collections import Counter
 def my_merge_step(words, new_id):
     counts = Counter()
     for word, count in words.items():
-        for pair in zip(word, word[1:]):  # inside the word only; overlapping pairs too
+        for pair in zip(word, word[1:]):  # en: inside the word only; overlapping pairs too
+            # ru: только внутри слова; перекрывающиеся пары тоже
             counts[pair] += count
-    pair = min(counts, key=lambda p: (-counts[p], p))  # the most frequent; ties: the smallest
+    pair = min(counts, key=lambda p: (-counts[p], p))  # en: the most frequent; ties: the smallest
+    # ru: самая частая; при равенстве — наименьшая
     new_words = {}
     for word, count in words.items():
         out, i = [], 0
@@ -372,4 +375,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("bpe_merge", 2, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

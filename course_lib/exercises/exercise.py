@@ -6,6 +6,7 @@ messages, and binds its methods as the module's own functions, so that
 The check itself runs in a :class:`~course_lib.exercises.runner.Run`.
 """
 
+from ..code_comments import in_language
 from ..i18n import Messages
 from ..validate import is_integer
 from .core import MESSAGES, Feedback, Markdown
@@ -23,8 +24,11 @@ class Exercise:
         checker: ``(student, run) -> Feedback``; may raise :class:`~course_lib.exercises.core.Stop`
             to give its verdict early.
         template: the code a student starts from; it raises ``NotImplementedError``. The
-            lesson build puts it into the lesson, so it is written only here.
-        solution_code: the reference solution, shown by :meth:`solution` and run by the tests.
+            lesson build puts it into the lesson, so it is written only here. Its comments are
+            bilingual (``# en: ...`` with ``# ru: ...`` on the line below,
+            :mod:`course_lib.code_comments`): :attr:`template` is in the current language.
+        solution_code: the reference solution, shown by :meth:`solution` and run by the tests;
+            its comments bilingual as the template's (:attr:`solution_code`).
         messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
             ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
     """
@@ -34,12 +38,34 @@ class Exercise:
     ):
         self.name = name
         self.lesson = lesson
-        self.template = template
-        self.solution_code = solution_code
+        self.template_source = template
+        self.solution_source = solution_code
         self.messages = messages
         self.prefix = messages.area
         self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
         self._checker = checker
+
+    @property
+    def template(self) -> str:
+        """The code a student starts from, its comments in the current language."""
+        return self.template_in()
+
+    @property
+    def solution_code(self) -> str:
+        """The reference solution, its comments in the current language."""
+        return in_language(self.solution_source)
+
+    def template_in(self, lang: str | None = None) -> str:
+        """The template with its comments in ``lang`` (the current language when None): what the
+        lesson build puts into each language's notebook."""
+        return in_language(self.template_source, lang)
+
+    def module_attribute(self, name: str):
+        """An exercise module's ``__getattr__``: ``exercises.<name>.template`` read at each access,
+        so that it follows :func:`course_lib.set_language`."""
+        if name == "template":
+            return self.template
+        raise AttributeError(f"module 'course_lib.exercises.{self.name}' has no attribute {name!r}")
 
     @property
     def diagnoses(self) -> list[str]:

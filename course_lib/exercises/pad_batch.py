@@ -150,7 +150,8 @@ TEMPLATE = """\
 import torch
 
 
-def my_pad(seqs, pad_id):  # seqs: list of lists of ids -> ids (batch, seq) long, mask (batch, seq) bool
+def my_pad(seqs, pad_id):  # en: seqs: list of lists of ids -> ids (batch, seq) long, mask (batch, seq) bool
+    # ru: seqs: список списков ID токенов -> ids (batch, seq) long, mask (batch, seq) bool
     raise NotImplementedError
 """
 
@@ -251,4 +252,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("pad_batch", 1, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -98,7 +98,8 @@ TEMPLATE = """\
 import torch
 
 
-def is_equivariant(f, x, perm):  # x: (batch, seq, d_model), perm: (seq,) -> True or False
+def is_equivariant(f, x, perm):  # en: x: (batch, seq, d_model), perm: (seq,) -> True or False
+    # ru: x: (batch, seq, d_model), perm: (seq,) -> True или False
     raise NotImplementedError
 """
 
@@ -221,4 +222,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("permutation", 4, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -203,11 +203,13 @@ TEMPLATE = """\
 import torch
 
 
-def apply_rotary(x, positions, base=10000.0):  # x: (batch, heads, seq, head_dim), positions: (seq,)
+def apply_rotary(x, positions, base=10000.0):  # en: x: (batch, heads, seq, head_dim), positions: (seq,)
+    # ru: x: (batch, heads, seq, head_dim), positions: (seq,)
     raise NotImplementedError
 
 
-def rotate_qk(q, k, v, positions):  # (batch, heads, seq, head_dim) each -> (q, k, v) for attention
+def rotate_qk(q, k, v, positions):  # en: (batch, heads, seq, head_dim) each -> (q, k, v) for attention
+    # ru: (batch, heads, seq, head_dim) каждый -> (q, k, v) для внимания
     raise NotImplementedError
 """
 
@@ -218,16 +220,19 @@ import torch
 def apply_rotary(x, positions, base=10000.0):
     head_dim = x.size(-1)
     two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
-    # the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 6 shows why)
+    # en: the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 6 shows why)
+    # ru: угол пары i в позиции p: p * base^(-2i/head_dim), в float64 (почему — в уроке 6)
     angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
     cos, sin = torch.cos(angle), torch.sin(angle)
-    a, b = x[..., 0::2].double(), x[..., 1::2].double()  # pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
+    a, b = x[..., 0::2].double(), x[..., 1::2].double()  # en: pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
+    # ru: пары (2i, 2i+1): (batch, heads, seq, head_dim/2)
     out = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1)  # (..., head_dim/2, 2)
     return out.flatten(-2).to(x.dtype)  # (batch, heads, seq, head_dim)
 
 
 def rotate_qk(q, k, v, positions):
-    # queries and keys carry the positions; the values, which attention averages, do not
+    # en: queries and keys carry the positions; the values, which attention averages, do not
+    # ru: позиции несут запросы и ключи; значения, которые внимание усредняет, — нет
     return apply_rotary(q, positions), apply_rotary(k, positions), v
 """
 
@@ -406,4 +411,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("rotary", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

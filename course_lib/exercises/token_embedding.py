@@ -223,7 +223,8 @@ class MyTokenEmbedding(nn.Module):
         super().__init__()
         raise NotImplementedError
 
-    def forward(self, ids):  # ids: (batch, seq) -> (batch, seq, d_model)
+    def forward(self, ids):  # en: ids: (batch, seq) -> (batch, seq, d_model)
+        # ru: ids: (batch, seq) -> (batch, seq, d_model)
         raise NotImplementedError
 """
 
@@ -238,7 +239,8 @@ class MyTokenEmbedding(nn.Module):
     def __init__(self, vocab_size, d_model):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model)
-        nn.init.normal_(self.embedding.weight, mean=0.0, std=d_model**-0.5)  # N(0, 1/d_model)
+        nn.init.normal_(self.embedding.weight, mean=0.0, std=d_model**-0.5)  # en: N(0, 1/d_model)
+        # ru: N(0, 1/d_model)
         self.scale = math.sqrt(d_model)
 
     def forward(self, ids):  # ids: (batch, seq)
@@ -391,4 +393,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("token_embedding", 3, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -77,13 +77,14 @@ def real_lesson(exercise: str, code: str, lang: str) -> nbformat.NotebookNode:
     return nb
 
 
-def variant(exercise: str, kind: str) -> tuple[str, str, str]:
-    """(code, status, diagnosis) of one kind of submission: correct, template or mistake."""
+def variant(exercise: str, kind: str, lang: str = "en") -> tuple[str, str, str]:
+    """(code, status, diagnosis) of one kind of submission: correct, template or mistake; an
+    untouched template is the one of the student's notebook, its comments in ``lang``."""
     e = exercises.registry()[exercise]
     if kind == "correct":
         return e.solution_code, "correct", "correct"
     if kind == "template":
-        return e.template, "not_attempted", "not_attempted"
+        return e.template_in(lang), "not_attempted", "not_attempted"
     edits, key = MISTAKES[exercise]
     code = e.solution_code
     for old, new in edits:
@@ -109,9 +110,9 @@ def make_class(root: Path, size: int = 30) -> dict[tuple[str, str], int]:
     first_file = None
     for i in range(good):
         exercise, kind = names[i % len(names)], ("mistake", "correct", "template")[i // len(names) % 3]
-        code, status, key = variant(exercise, kind)
         student = f"student{i:02d}"
         lang = ("en", "ru")[i % 2]
+        code, status, key = variant(exercise, kind, lang)
         # one whole lesson as committed (its grade-skip cells skipped), one in nbgrader's layout
         nb = real_lesson(exercise, code, lang) if i == REAL_LESSON else notebook(exercise, code, lang)
         filename = f"{lesson_of(exercise)}.ipynb"

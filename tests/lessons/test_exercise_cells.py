@@ -39,7 +39,7 @@ def test_each_exercise_has_its_cells_in_one_lesson(name, lang):
     # the committed notebook starts students from the current template
     committed = nbformat.read(CONFIG.notebook(lesson, lang), as_version=4)
     templates = [c for c in committed.cells if c.metadata.get(EXERCISE_KEY) == name]
-    assert [c.source for c in templates] == [exercise.template.rstrip("\n")]
+    assert [c.source for c in templates] == [exercise.template_in(lang).rstrip("\n")]
     assert "notebook-only" in templates[0].metadata["tags"]
 
 

@@ -75,7 +75,7 @@ def test_a_changed_template_makes_its_lesson_stale(monkeypatch):
         n for n in LESSONS if "exercise_template: positional_encoding" in CONFIG.source(n).read_text()
     ]
     exercise = exercises.registry()["positional_encoding"]
-    monkeypatch.setattr(exercise, "template", "raise NotImplementedError  # v2\n")
+    monkeypatch.setattr(exercise, "template_source", "raise NotImplementedError  # v2\n")
     problems = Course.load().notebook_problems(lesson)
     assert problems and all(f"is stale against notebooks/{lesson}.md" in p for p in problems)
     assert f"python -m course_tools.lessons build {lesson[:2]}" in problems[0]

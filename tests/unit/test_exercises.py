@@ -5,6 +5,7 @@ implementations in several styles must pass; the templates must be "not attempte
 reference solutions that ``solution()`` shows must pass; ``check`` never raises.
 """
 
+import ast
 import importlib
 import json
 import math
@@ -22,8 +23,10 @@ from torch.nn.utils.rnn import pad_sequence
 import course_lib
 from course_lib import exercises
 from course_lib.bpe import count_pairs, merge
+from course_lib.code_comments import TRANSLATIONS, comments
 from course_lib.exercises.core import message, status_title
-from course_lib.i18n import script_problems
+from course_lib.i18n import LANGUAGES, script_problems
+from course_tools.lesson_code import code_names, code_problems
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1276,6 +1279,48 @@ def _defined(code: str):
     namespace = {}
     exec(code, namespace)
     return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_", "apply_")))
+
+
+@pytest.mark.parametrize("part", ["template", "solution"])
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_the_template_and_solution_speak_each_language_with_the_same_code(exercise, part):
+    """Every comment in words has its twin in each language, as a lesson's code does (the
+    build's own check, course_tools.lesson_code.code_problems), and each language's code is
+    valid Python, the same as the English without its comments."""
+    source = exercise.template_source if part == "template" else exercise.solution_source
+    assert code_problems(source, code_names([source])) == []
+    marked = [c for c in comments(source) if c.lang is not None]
+    english = [c for c in marked if c.lang == "en"]
+    assert len(marked) == len(english) * len(LANGUAGES), "each `# en:` comment has one twin per language"
+    trees = set()
+    for lang in LANGUAGES:
+        course_lib.set_language(lang)
+        try:
+            code = exercise.template if part == "template" else exercise.solution_code
+        finally:
+            course_lib.set_language("en")
+        assert code == (exercise.template_in(lang) if part == "template" else code)
+        assert not any(c.lang is not None for c in comments(code)), "no marker is left"
+        trees.add(ast.dump(ast.parse(code)))
+        texts = " ".join(c.text for c in comments(code))
+        for c in (c for c in marked if c.lang == lang):
+            assert c.text in texts  # the language's own text, where the English stood
+    assert len(trees) == 1
+
+
+def test_a_template_is_in_the_current_language_at_each_access():
+    """``exercises.<name>.template`` is read when it is asked for: set_language changes it."""
+    course_lib.set_language("ru")
+    try:
+        russian = exercises.permutation.template
+    finally:
+        course_lib.set_language("en")
+    assert "-> True или False" in russian and "# ru:" not in russian and "# en:" not in russian
+    assert "-> True or False" in exercises.permutation.template
+    assert exercises.permutation.template == exercises.registry()["permutation"].template_in("en")
+    assert TRANSLATIONS == ("ru",)
+    with pytest.raises(AttributeError, match="has no attribute 'templates'"):
+        exercises.permutation.templates  # noqa: B018
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)

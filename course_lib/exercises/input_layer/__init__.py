@@ -44,8 +44,10 @@ class MyInputLayer(nn.Module):
         super().__init__()
         raise NotImplementedError
 
-    def forward(self, ids, positions=None):  # ids: (batch, seq); positions: (seq,) or (batch, seq)
-        raise NotImplementedError  # -> (batch, seq, d_model)
+    def forward(self, ids, positions=None):  # en: ids: (batch, seq); positions: (seq,) or (batch, seq)
+        # ru: ids: (batch, seq); positions: (seq,) или (batch, seq)
+        raise NotImplementedError  # en: -> (batch, seq, d_model)
+        # ru: -> (batch, seq, d_model)
 """
 
 SOLUTION = """\
@@ -58,22 +60,30 @@ from torch import nn
 class MyInputLayer(nn.Module):
     def __init__(self, vocab_size, d_model, max_len):
         super().__init__()
-        self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model), trained
-        nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # scaled vectors of size 1
-        self.scale = math.sqrt(d_model)  # a Python float: exact in any dtype of the model
+        self.embedding = nn.Embedding(vocab_size, d_model)  # en: (vocab_size, d_model), trained
+        # ru: (vocab_size, d_model), обучается
+        nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # en: scaled vectors of size 1
+        # ru: векторы масштаба 1
+        self.scale = math.sqrt(d_model)  # en: a Python float: exact in any dtype of the model
+        # ru: float Python: точен в любом dtype модели
         pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
-        two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # (ceil(d_model / 2),)
-        angle = pos / 10000 ** (two_i / d_model)  # (max_len, ceil(d_model / 2))
+        two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # en: (ceil(d_model / 2),)
+        # ru: (ceil(d_model / 2),)
+        angle = pos / 10000 ** (two_i / d_model)  # en: (max_len, ceil(d_model / 2))
+        # ru: (max_len, ceil(d_model / 2))
         pe = torch.zeros(max_len, d_model, dtype=torch.float64)  # (max_len, d_model)
         pe[:, 0::2] = torch.sin(angle)
-        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # odd d_model: one cosine fewer
-        self.register_buffer("pe", pe.float(), persistent=False)  # derived: never saved
+        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # en: odd d_model: one cosine fewer
+        # ru: при нечётном d_model косинусов на один меньше
+        self.register_buffer("pe", pe.float(), persistent=False)  # en: derived: never saved
+        # ru: вычисляется заново: в state_dict не сохраняется
 
     def forward(self, ids, positions=None):  # ids: (batch, seq)
         if positions is None:
             positions = torch.arange(ids.size(1), device=ids.device)  # (seq,)
         tokens = self.embedding(ids) * self.scale  # (batch, seq, d_model)
-        rows = self.pe[positions].to(tokens.dtype)  # (seq, d_model) or (batch, seq, d_model)
+        rows = self.pe[positions].to(tokens.dtype)  # en: (seq, d_model) or (batch, seq, d_model)
+        # ru: (seq, d_model) или (batch, seq, d_model)
         return tokens + rows  # (batch, seq, d_model)
 """
 
@@ -360,4 +370,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("input_layer", 6, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -39,7 +39,8 @@ class MyLearnedPositions(nn.Module):
         super().__init__()
         raise NotImplementedError
 
-    def forward(self, x):  # x: (batch, seq, d_model) -> (batch, seq, d_model)
+    def forward(self, x):  # en: x: (batch, seq, d_model) -> (batch, seq, d_model)
+        # ru: x: (batch, seq, d_model) -> (batch, seq, d_model)
         raise NotImplementedError
 """
 
@@ -52,7 +53,8 @@ class MyLearnedPositions(nn.Module):
     def __init__(self, max_len, d_model):
         super().__init__()
         self.max_len = max_len
-        # one trained row per position, starting at the sinusoidal table's scale: N(0, 1/2)
+        # en: one trained row per position, starting at the sinusoidal table's scale: N(0, 1/2)
+        # ru: по обучаемой строке на позицию; начальный масштаб — как у синусоидальной таблицы: N(0, 1/2)
         self.weight = nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)  # (max_len, d_model)
 
     def forward(self, x):  # x: (batch, seq, d_model)
@@ -228,4 +230,5 @@ def diagnose(student, run: Run) -> Feedback:
 
 EXERCISE = Exercise("learned_positions", 7, diagnose, TEMPLATE, SOLUTION, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
-check, hint, solution, template = EXERCISE.check, EXERCISE.hint, EXERCISE.solution, EXERCISE.template
+check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
+__getattr__ = EXERCISE.module_attribute  # .template, in the current language
