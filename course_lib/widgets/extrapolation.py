@@ -75,7 +75,7 @@ class ExtrapolationExplorer(LiveExplorer):
     :meth:`readout` are what the browser shows, computed by course_lib from the results.
     """
 
-    _esm = module("extrapolation")
+    _esm = module("extrapolation", "axes")
     parameters = ("length", "shown")
     length = traitlets.Int(2).tag(sync=True)
     shown = traitlets.List(traitlets.Unicode()).tag(sync=True)

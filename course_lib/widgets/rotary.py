@@ -112,7 +112,7 @@ class RopeExplorer(LiveExplorer):
     on the sliders.
     """
 
-    _esm = module("rope")
+    _esm = module("rope", "axes", "plane")
     parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
     m = traitlets.Int(5).tag(sync=True)
     n = traitlets.Int(2).tag(sync=True)
@@ -287,7 +287,7 @@ class AlibiExplorer(LiveExplorer):
     :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
-    _esm = module("alibi")
+    _esm = module("alibi", "axes", "heatmap")
     parameters = ("num_heads", "head", "seq_len")
     num_heads = traitlets.Int(8).tag(sync=True)
     head = traitlets.Int(1).tag(sync=True)
@@ -400,7 +400,7 @@ class RopeAnglesExplorer(LiveExplorer):
     computed by course_lib (training: base 10 000, positions below ``train_len``).
     """
 
-    _esm = module("rope_angles")
+    _esm = module("rope_angles", "axes", "heatmap")
     parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
     head_dim = traitlets.Int(64).tag(sync=True)
     num_positions = traitlets.Int(2048).tag(sync=True)

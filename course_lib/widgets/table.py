@@ -29,7 +29,7 @@ class TableExplorer(LiveExplorer):
     the browser shows, computed by course_lib: the reference the browser test compares with.
     """
 
-    _esm = module("table")
+    _esm = module("table", "axes", "heatmap")
     parameters = ("d_model", "num_positions", "base")
     d_model = traitlets.Int(128).tag(sync=True)
     num_positions = traitlets.Int(256).tag(sync=True)
@@ -131,7 +131,7 @@ class RotationExplorer(LiveExplorer):
     :meth:`readout` and :attr:`error` are that check computed by course_lib, on the table itself.
     """
 
-    _esm = module("rotation")
+    _esm = module("rotation", "axes", "plane")
     parameters = ("pos", "k", "i", "d_model", "base")
     pos = traitlets.Int(3).tag(sync=True)
     k = traitlets.Int(2).tag(sync=True)

@@ -69,7 +69,7 @@ class VocabExplorer(LiveExplorer):
     course_lib (:meth:`Vocab.with_min_freq`, :class:`~course_lib.plots.WordTable`).
     """
 
-    _esm = module("vocab", "textbox")
+    _esm = module("vocab", "axes", "textbox")
     parameters = ("text", "min_freq")
     text = traitlets.Unicode().tag(sync=True)
     min_freq = traitlets.Int(1).tag(sync=True)

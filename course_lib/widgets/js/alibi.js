@@ -67,13 +67,6 @@ export function readout({ num_heads: heads, head, seq_len: seq }, labels, lang) 
   return [rule, detail];
 }
 
-// "rrggbb" x 256 (matplotlib's colormap, from Python) -> [r, g, b] x 256
-export function parseColormap(hex) {
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256 * 3; k++) lut[k] = parseInt(hex.substr(2 * k, 2), 16);
-  return lut;
-}
-
 const WIDTH = 640;
 const HEIGHT = 300;
 // the heatmap (left, square, with its colour bar) and the weights (right)
@@ -90,9 +83,7 @@ function biasImage(bias, seqLen, lut) {
   for (let i = 0; i < seqLen; i++) {
     for (let j = 0; j <= i; j++) {
       const v = bias[i * seqLen + j];
-      // matplotlib: (v - vmin) / (vmax - vmin) * N, clipped to the N = 256 colours
-      const t = low < 0 ? (v - low) / -low : 1;
-      const idx = 3 * Math.min(255, Math.max(0, Math.floor(t * 256)));
+      const idx = 3 * (low < 0 ? colourIndex(v, low, 0) : 255); // one key: its bias 0, the top colour
       const at = 4 * (i * seqLen + j);
       px.set([lut[idx], lut[idx + 1], lut[idx + 2], 255], at);
     }
@@ -100,24 +91,6 @@ function biasImage(bias, seqLen, lut) {
   const canvas = new OffscreenCanvas(seqLen, seqLen);
   canvas.getContext("2d").putImageData(image, 0, 0);
   return canvas;
-}
-
-function colourBar(lut) {
-  const bar = new OffscreenCanvas(1, 256);
-  const pixels = new ImageData(1, 256);
-  for (let k = 0; k < 256; k++) pixels.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
-  bar.getContext("2d").putImageData(pixels, 0, 0);
-  return bar;
-}
-
-function axisTitle(ctx, text, x, y, rotate) {
-  ctx.save();
-  ctx.translate(x, y);
-  if (rotate) ctx.rotate(rotate);
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(text, 0, 0);
-  ctx.restore();
 }
 
 // each head's colour, as plot_alibi_weights colours its curve: viridis from 0 to 0.9, the steepest head darkest
@@ -128,31 +101,17 @@ export function headColours(lut, heads) {
   });
 }
 
-function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels, font, colours) {
+function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, font, colours) {
   const lang = labels.lang;
   const slope = alibiSlopes(heads)[Math.min(head, heads) - 1];
   const { left, top, size } = MAP;
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(biasImage(headBias(slope, seq), seq, images.lut), left, top, size, size);
-  ctx.fillStyle = colours.text;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(left + 0.5, top + 0.5, size - 1, size - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of ticks(seq - 1, 4)) {
-    const x = left + ((t + 0.5) / seq) * size;
-    ctx.fillRect(x, top + size, 1, 4);
-    ctx.fillText(String(t), x, top + size + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of ticks(seq - 1, 4)) {
-    const y = top + ((t + 0.5) / seq) * size;
-    ctx.fillRect(left - 4, y, 4, 1);
-    ctx.fillText(String(t), left - 6, y);
-  }
+  const map = { x: left, y: top, w: size, h: size };
+  ctx.imageSmoothingEnabled = false; // sharp at any length: the blank keys after each query stay blank
+  ctx.drawImage(biasImage(headBias(slope, seq), seq, lut), left, top, size, size);
+  outline(ctx, map, colours);
+  const positions = ticks(seq - 1, 4);
+  ticksAlong(ctx, map, "bottom", positions.map((t) => [left + ((t + 0.5) / seq) * size, String(t)]), font);
+  ticksAlong(ctx, map, "left", positions.map((t) => [top + ((t + 0.5) / seq) * size, String(t)]), font);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.key, left + size / 2, top + size + 28);
   axisTitle(ctx, labels.query, 11, top + size / 2, -Math.PI / 2);
@@ -164,16 +123,8 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels
   // the colour bar: every head on one scale, -(seq - 1)/2 .. 0
   const low = -(seq - 1) / 2;
   const bx = left + size + 12;
-  ctx.drawImage(images.bar, bx, top, 12, size);
-  ctx.strokeRect(bx + 0.5, top + 0.5, 11, size - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "left";
-  ctx.textBaseline = "middle";
-  for (const t of ticks(-low, 4)) {
-    const y = top + (low < 0 ? (t / -low) * size : 0);
-    ctx.fillRect(bx + 12, y, 3, 1);
-    ctx.fillText(formatNumber(-t, ".0f", lang), bx + 17, y);
-  }
+  const bar = { ticks: ticks(-low, 4).map((t) => -t), format: (v) => formatNumber(v, ".0f", lang), outline: true };
+  drawColourBar(ctx, { x: bx, y: top, w: 12, h: size }, { lut, vmin: low, vmax: 0 }, bar, font, colours);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.bias, bx + 52, top + size / 2, Math.PI / 2);
 
@@ -187,7 +138,7 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels
   const at = (d, w) => [b.left + (d + 0.5) * step, b.top + b.height - (w / high) * b.height];
   ctx.save();
   ctx.lineWidth = 1;
-  const lines = headColours(images.lut, heads);
+  const lines = headColours(lut, heads);
   alibiSlopes(heads).forEach((m, h) => {
     ctx.strokeStyle = lines[h];
     ctx.globalAlpha = 0.6;
@@ -203,23 +154,12 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, images, labels
     ctx.fillRect(b.left + d * step + 0.1 * step, b.top + b.height - h, 0.8 * step, h);
   }
   ctx.globalAlpha = 1;
-  ctx.fillStyle = colours.text;
-  ctx.strokeRect(b.left + 0.5, b.top + 0.5, b.width - 1, b.height - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of ticks(seq - 1, 5)) {
-    const x = b.left + (t + 0.5) * step;
-    ctx.fillRect(x, b.top + b.height, 1, 4);
-    ctx.fillText(String(t), x, b.top + b.height + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (let w = 0; w <= high + 1e-9; w += 0.1) {
-    const y = b.top + b.height - (w / high) * b.height;
-    ctx.fillRect(b.left - 4, y, 4, 1);
-    ctx.fillText(formatNumber(w, ".1f", lang), b.left - 6, y);
-  }
+  const plot = { x: b.left, y: b.top, w: b.width, h: b.height };
+  outline(ctx, plot, colours);
+  ticksAlong(ctx, plot, "bottom", ticks(seq - 1, 5).map((t) => [b.left + (t + 0.5) * step, String(t)]), font);
+  const shares = [];
+  for (let w = 0; w <= high + 1e-9; w += 0.1) shares.push([at(0, w)[1], formatNumber(w, ".1f", lang)]);
+  ticksAlong(ctx, plot, "left", shares, font);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.distance, b.left + b.width / 2, b.top + b.height + 28);
   axisTitle(ctx, labels.weight, b.left - 42, b.top + b.height / 2, -Math.PI / 2);
@@ -253,11 +193,10 @@ async function render({ model, el }) {
   };
   model.on("change:num_heads", clamp);
   const lut = parseColormap(model.get("colormap"));
-  const images = { lut, bar: colourBar(lut) };
   const colours = pageColours(el, () => draw());
   const draw = () => {
     const values = { num_heads: model.get("num_heads"), head: model.get("head"), seq_len: model.get("seq_len") };
-    drawAlibi(sizeCanvas(canvas, WIDTH, HEIGHT), values, images, labels, font, colours());
+    drawAlibi(sizeCanvas(canvas, WIDTH, HEIGHT), values, lut, labels, font, colours());
     const lines = readout(values, labels, lang);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", lines.join(" "));

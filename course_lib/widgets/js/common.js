@@ -184,17 +184,6 @@ export function sizeCanvas(canvas, width, height) {
   return ctx;
 }
 
-// Ticks for an axis from 0 to `last`: at most `count` round numbers (1, 2 or 5 times a power of ten)
-export function ticks(last, count = 5) {
-  if (last <= 0) return [0];
-  const raw = last / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= raw);
-  const out = [];
-  for (let t = 0; t <= last + 1e-9; t += step) out.push(Math.round(t));
-  return out;
-}
-
 // Every explorer's life cycle: draw now and whenever a synced trait changes (a slider moved here,
 // Python setting it, another view of the same model); `controls` are the sliders by trait name.
 // Drawing is synchronous (the font is loaded before this is called): the input event returns

@@ -107,33 +107,15 @@ function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
   ctx.setLineDash([]);
 
   // axes, ticks, labels
-  ctx.strokeStyle = colours.text;
-  ctx.fillStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, w - 1, h - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of ticks(data.test_len)) {
-    ctx.fillRect(x(t), MARGIN.top + h, 1, 4);
-    ctx.fillText(String(t), x(t), MARGIN.top + h + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of [0, 0.2, 0.4, 0.6, 0.8, 1]) {
-    ctx.fillRect(MARGIN.left - 4, y(t), 4, 1);
-    ctx.fillText(formatNumber(t, ".1f", lang), MARGIN.left - 6, y(t));
-  }
+  const box = { x: MARGIN.left, y: MARGIN.top, w, h };
+  outline(ctx, box, colours);
+  ticksAlong(ctx, box, "bottom", ticks(data.test_len).map((t) => [x(t), String(t)]), font);
+  ticksAlong(ctx, box, "left", [0, 0.2, 0.4, 0.6, 0.8, 1].map((t) => [y(t), formatNumber(t, ".1f", lang)]), font);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   ctx.fillText(labels.xlabel, MARGIN.left + w / 2, MARGIN.top + h + 20);
-  ctx.save();
-  ctx.translate(11, MARGIN.top + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(labels.ylabel, 0, 0);
-  ctx.restore();
+  axisTitle(ctx, labels.ylabel, 11, MARGIN.top + h / 2, -Math.PI / 2);
   ctx.font = `13px ${font}`;
   fill(labels.title, { n })
     .split("\n")

@@ -1,6 +1,7 @@
 // A heatmap on a canvas, as course_lib.plots draws one with imshow (course_lib/widgets/live.py puts
-// this file after common.js for the explorers that draw one): row labels on the left, row 0 on top,
-// the columns' ticks below, a title, a colour bar with its label, optionally a number in each cell.
+// this file after common.js and axes.js for the explorers that draw one): the cells, one pixel each,
+// scaled to the plot area, and a colour bar with its ticks. drawHeatmap puts them together with row
+// labels on the left (row 0 on top), the columns' ticks below, a title, optionally a number in each cell.
 
 // "rrggbb" x 256 (matplotlib's colormap, from Python: live.colormap_hex) -> [r, g, b] x 256
 export function parseColormap(hex) {
@@ -24,45 +25,68 @@ export function textColour(lut, at) {
   return 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05 ? "#ffffff" : "#000000";
 }
 
-// The cells of `values` (rows x cols, row-major) as an image, one pixel per cell
-function cellImage(values, rows, cols, lut, vmin, vmax) {
-  const cells = new ImageData(cols, rows);
-  for (let k = 0; k < rows * cols; k++) {
-    const idx = 3 * colourIndex(values[k], vmin, vmax);
-    cells.data.set([lut[idx], lut[idx + 1], lut[idx + 2], 255], 4 * k);
-  }
-  const off = new OffscreenCanvas(cols, rows);
-  off.getContext("2d").putImageData(cells, 0, 0);
-  return off;
+// paint(values, rows, cols, lut, vmin, vmax): the cells of `values` (rows x cols, row-major) as an
+// image, one pixel per cell. A painter keeps its pixels from one drawing to the next while the shape
+// stays: lesson 5's table repaints up to 1024 x 512 cells at every move of a slider.
+export function cellPainter() {
+  let cells = null;
+  let image = null;
+  return (values, rows, cols, lut, vmin, vmax) => {
+    if (!cells || cells.width !== cols || cells.height !== rows) {
+      cells = new ImageData(cols, rows);
+      image = new OffscreenCanvas(cols, rows);
+    }
+    const px = cells.data;
+    for (let k = 0; k < rows * cols; k++) {
+      const idx = 3 * colourIndex(values[k], vmin, vmax);
+      const at = 4 * k;
+      px[at] = lut[idx];
+      px[at + 1] = lut[idx + 1];
+      px[at + 2] = lut[idx + 2];
+      px[at + 3] = 255;
+    }
+    image.getContext("2d").putImageData(cells, 0, 0);
+    return image;
+  };
+}
+
+// The cells' image scaled to the box: smoothed when its cells are smaller than the screen's pixels
+// both ways (as matplotlib's antialiased imshow), sharp when they are larger either way
+export function drawCells(ctx, image, { x, y, w, h }) {
+  ctx.imageSmoothingEnabled = !(image.height < h || image.width < w);
+  ctx.drawImage(image, x, y, w, h);
+}
+
+// The colour bar in the box {x, y, w, h}: vmin at the bottom, vmax on top, its ticks on the right
+// (a mark `mark` pixels long, none if 0), outlined or not, and its label turned downwards at labelX
+// spec: {lut, vmin, vmax}; bar: {ticks, format, label, labelX, mark, outline}
+export function drawColourBar(ctx, box, { lut, vmin, vmax }, bar, font, colours) {
+  const { x, y, w, h } = box;
+  const pixels = new ImageData(1, 256);
+  for (let k = 0; k < 256; k++) pixels.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
+  const image = new OffscreenCanvas(1, 256);
+  image.getContext("2d").putImageData(pixels, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(image, x, y, w, h);
+  ctx.fillStyle = colours.text;
+  ctx.strokeStyle = colours.text;
+  if (bar.outline) ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
+  const span = vmax - vmin || 1; // one value: every tick at vmax, on top
+  const marks = bar.ticks.map((v) => [y + ((vmax - v) / span) * h, bar.format(v)]);
+  ticksAlong(ctx, box, "right", marks, font, bar.mark ?? 3);
+  if (bar.label) axisTitle(ctx, bar.label, bar.labelX ?? x + w + 52, y + h / 2, Math.PI / 2);
 }
 
 // Draws the heatmap in the box {x, y, w, h} of ctx (the plot area itself; labels go around it).
 // spec: {values, rows, cols, lut, vmin, vmax, rowLabels, colTicks, xlabel, ylabel, title,
-//        colorbar: {label, ticks, format} or null, cellText: (v) => string or null, lang}
+//        colorbar: {label, ticks, format} or null, cellText: (v) => string or null}
 export function drawHeatmap(ctx, box, spec, font, colours) {
   const { x, y, w, h } = box;
   const { values, rows, cols, lut, vmin, vmax } = spec;
-  ctx.imageSmoothingEnabled = !(rows < h && cols < w);
-  ctx.drawImage(cellImage(values, rows, cols, lut, vmin, vmax), x, y, w, h);
-  ctx.fillStyle = colours.text;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  spec.rowLabels.forEach((label, r) => {
-    const cy = y + ((r + 0.5) / rows) * h;
-    ctx.fillRect(x - 4, cy, 4, 1);
-    ctx.fillText(label, x - 6, cy);
-  });
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const [c, label] of spec.colTicks) {
-    const cx = x + ((c + 0.5) / cols) * w;
-    ctx.fillRect(cx, y + h, 1, 4);
-    ctx.fillText(label, cx, y + h + 6);
-  }
+  drawCells(ctx, cellPainter()(values, rows, cols, lut, vmin, vmax), box);
+  outline(ctx, box, colours);
+  ticksAlong(ctx, box, "left", spec.rowLabels.map((label, r) => [y + ((r + 0.5) / rows) * h, label]), font);
+  ticksAlong(ctx, box, "bottom", spec.colTicks.map(([c, label]) => [x + ((c + 0.5) / cols) * w, label]), font);
   if (spec.cellText) {
     // the number in each cell, in white or black, whichever stands out more from the cell, as
     // course_lib.plots.draw_attention writes it (plots.attention.text_colour)
@@ -80,48 +104,13 @@ export function drawHeatmap(ctx, box, spec, font, colours) {
   ctx.font = `12px ${font}`;
   ctx.textBaseline = "bottom";
   if (spec.xlabel) ctx.fillText(spec.xlabel, x + w / 2, y + h + 34);
-  if (spec.ylabel) {
-    ctx.save();
-    ctx.translate(spec.ylabelX ?? 11, y + h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textBaseline = "middle";
-    ctx.fillText(spec.ylabel, 0, 0);
-    ctx.restore();
-  }
+  if (spec.ylabel) axisTitle(ctx, spec.ylabel, spec.ylabelX ?? 11, y + h / 2, -Math.PI / 2);
   if (spec.title) {
     ctx.font = `13px ${font}`;
     ctx.textBaseline = "bottom";
     ctx.fillText(spec.title, x + w / 2, y - 5, spec.titleWidth ?? w + 40);
   }
-  if (spec.colorbar) drawColorbar(ctx, { x: x + w + 12, y, w: 12, h }, spec, font, colours);
-}
-
-// the colour bar right of the plot: vmin at the bottom, vmax on top, its ticks and its label
-function drawColorbar(ctx, { x, y, w, h }, spec, font, colours) {
-  const { lut, vmin, vmax } = spec;
-  const bar = new ImageData(1, 256);
-  for (let k = 0; k < 256; k++) bar.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
-  const off = new OffscreenCanvas(1, 256);
-  off.getContext("2d").putImageData(bar, 0, 0);
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(off, x, y, w, h);
-  ctx.fillStyle = colours.text;
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "left";
-  ctx.textBaseline = "middle";
-  for (const v of spec.colorbar.ticks) {
-    const ty = y + ((vmax - v) / (vmax - vmin)) * h;
-    ctx.fillRect(x + w, ty, 3, 1);
-    ctx.fillText(spec.colorbar.format(v), x + w + 5, ty);
-  }
-  if (spec.colorbar.label) {
-    ctx.save();
-    ctx.translate(x + w + 52, y + h / 2);
-    ctx.rotate(Math.PI / 2);
-    ctx.textAlign = "center";
-    ctx.fillText(spec.colorbar.label, 0, 0);
-    ctx.restore();
-  }
+  if (spec.colorbar) drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, spec, spec.colorbar, font, colours);
 }
 
 // The colour bar's ticks on [-vmax, vmax]: at most five multiples of 1, 2 or 5 times a power of ten

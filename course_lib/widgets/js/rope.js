@@ -87,33 +87,6 @@ const CURVE_COLOUR = "#666666";
 // the colours a reader must tell apart (tests/browser/test_explorer_colours.py)
 export const CATEGORIES = { "q and k": [Q_COLOUR, K_COLOUR], "the score's dot on its curve": [DOT, CURVE_COLOUR] };
 
-function arrow(ctx, x0, y0, x1, y1, colour) {
-  ctx.strokeStyle = colour;
-  ctx.fillStyle = colour;
-  ctx.lineWidth = 2;
-  const a = Math.atan2(y1 - y0, x1 - x0);
-  ctx.beginPath();
-  ctx.moveTo(x0, y0);
-  ctx.lineTo(x1 - 6 * Math.cos(a), y1 - 6 * Math.sin(a));
-  ctx.stroke();
-  ctx.beginPath();
-  ctx.moveTo(x1, y1);
-  ctx.lineTo(x1 - 10 * Math.cos(a - 0.35), y1 - 10 * Math.sin(a - 0.35));
-  ctx.lineTo(x1 - 10 * Math.cos(a + 0.35), y1 - 10 * Math.sin(a + 0.35));
-  ctx.closePath();
-  ctx.fill();
-}
-
-function axisTitle(ctx, text, x, y, rotate) {
-  ctx.save();
-  ctx.translate(x, y);
-  if (rotate) ctx.rotate(rotate);
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  ctx.fillText(text, 0, 0);
-  ctx.restore();
-}
-
 // ticks for an axis from lo to hi: at most `count` round numbers (1, 2 or 5 times a power of ten)
 function niceTicks(lo, hi, count = 5) {
   const raw = (hi - lo) / count;
@@ -135,13 +108,9 @@ function drawRope(ctx, values, curve, labels, font, colours) {
 
   // the plane of pair i: each arrow stays on its own circle (a rotation keeps the length)
   const { left, top, size } = PLANE;
-  const cx = left + size / 2;
-  const cy = top + size / 2;
   const radius = 1.15 * Math.max(Math.hypot(q[2 * pair], q[2 * pair + 1]), Math.hypot(k[2 * pair], k[2 * pair + 1]));
-  const scale = size / 2 / radius;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(left + 0.5, top + 0.5, size, size);
+  const p = plane(ctx, PLANE, size / 2 / radius, colours);
+  const { cx, cy } = p;
   ctx.strokeStyle = "#d9d9d9";
   ctx.beginPath();
   ctx.moveTo(left, cy);
@@ -156,12 +125,9 @@ function drawRope(ctx, values, curve, labels, font, colours) {
     const [x, y] = [v[2 * pair], v[2 * pair + 1]];
     ctx.save();
     ctx.globalAlpha = 0.35;
-    ctx.strokeStyle = colour;
-    ctx.beginPath();
-    ctx.arc(cx, cy, Math.hypot(x, y) * scale, 0, 2 * Math.PI);
-    ctx.stroke();
+    ring(ctx, p, Math.hypot(x, y), colour);
     ctx.restore();
-    arrow(ctx, cx, cy, cx + x * scale, cy - y * scale, colour);
+    arrow(ctx, [cx, cy], p.at(x, y), colour);
   }
   ctx.fillStyle = colours.text;
   ctx.font = `12px ${font}`;
@@ -225,22 +191,10 @@ function drawRope(ctx, values, curve, labels, font, colours) {
     ctx.fill();
   }
   ctx.fillStyle = colours.text;
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const o of niceTicks(-maxOffset, maxOffset).values) {
-    const [x] = at(o, 0);
-    ctx.fillRect(x, c.top + c.height, 1, 4);
-    ctx.fillText(formatNumber(o, ".0f", lang), x, c.top + c.height + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
+  const box = { x: c.left, y: c.top, w: c.width, h: c.height };
+  ticksAlong(ctx, box, "bottom", niceTicks(-maxOffset, maxOffset).values.map((o) => [at(o, 0)[0], formatNumber(o, ".0f", lang)]), font);
   const yticks = niceTicks(ymin, ymax);
-  for (const s of yticks.values) {
-    const [, y] = at(0, s);
-    ctx.fillRect(c.left - 4, y, 4, 1);
-    ctx.fillText(formatNumber(s, `.${yticks.digits}f`, lang), c.left - 6, y);
-  }
+  ticksAlong(ctx, box, "left", yticks.values.map((s) => [at(0, s)[1], formatNumber(s, `.${yticks.digits}f`, lang)]), font);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.offset, c.left + c.width / 2, c.top + c.height + 30);
   axisTitle(ctx, "q_m · k_n", c.left - 44, c.top + c.height / 2, -Math.PI / 2);

@@ -65,150 +65,97 @@ export function title({ head_dim: d, num_positions: n, train_len: trainLen, base
   });
 }
 
-// "rrggbb" x 256 (matplotlib's colormap, from Python) -> [r, g, b] x 256
-function parseColormap(hex) {
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256 * 3; k++) lut[k] = parseInt(hex.substr(2 * k, 2), 16);
-  return lut;
-}
-
 const WIDTH = 520;
 const HEIGHT = 360;
-const MARGIN = { left: 56, right: 92, top: 58, bottom: 40 };
+// the plot area: the axes' labels on the left and below, the title above, the colour bar on the right
+const BOX = { x: 56, y: 58, w: WIDTH - 56 - 92, h: HEIGHT - 58 - 40 };
 const STRIP = 12; // above the first row: the marks of the pairs that meet new angles
 
-// The heatmap as pixels: one column per pair, one row per pixel of the plot's height, each row the
-// mean of the positions it covers (matplotlib's antialiased image, more simply: a position a pixel
-// of the fast pairs would alias into stripes that are not there)
-function heatmap(table, n, pairs, rows, lut) {
+// The table's rows averaged down to at most `rows`: each row of the image the mean of the positions it
+// covers (matplotlib's antialiased image, more simply: a position a pixel of the fast pairs would
+// alias into stripes that are not there)
+function rowMeans(table, n, pairs, rows) {
   rows = Math.min(rows, n);
-  const image = new ImageData(pairs, rows);
+  const out = new Float64Array(rows * pairs);
   for (let r = 0; r < rows; r++) {
     const from = Math.floor((r * n) / rows);
     const to = Math.max(from + 1, Math.floor(((r + 1) * n) / rows));
     for (let i = 0; i < pairs; i++) {
       let sum = 0;
       for (let p = from; p < to; p++) sum += table[p * pairs + i];
-      const v = sum / (to - from);
-      // matplotlib: (v - vmin) / (vmax - vmin) * N, clipped to the N = 256 colours, on -1 .. 1
-      const idx = 3 * Math.min(255, Math.max(0, Math.floor(((v + 1) / 2) * 256)));
-      image.data.set([lut[idx], lut[idx + 1], lut[idx + 2], 255], 4 * (r * pairs + i));
+      out[r * pairs + i] = sum / (to - from);
     }
   }
-  const canvas = new OffscreenCanvas(pairs, rows);
-  canvas.getContext("2d").putImageData(image, 0, 0);
-  return canvas;
+  return out;
 }
 
-function colourBar(lut) {
-  const bar = new OffscreenCanvas(1, 256);
-  const pixels = new ImageData(1, 256);
-  for (let k = 0; k < 256; k++) pixels.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
-  bar.getContext("2d").putImageData(pixels, 0, 0);
-  return bar;
-}
-
-function drawAngles(ctx, values, images, labels, font, colours) {
+function drawAngles(ctx, values, paint, labels, lut, font, colours) {
   const { head_dim: d, num_positions: n, train_len: trainLen, base, scale } = values;
   const lang = labels.lang;
   const pairs = d / 2;
-  const w = WIDTH - MARGIN.left - MARGIN.right;
-  const h = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const top = MARGIN.top;
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(heatmap(angleTable(d, n, base, scale), n, pairs, h, images.lut), MARGIN.left, top, w, h);
-
-  ctx.fillStyle = colours.text;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(MARGIN.left + 0.5, top - STRIP + 0.5, w - 1, h + STRIP - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of ticks(pairs - 1)) {
-    const x = MARGIN.left + ((t + 0.5) / pairs) * w;
-    ctx.fillRect(x, top + h, 1, 4);
-    ctx.fillText(String(t), x, top + h + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of ticks(n - 1)) {
-    const y = top + ((t + 0.5) / n) * h;
-    ctx.fillRect(MARGIN.left - 4, y, 4, 1);
-    ctx.fillText(String(t), MARGIN.left - 6, y);
-  }
+  const { x, y, w, h } = BOX;
+  const rows = Math.min(h, n);
+  drawCells(ctx, paint(rowMeans(angleTable(d, n, base, scale), n, pairs, h), rows, pairs, lut, -1, 1), BOX);
+  outline(ctx, { x, y: y - STRIP, w, h: h + STRIP }, colours);
+  ticksAlong(ctx, BOX, "bottom", ticks(pairs - 1).map((t) => [x + ((t + 0.5) / pairs) * w, String(t)]), font);
+  ticksAlong(ctx, BOX, "left", ticks(n - 1).map((t) => [y + ((t + 0.5) / n) * h, String(t)]), font);
 
   // the pairs that meet angles not seen in training: a triangle above each
   const marks = newAnglePairs(d, n, trainLen, base, scale);
   marks.forEach((marked, i) => {
     if (!marked) return;
-    const x = MARGIN.left + ((i + 0.5) / pairs) * w;
+    const at = x + ((i + 0.5) / pairs) * w;
     ctx.beginPath();
-    ctx.moveTo(x - 4, top - STRIP + 3);
-    ctx.lineTo(x + 4, top - STRIP + 3);
-    ctx.lineTo(x, top - 2);
+    ctx.moveTo(at - 4, y - STRIP + 3);
+    ctx.lineTo(at + 4, y - STRIP + 3);
+    ctx.lineTo(at, y - 2);
     ctx.closePath();
     ctx.fill();
   });
 
   // the training length: a dashed line between its last position and the next, and its label
   if (trainLen < n) {
-    const y = top + (trainLen / n) * h;
+    const at = y + (trainLen / n) * h;
     ctx.save();
     ctx.strokeStyle = "#000000";
     ctx.lineWidth = 1.2;
     ctx.setLineDash([5, 3]);
     ctx.beginPath();
-    ctx.moveTo(MARGIN.left, y);
-    ctx.lineTo(MARGIN.left + w, y);
+    ctx.moveTo(x, at);
+    ctx.lineTo(x + w, at);
     ctx.stroke();
     ctx.restore();
     ctx.font = `11px ${font}`;
     const text = fill(labels.train, { train_len: trainLen });
     const width = ctx.measureText(text).width;
     ctx.fillStyle = "rgba(255, 255, 255, 0.8)";
-    ctx.fillRect(MARGIN.left + w - width - 4, y + 2, width + 3, 14);
+    ctx.fillRect(x + w - width - 4, at + 2, width + 3, 14);
     ctx.fillStyle = "#000000";
     ctx.textAlign = "right";
     ctx.textBaseline = "top";
-    ctx.fillText(text, MARGIN.left + w - 2, y + 3);
+    ctx.fillText(text, x + w - 2, at + 3);
     ctx.fillStyle = colours.text;
   }
 
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
-  ctx.fillText(labels.xlabel, MARGIN.left + w / 2, HEIGHT - 2);
-  ctx.save();
-  ctx.translate(11, top + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(labels.ylabel, 0, 0);
-  ctx.restore();
+  ctx.fillText(labels.xlabel, x + w / 2, HEIGHT - 2);
+  axisTitle(ctx, labels.ylabel, 11, y + h / 2, -Math.PI / 2);
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
   title(values, labels, lang)
     .split("\n")
-    .forEach((line, row) => ctx.fillText(line, MARGIN.left + w / 2, 4 + row * 17, WIDTH - 8));
+    .forEach((line, row) => ctx.fillText(line, x + w / 2, 4 + row * 17, WIDTH - 8));
 
-  // the colour bar, -1 .. 1
-  const bx = MARGIN.left + w + 12;
-  ctx.drawImage(images.bar, bx, top, 12, h);
-  ctx.strokeRect(bx + 0.5, top + 0.5, 11, h - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "left";
-  ctx.textBaseline = "middle";
-  for (const v of [-1, -0.5, 0, 0.5, 1]) {
-    const y = top + ((1 - v) / 2) * h;
-    ctx.fillRect(bx + 12, y, 3, 1);
-    ctx.fillText(formatNumber(v, ".1f", lang), bx + 17, y);
-  }
-  ctx.save();
-  ctx.translate(WIDTH - 8, top + h / 2);
-  ctx.rotate(Math.PI / 2);
-  ctx.textAlign = "center";
-  ctx.fillText(labels.colorbar, 0, 0);
-  ctx.restore();
+  const bar = {
+    ticks: [-1, -0.5, 0, 0.5, 1],
+    format: (v) => formatNumber(v, ".1f", lang),
+    label: labels.colorbar,
+    labelX: WIDTH - 8,
+    outline: true,
+  };
+  drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, { lut, vmin: -1, vmax: 1 }, bar, font, colours);
 }
 
 async function render({ model, el }) {
@@ -241,7 +188,7 @@ async function render({ model, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const images = { lut, bar: colourBar(lut) };
+  const paint = cellPainter();
   const colours = pageColours(el, () => draw());
   const draw = () => {
     const values = {
@@ -251,7 +198,7 @@ async function render({ model, el }) {
       base: model.get("base"),
       scale: model.get("scale"),
     };
-    drawAngles(sizeCanvas(canvas, WIDTH, HEIGHT), values, images, labels, font, colours());
+    drawAngles(sizeCanvas(canvas, WIDTH, HEIGHT), values, paint, labels, lut, font, colours());
     line.textContent = readout(values, labels, lang);
     canvas.setAttribute("aria-label", title(values, labels, lang).replace("\n", " "));
   };

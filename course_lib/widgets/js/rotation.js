@@ -43,42 +43,16 @@ const ORANGE = "#ff7f0e";
 const GREY = "#999999";
 // the colours a reader must tell apart (tests/browser/test_explorer_colours.py)
 export const CATEGORIES = { "pos, pos + k and the other positions": [BLUE, ORANGE, GREY] };
-
-function arrow(ctx, x0, y0, x1, y1, colour) {
-  ctx.strokeStyle = colour;
-  ctx.fillStyle = colour;
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.moveTo(x0, y0);
-  ctx.lineTo(x1, y1);
-  ctx.stroke();
-  const a = Math.atan2(y1 - y0, x1 - x0);
-  ctx.beginPath();
-  ctx.moveTo(x1, y1);
-  ctx.lineTo(x1 - 9 * Math.cos(a - 0.4), y1 - 9 * Math.sin(a - 0.4));
-  ctx.lineTo(x1 - 9 * Math.cos(a + 0.4), y1 - 9 * Math.sin(a + 0.4));
-  ctx.closePath();
-  ctx.fill();
-}
+const PLANE = { left: 50, top: 34, size: 230 };
+const ARROW = { head: 9, spread: 0.4, inset: 0 }; // a slimmer head than RoPE's, the shaft up to the tip
 
 function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colours) {
   const lang = labels.lang;
   const w = omega(i, d, base);
-  const size = 230;
-  const left = 50;
-  const top = 34;
-  const cx = left + size / 2;
-  const cy = top + size / 2;
-  const scale = size / 2.6; // the axes run from -1.3 to 1.3, as the static figure's
-  const at = (x, y) => [cx + x * scale, cy - y * scale];
-
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(left + 0.5, top + 0.5, size, size);
-  ctx.strokeStyle = "#d9d9d9";
-  ctx.beginPath();
-  ctx.arc(cx, cy, scale, 0, 2 * Math.PI);
-  ctx.stroke();
+  const { left, top, size } = PLANE;
+  const p = plane(ctx, PLANE, size / 2.6, colours); // the axes run from -1.3 to 1.3, as the static figure's
+  const { cx, cy, at } = p;
+  ring(ctx, p, 1, "#d9d9d9");
   // every position on the circle: a fixed step of ω
   ctx.fillStyle = GREY;
   for (let p = 0; p <= pos + k; p++) {
@@ -91,36 +65,21 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   ];
   for (const [p, colour] of shown) {
     const [x, y] = at(Math.sin(p * w), Math.cos(p * w));
-    arrow(ctx, cx, cy, x, y, colour);
+    arrow(ctx, [cx, cy], [x, y], colour, ARROW);
     ctx.beginPath();
     ctx.arc(x, y, 4, 0, 2 * Math.PI);
     ctx.fill();
   }
 
   ctx.fillStyle = colours.text;
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of [-1, 0, 1]) {
-    const [x] = at(t, 0);
-    ctx.fillText(formatNumber(t, ".0f", lang), x, top + size + 4);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of [-1, 0, 1]) {
-    const [, y] = at(0, t);
-    ctx.fillText(formatNumber(t, ".0f", lang), left - 4, y);
-  }
+  const box = { x: left, y: top, w: size, h: size };
+  ticksAlong(ctx, box, "bottom", [-1, 0, 1].map((t) => [at(t, 0)[0], formatNumber(t, ".0f", lang)]), font, 0);
+  ticksAlong(ctx, box, "left", [-1, 0, 1].map((t) => [at(0, t)[1], formatNumber(t, ".0f", lang)]), font, 0);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
   ctx.fillText(`PE[pos, ${2 * i}] = sin`, cx, HEIGHT - 2);
-  ctx.save();
-  ctx.translate(14, cy);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(`PE[pos, ${2 * i + 1}] = cos`, 0, 0);
-  ctx.restore();
+  axisTitle(ctx, `PE[pos, ${2 * i + 1}] = cos`, 14, cy, -Math.PI / 2);
   const angle = k * w;
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";

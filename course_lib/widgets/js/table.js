@@ -72,108 +72,34 @@ export function readout({ d_model: d, num_positions: n, base }, labels, lang) {
   ];
 }
 
-// "rrggbb" x 256 (matplotlib's colormap, from Python) -> [r, g, b] x 256
-function parseColormap(hex) {
-  const lut = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256 * 3; k++) lut[k] = parseInt(hex.substr(2 * k, 2), 16);
-  return lut;
-}
-
 const WIDTH = 512;
 const HEIGHT = 300;
-const MARGIN = { left: 46, right: 78, top: 26, bottom: 38 };
+// the plot area: the axes' labels on the left and below, the title above, the colour bar on the right
+const BOX = { x: 46, y: 26, w: WIDTH - 46 - 78, h: HEIGHT - 26 - 38 };
 
-// what stays from one drawing to the next: the cells' pixels (while the shape stays) and the colour bar
-function painter(lut) {
-  let cells = null;
-  let off = null;
-  const bar = new OffscreenCanvas(1, 256);
-  const barPixels = new ImageData(1, 256);
-  for (let k = 0; k < 256; k++) {
-    // -1 at the bottom, 1 on top
-    barPixels.data.set([lut[3 * k], lut[3 * k + 1], lut[3 * k + 2], 255], 4 * (255 - k));
-  }
-  bar.getContext("2d").putImageData(barPixels, 0, 0);
-  return (table, n, d) => {
-    if (!cells || cells.width !== d || cells.height !== n) {
-      cells = new ImageData(d, n);
-      off = new OffscreenCanvas(d, n);
-    }
-    const px = cells.data;
-    for (let k = 0; k < n * d; k++) {
-      // matplotlib: (v - vmin) / (vmax - vmin) * N, clipped to the last of the N = 256 colours
-      const idx = 3 * Math.min(255, Math.max(0, Math.floor(((table[k] + 1) / 2) * 256)));
-      const at = 4 * k;
-      px[at] = lut[idx];
-      px[at + 1] = lut[idx + 1];
-      px[at + 2] = lut[idx + 2];
-      px[at + 3] = 255;
-    }
-    off.getContext("2d").putImageData(cells, 0, 0);
-    return { cells: off, bar };
-  };
-}
-
-function drawTable(ctx, images, n, d, labels, font, colours) {
-  const w = WIDTH - MARGIN.left - MARGIN.right;
-  const h = HEIGHT - MARGIN.top - MARGIN.bottom;
-  // one pixel per cell, scaled to the plot area: smoothed when cells are smaller than pixels
-  // (as matplotlib's antialiased imshow), sharp when larger
-  ctx.imageSmoothingEnabled = !(n < h || d < w);
-  ctx.drawImage(images.cells, MARGIN.left, MARGIN.top, w, h);
-
-  ctx.fillStyle = colours.text;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, w - 1, h - 1);
-  ctx.font = `11px ${font}`;
+function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
+  const { x, y, w, h } = BOX;
+  drawCells(ctx, cells, BOX);
+  outline(ctx, BOX, colours);
   // x: dimensions, cell centres; y: positions, row 0 on top
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of ticks(d - 1)) {
-    const x = MARGIN.left + ((t + 0.5) / d) * w;
-    ctx.fillRect(x, MARGIN.top + h, 1, 4);
-    ctx.fillText(String(t), x, MARGIN.top + h + 6);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of ticks(n - 1)) {
-    const y = MARGIN.top + ((t + 0.5) / n) * h;
-    ctx.fillRect(MARGIN.left - 4, y, 4, 1);
-    ctx.fillText(String(t), MARGIN.left - 6, y);
-  }
+  ticksAlong(ctx, BOX, "bottom", ticks(d - 1).map((t) => [x + ((t + 0.5) / d) * w, String(t)]), font);
+  ticksAlong(ctx, BOX, "left", ticks(n - 1).map((t) => [y + ((t + 0.5) / n) * h, String(t)]), font);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
-  ctx.fillText(labels.xlabel, MARGIN.left + w / 2, HEIGHT - 2);
-  ctx.save();
-  ctx.translate(11, MARGIN.top + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(labels.ylabel, 0, 0);
-  ctx.restore();
+  ctx.fillText(labels.xlabel, x + w / 2, HEIGHT - 2);
+  axisTitle(ctx, labels.ylabel, 11, y + h / 2, -Math.PI / 2);
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
-  const title = fill(labels.title, { num_positions: n, d_model: d });
-  ctx.fillText(title, WIDTH / 2, 4, WIDTH - 8);
-
-  // the colour bar
-  const bx = MARGIN.left + w + 12;
-  ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(images.bar, bx, MARGIN.top, 12, h);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "left";
-  ctx.textBaseline = "middle";
-  for (const v of [-1, -0.5, 0, 0.5, 1]) {
-    const y = MARGIN.top + ((1 - v) / 2) * h;
-    ctx.fillText(formatNumber(v, ".1f", labels.lang), bx + 16, y);
-  }
-  ctx.save();
-  ctx.translate(WIDTH - 6, MARGIN.top + h / 2);
-  ctx.rotate(Math.PI / 2);
-  ctx.textAlign = "center";
-  ctx.fillText(labels.colorbar, 0, 0);
-  ctx.restore();
+  ctx.fillText(fill(labels.title, { num_positions: n, d_model: d }), WIDTH / 2, 4, WIDTH - 8);
+  const bar = {
+    ticks: [-1, -0.5, 0, 0.5, 1],
+    format: (v) => formatNumber(v, ".1f", labels.lang),
+    label: labels.colorbar,
+    labelX: WIDTH - 6,
+    mark: 0,
+  };
+  drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, { lut, vmin: -1, vmax: 1 }, bar, font, colours);
 }
 
 async function render({ model, el }) {
@@ -204,14 +130,15 @@ async function render({ model, el }) {
       fromValue: (b) => Math.log10(b),
     }),
   };
-  const paint = painter(parseColormap(model.get("colormap")));
+  const lut = parseColormap(model.get("colormap"));
+  const paint = cellPainter();
   const colours = pageColours(el, () => draw());
   const draw = () => {
     const d = model.get("d_model");
     const n = model.get("num_positions");
     const base = model.get("base");
     const ctx = sizeCanvas(canvas, WIDTH, HEIGHT);
-    drawTable(ctx, paint(sinusoidalTable(n, d, base), n, d), n, d, labels, font, colours());
+    drawTable(ctx, paint(sinusoidalTable(n, d, base), n, d, lut, -1, 1), n, d, labels, lut, font, colours());
     const lines = readout({ d_model: d, num_positions: n, base }, labels, lang);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", fill(labels.title, { num_positions: n, d_model: d }));

@@ -128,24 +128,12 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
     ctx.fillRect(x(m) - barWidth / 2, MARGIN.top + h - bh, barWidth, bh);
   });
   ctx.globalAlpha = 1;
-  ctx.fillStyle = colours.text;
-  ctx.strokeStyle = colours.text;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(MARGIN.left + 0.5, MARGIN.top + 0.5, w - 1, h - 1);
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const m of values) {
-    ctx.font = `${m === minFreq ? "bold " : ""}11px ${font}`;
-    ctx.fillText(String(m), x(m), MARGIN.top + h + 4);
-  }
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of ticks(top, 4)) {
-    const y = MARGIN.top + h - (t / top) * h;
-    ctx.fillText(formatNumber(t, ",.0f", lang), MARGIN.left - 4, y);
-  }
+  const box = { x: MARGIN.left, y: MARGIN.top, w, h };
+  outline(ctx, box, colours);
+  // every min_freq below, the one chosen in bold; the sizes on the left
+  ticksAlong(ctx, box, "bottom", values.map((m) => [x(m), String(m), m === minFreq]), font, 0);
+  const sizeTicks = ticks(top, 4).map((t) => [MARGIN.top + h - (t / top) * h, formatNumber(t, ",.0f", lang)]);
+  ticksAlong(ctx, box, "left", sizeTicks, font, 0);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
@@ -178,10 +166,7 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
     ctx.fill();
   });
   ctx.restore();
-  ctx.font = `11px ${font}`;
-  ctx.textAlign = "left";
-  ctx.textBaseline = "middle";
-  for (const t of [0, 25, 50, 75, 100]) ctx.fillText(String(t), MARGIN.left + w + 4, y(t));
+  ticksAlong(ctx, box, "right", [0, 25, 50, 75, 100].map((t) => [y(t), String(t)]), font, 0);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.share, WIDTH - 8, MARGIN.top + h / 2, Math.PI / 2, (x) => {
     ctx.strokeStyle = RED;
@@ -196,22 +181,6 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
     ctx.fill();
   });
 }
-
-// An axis's title, turned by `rotate` about (x, y), in the page's text colour (the series' colours
-// are too dark to read on the dark theme), after `key`, the series' mark drawn at its own x, so
-// that the axis still says which series it measures
-function axisTitle(ctx, text, x, y, rotate, key) {
-  ctx.save();
-  ctx.translate(x, y);
-  ctx.rotate(rotate);
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  const width = ctx.measureText(text).width;
-  ctx.fillText(text, 10, 0);
-  key(10 - width / 2 - 14);
-  ctx.restore();
-}
-
 
 async function render({ model, el }) {
   const lang = model.get("lang");
