@@ -59,6 +59,7 @@ __all__ = [
     "format_decimal",
     "format_scientific",
     "format_number",
+    "number_symbols",
     "decimal_mark",
     "minus_sign",
     "NUMBER_STYLE",
@@ -324,6 +325,20 @@ def _symbols(lang: str) -> tuple[str, str, bool]:
     return cldr["decimal"], style.get("minus", cldr["minusSign"]), style.get("power_of_ten", False)
 
 
+def number_symbols(lang: str | None = None) -> dict[str, str | bool]:
+    """How ``lang`` writes numbers, for code that writes them outside Python (the explorers' JavaScript).
+
+    ``decimal`` and ``minus`` are the language's (:func:`decimal_mark`, :func:`minus_sign`),
+    ``group`` separates thousands, and ``power_of_ten`` says whether e-notation becomes a power
+    of ten: what :func:`format_number` puts in place of Python's ``.``, ``-`` and ``,``.
+
+    >>> number_symbols("en"), number_symbols("ru")["minus"]
+    ({'decimal': '.', 'group': ' ', 'minus': '-', 'power_of_ten': False}, '−')
+    """
+    point, minus, power_of_ten = _symbols(resolve(lang))
+    return {"decimal": point, "group": THOUSANDS, "minus": minus, "power_of_ten": power_of_ten}
+
+
 def decimal_mark(lang: str | None = None) -> str:
     """The decimal mark of ``lang``'s numbers: ``.`` in English (and the pseudo-language), ``,`` in Russian."""
     return _symbols(resolve(lang))[0]
@@ -370,9 +385,12 @@ def format_number(x: float, spec: str, lang: str | None = None) -> str:
     >>> format_number(1234567.0, ",.1f", "en"), format_number(1234567.0, ",.1f", "ru"), format_number(2e-16, ".0e", "ru")
     ('1 234 567.0', '1 234 567,0', '2·10⁻¹⁶')
     """
-    point, minus, power_of_ten = _symbols(resolve(lang))
-    text = f"{x:{spec}}".translate({ord(","): THOUSANDS, ord("."): point, ord("-"): minus})
+    symbols = number_symbols(lang)
+    minus = symbols["minus"]
+    text = f"{x:{spec}}".translate(
+        {ord(","): symbols["group"], ord("."): symbols["decimal"], ord("-"): minus}
+    )
     mantissa, e, exponent = text.partition("e")
-    if power_of_ten and e:
+    if symbols["power_of_ten"] and e:
         return f"{mantissa}·10{str(int(exponent.replace(minus, '-'))).translate(_SUPERSCRIPT)}"
     return text

@@ -42,6 +42,8 @@ MESSAGES = Messages(
             "ru": "{variant}: {total} % верных ответов на n = {n} токенах; {seen} % на позициях "
             "до {train_len}; дальше: {unseen}",
         },
+        # the share beyond the training length, with the percent sign as the language writes it
+        "unseen_share": {"en": "{share} %", "ru": "{share} %"},
         "no_unseen": {"en": "no positions", "ru": "позиций нет"},
         "no_target": {"en": "–", "ru": "–"},
         "variants": {"en": "variants shown", "ru": "показанные варианты"},
@@ -111,6 +113,7 @@ class ExtrapolationExplorer(LiveExplorer):
             "variants": MESSAGES("variants", lang),
             "title": template(MESSAGES, "title", lang),
             "readout": template(MESSAGES, "readout", lang),
+            "unseen_share": template(MESSAGES, "unseen_share", lang),
             "no_unseen": MESSAGES("no_unseen", lang),
             "no_target": MESSAGES("no_target", lang),
             "xlabel": plots.MESSAGES("positions", lang),
@@ -158,7 +161,11 @@ class ExtrapolationExplorer(LiveExplorer):
         lines = []
         for v in self.shown:
             hits = self.results[v].hits[:, :n]  # (n_seqs, n): the sequences of length n
-            unseen = f"{share(hits[:, L:])} %" if n > L else MESSAGES("no_unseen", lang)
+            unseen = (
+                MESSAGES("unseen_share", lang, share=share(hits[:, L:]))
+                if n > L
+                else MESSAGES("no_unseen", lang)
+            )
             lines.append(
                 MESSAGES(
                     "readout",

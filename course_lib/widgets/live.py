@@ -27,7 +27,7 @@ import numpy as np
 import traitlets
 from matplotlib import colormaps
 
-from ..i18n import Messages, format_number, placeholders
+from ..i18n import Messages, format_number, number_symbols, placeholders
 
 __all__ = ["JS", "module", "template", "colormap_hex", "format_length", "LiveExplorer"]
 
@@ -63,15 +63,18 @@ def format_length(x: float, lang: str | None = None) -> str:
 
 
 class LiveExplorer(anywidget.AnyWidget):
-    """What every live explorer syncs besides its parameters: its language and its texts in it."""
+    """What every live explorer syncs besides its parameters: its language, its texts and numbers in it."""
 
     lang = traitlets.Unicode("en").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
+    #: how ``lang`` writes numbers (:func:`course_lib.i18n.number_symbols`): the JavaScript's
+    #: ``formatNumber`` writes them with these symbols, so it knows no language of its own
+    numbers = traitlets.Dict().tag(sync=True)
     #: the traits a reader sets, in the order ``repr`` names them
     parameters: tuple[str, ...] = ()
 
     def __init__(self, lang: str, labels: dict[str, str], **traits):
-        super().__init__(lang=lang, labels=labels, **traits)
+        super().__init__(lang=lang, labels=labels, numbers=number_symbols(lang), **traits)
 
     def __repr__(self) -> str:
         """``TableExplorer(d_model=128, ...)``: the text a notebook keeps beside the widget (no memory address)."""

@@ -152,9 +152,9 @@ def test_vocab_js_equals_course_lib(module_page, course_vocab, lang):
         for text in TEXTS[:4] + corpus_lines[:5]:
             explorer.text = text
             ids, size, lines = page.evaluate(
-                """([v, labels, lang]) => [vocab.encode(explorer.tokenize(v.text), v.min_freq), vocab.size(v.min_freq),
-                                            explorer.readout(v, data, labels, lang, vocab)]""",
-                [{"text": text, "min_freq": min_freq}, explorer.labels, lang],
+                """([v, labels, numbers]) => [vocab.encode(explorer.tokenize(v.text), v.min_freq), vocab.size(v.min_freq),
+                                            explorer.readout(v, data, labels, numbers, vocab)]""",
+                [{"text": text, "min_freq": min_freq}, explorer.labels, explorer.numbers],
             )
             assert ids == explorer.ids and size == len(explorer.vocab), (min_freq, text)
             assert lines == explorer.readout(), (min_freq, text)
@@ -211,13 +211,13 @@ def test_tokens_js_equals_course_lib(module_page, course_tokenizer, lang):
     for size in explorer.sizes:
         explorer.size = size
         js = page.evaluate(
-            """([texts, size, labels, lang]) => {
+            """([texts, size, labels, numbers]) => {
                 const encode = explorer.encoder(data, size);
                 return texts.map(t => { const ids = encode(t);
                     return [ids, ids.map(i => explorer.idToToken(data, bytes, i)),
-                            explorer.readout(t, ids.length, labels, lang)]; });
+                            explorer.readout(t, ids.length, labels, numbers)]; });
             }""",
-            [texts, size, explorer.labels, lang],
+            [texts, size, explorer.labels, explorer.numbers],
         )
         for text, (ids, tokens, line) in zip(texts, js, strict=True):
             explorer.text = text

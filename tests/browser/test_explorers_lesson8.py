@@ -129,8 +129,8 @@ def test_rope_readout_is_pythons(module_page, lang):
     for d, m, n, pair, base, top, seed in ROPE_POINTS:
         explorer = widgets.rope_explorer(d, m, n, pair, base, top, seed, lang=lang)
         js = page.evaluate(
-            "([v, labels, lang]) => explorer.readout(v, labels, lang)",
-            [rope_values(explorer), explorer.labels, lang],
+            "([v, labels, numbers]) => explorer.readout(v, labels, numbers)",
+            [rope_values(explorer), explorer.labels, explorer.numbers],
         )
         python = explorer.readout()
         assert cut.sub("", js[0]) == cut.sub("", python[0]), (js[0], python[0])
@@ -180,12 +180,12 @@ def test_alibi_readout_is_pythons(module_page, lang):
     for heads, head, seq in ALIBI_POINTS:
         explorer = widgets.alibi_explorer(num_heads=heads, head=head, seq_len=seq, lang=lang)
         js, labels = page.evaluate(
-            """([v, labels, lang, slopes]) => [explorer.readout(v, labels, lang),
-                                               slopes.map(m => explorer.slopeLabel(m, lang))]""",
+            """([v, labels, numbers, slopes]) => [explorer.readout(v, labels, numbers),
+                                               slopes.map(m => explorer.slopeLabel(m, numbers))]""",
             [
                 {"num_heads": heads, "head": head, "seq_len": seq},
                 explorer.labels,
-                lang,
+                explorer.numbers,
                 alibi_slopes(heads, dtype=torch.float64).tolist(),
             ],
         )
@@ -230,8 +230,8 @@ def test_rope_angles_readout_is_pythons(module_page, lang):
         explorer = widgets.rope_angles_explorer(d, n, train_len, base, scale, lang=lang)
         values = {"head_dim": d, "num_positions": n, "train_len": train_len, "base": base, "scale": scale}
         js, title = page.evaluate(
-            "([v, labels, lang]) => [explorer.readout(v, labels, lang), explorer.title(v, labels, lang)]",
-            [values, explorer.labels, lang],
+            "([v, labels, numbers]) => [explorer.readout(v, labels, numbers), explorer.title(v, labels, numbers)]",
+            [values, explorer.labels, explorer.numbers],
         )
         assert js == explorer.readout()
         # the picture's title is the static figure's

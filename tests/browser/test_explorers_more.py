@@ -158,10 +158,10 @@ def test_embeddings_js_equals_course_lib(module_page, lang):  # noqa: F811
             for show in ("tokens", "sum"):
                 explorer.sentence, explorer.show = j, show
                 rows, text = page.evaluate(
-                    """([v, j, show, labels, lang]) => [
+                    """([v, j, show, labels, numbers]) => [
                         Array.from(explorer.sentenceVectors(v.weight, v.ids[j], show)),
-                        explorer.readout({...v, sentence: j, show}, labels, lang)]""",
-                    [data, j, show, explorer.labels, lang],
+                        explorer.readout({...v, sentence: j, show}, labels, numbers)]""",
+                    [data, j, show, explorer.labels, explorer.numbers],
                 )
                 got = torch.tensor(rows, dtype=torch.float64).reshape(-1, d)
                 assert (got - explorer.vectors).abs().max().item() <= TOLERANCE, (sentences, j, show)
@@ -187,9 +187,9 @@ def test_balance_js_equals_course_lib(module_page, lang, d_model):  # noqa: F811
     for k in (0, 7, 15, 20, 26, 33, 40):
         explorer.scale = explorer.stops[k]
         js, text, stop = page.evaluate(
-            "([data, k, labels, lang]) => [explorer.balance(data, k), explorer.readout(data, k, labels, lang),"
+            "([data, k, labels, numbers]) => [explorer.balance(data, k), explorer.readout(data, k, labels, numbers),"
             " explorer.stopOf(data.stops, data.stops[k] * 1.01)]",
-            [data, k, explorer.labels, lang],
+            [data, k, explorer.labels, explorer.numbers],
         )
         assert stop == k
         # against the same sums in float64 ...

@@ -1,12 +1,13 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
 import json
+import re
 
 import numpy as np
 import pytest
 import torch
 
-from course_lib import Vocab, plots, set_language, sinusoidal_table, widgets
+from course_lib import Vocab, i18n, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
 from course_tools.config import CONFIG
 
@@ -485,6 +486,32 @@ def test_a_live_explorer_is_written_by_its_parameters_not_its_address():
         repr(widgets.rotation_explorer(d_model=8))
         == "RotationExplorer(pos=3, k=2, i=0, d_model=8, base=10000.0)"
     )
+
+
+def test_a_live_explorer_sends_how_its_language_writes_numbers(monkeypatch):
+    # the JavaScript names no language: each explorer sends its language's symbols with its state
+    # (i18n.number_symbols, the locale's CLDR data through Babel, as format_number writes them)
+    assert widgets.table_explorer(lang="ru").get_state()["numbers"] == {
+        "decimal": ",",
+        "group": " ",
+        "minus": "\u2212",
+        "power_of_ten": True,
+    }
+    # (read before LiveExplorer itself is made below: anywidget gives that instance a subclass of
+    # LiveExplorer whose _esm is a trait, not a module)
+    modules = [explorer._esm for explorer in widgets.LiveExplorer.__subclasses__()]
+    assert [m[:60] for m in modules if re.search(r"[\"'`](en|ru)[\"'`]", m)] == []
+    # a third language is data: its code in LANGUAGES, and every explorer's constructor, through
+    # LiveExplorer's, sends its locale's symbols to the same JavaScript
+    monkeypatch.setattr(i18n, "LANGUAGES", (*i18n.LANGUAGES, "de"))
+    german = widgets.LiveExplorer("de", {})
+    assert german.get_state()["numbers"] == {
+        "decimal": ",",
+        "group": " ",
+        "minus": "-",
+        "power_of_ten": False,
+    }
+    assert german.numbers == i18n.number_symbols("de")
 
 
 def test_every_saved_live_explorer_runs_the_current_javascript():

@@ -44,13 +44,13 @@ export function halfKeys(weights) {
 }
 
 // a slope as the power of two it is: 2^-3, 2^-0.5 (Python's "g" is 6 significant digits)
-export function slopeLabel(slope, lang) {
+export function slopeLabel(slope, numbers) {
   const exponent = Math.log2(slope);
-  return `2^${formatNumber(exponent, exponent === Math.round(exponent) ? ".0f" : ".6g", lang)}`;
+  return `2^${formatNumber(exponent, exponent === Math.round(exponent) ? ".0f" : ".6g", numbers)}`;
 }
 
 // the readout's two lines, as AlibiExplorer.readout() writes them in Python
-export function readout({ num_heads: heads, head, seq_len: seq }, labels, lang) {
+export function readout({ num_heads: heads, head, seq_len: seq }, labels, numbers) {
   const closest = 2 ** Math.floor(Math.log2(heads));
   let rule;
   if (heads === 1) rule = labels.one;
@@ -59,8 +59,8 @@ export function readout({ num_heads: heads, head, seq_len: seq }, labels, lang) 
   const slope = alibiSlopes(heads)[head - 1];
   const detail = fill(labels.readout, {
     head,
-    slope: slopeLabel(slope, lang),
-    value: formatNumber(slope, ".4f", lang),
+    slope: slopeLabel(slope, numbers),
+    value: formatNumber(slope, ".4f", numbers),
     half: halfKeys(alibiWeights(slope, seq)),
     seq,
   });
@@ -102,7 +102,7 @@ export function headColours(lut, heads) {
 }
 
 function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, font, colours) {
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const slope = alibiSlopes(heads)[Math.min(head, heads) - 1];
   const { left, top, size } = MAP;
   const map = { x: left, y: top, w: size, h: size };
@@ -118,12 +118,12 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
   ctx.font = `13px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  ctx.fillText(fill(labels.title, { h: head, slope: slopeLabel(slope, lang) }), left + size / 2, 6, size + 90);
+  ctx.fillText(fill(labels.title, { h: head, slope: slopeLabel(slope, numbers) }), left + size / 2, 6, size + 90);
 
   // the colour bar: every head on one scale, -(seq - 1)/2 .. 0
   const low = -(seq - 1) / 2;
   const bx = left + size + 12;
-  const bar = { ticks: ticks(-low, 4).map((t) => -t), format: (v) => formatNumber(v, ".0f", lang), outline: true };
+  const bar = { ticks: ticks(-low, 4).map((t) => -t), format: (v) => formatNumber(v, ".0f", numbers), outline: true };
   drawColourBar(ctx, { x: bx, y: top, w: 12, h: size }, { lut, vmin: low, vmax: 0 }, bar, font, colours);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.bias, bx + 52, top + size / 2, Math.PI / 2);
@@ -158,7 +158,7 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
   outline(ctx, plot, colours);
   ticksAlong(ctx, plot, "bottom", ticks(seq - 1, 5).map((t) => [b.left + (t + 0.5) * step, String(t)]), font);
   const shares = [];
-  for (let w = 0; w <= high + 1e-9; w += 0.1) shares.push([at(0, w)[1], formatNumber(w, ".1f", lang)]);
+  for (let w = 0; w <= high + 1e-9; w += 0.1) shares.push([at(0, w)[1], formatNumber(w, ".1f", numbers)]);
   ticksAlong(ctx, plot, "left", shares, font);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.distance, b.left + b.width / 2, b.top + b.height + 28);
@@ -170,9 +170,9 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "alibi-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "alibi-explorer");
   const font = await courseFont(el);
   const sliders = {
     num_heads: slider(controls, {
@@ -197,7 +197,7 @@ async function render({ model, el }) {
   const draw = () => {
     const values = { num_heads: model.get("num_heads"), head: model.get("head"), seq_len: model.get("seq_len") };
     drawAlibi(sizeCanvas(canvas, WIDTH, HEIGHT), values, lut, labels, font, colours());
-    const lines = readout(values, labels, lang);
+    const lines = readout(values, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", lines.join(" "));
   };

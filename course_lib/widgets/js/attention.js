@@ -49,9 +49,9 @@ export function stopOf(stops, scale) {
 }
 
 // the readout's two lines, as BalanceExplorer.readout() writes them in Python
-export function readout(data, k, labels, lang) {
+export function readout(data, k, labels, numbers) {
   const b = balance(data, k);
-  const number = (x) => formatNumber(x, ".2f", lang);
+  const number = (x) => formatNumber(x, ".2f", numbers);
   return [
     fill(labels.rms, {
       scale: number(b.scale),
@@ -67,9 +67,9 @@ const WIDTH = 600;
 const HEIGHT = 290;
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "balance-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "balance-explorer");
   const font = await courseFont(el);
   const stops = () => model.get("stops");
   const sliders = {
@@ -80,7 +80,7 @@ async function render({ model, el }) {
       min: 0,
       max: stops().length - 1,
       value: model.get("scale"),
-      format: (c) => formatNumber(c, ".2f", lang),
+      format: (c) => formatNumber(c, ".2f", numbers),
       toValue: (k) => stops()[k],
       fromValue: (c) => stopOf(stops(), c),
     }),
@@ -93,7 +93,7 @@ async function render({ model, el }) {
     const k = stopOf(data.stops, model.get("scale"));
     const tokens = model.get("tokens");
     const ctx = sizeCanvas(canvas, WIDTH, HEIGHT);
-    const title = fill(labels.title, { scale: formatNumber(data.stops[k], ".2f", lang) });
+    const title = fill(labels.title, { scale: formatNumber(data.stops[k], ".2f", numbers) });
     ctx.fillStyle = colours().text;
     ctx.font = `13px ${font}`;
     ctx.textAlign = "center";
@@ -118,14 +118,14 @@ async function render({ model, el }) {
           ylabel: j === 0 ? labels.ylabel : "",
           ylabelX: 11,
           title: tokens[j].join(" "),
-          colorbar: j === 1 ? { label: labels.colorbar, ticks: [0, 0.2, 0.4, 0.6, 0.8, 1], format: (v) => formatNumber(v, ".1f", lang) } : null,
-          cellText: seq <= 8 ? (v) => formatNumber(v, ".2f", lang) : null,
+          colorbar: j === 1 ? { label: labels.colorbar, ticks: [0, 0.2, 0.4, 0.6, 0.8, 1], format: (v) => formatNumber(v, ".1f", numbers) } : null,
+          cellText: seq <= 8 ? (v) => formatNumber(v, ".2f", numbers) : null,
         },
         font,
         colours(),
       );
     });
-    const lines = readout(data, k, labels, lang);
+    const lines = readout(data, k, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", `${title}. ${lines[1]}`);
   };

@@ -14,9 +14,10 @@ export function roundHalfEven(x) {
 }
 
 // x in the Python format spec (".1f", ",.0f", " .3f", ".4g", ".1e"), as course_lib.i18n.format_number
-// writes it for `lang`: the decimal mark and minus sign of the language, thousands separated by
-// spaces, and in Russian a power of ten for e-notation (2·10⁻¹⁶)
-export function formatNumber(x, spec, lang) {
+// writes it: Python's digits, then the language's symbols from Python (the widget's `numbers` trait,
+// course_lib.i18n.number_symbols): {decimal, group, minus, power_of_ten}, power_of_ten writing
+// e-notation as 2·10⁻¹⁶
+export function formatNumber(x, spec, numbers) {
   const m = /^( ?)(,?)\.(\d+)([feg])$/.exec(spec);
   if (!m) throw new Error(`formatNumber: unsupported spec ${spec}`);
   const [, sign, group, digits, kind] = m;
@@ -25,14 +26,14 @@ export function formatNumber(x, spec, lang) {
   if (kind === "f") text = toFixed(x, p);
   else if (kind === "e") text = pythonExponent(x.toExponential(p));
   else text = formatG(x, p);
-  if (group) text = text.replace(/^(-?)(\d+)/, (_, s, int) => s + int.replace(/\B(?=(\d{3})+(?!\d))/g, " "));
+  if (group) text = text.replace(/^(-?)(\d+)/, (_, s, int) => s + int.replace(/\B(?=(\d{3})+(?!\d))/g, ","));
   if (sign && !text.startsWith("-")) text = " " + text;
-  if (lang !== "ru") return text;
-  const localise = (t) => t.replace(/-/g, "−").replace(/\./g, ",");
+  const symbol = { ",": numbers.group, ".": numbers.decimal, "-": numbers.minus };
+  text = text.replace(/[,.-]/g, (c) => symbol[c]);
   const [mantissa, exponent] = text.split("e");
-  if (exponent === undefined) return localise(text);
-  const power = String(Number(exponent)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
-  return `${localise(mantissa)}·10${power}`;
+  if (!numbers.power_of_ten || exponent === undefined) return text;
+  const power = String(Number(exponent.replace(numbers.minus, "-"))).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
+  return `${mantissa}·10${power}`;
 }
 
 // x.toFixed(p), but an exact tie rounds to even as Python does (0.5 -> "0", 2.5 -> "2", not "1" and "3")

@@ -49,15 +49,15 @@ export function rowDifference(values, d, a, b) {
 }
 
 // the readout's lines, as EmbeddingExplorer.readout() writes them in Python
-export function readout({ weight, ids, tokens, sentence, show }, labels, lang) {
+export function readout({ weight, ids, tokens, sentence, show }, labels, numbers) {
   const d = weight[0].length;
   const values = sentenceVectors(weight, ids[sentence], show);
   const words = tokens[sentence];
-  const lines = [fill(labels.readout, { seq: words.length, d_model: d, rms: formatNumber(rms(values), ".2f", lang) })];
+  const lines = [fill(labels.readout, { seq: words.length, d_model: d, rms: formatNumber(rms(values), ".2f", numbers) })];
   const repeat = repeatedToken(words);
   if (repeat === null) lines.push(labels.no_repeat);
   else {
-    const diff = formatNumber(rowDifference(values, d, repeat.first, repeat.second), ".2f", lang);
+    const diff = formatNumber(rowDifference(values, d, repeat.first, repeat.second), ".2f", numbers);
     lines.push(fill(labels.repeat, { token: repeat.token, first: repeat.first, second: repeat.second, diff }));
   }
   return lines;
@@ -70,9 +70,9 @@ const BOTTOM = 44;
 const RIGHT = 92;
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "embedding-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "embedding-explorer");
   const font = await courseFont(el);
   const sentences = model.get("sentences");
   const controlsByName = {
@@ -131,13 +131,13 @@ async function render({ model, el }) {
         colorbar: {
           label: labels.colorbar,
           ticks: symmetricTicks(vmax),
-          format: (v) => formatNumber(v, Number.isInteger(v) ? ".0f" : ".1f", lang),
+          format: (v) => formatNumber(v, Number.isInteger(v) ? ".0f" : ".1f", numbers),
         },
       },
       font,
       colours(),
     );
-    const lines = readout({ weight, ids, tokens, sentence, show }, labels, lang);
+    const lines = readout({ weight, ids, tokens, sentence, show }, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", `${title}: ${sentences[sentence]}`);
   };

@@ -39,7 +39,7 @@ export function readout({ length: n, shown }, data, labels) {
         n,
         seen: text(share(v, 0, Math.min(L, n))),
         train_len: L,
-        unseen: n > L ? `${text(share(v, L, n))} %` : labels.no_unseen,
+        unseen: n > L ? fill(labels.unseen_share, { share: text(share(v, L, n)) }) : labels.no_unseen,
       }),
     );
 }
@@ -53,7 +53,7 @@ const Y_MAX = 1.05; // the static figure's y axis, 0 .. 1.05
 const BAND = "rgba(128, 128, 128, 0.16)";
 
 function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const w = WIDTH - MARGIN.left - MARGIN.right;
   const h = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = (p) => MARGIN.left + (p / data.test_len) * w;
@@ -110,7 +110,7 @@ function drawAccuracy(ctx, { length: n, shown }, data, labels, font, colours) {
   const box = { x: MARGIN.left, y: MARGIN.top, w, h };
   outline(ctx, box, colours);
   ticksAlong(ctx, box, "bottom", ticks(data.test_len).map((t) => [x(t), String(t)]), font);
-  ticksAlong(ctx, box, "left", [0, 0.2, 0.4, 0.6, 0.8, 1].map((t) => [y(t), formatNumber(t, ".1f", lang)]), font);
+  ticksAlong(ctx, box, "left", [0, 0.2, 0.4, 0.6, 0.8, 1].map((t) => [y(t), formatNumber(t, ".1f", numbers)]), font);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
@@ -181,10 +181,10 @@ function checkboxes(parent, { label, options, value }) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
-  const { controls, canvas, readout: line } = frame(el, lang, "extrapolation-explorer");
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "extrapolation-explorer");
   const font = await courseFont(el);
   const sliders = {
     shown: checkboxes(controls, {

@@ -63,7 +63,7 @@ function drawPadding(ctx, values, labels, font, colours, lut) {
       ylabel: labels.ylabel,
       title: fill(labels[mode], { padding }),
       titleWidth: WIDTH - 8,
-      colorbar: { label: labels.colorbar, ticks: [-1, -0.5, 0, 0.5, 1], format: (v) => formatNumber(v, ".1f", labels.lang) },
+      colorbar: { label: labels.colorbar, ticks: [-1, -0.5, 0, 0.5, 1], format: (v) => formatNumber(v, ".1f", labels.numbers) },
     },
     font,
     colours,
@@ -71,9 +71,9 @@ function drawPadding(ctx, values, labels, font, colours, lut) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "left-padding-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "left-padding-explorer");
   const font = await courseFont(el);
   const sliders = {
     padding: slider(controls, { name: "padding", label: labels.padding, min: 0, max: model.get("max_padding"), value: model.get("padding") }),

@@ -58,19 +58,19 @@ export function shiftCheck(q, k, m, n, last, base) {
 // the readout, as RopeExplorer.readout() writes it in Python (its last number, the error, ~1e-16, is
 // libm's last bits: the browser test compares it as a number)
 // and, second, how far each vector of the pair shown turned (the legend's texts)
-export function readout({ q, k, m, n, pair, base, last }, labels, lang) {
+export function readout({ q, k, m, n, pair, base, last }, labels, numbers) {
   const { score, shifts, error } = shiftCheck(q, k, m, n, last, base);
   const check = fill(labels.readout, {
-    offset: formatNumber(m - n, ".0f", lang),
-    score: formatNumber(score, ".4f", lang),
+    offset: formatNumber(m - n, ".0f", numbers),
+    score: formatNumber(score, ".4f", numbers),
     last,
     shifts,
-    err: formatNumber(Math.max(error, 1e-16), ".0e", lang),
+    err: formatNumber(Math.max(error, 1e-16), ".0e", numbers),
   });
   const th = theta(pair, q.length, base);
   const turned = [
-    fill(labels.q, { m, angle: formatNumber(m * th, ".2f", lang) }),
-    fill(labels.k, { n, angle: formatNumber(n * th, ".2f", lang) }),
+    fill(labels.q, { m, angle: formatNumber(m * th, ".2f", numbers) }),
+    fill(labels.k, { n, angle: formatNumber(n * th, ".2f", numbers) }),
   ];
   return [check, turned.join("; ")];
 }
@@ -99,7 +99,7 @@ function niceTicks(lo, hi, count = 5) {
 
 function drawRope(ctx, values, curve, labels, font, colours) {
   const { q, k, m, n, pair, base, max_position: maxOffset } = values;
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const d = q.length;
   const qm = ropeRotate(q, m, base);
   const kn = ropeRotate(k, n, base);
@@ -136,14 +136,14 @@ function drawRope(ctx, values, curve, labels, font, colours) {
   ctx.font = `13px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
-  ctx.fillText(fill(labels.pair_title, { i: pair, theta: formatNumber(th, ".4g", lang) }), cx + 20, top - 4, 300);
+  ctx.fillText(fill(labels.pair_title, { i: pair, theta: formatNumber(th, ".4g", numbers) }), cx + 20, top - 4, 300);
   // the legend, under the plane
   ctx.font = `12px ${font}`;
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   const legend = [
-    [Q_COLOUR, fill(labels.q, { m, angle: formatNumber(m * th, ".2f", lang) })],
-    [K_COLOUR, fill(labels.k, { n, angle: formatNumber(n * th, ".2f", lang) })],
+    [Q_COLOUR, fill(labels.q, { m, angle: formatNumber(m * th, ".2f", numbers) })],
+    [K_COLOUR, fill(labels.k, { n, angle: formatNumber(n * th, ".2f", numbers) })],
   ];
   legend.forEach(([colour, text], row) => {
     const y = top + size + 30 + row * 18;
@@ -192,9 +192,9 @@ function drawRope(ctx, values, curve, labels, font, colours) {
   }
   ctx.fillStyle = colours.text;
   const box = { x: c.left, y: c.top, w: c.width, h: c.height };
-  ticksAlong(ctx, box, "bottom", niceTicks(-maxOffset, maxOffset).values.map((o) => [at(o, 0)[0], formatNumber(o, ".0f", lang)]), font);
+  ticksAlong(ctx, box, "bottom", niceTicks(-maxOffset, maxOffset).values.map((o) => [at(o, 0)[0], formatNumber(o, ".0f", numbers)]), font);
   const yticks = niceTicks(ymin, ymax);
-  ticksAlong(ctx, box, "left", yticks.values.map((s) => [at(0, s)[1], formatNumber(s, `.${yticks.digits}f`, lang)]), font);
+  ticksAlong(ctx, box, "left", yticks.values.map((s) => [at(0, s)[1], formatNumber(s, `.${yticks.digits}f`, numbers)]), font);
   ctx.font = `12px ${font}`;
   axisTitle(ctx, labels.offset, c.left + c.width / 2, c.top + c.height + 30);
   axisTitle(ctx, "q_m · k_n", c.left - 44, c.top + c.height / 2, -Math.PI / 2);
@@ -208,8 +208,8 @@ function drawRope(ctx, values, curve, labels, font, colours) {
     head_dim: d,
     m,
     n,
-    offset: formatNumber(m - n, ".0f", lang),
-    score: formatNumber(score, ".3f", lang),
+    offset: formatNumber(m - n, ".0f", numbers),
+    score: formatNumber(score, ".3f", numbers),
   });
   ctx.fillText(heading, WIDTH / 2, 4, WIDTH - 8);
 }
@@ -234,9 +234,9 @@ function checkbox(parent, { name, label, value }) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "rope-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-explorer");
   const font = await courseFont(el);
   const sliders = {};
   for (const name of ["m", "n", "pair"]) {
@@ -296,7 +296,7 @@ async function render({ model, el }) {
       last: Math.min(model.get("limits").m, model.get("limits").n),
     };
     drawRope(sizeCanvas(canvas, WIDTH, HEIGHT), values, curveFor(values), labels, font, colours());
-    const lines = readout(values, labels, lang);
+    const lines = readout(values, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", lines.join(" "));
   };

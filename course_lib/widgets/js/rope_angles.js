@@ -42,24 +42,24 @@ function count(flags) {
 }
 
 // the readout, as RopeAnglesExplorer.readout() writes it in Python
-export function readout({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, lang) {
+export function readout({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, numbers) {
   return fill(labels.readout, {
     last_train: trainLen - 1,
     last: n - 1,
-    scale: formatNumber(scale, ".6g", lang),
-    base: formatNumber(base, ",.0f", lang),
+    scale: formatNumber(scale, ".6g", numbers),
+    base: formatNumber(base, ",.0f", numbers),
     new: count(newAnglePairs(d, n, trainLen, base, scale)),
     pairs: d / 2,
-    slow_now: formatNumber(slowestTurn(n - 1, d, base, scale), ".2g", lang),
-    slow_train: formatNumber(slowestTurn(trainLen - 1, d, TRAIN_BASE, 1), ".2g", lang),
+    slow_now: formatNumber(slowestTurn(n - 1, d, base, scale), ".2g", numbers),
+    slow_train: formatNumber(slowestTurn(trainLen - 1, d, TRAIN_BASE, 1), ".2g", numbers),
   });
 }
 
 // the figure's title, as course_lib.plots.update_rope_angles writes it (two lines)
-export function title({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, lang) {
+export function title({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, numbers) {
   return fill(labels.title, {
-    base: formatNumber(base, ".0f", lang),
-    scale: formatNumber(scale, ".6g", lang),
+    base: formatNumber(base, ".0f", numbers),
+    scale: formatNumber(scale, ".6g", numbers),
     new: count(newAnglePairs(d, n, trainLen, base, scale)),
     pairs: d / 2,
   });
@@ -91,7 +91,7 @@ function rowMeans(table, n, pairs, rows) {
 
 function drawAngles(ctx, values, paint, labels, lut, font, colours) {
   const { head_dim: d, num_positions: n, train_len: trainLen, base, scale } = values;
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const pairs = d / 2;
   const { x, y, w, h } = BOX;
   const rows = Math.min(h, n);
@@ -144,13 +144,13 @@ function drawAngles(ctx, values, paint, labels, lut, font, colours) {
   axisTitle(ctx, labels.ylabel, 11, y + h / 2, -Math.PI / 2);
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
-  title(values, labels, lang)
+  title(values, labels, numbers)
     .split("\n")
     .forEach((line, row) => ctx.fillText(line, x + w / 2, 4 + row * 17, WIDTH - 8));
 
   const bar = {
     ticks: [-1, -0.5, 0, 0.5, 1],
-    format: (v) => formatNumber(v, ".1f", lang),
+    format: (v) => formatNumber(v, ".1f", numbers),
     label: labels.colorbar,
     labelX: WIDTH - 8,
     outline: true,
@@ -159,9 +159,9 @@ function drawAngles(ctx, values, paint, labels, lut, font, colours) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "rope-angles-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-angles-explorer");
   const font = await courseFont(el);
   const limits = model.get("limits");
   const sliders = {
@@ -173,7 +173,7 @@ async function render({ model, el }) {
       max: limits.base_exponent_max,
       step: 0.1,
       value: model.get("base"),
-      format: (b) => formatNumber(b, ",.0f", lang),
+      format: (b) => formatNumber(b, ",.0f", numbers),
       toValue: (e) => 10 ** e,
       fromValue: (b) => Math.log10(b),
     }),
@@ -184,7 +184,7 @@ async function render({ model, el }) {
       max: limits.scale,
       step: 0.5,
       value: model.get("scale"),
-      format: (s) => formatNumber(s, ".6g", lang),
+      format: (s) => formatNumber(s, ".6g", numbers),
     }),
   };
   const lut = parseColormap(model.get("colormap"));
@@ -199,8 +199,8 @@ async function render({ model, el }) {
       scale: model.get("scale"),
     };
     drawAngles(sizeCanvas(canvas, WIDTH, HEIGHT), values, paint, labels, lut, font, colours());
-    line.textContent = readout(values, labels, lang);
-    canvas.setAttribute("aria-label", title(values, labels, lang).replace("\n", " "));
+    line.textContent = readout(values, labels, numbers);
+    canvas.setAttribute("aria-label", title(values, labels, numbers).replace("\n", " "));
   };
   // a trait with no control, set from Python, redraws too
   const fixed = ["head_dim", "num_positions", "train_len"];

@@ -24,14 +24,14 @@ export function rotationCheck(pos, k, i, d, base) {
   return Math.max(Math.abs(turned[0] - later[0]), Math.abs(turned[1] - later[1]));
 }
 
-export function readout({ pos, k, i, d_model: d, base }, labels, lang) {
+export function readout({ pos, k, i, d_model: d, base }, labels, numbers) {
   const w = omega(i, d, base);
   return fill(labels.readout, {
-    omega: formatNumber(w, ".4g", lang),
-    angle: formatNumber(k * w, ".4f", lang),
+    omega: formatNumber(w, ".4g", numbers),
+    angle: formatNumber(k * w, ".4f", numbers),
     pos,
     pos_k: pos + k,
-    err: formatNumber(rotationCheck(pos, k, i, d, base), ".1e", lang),
+    err: formatNumber(rotationCheck(pos, k, i, d, base), ".1e", numbers),
   });
 }
 
@@ -47,7 +47,7 @@ const PLANE = { left: 50, top: 34, size: 230 };
 const ARROW = { head: 9, spread: 0.4, inset: 0 }; // a slimmer head than RoPE's, the shaft up to the tip
 
 function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colours) {
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const w = omega(i, d, base);
   const { left, top, size } = PLANE;
   const p = plane(ctx, PLANE, size / 2.6, colours); // the axes run from -1.3 to 1.3, as the static figure's
@@ -73,8 +73,8 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
 
   ctx.fillStyle = colours.text;
   const box = { x: left, y: top, w: size, h: size };
-  ticksAlong(ctx, box, "bottom", [-1, 0, 1].map((t) => [at(t, 0)[0], formatNumber(t, ".0f", lang)]), font, 0);
-  ticksAlong(ctx, box, "left", [-1, 0, 1].map((t) => [at(0, t)[1], formatNumber(t, ".0f", lang)]), font, 0);
+  ticksAlong(ctx, box, "bottom", [-1, 0, 1].map((t) => [at(t, 0)[0], formatNumber(t, ".0f", numbers)]), font, 0);
+  ticksAlong(ctx, box, "left", [-1, 0, 1].map((t) => [at(0, t)[1], formatNumber(t, ".0f", numbers)]), font, 0);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
@@ -83,7 +83,7 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   const angle = k * w;
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
-  ctx.fillText(fill(labels.title, { i, k, angle: formatNumber(angle, ".3f", lang) }), WIDTH / 2, 4, WIDTH - 8);
+  ctx.fillText(fill(labels.title, { i, k, angle: formatNumber(angle, ".3f", numbers) }), WIDTH / 2, 4, WIDTH - 8);
 
   // the legend and the matrix, right of the circle
   const x0 = left + size + 16;
@@ -102,17 +102,17 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   ctx.textBaseline = "top";
   labels.matrix.split("\n").forEach((line, row) => ctx.fillText(line, x0, top + 70 + row * 16));
   const [c, s] = [Math.cos(angle), Math.sin(angle)];
-  const [fc, fs, fms] = [c, s, -s].map((x) => formatNumber(x, " .3f", lang));
+  const [fc, fs, fms] = [c, s, -s].map((x) => formatNumber(x, " .3f", numbers));
   ctx.font = `12px ${labels.mono}`;
-  [`φ = k·ω = ${formatNumber(angle, ".3f", lang)}`, `[${fc} ${fs}]`, `[${fms} ${fc}]`].forEach((line, row) =>
+  [`φ = k·ω = ${formatNumber(angle, ".3f", numbers)}`, `[${fc} ${fs}]`, `[${fms} ${fc}]`].forEach((line, row) =>
     ctx.fillText(line, x0, top + 116 + row * 16),
   );
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "rotation-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rotation-explorer");
   const font = await courseFont(el);
   labels.mono = await courseFont(el, "--course-mono", "monospace");
   const limits = model.get("limits");
@@ -130,7 +130,7 @@ async function render({ model, el }) {
       base: model.get("base"),
     };
     drawRotation(sizeCanvas(canvas, WIDTH, HEIGHT), values, labels, font, colours());
-    line.textContent = readout(values, labels, lang);
+    line.textContent = readout(values, labels, numbers);
     canvas.setAttribute("aria-label", line.textContent);
   };
   return live(model, draw, sliders);

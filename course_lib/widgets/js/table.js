@@ -51,21 +51,21 @@ export function slowColumns(n, d, base) {
 }
 
 // wavelengths as course_lib.widgets.live.format_length writes them: 6.3 and 35 333
-function formatLength(x, lang) {
-  return formatNumber(x, x < 100 ? ".1f" : ",.0f", lang);
+function formatLength(x, numbers) {
+  return formatNumber(x, x < 100 ? ".1f" : ",.0f", numbers);
 }
 
 // the readout's lines, as TableExplorer.readout() writes them in Python
-export function readout({ d_model: d, num_positions: n, base }, labels, lang) {
+export function readout({ d_model: d, num_positions: n, base }, labels, numbers) {
   const lastI = Math.floor((d - 1) / 2);
   const slow = slowColumns(n, d, base);
   return [
     fill(labels.readout, {
       d_model: d,
       num_positions: n,
-      base: formatLength(base, lang),
-      shortest: formatLength(wavelength(0, d, base), lang),
-      longest: formatLength(wavelength(lastI, d, base), lang),
+      base: formatLength(base, numbers),
+      shortest: formatLength(wavelength(0, d, base), numbers),
+      longest: formatLength(wavelength(lastI, d, base), numbers),
       last_i: lastI,
     }),
     fill(labels.slow, { slow, d_model: d, percent: roundHalfEven((100 * slow) / d), num_positions: n }),
@@ -94,7 +94,7 @@ function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
   ctx.fillText(fill(labels.title, { num_positions: n, d_model: d }), WIDTH / 2, 4, WIDTH - 8);
   const bar = {
     ticks: [-1, -0.5, 0, 0.5, 1],
-    format: (v) => formatNumber(v, ".1f", labels.lang),
+    format: (v) => formatNumber(v, ".1f", labels.numbers),
     label: labels.colorbar,
     labelX: WIDTH - 6,
     mark: 0,
@@ -103,9 +103,9 @@ function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
-  const { controls, canvas, readout: line } = frame(el, lang, "table-explorer");
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "table-explorer");
   const font = await courseFont(el);
   const limits = model.get("limits");
   const sliders = {
@@ -125,7 +125,7 @@ async function render({ model, el }) {
       max: limits.base_exponent_max,
       step: 0.05,
       value: model.get("base"),
-      format: (b) => formatNumber(b, ",.0f", lang),
+      format: (b) => formatNumber(b, ",.0f", numbers),
       toValue: (e) => 10 ** e,
       fromValue: (b) => Math.log10(b),
     }),
@@ -139,7 +139,7 @@ async function render({ model, el }) {
     const base = model.get("base");
     const ctx = sizeCanvas(canvas, WIDTH, HEIGHT);
     drawTable(ctx, paint(sinusoidalTable(n, d, base), n, d, lut, -1, 1), n, d, labels, lut, font, colours());
-    const lines = readout({ d_model: d, num_positions: n, base }, labels, lang);
+    const lines = readout({ d_model: d, num_positions: n, base }, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
     canvas.setAttribute("aria-label", fill(labels.title, { num_positions: n, d_model: d }));
   };

@@ -130,12 +130,12 @@ export function idToToken(data, bytes, id) {
 const PY_SPACE = /[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
 
 // the line over the tokens, as TokenExplorer.readout() writes it
-export function readout(text, nTokens, labels, lang) {
+export function readout(text, nTokens, labels, numbers) {
   const nWords = text.split(PY_SPACE).filter(Boolean).length;
   return fill(labels.readout, {
     n_tokens: nTokens,
     n_words: nWords,
-    per_word: nWords ? formatNumber(nTokens / nWords, ".2f", lang) : "–",
+    per_word: nWords ? formatNumber(nTokens / nWords, ".2f", numbers) : "–",
     n_chars: [...text].length,
     n_bytes: UTF8.encode(text).length, // a lone surrogate: U+FFFD, 3 bytes, as Python's surrogatepass
   });
@@ -167,13 +167,13 @@ function spans(view, ids, bytes, data) {
 
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
   const sizes = model.get("sizes");
   const bytes = tokenBytes(data);
   const encoders = new Map(); // size -> encode, made on the first visit
-  const { controls, canvas, readout: line } = frame(el, lang, "token-explorer");
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "token-explorer");
   canvas.hidden = true; // the tokens are text, in the page's font
   const view = document.createElement("div");
   view.className = "course-explorer-view";
@@ -206,7 +206,7 @@ async function render({ model, el }) {
     const text = model.get("text");
     const ids = encoders.get(size)(text);
     const cut = spans(view, ids, bytes, data);
-    line.textContent = readout(text, ids.length, labels, lang);
+    line.textContent = readout(text, ids.length, labels, numbers);
     note.textContent = cut ? labels.cut : "";
   };
   return live(model, draw, inputs);

@@ -59,7 +59,7 @@ export function vocabulary(data) {
 }
 
 // the lines above the table, as VocabExplorer.readout() writes them
-export function readout({ text, min_freq: minFreq }, data, labels, lang, vocab = vocabulary(data)) {
+export function readout({ text, min_freq: minFreq }, data, labels, numbers, vocab = vocabulary(data)) {
   const lines = [];
   if (data.heldout) {
     const [unknown, n] = vocab.heldout(minFreq);
@@ -69,7 +69,7 @@ export function readout({ text, min_freq: minFreq }, data, labels, lang, vocab =
         min_freq: minFreq,
         unknown,
         n,
-        share: formatNumber((100 * unknown) / n, ".1f", lang),
+        share: formatNumber((100 * unknown) / n, ".1f", numbers),
       }),
     );
   }
@@ -113,7 +113,7 @@ const RED = "#d62728";
 export const CATEGORIES = { "the sizes' bars, the lost share's line": [BLUE, RED] };
 
 function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
-  const lang = labels.lang;
+  const numbers = labels.numbers;
   const w = WIDTH - MARGIN.left - MARGIN.right;
   const h = HEIGHT - MARGIN.top - MARGIN.bottom;
   const values = Array.from({ length: last }, (_, k) => k + 1);
@@ -132,7 +132,7 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
   outline(ctx, box, colours);
   // every min_freq below, the one chosen in bold; the sizes on the left
   ticksAlong(ctx, box, "bottom", values.map((m) => [x(m), String(m), m === minFreq]), font, 0);
-  const sizeTicks = ticks(top, 4).map((t) => [MARGIN.top + h - (t / top) * h, formatNumber(t, ",.0f", lang)]);
+  const sizeTicks = ticks(top, 4).map((t) => [MARGIN.top + h - (t / top) * h, formatNumber(t, ",.0f", numbers)]);
   ticksAlong(ctx, box, "left", sizeTicks, font, 0);
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
@@ -183,11 +183,11 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
 }
 
 async function render({ model, el }) {
-  const lang = model.get("lang");
-  const labels = { ...model.get("labels"), lang };
+  const numbers = model.get("numbers");
+  const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
   const vocab = vocabulary(data);
-  const { controls, canvas, readout: line } = frame(el, lang, "vocab-explorer");
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "vocab-explorer");
   const view = document.createElement("div");
   view.className = "course-explorer-view";
   const style = document.createElement("style");
@@ -212,7 +212,7 @@ async function render({ model, el }) {
     const values = { text: model.get("text"), min_freq: model.get("min_freq") };
     const tokens = tokenize(values.text);
     table(view, tokens, vocab.encode(tokens, values.min_freq), data, labels);
-    const lines = readout(values, data, labels, lang, vocab);
+    const lines = readout(values, data, labels, numbers, vocab);
     line.replaceChildren(...lines.flatMap((l, k) => (k ? [document.createElement("br"), l] : [l])));
     if (!data.counts || (drawn.minFreq === values.min_freq && drawn.colours === colours())) return;
     drawn = { minFreq: values.min_freq, colours: colours() };
