@@ -207,6 +207,14 @@ def draw_rotation(fig: Figure, pos: int, k: int, i: int, d_model: int, base: flo
     ax.text(1.05, 0.4, matrix, transform=ax.transAxes, va="top", family="monospace", fontsize="small")
 
 
+def check_table_pair(i, d_model: int, lang: str | None = None) -> int:
+    """``i`` if it numbers one of the ``d_model // 2`` pairs of columns ``(2i, 2i + 1)`` of the table."""
+    pairs = d_model // 2  # odd d_model: the last sine has no cosine partner
+    if not validate.is_integer(i) or not 0 <= i < pairs:
+        raise ValueError(MESSAGES("plot_pair_range", lang, i=i, d_model=d_model, pairs=pairs, last=pairs - 1))
+    return int(i)
+
+
 def plot_rotation(
     pos: int = 3,
     k: int = 2,
@@ -229,9 +237,7 @@ def plot_rotation(
     k = validate.non_negative_int("k", k)
     d_model = validate.positive_int("d_model", d_model)
     base = validate.base(base)
-    pairs = d_model // 2  # odd d_model: the last sine has no cosine partner
-    if not validate.is_integer(i) or not 0 <= i < pairs:
-        raise ValueError(MESSAGES("plot_pair_range", i=i, d_model=d_model, pairs=pairs, last=pairs - 1))
+    i = check_table_pair(i, d_model)
     fig = new_figure(figsize or (7.0, 4.0), dpi, lang)
-    draw_rotation(fig, pos, k, int(i), d_model, base, lang)
+    draw_rotation(fig, pos, k, i, d_model, base, lang)
     return fig

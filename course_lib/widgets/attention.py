@@ -11,7 +11,7 @@ import traitlets
 
 from .. import plots
 from ..i18n import format_number, resolve
-from .live import LiveExplorer, colormap_hex, module, template
+from .live import Checked, LiveExplorer, colormap_hex, module, template
 from .messages import MESSAGES
 
 __all__ = ["BalanceExplorer", "balance_explorer", "STOPS"]
@@ -42,7 +42,7 @@ class BalanceExplorer(LiveExplorer):
     parameters = ("first", "second", "scale")
     first = traitlets.Unicode().tag(sync=True)
     second = traitlets.Unicode().tag(sync=True)
-    scale = traitlets.Float(1.0).tag(sync=True)
+    scale = Checked(1.0, check_scale)
     stops = traitlets.List().tag(sync=True)
     weights = traitlets.List().tag(sync=True)
     vectors = traitlets.List().tag(sync=True)
@@ -53,7 +53,7 @@ class BalanceExplorer(LiveExplorer):
 
     def __init__(self, attention, embed, first: str, second: str, scale: float = 1.0, lang=None):
         lang = resolve(lang)
-        scale = check_scale(scale)
+        [scale] = self.checked(scale=scale)
         self._attention, self._embed, self._pair = attention, embed, (first, second)
         first_balance = plots.attention_balance(
             attention, embed, first, second, scale
@@ -94,10 +94,6 @@ class BalanceExplorer(LiveExplorer):
         if self._pair[name == "second"] != value:
             raise ValueError(MESSAGES("balance_fixed", name=name, value=value))
         return value
-
-    @traitlets.validate("scale")
-    def _check_scale(self, proposal):
-        return check_scale(proposal["value"])
 
     @traitlets.observe("scale")
     def _add_stop(self, change):

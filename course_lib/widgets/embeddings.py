@@ -19,7 +19,7 @@ from .. import plots, validate
 from ..embedding import TransformerEmbedding, sinusoidal_table
 from ..i18n import format_number, resolve
 from ..vocab import Vocab
-from .live import LiveExplorer, colormap_hex, module, template
+from .live import Choice, LiveExplorer, NonNegativeInt, PositiveInt, colormap_hex, module, template
 from .messages import MESSAGES
 
 __all__ = ["EmbeddingExplorer", "embedding_explorer"]
@@ -51,10 +51,10 @@ class EmbeddingExplorer(LiveExplorer):
     _esm = module("embeddings", "sinusoidal", "axes", "heatmap", "choice")
     parameters = ("sentences", "d_model", "seed", "sentence", "show")
     sentences = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    d_model = traitlets.Int(64).tag(sync=True)
-    seed = traitlets.Int(0).tag(sync=True)
+    d_model = PositiveInt(64)
+    seed = NonNegativeInt(0)
     sentence = traitlets.Int(0).tag(sync=True)
-    show = traitlets.Unicode("tokens").tag(sync=True)
+    show = Choice("tokens", SHOW)
     weight = traitlets.List().tag(sync=True)
     ids = traitlets.List().tag(sync=True)
     tokens = traitlets.List().tag(sync=True)
@@ -64,8 +64,7 @@ class EmbeddingExplorer(LiveExplorer):
     def __init__(self, sentences, d_model: int = 64, seed: int = 0, lang=None):
         lang = resolve(lang)
         sentences = check_sentences(sentences)
-        d_model = validate.positive_int("d_model", d_model)
-        seed = validate.non_negative_int("seed", seed)
+        d_model, seed = self.checked(d_model=d_model, seed=seed)
         labels = {
             "sentence": MESSAGES("sentence", lang),
             "show": MESSAGES("show", lang),
@@ -94,24 +93,12 @@ class EmbeddingExplorer(LiveExplorer):
     def _check_sentences(self, proposal):
         return check_sentences(proposal["value"])
 
-    @traitlets.validate("d_model")
-    def _check_d_model(self, proposal):
-        return validate.positive_int("d_model", proposal["value"])
-
-    @traitlets.validate("seed")
-    def _check_seed(self, proposal):
-        return validate.non_negative_int("seed", proposal["value"])
-
     @traitlets.validate("sentence")
     def _check_sentence(self, proposal):
         value, count = proposal["value"], len(self.sentences)
         if not validate.is_integer(value) or not 0 <= value < count:
             raise ValueError(MESSAGES("sentence_range", value=value, count=count, last=count - 1))
         return int(value)
-
-    @traitlets.validate("show")
-    def _check_show(self, proposal):
-        return validate.choice("show", proposal["value"], SHOW)
 
     @traitlets.observe("sentences", "d_model", "seed")
     def _rebuild(self, change):

@@ -27,9 +27,21 @@ import numpy as np
 import traitlets
 from matplotlib import colormaps
 
+from .. import validate
 from ..i18n import Messages, format_number, number_symbols, placeholders
 
-__all__ = ["JS", "module", "template", "colormap_hex", "format_length", "LiveExplorer"]
+__all__ = [
+    "JS",
+    "module",
+    "template",
+    "colormap_hex",
+    "format_length",
+    "Checked",
+    "PositiveInt",
+    "NonNegativeInt",
+    "Choice",
+    "LiveExplorer",
+]
 
 JS = Path(__file__).with_name("js")
 
@@ -62,6 +74,55 @@ def format_length(x: float, lang: str | None = None) -> str:
     return format_number(x, ".1f" if x < 100 else ",.0f", lang)
 
 
+class Checked(traitlets.TraitType):
+    """A synced trait whose every value is ``check(value)``: the value to keep, or the course's error.
+
+    One check per setting, written where the trait is declared, for both ways a reader sets it:
+    an explorer's constructor checks its arguments with :meth:`LiveExplorer.checked` before it
+    computes anything from them, and a notebook's ``explorer.base = 0.5`` gets the same message
+    (``check`` raises ValueError or TypeError naming the value and the limit, in the reader's
+    language, where ``traitlets.Float`` would only say which type it expected). A check that
+    needs another trait (a pair within ``head_dim``) is a ``@traitlets.validate`` of the explorer.
+
+    >>> class Demo(traitlets.HasTraits):
+    ...     base = Checked(10000.0, validate.base)
+    >>> Demo(base=100).base
+    100.0
+    >>> Demo().base = 0.5  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: base must be a finite number greater than 1, got 0.5: ...
+    """
+
+    def __init__(self, default_value, check):
+        super().__init__(default_value)
+        self.check = check
+        self.tag(sync=True)
+
+    def validate(self, obj, value):
+        return self.check(value)
+
+
+class PositiveInt(Checked):
+    """An integer > 0 (:func:`course_lib.validate.positive_int`), the error naming the trait."""
+
+    def __init__(self, default_value: int):
+        super().__init__(default_value, lambda value: validate.positive_int(self.name, value))
+
+
+class NonNegativeInt(Checked):
+    """An integer >= 0 (:func:`course_lib.validate.non_negative_int`), the error naming the trait."""
+
+    def __init__(self, default_value: int):
+        super().__init__(default_value, lambda value: validate.non_negative_int(self.name, value))
+
+
+class Choice(Checked):
+    """One of the strings ``allowed`` (:func:`course_lib.validate.choice`), the error naming the trait."""
+
+    def __init__(self, default_value: str, allowed: tuple[str, ...]):
+        super().__init__(default_value, lambda value: validate.choice(self.name, value, allowed))
+
+
 class LiveExplorer(anywidget.AnyWidget):
     """What every live explorer syncs besides its parameters: its language, its texts and numbers in it."""
 
@@ -75,6 +136,15 @@ class LiveExplorer(anywidget.AnyWidget):
 
     def __init__(self, lang: str, labels: dict[str, str], **traits):
         super().__init__(lang=lang, labels=labels, numbers=number_symbols(lang), **traits)
+
+    @classmethod
+    def checked(cls, **settings) -> list:
+        """The values of ``settings`` as their traits' checks (:class:`Checked`) return them, in order.
+
+        A constructor checks its arguments so before it computes anything from them.
+        """
+        traits = cls.class_traits()
+        return [traits[name].validate(None, value) for name, value in settings.items()]
 
     def __repr__(self) -> str:
         """``TableExplorer(d_model=128, ...)``: the text a notebook keeps beside the widget (no memory address)."""

@@ -19,7 +19,7 @@ from ..embedding import sinusoidal_table
 from ..i18n import Messages, resolve
 from ..plots.positions import MESSAGES as PLOT_MESSAGES
 from ..plots.positions import POSITION_MODES, check_tokens, left_padded_positions
-from .live import LiveExplorer, colormap_hex, module, template
+from .live import Choice, LiveExplorer, NonNegativeInt, PositiveInt, colormap_hex, module, template
 
 __all__ = ["MESSAGES", "LeftPaddingExplorer", "left_padding_explorer"]
 
@@ -54,17 +54,16 @@ class LeftPaddingExplorer(LiveExplorer):
     parameters = ("tokens", "padding", "positions", "max_padding", "d_model")
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     padding = traitlets.Int(2).tag(sync=True)
-    positions = traitlets.Unicode("default").tag(sync=True)
-    max_padding = traitlets.Int(5).tag(sync=True)
-    d_model = traitlets.Int(8).tag(sync=True)
+    positions = Choice("default", POSITION_MODES)
+    max_padding = NonNegativeInt(5)
+    d_model = PositiveInt(8)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
     colormap = traitlets.Unicode().tag(sync=True)
 
     def __init__(self, tokens, padding: int = 2, max_padding: int = 5, d_model: int = 8, lang=None):
         lang = resolve(lang)
         tokens = check_tokens(tokens)
-        d_model = validate.positive_int("d_model", d_model)
-        max_padding = validate.non_negative_int("max_padding", max_padding)
+        d_model, max_padding = self.checked(d_model=d_model, max_padding=max_padding)
         padding = validate.non_negative_int("padding", padding)
         labels = {
             "padding": MESSAGES("padding", lang),
@@ -97,20 +96,13 @@ class LeftPaddingExplorer(LiveExplorer):
             raise ValueError(MESSAGES("padding_range", max_padding=self.max_padding, value=value))
         return int(value)
 
-    @traitlets.validate("positions")
-    def _check_positions(self, proposal):
-        return validate.choice("positions", proposal["value"], POSITION_MODES)
-
     @traitlets.validate("tokens")
     def _check_tokens(self, proposal):
         return check_tokens(proposal["value"])
 
-    @traitlets.validate("d_model", "max_padding")
-    def _check_size(self, proposal):
-        name, value = proposal["trait"].name, proposal["value"]
-        if name == "d_model":
-            return validate.positive_int(name, value)
-        value = validate.non_negative_int(name, value)
+    @traitlets.validate("max_padding")
+    def _check_max_padding(self, proposal):
+        value = proposal["value"]
         if value < self.padding:
             raise ValueError(MESSAGES("padding_range", max_padding=value, value=self.padding))
         return value

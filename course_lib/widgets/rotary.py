@@ -27,7 +27,15 @@ from ..plots.long_context import angle_table, check_scale
 from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
-from .live import LiveExplorer, colormap_hex, module, template
+from .live import (
+    Checked,
+    LiveExplorer,
+    NonNegativeInt,
+    PositiveInt,
+    colormap_hex,
+    module,
+    template,
+)
 
 __all__ = [
     "MESSAGES",
@@ -114,14 +122,14 @@ class RopeExplorer(LiveExplorer):
 
     _esm = module("rope", "axes", "plane")
     parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
-    m = traitlets.Int(5).tag(sync=True)
-    n = traitlets.Int(2).tag(sync=True)
+    m = NonNegativeInt(5)
+    n = NonNegativeInt(2)
     pair = traitlets.Int(0).tag(sync=True)
     together = traitlets.Bool(False).tag(sync=True)
-    head_dim = traitlets.Int(8).tag(sync=True)
-    base = traitlets.Float(10000.0).tag(sync=True)
-    max_position = traitlets.Int(40).tag(sync=True)
-    seed = traitlets.Int(0).tag(sync=True)
+    head_dim = Checked(8, even_head_dim)
+    base = Checked(10000.0, validate.base)
+    max_position = PositiveInt(40)
+    seed = NonNegativeInt(0)
     #: the query and the key before turning, ``(head_dim,)`` each, float64
     q = traitlets.List(traitlets.Float()).tag(sync=True)
     k = traitlets.List(traitlets.Float()).tag(sync=True)
@@ -140,12 +148,11 @@ class RopeExplorer(LiveExplorer):
         lang=None,
     ):
         lang = resolve(lang)
-        m, n = validate.non_negative_int("m", m), validate.non_negative_int("n", n)
-        head_dim = even_head_dim(head_dim)
+        m, n, head_dim, base, max_position, seed = self.checked(
+            m=m, n=n, head_dim=head_dim, base=base, max_position=max_position, seed=seed
+        )
         pair = check_pair(pair, head_dim)
-        base = validate.base(base)
-        max_position = validate.positive_int("max_position", max_position)
-        q, k = plots.rope_vectors(head_dim, seed)  # checks the seed
+        q, k = plots.rope_vectors(head_dim, seed)
         labels = {
             "m": MESSAGES("slider_m", lang),
             "n": MESSAGES("slider_n", lang),
@@ -176,25 +183,9 @@ class RopeExplorer(LiveExplorer):
             limits=limits,
         )
 
-    @traitlets.validate("m", "n", "seed")
-    def _check_position(self, proposal):
-        return validate.non_negative_int(proposal["trait"].name, proposal["value"])
-
     @traitlets.validate("pair")
     def _check_pair(self, proposal):
         return check_pair(proposal["value"], self.head_dim)
-
-    @traitlets.validate("head_dim")
-    def _check_head_dim(self, proposal):
-        return even_head_dim(proposal["value"])
-
-    @traitlets.validate("base")
-    def _check_base(self, proposal):
-        return validate.base(proposal["value"])
-
-    @traitlets.validate("max_position")
-    def _check_max_position(self, proposal):
-        return validate.positive_int("max_position", proposal["value"])
 
     @traitlets.observe("head_dim", "seed")
     def _new_vectors(self, _change):
@@ -289,9 +280,9 @@ class AlibiExplorer(LiveExplorer):
 
     _esm = module("alibi", "axes", "heatmap")
     parameters = ("num_heads", "head", "seq_len")
-    num_heads = traitlets.Int(8).tag(sync=True)
+    num_heads = PositiveInt(8)
     head = traitlets.Int(1).tag(sync=True)
-    seq_len = traitlets.Int(32).tag(sync=True)
+    seq_len = PositiveInt(32)
     #: the slider's largest number of heads (the head slider ends at num_heads)
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: the static figure's colormap, 256 x "rrggbb"
@@ -299,8 +290,7 @@ class AlibiExplorer(LiveExplorer):
 
     def __init__(self, num_heads: int = 8, head: int = 1, seq_len: int = 32, lang=None):
         lang = resolve(lang)
-        num_heads = validate.positive_int("num_heads", num_heads)
-        seq_len = validate.positive_int("seq_len", seq_len)
+        num_heads, seq_len = self.checked(num_heads=num_heads, seq_len=seq_len)
         head = check_head(head, num_heads)
         labels = {
             "num_heads": MESSAGES("slider_heads", lang),
@@ -327,10 +317,6 @@ class AlibiExplorer(LiveExplorer):
             limits={"num_heads": max(16, num_heads)},
             colormap=colormap_hex("viridis"),
         )
-
-    @traitlets.validate("num_heads", "seq_len")
-    def _check_size(self, proposal):
-        return validate.positive_int(proposal["trait"].name, proposal["value"])
 
     @traitlets.validate("head")
     def _check_head(self, proposal):
@@ -402,11 +388,11 @@ class RopeAnglesExplorer(LiveExplorer):
 
     _esm = module("rope_angles", "axes", "heatmap")
     parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
-    head_dim = traitlets.Int(64).tag(sync=True)
-    num_positions = traitlets.Int(2048).tag(sync=True)
-    train_len = traitlets.Int(512).tag(sync=True)
-    base = traitlets.Float(10000.0).tag(sync=True)
-    scale = traitlets.Float(1.0).tag(sync=True)
+    head_dim = Checked(64, even_head_dim)
+    num_positions = PositiveInt(2048)
+    train_len = PositiveInt(512)
+    base = Checked(10000.0, validate.base)
+    scale = Checked(1.0, check_scale)
     #: the sliders' ends: base on a log scale (exponents of 10), s from 1
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
@@ -422,10 +408,9 @@ class RopeAnglesExplorer(LiveExplorer):
         lang=None,
     ):
         lang = resolve(lang)
-        head_dim = even_head_dim(head_dim)
-        num_positions = validate.positive_int("num_positions", num_positions)
-        train_len = validate.positive_int("train_len", train_len)
-        base, scale = validate.base(base), check_scale(scale)
+        head_dim, num_positions, train_len, base, scale = self.checked(
+            head_dim=head_dim, num_positions=num_positions, train_len=train_len, base=base, scale=scale
+        )
         exponent = math.log10(base)
         limits = {
             "base_exponent_min": min(3.0, math.floor(exponent)),
@@ -453,22 +438,6 @@ class RopeAnglesExplorer(LiveExplorer):
             limits=limits,
             colormap=colormap_hex(plots.DIVERGING),
         )
-
-    @traitlets.validate("head_dim")
-    def _check_head_dim(self, proposal):
-        return even_head_dim(proposal["value"])
-
-    @traitlets.validate("num_positions", "train_len")
-    def _check_size(self, proposal):
-        return validate.positive_int(proposal["trait"].name, proposal["value"])
-
-    @traitlets.validate("base")
-    def _check_base(self, proposal):
-        return validate.base(proposal["value"])
-
-    @traitlets.validate("scale")
-    def _check_scale(self, proposal):
-        return check_scale(proposal["value"])
 
     @property
     def angles(self) -> np.ndarray:

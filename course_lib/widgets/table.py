@@ -14,7 +14,17 @@ import traitlets
 from .. import plots, validate
 from ..embedding import sinusoidal_table
 from ..i18n import format_number, resolve
-from .live import LiveExplorer, colormap_hex, format_length, module, template
+from ..plots.table import check_table_pair
+from .live import (
+    Checked,
+    LiveExplorer,
+    NonNegativeInt,
+    PositiveInt,
+    colormap_hex,
+    format_length,
+    module,
+    template,
+)
 from .messages import MESSAGES
 
 __all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]
@@ -31,9 +41,9 @@ class TableExplorer(LiveExplorer):
 
     _esm = module("table", "axes", "heatmap")
     parameters = ("d_model", "num_positions", "base")
-    d_model = traitlets.Int(128).tag(sync=True)
-    num_positions = traitlets.Int(256).tag(sync=True)
-    base = traitlets.Float(10000.0).tag(sync=True)
+    d_model = PositiveInt(128)
+    num_positions = PositiveInt(256)
+    base = Checked(10000.0, validate.base)
     #: the sliders' ends: d_model and positions from 1, base on a log scale (exponents of 10)
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: matplotlib's diverging colormap of the static figure, 256 x "rrggbb"
@@ -41,9 +51,7 @@ class TableExplorer(LiveExplorer):
 
     def __init__(self, d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang=None):
         lang = resolve(lang)
-        d_model = validate.positive_int("d_model", d_model)
-        num_positions = validate.positive_int("num_positions", num_positions)
-        base = validate.base(base)
+        d_model, num_positions, base = self.checked(d_model=d_model, num_positions=num_positions, base=base)
         exponent = math.log10(base)
         limits = {
             "d_model": max(512, d_model),
@@ -71,14 +79,6 @@ class TableExplorer(LiveExplorer):
             limits=limits,
             colormap=colormap_hex(plots.DIVERGING),
         )
-
-    @traitlets.validate("d_model", "num_positions")
-    def _check_size(self, proposal):
-        return validate.positive_int(proposal["trait"].name, proposal["value"])
-
-    @traitlets.validate("base")
-    def _check_base(self, proposal):
-        return validate.base(proposal["value"])
 
     @property
     def table(self) -> torch.Tensor:
@@ -133,11 +133,11 @@ class RotationExplorer(LiveExplorer):
 
     _esm = module("rotation", "axes", "plane")
     parameters = ("pos", "k", "i", "d_model", "base")
-    pos = traitlets.Int(3).tag(sync=True)
-    k = traitlets.Int(2).tag(sync=True)
+    pos = NonNegativeInt(3)
+    k = NonNegativeInt(2)
     i = traitlets.Int(0).tag(sync=True)
-    d_model = traitlets.Int(16).tag(sync=True)
-    base = traitlets.Float(10000.0).tag(sync=True)
+    d_model = PositiveInt(16)
+    base = Checked(10000.0, validate.base)
     #: the sliders' largest values
     limits = traitlets.Dict().tag(sync=True)
 
@@ -145,15 +145,8 @@ class RotationExplorer(LiveExplorer):
         self, d_model: int = 16, base: float = 10000.0, pos: int = 3, k: int = 2, i: int = 0, lang=None
     ):
         lang = resolve(lang)
-        d_model = validate.positive_int("d_model", d_model)
-        base = validate.base(base)
-        pos = validate.non_negative_int("pos", pos)
-        k = validate.non_negative_int("k", k)
-        pairs = d_model // 2
-        if not validate.is_integer(i) or not 0 <= i < pairs:
-            raise ValueError(
-                plots.MESSAGES("plot_pair_range", lang, i=i, d_model=d_model, pairs=pairs, last=pairs - 1)
-            )
+        d_model, base, pos, k = self.checked(d_model=d_model, base=base, pos=pos, k=k)
+        i = check_table_pair(i, d_model, lang)
         labels = {
             "pos": MESSAGES("slider_pos", lang),
             "k": plots.MESSAGES("offset", lang),
@@ -164,21 +157,12 @@ class RotationExplorer(LiveExplorer):
             "at_pos_k": template(plots.MESSAGES, "rotation_at_pos_k", lang),
             "matrix": plots.MESSAGES("rotation_matrix", lang),
         }
-        limits = {"pos": max(100, pos), "k": max(50, k), "i": pairs - 1}
-        super().__init__(lang, labels, d_model=d_model, base=base, pos=pos, k=k, i=int(i), limits=limits)
-
-    @traitlets.validate("pos", "k")
-    def _check_offset(self, proposal):
-        return validate.non_negative_int(proposal["trait"].name, proposal["value"])
+        limits = {"pos": max(100, pos), "k": max(50, k), "i": d_model // 2 - 1}
+        super().__init__(lang, labels, d_model=d_model, base=base, pos=pos, k=k, i=i, limits=limits)
 
     @traitlets.validate("i")
     def _check_pair(self, proposal):
-        i, pairs = proposal["value"], self.d_model // 2
-        if not validate.is_integer(i) or not 0 <= i < pairs:
-            raise ValueError(
-                plots.MESSAGES("plot_pair_range", i=i, d_model=self.d_model, pairs=pairs, last=pairs - 1)
-            )
-        return int(i)
+        return check_table_pair(proposal["value"], self.d_model)
 
     @property
     def error(self) -> float:

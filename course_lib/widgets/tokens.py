@@ -17,7 +17,7 @@ from ..bpe.pretokenize import NEWER_DIGITS, NEWER_LETTERS
 from ..i18n import Messages, format_decimal, resolve
 from ..plots.tokens import MESSAGES as PLOT_MESSAGES
 from ..plots.tokens import PALETTE, check_text, check_tokenizer
-from .live import LiveExplorer, module, template
+from .live import Checked, LiveExplorer, module, template
 
 __all__ = ["MESSAGES", "TokenExplorer", "token_explorer", "js_class"]
 
@@ -63,7 +63,7 @@ class TokenExplorer(LiveExplorer):
 
     _esm = module("tokens", "textbox")
     parameters = ("text", "size")
-    text = traitlets.Unicode().tag(sync=True)
+    text = Checked("", check_text)
     size = traitlets.Int().tag(sync=True)
     sizes = traitlets.List(traitlets.Int()).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
@@ -71,7 +71,7 @@ class TokenExplorer(LiveExplorer):
     def __init__(self, tokenizer: BPETokenizer, sizes=None, text: str = "", lang=None):
         lang = resolve(lang)
         check_tokenizer(tokenizer)
-        check_text(text)
+        [text] = self.checked(text=text)
         if sizes is None:
             sizes = sorted(
                 {s for s in (300, 500, 1000, 2000, 4000, 8000) if s < len(tokenizer)} | {len(tokenizer)}
@@ -106,10 +106,6 @@ class TokenExplorer(LiveExplorer):
             raise ValueError(MESSAGES("bad_sizes", lang, value=sizes))
         # truncate names a size out of range, or not an integer, and the sizes allowed
         return {size: tokenizer.truncate(size) for size in sorted(set(sizes))}
-
-    @traitlets.validate("text")
-    def _check_text(self, proposal):
-        return check_text(proposal["value"])
 
     @traitlets.validate("size")
     def _check_size(self, proposal):

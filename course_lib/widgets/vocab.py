@@ -16,14 +16,13 @@ from collections.abc import Sequence
 
 import traitlets
 
-from .. import validate
 from ..i18n import Messages, format_decimal, resolve
 from ..plots.messages import MESSAGES as PLOT_MESSAGES
 from ..plots.vocab import MESSAGES as TABLE_MESSAGES
 from ..plots.vocab import WordTable, check_vocab
 from ..vocab import MESSAGES as VOCAB_MESSAGES
 from ..vocab import Vocab, tokenize
-from .live import LiveExplorer, module, template
+from .live import Checked, LiveExplorer, PositiveInt, module, template
 
 __all__ = ["MESSAGES", "VocabExplorer", "vocab_explorer"]
 
@@ -59,6 +58,12 @@ MESSAGES = Messages(
 MAX_MIN_FREQ = 10
 
 
+def check_text(text) -> str:
+    """``text`` if :func:`course_lib.tokenize` takes it: a string (else tokenize's error, in the student's language)."""
+    tokenize(text)
+    return text
+
+
 class VocabExplorer(LiveExplorer):
     """A text box (and, for a built vocabulary, a ``min_freq`` slider) over a table of the text's tokens.
 
@@ -71,15 +76,15 @@ class VocabExplorer(LiveExplorer):
 
     _esm = module("vocab", "axes", "textbox")
     parameters = ("text", "min_freq")
-    text = traitlets.Unicode().tag(sync=True)
-    min_freq = traitlets.Int(1).tag(sync=True)
+    text = Checked("", check_text)
+    min_freq = PositiveInt(1)
     data = traitlets.Dict().tag(sync=True)
     limits = traitlets.Dict().tag(sync=True)
 
     def __init__(self, vocab: Vocab, text: str = "The cat sat on the mat.", lang=None, heldout=None):
         lang = resolve(lang)
         self._full = check_vocab(vocab)
-        tokenize(text)  # a text that is not a string fails here, in the student's language
+        [text] = self.checked(text=text)
         if heldout is not None and (isinstance(heldout, str) or not isinstance(heldout, Sequence)):
             raise TypeError(MESSAGES("not_texts", lang, type_name=type(heldout).__name__))
         self._heldout = None if heldout is None else [t for line in heldout for t in tokenize(line)]
@@ -106,17 +111,11 @@ class VocabExplorer(LiveExplorer):
         }
         super().__init__(lang, labels, data=data, limits={"min_freq": MAX_MIN_FREQ}, text=text)
 
-    @traitlets.validate("text")
-    def _check_text(self, proposal):
-        tokenize(proposal["value"])
-        return proposal["value"]
-
     @traitlets.validate("min_freq")
     def _check_min_freq(self, proposal):
-        value = validate.positive_int("min_freq", proposal["value"])
-        if value != 1 and self._full.counts is None:
+        if proposal["value"] != 1 and self._full.counts is None:
             raise ValueError(VOCAB_MESSAGES("no_counts"))
-        return value
+        return proposal["value"]
 
     @property
     def vocab(self) -> Vocab:

@@ -79,40 +79,6 @@ def test_rope_explorer_in_russian():
     )
 
 
-@pytest.mark.parametrize(
-    ("build", "match"),
-    [
-        (lambda: widgets.rope_explorer(head_dim=7), r"head_dim must be even, got 7"),
-        (lambda: widgets.rope_explorer(pair=4), r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"),
-        (lambda: widgets.rope_explorer(m=-1), r"m must be a non-negative integer, got -1"),
-        (lambda: widgets.rope_explorer(n=2.5), r"n must be a non-negative integer, got 2\.5"),
-        (lambda: widgets.rope_explorer(max_position=0), r"max_position must be a positive integer, got 0"),
-        (lambda: widgets.rope_explorer(base=0.5), r"base must be a finite number greater than 1, got 0\.5"),
-        (lambda: widgets.rope_explorer(seed=-3), r"seed must be a non-negative integer, got -3"),
-    ],
-)
-def test_rope_explorer_rejects_bad_settings(build, match):
-    with pytest.raises(ValueError, match=match):
-        build()
-
-
-def test_rope_explorer_traits_reject_bad_values():
-    explorer = widgets.rope_explorer()
-    with pytest.raises(ValueError, match=r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"):
-        explorer.pair = 4
-    with pytest.raises(ValueError, match=r"n must be a non-negative integer, got -2"):
-        explorer.n = -2
-    with pytest.raises(ValueError, match=r"head_dim must be even, got 9"):
-        explorer.head_dim = 9
-    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 1\.0"):
-        explorer.base = 1.0
-    with pytest.raises(ValueError, match=r"max_position must be a positive integer, got 0"):
-        explorer.max_position = 0
-    with pytest.raises(ValueError, match=r"seed must be a non-negative integer, got -1"):
-        explorer.seed = -1
-    assert (explorer.pair, explorer.n, explorer.head_dim, explorer.base) == (0, 2, 8, 10000.0)
-
-
 def test_every_text_of_the_rope_explorer_comes_from_a_catalogue():
     set_language(PSEUDO)
     explorer = widgets.rope_explorer()
@@ -174,55 +140,6 @@ def test_alibi_explorer_in_russian():
     assert explorer.labels["title"] == "голова {h}: m = {slope}"
 
 
-@pytest.mark.parametrize(
-    ("build", "error", "match"),
-    [
-        (
-            lambda: widgets.alibi_explorer(num_heads=0),
-            ValueError,
-            r"num_heads must be a positive integer, got 0",
-        ),
-        (
-            lambda: widgets.alibi_explorer(num_heads=4, head=5),
-            ValueError,
-            r"head=5 is out of range: with 4 heads",
-        ),
-        (
-            lambda: widgets.alibi_explorer(head=0),
-            ValueError,
-            r"head=0 is out of range: with 8 heads, head is 1 \.\. 8",
-        ),
-        (lambda: widgets.alibi_explorer(head=1.0), ValueError, r"head=1\.0 is out of range"),
-        (
-            lambda: widgets.alibi_explorer(seq_len=-2),
-            ValueError,
-            r"seq_len must be a positive integer, got -2",
-        ),
-        (
-            lambda: widgets.alibi_explorer(num_heads=True),
-            ValueError,
-            r"num_heads must be a positive integer, got True",
-        ),
-    ],
-)
-def test_alibi_explorer_rejects_bad_settings(build, error, match):
-    with pytest.raises(error, match=match):
-        build()
-
-
-def test_alibi_explorer_traits_reject_bad_values():
-    explorer = widgets.alibi_explorer(num_heads=8, head=2)
-    with pytest.raises(ValueError, match=r"head=9 is out of range: with 8 heads, head is 1 \.\. 8"):
-        explorer.head = 9
-    with pytest.raises(ValueError, match=r"head=0 is out of range"):
-        explorer.head = 0
-    with pytest.raises(ValueError, match=r"num_heads must be a positive integer, got 0"):
-        explorer.num_heads = 0
-    with pytest.raises(ValueError, match=r"seq_len must be a positive integer, got -1"):
-        explorer.seq_len = -1
-    assert (explorer.num_heads, explorer.head, explorer.seq_len) == (8, 2, 32)  # nothing changed
-
-
 def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
     set_language(PSEUDO)
     explorer = widgets.alibi_explorer(num_heads=12, head=10)
@@ -277,45 +194,6 @@ def test_rope_angles_explorer_in_russian():
     assert explorer.labels["train"] == "обучающая длина L = {train_len}"  # a template the browser fills
 
 
-@pytest.mark.parametrize(
-    ("build", "match"),
-    [
-        (lambda: widgets.rope_angles_explorer(head_dim=7), r"head_dim must be even, got 7"),
-        (lambda: widgets.rope_angles_explorer(head_dim=0), r"head_dim must be a positive integer, got 0"),
-        (
-            lambda: widgets.rope_angles_explorer(num_positions=0),
-            r"num_positions must be a positive integer, got 0",
-        ),
-        (lambda: widgets.rope_angles_explorer(train_len=-5), r"train_len must be a positive integer, got -5"),
-        (
-            lambda: widgets.rope_angles_explorer(base=1.0),
-            r"base must be a finite number greater than 1, got 1\.0",
-        ),
-        (lambda: widgets.rope_angles_explorer(scale=0.5), r"scale must be a number >= 1 .*, got 0\.5"),
-        (
-            lambda: widgets.rope_angles_explorer(scale=float("nan")),
-            r"scale must be a number >= 1 .*, got nan",
-        ),
-    ],
-)
-def test_rope_angles_explorer_rejects_bad_settings(build, match):
-    with pytest.raises(ValueError, match=match):
-        build()
-
-
-def test_rope_angles_explorer_traits_reject_bad_values():
-    explorer = widgets.rope_angles_explorer()
-    with pytest.raises(ValueError, match=r"scale must be a number >= 1 .*, got 0\.25"):
-        explorer.scale = 0.25
-    with pytest.raises(ValueError, match=r"base must be a finite number greater than 1, got 0\.5"):
-        explorer.base = 0.5
-    with pytest.raises(ValueError, match=r"head_dim must be even, got 63"):
-        explorer.head_dim = 63
-    with pytest.raises(ValueError, match=r"train_len must be a positive integer, got 0"):
-        explorer.train_len = 0
-    assert (explorer.head_dim, explorer.train_len, explorer.base, explorer.scale) == (64, 512, 10000.0, 1.0)
-
-
 def test_every_text_of_the_rope_angles_explorer_comes_from_a_catalogue():
     set_language(PSEUDO)
     explorer = widgets.rope_angles_explorer()
@@ -324,6 +202,74 @@ def test_every_text_of_the_rope_angles_explorer_comes_from_a_catalogue():
 
 
 # ----------------------------------------------------------------------------- every explorer
+# Bad settings, one row per bad value: the explorer, what is given or set, the message naming it.
+
+BAD_SETTINGS = [
+    (widgets.rope_explorer, {"head_dim": 7}, r"head_dim must be even, got 7"),
+    (widgets.rope_explorer, {"pair": 4}, r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"),
+    (widgets.rope_explorer, {"m": -1}, r"m must be a non-negative integer, got -1"),
+    (widgets.rope_explorer, {"n": 2.5}, r"n must be a non-negative integer, got 2\.5"),
+    (widgets.rope_explorer, {"max_position": 0}, r"max_position must be a positive integer, got 0"),
+    (widgets.rope_explorer, {"base": 0.5}, r"base must be a finite number greater than 1, got 0\.5"),
+    (widgets.rope_explorer, {"seed": -3}, r"seed must be a non-negative integer, got -3"),
+    (widgets.alibi_explorer, {"num_heads": 0}, r"num_heads must be a positive integer, got 0"),
+    (widgets.alibi_explorer, {"num_heads": True}, r"num_heads must be a positive integer, got True"),
+    (widgets.alibi_explorer, {"num_heads": 4, "head": 5}, r"head=5 is out of range: with 4 heads"),
+    (widgets.alibi_explorer, {"head": 0}, r"head=0 is out of range: with 8 heads, head is 1 \.\. 8"),
+    (widgets.alibi_explorer, {"head": 1.0}, r"head=1\.0 is out of range"),
+    (widgets.alibi_explorer, {"seq_len": -2}, r"seq_len must be a positive integer, got -2"),
+    (widgets.rope_angles_explorer, {"head_dim": 7}, r"head_dim must be even, got 7"),
+    (widgets.rope_angles_explorer, {"head_dim": 0}, r"head_dim must be a positive integer, got 0"),
+    (widgets.rope_angles_explorer, {"num_positions": 0}, r"num_positions must be a positive integer, got 0"),
+    (widgets.rope_angles_explorer, {"train_len": -5}, r"train_len must be a positive integer, got -5"),
+    (widgets.rope_angles_explorer, {"base": 1.0}, r"base must be a finite number greater than 1, got 1\.0"),
+    (widgets.rope_angles_explorer, {"scale": 0.5}, r"scale must be a number >= 1 .*, got 0\.5"),
+    (widgets.rope_angles_explorer, {"scale": float("nan")}, r"scale must be a number >= 1 .*, got nan"),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "settings", "match"),
+    BAD_SETTINGS,
+    ids=[f"{build.__name__}-{settings}" for build, settings, _ in BAD_SETTINGS],
+)
+def test_explorers_reject_bad_settings(build, settings, match):
+    with pytest.raises(ValueError, match=match):
+        build(**settings)
+
+
+# a trait set later gets the constructor's message (a float where an integer is due too, where
+# traitlets.Int said only which type it expected), and keeps its value
+BAD_VALUES = [
+    (widgets.rope_explorer, "pair", 4, r"pair=4 is out of range: head_dim=8 has pairs 0 \.\. 3"),
+    (widgets.rope_explorer, "n", -2, r"n must be a non-negative integer, got -2"),
+    (widgets.rope_explorer, "m", 2.5, r"m must be a non-negative integer, got 2\.5"),
+    (widgets.rope_explorer, "head_dim", 9, r"head_dim must be even, got 9"),
+    (widgets.rope_explorer, "base", 1.0, r"base must be a finite number greater than 1, got 1\.0"),
+    (widgets.rope_explorer, "max_position", 0, r"max_position must be a positive integer, got 0"),
+    (widgets.rope_explorer, "seed", -1, r"seed must be a non-negative integer, got -1"),
+    (widgets.alibi_explorer, "head", 9, r"head=9 is out of range: with 8 heads, head is 1 \.\. 8"),
+    (widgets.alibi_explorer, "head", 0, r"head=0 is out of range"),
+    (widgets.alibi_explorer, "num_heads", 0, r"num_heads must be a positive integer, got 0"),
+    (widgets.alibi_explorer, "seq_len", -1, r"seq_len must be a positive integer, got -1"),
+    (widgets.rope_angles_explorer, "scale", 0.25, r"scale must be a number >= 1 .*, got 0\.25"),
+    (widgets.rope_angles_explorer, "base", 0.5, r"base must be a finite number greater than 1, got 0\.5"),
+    (widgets.rope_angles_explorer, "head_dim", 63, r"head_dim must be even, got 63"),
+    (widgets.rope_angles_explorer, "train_len", 0, r"train_len must be a positive integer, got 0"),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "trait", "value", "match"),
+    BAD_VALUES,
+    ids=[f"{build.__name__}-{trait}={value!r}" for build, trait, value, _ in BAD_VALUES],
+)
+def test_explorer_traits_reject_bad_values(build, trait, value, match):
+    explorer = build()
+    before = getattr(explorer, trait)
+    with pytest.raises(ValueError, match=match):
+        setattr(explorer, trait, value)
+    assert getattr(explorer, trait) == before
 
 
 def test_catalogue_has_every_language_with_the_same_placeholders():
