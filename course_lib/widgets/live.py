@@ -8,10 +8,12 @@ cell runs, on the website and in the decks, offline, and a slider move never wai
 kernel.
 
 Each explorer's module is ``js/common.js`` (numbers in the lesson's language, the sliders,
-the canvas, the course's font) followed by ``js/<name>.js`` (its maths and its drawing,
-the one intended second copy of a course_lib formula, tested equal to it in
-``tests/browser/test_explorers.py``). Its texts come from the catalogues as templates in
-the language ``lang``, the ``labels`` trait.
+the canvas, the course's font), the shared parts it draws with (``axes``, ``heatmap``,
+``plane``, ...), then ``js/<name>.js`` (its maths and its drawing, the one intended second
+copy of a course_lib formula, tested equal to it in ``tests/browser/test_explorers.py``).
+Its texts come from the catalogues as templates in the language ``lang``, the ``labels``
+trait, and how that language writes numbers from :func:`course_lib.i18n.number_symbols`,
+the ``numbers`` trait. Each setting is checked where its trait is declared (:class:`Checked`).
 
 >>> from course_lib.widgets import MESSAGES
 >>> template(MESSAGES, "table_slow", "ru")[:30]
@@ -49,8 +51,9 @@ JS = Path(__file__).with_name("js")
 def module(name: str, *parts: str) -> str:
     """The ES module of explorer ``name``: ``js/common.js``, the shared ``js/<part>.js``, then ``js/<name>.js``.
 
-    ``parts`` are files that several explorers use and others do not (``sinusoidal``,
-    ``heatmap``, ``choice``, ``textbox``): one module string, so they need no import.
+    ``parts`` are files that several explorers use and others do not (``axes``, ``heatmap``,
+    ``plane``, ``sinusoidal``, ``choice``, ``textbox``): one module string, so they need no
+    import. ``heatmap`` draws with ``axes``'s functions: an explorer that takes one takes both.
     """
     files = ["common", *parts, name]
     return "\n".join((JS / f"{file}.js").read_text(encoding="utf-8") for file in files)
