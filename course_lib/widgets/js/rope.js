@@ -109,8 +109,8 @@ function drawRope(ctx, values, curve, labels, font, colours) {
   // the plane of pair i: each arrow stays on its own circle (a rotation keeps the length)
   const { left, top, size } = PLANE;
   const radius = 1.15 * Math.max(Math.hypot(q[2 * pair], q[2 * pair + 1]), Math.hypot(k[2 * pair], k[2 * pair + 1]));
-  const p = plane(ctx, PLANE, size / 2 / radius, colours);
-  const { cx, cy } = p;
+  const view = plane(ctx, PLANE, size / 2 / radius, colours);
+  const { cx, cy } = view;
   ctx.strokeStyle = "#d9d9d9";
   ctx.beginPath();
   ctx.moveTo(left, cy);
@@ -125,9 +125,9 @@ function drawRope(ctx, values, curve, labels, font, colours) {
     const [x, y] = [v[2 * pair], v[2 * pair + 1]];
     ctx.save();
     ctx.globalAlpha = 0.35;
-    ring(ctx, p, Math.hypot(x, y), colour);
+    ring(ctx, view, Math.hypot(x, y), colour);
     ctx.restore();
-    arrow(ctx, [cx, cy], p.at(x, y), colour);
+    arrow(ctx, [cx, cy], view.at(x, y), colour);
   }
   ctx.fillStyle = colours.text;
   ctx.font = `12px ${font}`;

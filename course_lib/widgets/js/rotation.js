@@ -50,9 +50,9 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   const numbers = labels.numbers;
   const w = omega(i, d, base);
   const { left, top, size } = PLANE;
-  const p = plane(ctx, PLANE, size / 2.6, colours); // the axes run from -1.3 to 1.3, as the static figure's
-  const { cx, cy, at } = p;
-  ring(ctx, p, 1, "#d9d9d9");
+  const view = plane(ctx, PLANE, size / 2.6, colours); // the axes run from -1.3 to 1.3, as the static figure's
+  const { cx, cy, at } = view;
+  ring(ctx, view, 1, "#d9d9d9");
   // every position on the circle: a fixed step of ω
   ctx.fillStyle = GREY;
   for (let p = 0; p <= pos + k; p++) {
