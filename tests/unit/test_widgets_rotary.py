@@ -189,7 +189,7 @@ def test_rope_angles_explorer_counts_the_pairs_with_new_angles():
 def test_rope_angles_explorer_in_russian():
     explorer = widgets.rope_angles_explorer(lang="ru")
     assert (explorer.labels["base"], explorer.labels["scale"]) == ("основание base", "интерполяция s")
-    assert "не виданными при обучении" in explorer.readout()
+    assert "которых не было при обучении" in explorer.readout()
     assert "на 0,27 рад (при обучении — на 0,068 рад)" in explorer.readout()  # decimal commas
     assert explorer.labels["train"] == "обучающая длина L = {train_len}"  # a template the browser fills
 
