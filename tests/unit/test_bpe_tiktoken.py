@@ -1,7 +1,8 @@
 """course_lib.BPETokenizer against tiktoken, built offline from the same ranks.
 
-tiktoken does not read a merge list: it merges, lowest rank first, any two adjacent tokens whose
-joined bytes are a token, ``rank = id``. A merge list joins only its listed pairs. On the
+tiktoken does not read a merge list: a pre-token that is itself a token it takes whole; any other
+it splits into bytes and merges, lowest rank first, any two adjacent tokens whose joined bytes are a
+token, ``rank = id`` (``encode_ordinary`` and ``byte_pair_encode`` in tiktoken's ``src/lib.rs``). A merge list joins only its listed pairs. On the
 course's trained vocabularies the two agree id for id; a hand-made vocabulary in which one token
 can be reached by two splits shows where they part.
 """
@@ -46,9 +47,13 @@ def test_a_token_reachable_by_two_splits_is_where_tiktoken_and_a_merge_list_diff
     tokens = ["<pad>", *(bytes([i]) for i in range(256)), b"bc", b"ab", b"abc"]
     bc, ab, abc = 257, 258, 259
     tok = BPETokenizer(tokens, merges=[(b, c), (a, b), (ab, c)])  # abc is made from ab + c only
-    # the merge list: b c first (rank 0); then (a, bc) is not a listed merge, so it stops
+    x = 1 + ord("x")
+    # the merge list: b c first (the first merge); then (a, bc) is not a listed merge, so it stops
     assert tok.encode("abc") == [a, bc]
-    # tiktoken: a + bc spells "abc", a token, so it merges them anyway
+    assert tok.encode("xabc") == [x, a, bc]
+    # tiktoken: the whole pre-token "abc" is a token, so it is taken whole, no merge at all
     assert as_tiktoken(tok).encode_ordinary("abc") == [abc]
+    # "xabc" is no token: b c first (rank 257 < 258 of ab), then a + bc spells "abc", a token, merged anyway
+    assert as_tiktoken(tok).encode_ordinary("xabc") == [x, abc]
     # where the listed split is the one that happens they agree: "abx" has no bc
     assert tok.encode("abx") == as_tiktoken(tok).encode_ordinary("abx") == [ab, 1 + ord("x")]

@@ -62,10 +62,10 @@ class MyInputLayer(nn.Module):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, d_model)  # en: (vocab_size, d_model), trained
         # ru: (vocab_size, d_model), обучается
-        nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # en: scaled vectors of size 1
-        # ru: векторы масштаба 1
+        nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # en: rows of length about 1: RMS 1 after the scale
+        # ru: строки длины около 1; RMS 1 — после умножения на scale
         self.scale = math.sqrt(d_model)  # en: a Python float: exact in any dtype of the model
-        # ru: float Python: точен в любом dtype модели
+        # ru: float Python: не округляется до dtype модели
         pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
         two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # en: (ceil(d_model / 2),)
         # ru: (ceil(d_model / 2),)
