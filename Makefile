@@ -167,9 +167,9 @@ screenshots: $(STAMP) site
 # cells up to its explorers (the kernel's widgets); nothing leaves the machine. One file per group: test_explorers.py (lesson 5),
 # _more.py (3, 4, 6), _lesson8.py (8), _data.py (1, 2, 7: data from Python); test_explorer_colours.py
 # (all eleven: the site's light/dark switch, text contrast, colour-blind readers).
-# Budget: 8 minutes (2 min 48 s for all eleven in a fresh clone on 2 idle cores, before the runs after
-# running each lesson and test_explorer_colours.py; with them, 9 min 22 s on the 2 cores shared at load
-# average 8-10, of which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
+# Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
+# each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
+# which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py \
