@@ -39,6 +39,7 @@ before torch is ever loaded.
 import functools
 import string
 import sys
+from collections.abc import Iterable
 from typing import NamedTuple
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "format_number",
     "number_symbols",
     "decimal_mark",
+    "join_numbers",
     "minus_sign",
     "NUMBER_STYLE",
 ]
@@ -342,6 +344,16 @@ def number_symbols(lang: str | None = None) -> dict[str, str | bool]:
 def decimal_mark(lang: str | None = None) -> str:
     """The decimal mark of ``lang``'s numbers: ``.`` in English (and the pseudo-language), ``,`` in Russian."""
     return _symbols(resolve(lang))[0]
+
+
+def join_numbers(texts: Iterable[str], lang: str | None = None) -> str:
+    """Numbers already written in ``lang``, joined into a list: ``"; "`` where the decimal mark is a
+    comma (``0,5; 0,25`` — a comma would run into the decimals), ``", "`` elsewhere.
+
+    >>> join_numbers(["0.5", "0.25"], "en"), join_numbers(["0,5", "0,25"], "ru")
+    ('0.5, 0.25', '0,5; 0,25')
+    """
+    return ("; " if decimal_mark(lang) == "," else ", ").join(texts)
 
 
 def minus_sign(lang: str | None = None) -> str:
