@@ -20,46 +20,12 @@ import traitlets
 from matplotlib.colors import to_hex
 
 from .. import plots, validate
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from ..plots.extrapolation import COLOURS, check_results, variant_label
 from .live import LiveExplorer, module, template
+from .messages import EXTRAPOLATION as MESSAGES
 
 __all__ = ["MESSAGES", "percent", "ExtrapolationExplorer", "extrapolation_explorer"]
-
-MESSAGES = Messages(
-    "extrapolation_widget",
-    {
-        "slider_length": {"en": "length n", "ru": "длина n"},
-        "title": {
-            "en": "Accuracy at each position of sequences of n = {n} tokens\n"
-            "dashed: the accuracy over the whole sequence",
-            "ru": "Точность на каждой позиции последовательностей из n = {n} токенов\n"
-            "пунктир — точность по всей последовательности",
-        },
-        "readout": {
-            "en": "{variant}: {total} % right over the n = {n} tokens; {seen} % on positions "
-            "below {train_len}; beyond: {unseen}",
-            "ru": "{variant}: {total} % верных ответов на n = {n} токенах; {seen} % на позициях "
-            "до {train_len}; дальше: {unseen}",
-        },
-        # the share beyond the training length, with the percent sign as the language writes it
-        "unseen_share": {"en": "{share} %", "ru": "{share} %"},
-        "no_unseen": {"en": "no positions", "ru": "позиций нет"},
-        "no_target": {"en": "–", "ru": "–"},
-        "variants": {"en": "variants shown", "ru": "показанные варианты"},
-        "not_causal": {
-            "en": "the explorer reads shorter sequences as the first tokens of the longest ones, which "
-            "holds for a causal model only: run the experiment with Config(causal=True)",
-            "ru": "виджет считает короткие последовательности началами самых длинных, а это верно "
-            "только для каузальной модели: запустите эксперимент с Config(causal=True)",
-        },
-        "length_range": {
-            "en": "length must be an integer in 2 .. {test_len} (the test length), got {value!r}",
-            "ru": "length должна быть целым числом в 2 .. {test_len} (длина тестовых последовательностей), "
-            "а получено {value!r}",
-        },
-    },
-)
 
 
 def percent(hits) -> int:

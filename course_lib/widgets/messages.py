@@ -1,7 +1,9 @@
 """The messages of :mod:`course_lib.widgets`: slider descriptions, buttons, readouts and input errors.
 
-One catalogue for the package, grouped by the module that uses each entry. The labels
-of the figures inside the widgets come from :data:`course_lib.plots.MESSAGES`.
+``MESSAGES`` holds the texts of the explorers of lessons 3–5 (``table``, ``embeddings``,
+``attention``), grouped by the module that uses each entry; the explorers of lessons 1, 2, 6, 7
+and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported by their module as
+``MESSAGES``. The labels of the figures inside the widgets come from :mod:`course_lib.plots.messages`.
 
     >>> MESSAGES("slider_base", "ru")
     'основание base'
@@ -9,7 +11,7 @@ of the figures inside the widgets come from :data:`course_lib.plots.MESSAGES`.
 
 from ..i18n import Messages
 
-__all__ = ["MESSAGES"]
+__all__ = ["MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY"]
 
 MESSAGES = Messages(
     "widgets",
@@ -100,6 +102,174 @@ MESSAGES = Messages(
         "balance_slider_range": {
             "en": "scale must be a number from 0.01 to 100, the slider's range, got {value!r}",
             "ru": "scale должен быть числом от 0,01 до 100 (диапазон слайдера), а получено {value!r}",
+        },
+    },
+)
+
+
+# vocab.py: vocab_explorer (lesson 1)
+VOCAB = Messages(
+    "widgets_vocab",
+    {
+        "text": {"en": "text", "ru": "текст"},
+        "min_freq": {"en": "min_freq", "ru": "минимальная частота min_freq"},
+        "readout": {
+            "en": "Vocabulary with min_freq = {min_freq}: {size} tokens. "
+            "The held-out text: {unknown} of its {n} tokens are <unk>, {share} %.",
+            "ru": "Словарь при min_freq = {min_freq}, токенов в нём: {size}. "
+            "Отложенный текст: токенов {n}, из них <unk> — {unknown}, {share} %.",
+        },
+        "plot_title": {
+            "en": "The smaller the vocabulary, the more of the held-out text becomes <unk>",
+            "ru": "Чем меньше словарь, тем больше отложенного текста становится <unk>",
+        },
+        "plot_size": {"en": "vocabulary size", "ru": "размер словаря"},
+        "plot_share": {"en": "<unk> share, %", "ru": "доля <unk>, %"},
+        "plot_no_heldout": {
+            "en": "The vocabulary's size for each min_freq",
+            "ru": "Размер словаря при каждом min_freq",
+        },
+        "not_texts": {
+            "en": "heldout must be a list of strings, got {type_name}",
+            "ru": "heldout должен быть списком строк, а получен {type_name}",
+        },
+    },
+)
+
+
+# tokens.py: token_explorer (lesson 2)
+TOKENS = Messages(
+    "widgets_tokens",
+    {
+        "text": {"en": "text", "ru": "текст"},
+        "readout": {
+            "en": "{n_tokens} tokens for {n_words} words: {per_word} tokens per word. "
+            "The text has {n_chars} characters, {n_bytes} bytes in UTF-8.",
+            "ru": "Токенов: {n_tokens}, слов: {n_words}, токенов на слово: {per_word}. "
+            "Символов в тексте: {n_chars}, байтов в UTF-8: {n_bytes}.",
+        },
+        "bad_sizes": {
+            "en": "sizes must be a non-empty list of vocabulary sizes, got {value!r}",
+            "ru": "sizes должен быть непустым списком размеров словаря, а получено {value!r}",
+        },
+        "not_a_size": {
+            "en": "size must be one of the sizes of the slider, {sizes}, got {value!r}",
+            "ru": "size должен быть одним из размеров на слайдере, {sizes}, а получено {value!r}",
+        },
+    },
+)
+
+
+# positions.py: left_padding_explorer (lesson 6)
+POSITIONS = Messages(
+    "widgets_positions",
+    {
+        "padding": {"en": "padding on the left", "ru": "паддинг слева"},
+        "positions": {"en": "positions", "ru": "позиции"},
+        "default": {"en": "0 .. seq-1", "ru": "0 .. seq-1"},
+        "mask": {"en": "from the mask", "ru": "из маски"},
+        "readout": {
+            "en": "{padding} × <pad>, then the text at positions {positions}: {verdict}.",
+            "ru": "{padding} × <pad>, затем текст на позициях {positions}: {verdict}.",
+        },
+        "padding_range": {
+            "en": "padding must be an integer from 0 to max_padding = {max_padding}, got {value!r}",
+            "ru": "padding должен быть целым числом от 0 до max_padding = {max_padding}, а получено {value!r}",
+        },
+    },
+)
+
+
+# extrapolation.py: extrapolation_explorer (lesson 7)
+EXTRAPOLATION = Messages(
+    "extrapolation_widget",
+    {
+        "slider_length": {"en": "length n", "ru": "длина n"},
+        "title": {
+            "en": "Accuracy at each position of sequences of n = {n} tokens\n"
+            "dashed: the accuracy over the whole sequence",
+            "ru": "Точность на каждой позиции последовательностей из n = {n} токенов\n"
+            "пунктир — точность по всей последовательности",
+        },
+        "readout": {
+            "en": "{variant}: {total} % right over the n = {n} tokens; {seen} % on positions "
+            "below {train_len}; beyond: {unseen}",
+            "ru": "{variant}: {total} % верных ответов на n = {n} токенах; {seen} % на позициях "
+            "до {train_len}; дальше: {unseen}",
+        },
+        # the share beyond the training length, with the percent sign as the language writes it
+        "unseen_share": {"en": "{share} %", "ru": "{share} %"},
+        "no_unseen": {"en": "no positions", "ru": "позиций нет"},
+        "no_target": {"en": "–", "ru": "–"},
+        "variants": {"en": "variants shown", "ru": "показанные варианты"},
+        "not_causal": {
+            "en": "the explorer reads shorter sequences as the first tokens of the longest ones, which "
+            "holds for a causal model only: run the experiment with Config(causal=True)",
+            "ru": "виджет считает короткие последовательности началами самых длинных, а это верно "
+            "только для каузальной модели: запустите эксперимент с Config(causal=True)",
+        },
+        "length_range": {
+            "en": "length must be an integer in 2 .. {test_len} (the test length), got {value!r}",
+            "ru": "length должна быть целым числом в 2 .. {test_len} (длина тестовых последовательностей), "
+            "а получено {value!r}",
+        },
+    },
+)
+
+
+# rotary.py: rope_explorer, alibi_explorer, rope_angles_explorer (lesson 8)
+ROTARY = Messages(
+    "widgets_rotary",
+    {
+        # rope_explorer
+        "slider_m": {"en": "query position m", "ru": "позиция запроса m"},
+        "slider_n": {"en": "key position n", "ru": "позиция ключа n"},
+        "slider_pair": {"en": "pair i", "ru": "пара i"},
+        "together": {"en": "move m and n together", "ru": "двигать m и n вместе"},
+        "rope_readout": {
+            "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by any s that keeps "
+            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err}.",
+            "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на любое s, при котором "
+            "они остаются в 0 … {last}, даёт то же скалярное произведение: проверено сдвигов: {shifts}, "
+            "наибольшее расхождение {err}.",
+        },
+        # alibi_explorer
+        "slider_heads": {"en": "number of heads", "ru": "число голов"},
+        "slider_head": {"en": "head h", "ru": "голова h"},
+        "alibi_power": {
+            "en": "{heads} heads: the slopes are 2^(−8h/{heads}) for h = 1 … {heads}, a geometric sequence.",
+            "ru": "Голов: {heads}; наклоны равны 2^(−8h/{heads}) при h = 1 … {heads}, это геометрическая "
+            "прогрессия.",
+        },
+        "alibi_other": {
+            "en": "{heads} heads is not a power of two: heads 1 … {closest} take the slopes of {closest} "
+            "heads, heads {next} … {heads} every other slope of {double} heads (the 1st, 3rd, …).",
+            "ru": "Число голов {heads} — не степень двойки: головы 1 … {closest} берут наклоны для "
+            "{closest} голов, а головы {next} … {heads} — каждый второй наклон для {double} голов (1-й, "
+            "3-й, …).",
+        },
+        "alibi_one": {
+            "en": "1 head: its slope is 2^(−8).",
+            "ru": "Одна голова: её наклон равен 2^(−8).",
+        },
+        "alibi_readout": {
+            "en": "Head {head}: m = {slope} = {value}. With equal content scores the last query gives "
+            "half of its attention to the nearest {half} of {seq} keys.",
+            "ru": "Голова {head}: m = {slope} = {value}. При равных оценках по содержанию последний "
+            "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
+        },
+        # rope_angles_explorer
+        "slider_base": {"en": "base", "ru": "основание base"},
+        "slider_scale": {"en": "interpolation s", "ru": "интерполяция s"},
+        "angles_readout": {
+            "en": "Trained on positions 0 … {last_train} with base = 10 000. Now positions 0 … {last} are "
+            "divided by s = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
+            "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
+            "training: {slow_train} rad).",
+            "ru": "Обучение: позиции 0 … {last_train}, основание base = 10 000. Сейчас позиции 0 … {last} "
+            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, которых "
+            "не было при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
+            "на {slow_now} рад (при обучении — на {slow_train} рад).",
         },
     },
 )

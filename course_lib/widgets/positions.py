@@ -16,30 +16,13 @@ import traitlets
 
 from .. import plots, validate
 from ..embedding import sinusoidal_table
-from ..i18n import Messages, resolve
+from ..i18n import resolve
 from ..plots.positions import MESSAGES as PLOT_MESSAGES
 from ..plots.positions import POSITION_MODES, check_tokens, left_padded_positions
 from .live import Choice, LiveExplorer, NonNegativeInt, PositiveInt, colormap_hex, module, template
+from .messages import POSITIONS as MESSAGES
 
 __all__ = ["MESSAGES", "LeftPaddingExplorer", "left_padding_explorer"]
-
-MESSAGES = Messages(
-    "widgets_positions",
-    {
-        "padding": {"en": "padding on the left", "ru": "паддинг слева"},
-        "positions": {"en": "positions", "ru": "позиции"},
-        "default": {"en": "0 .. seq-1", "ru": "0 .. seq-1"},
-        "mask": {"en": "from the mask", "ru": "из маски"},
-        "readout": {
-            "en": "{padding} × <pad>, then the text at positions {positions}: {verdict}.",
-            "ru": "{padding} × <pad>, затем текст на позициях {positions}: {verdict}.",
-        },
-        "padding_range": {
-            "en": "padding must be an integer from 0 to max_padding = {max_padding}, got {value!r}",
-            "ru": "padding должен быть целым числом от 0 до max_padding = {max_padding}, а получено {value!r}",
-        },
-    },
-)
 
 
 class LeftPaddingExplorer(LiveExplorer):

@@ -19,7 +19,7 @@ import torch
 import traitlets
 
 from .. import plots, validate
-from ..i18n import Messages, format_number, resolve
+from ..i18n import format_number, resolve
 from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
@@ -36,6 +36,7 @@ from .live import (
     module,
     template,
 )
+from .messages import ROTARY as MESSAGES
 
 __all__ = [
     "MESSAGES",
@@ -46,62 +47,6 @@ __all__ = [
     "RopeAnglesExplorer",
     "rope_angles_explorer",
 ]
-
-MESSAGES = Messages(
-    "widgets_rotary",
-    {
-        # rope_explorer
-        "slider_m": {"en": "query position m", "ru": "позиция запроса m"},
-        "slider_n": {"en": "key position n", "ru": "позиция ключа n"},
-        "slider_pair": {"en": "pair i", "ru": "пара i"},
-        "together": {"en": "move m and n together", "ru": "двигать m и n вместе"},
-        "rope_readout": {
-            "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by any s that keeps "
-            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err}.",
-            "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на любое s, при котором "
-            "они остаются в 0 … {last}, даёт то же скалярное произведение: проверено сдвигов: {shifts}, "
-            "наибольшее расхождение {err}.",
-        },
-        # alibi_explorer
-        "slider_heads": {"en": "number of heads", "ru": "число голов"},
-        "slider_head": {"en": "head h", "ru": "голова h"},
-        "alibi_power": {
-            "en": "{heads} heads: the slopes are 2^(−8h/{heads}) for h = 1 … {heads}, a geometric sequence.",
-            "ru": "Голов: {heads}; наклоны равны 2^(−8h/{heads}) при h = 1 … {heads}, это геометрическая "
-            "прогрессия.",
-        },
-        "alibi_other": {
-            "en": "{heads} heads is not a power of two: heads 1 … {closest} take the slopes of {closest} "
-            "heads, heads {next} … {heads} every other slope of {double} heads (the 1st, 3rd, …).",
-            "ru": "Число голов {heads} — не степень двойки: головы 1 … {closest} берут наклоны для "
-            "{closest} голов, а головы {next} … {heads} — каждый второй наклон для {double} голов (1-й, "
-            "3-й, …).",
-        },
-        "alibi_one": {
-            "en": "1 head: its slope is 2^(−8).",
-            "ru": "Одна голова: её наклон равен 2^(−8).",
-        },
-        "alibi_readout": {
-            "en": "Head {head}: m = {slope} = {value}. With equal content scores the last query gives "
-            "half of its attention to the nearest {half} of {seq} keys.",
-            "ru": "Голова {head}: m = {slope} = {value}. При равных оценках по содержанию последний "
-            "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
-        },
-        # rope_angles_explorer
-        "slider_base": {"en": "base", "ru": "основание base"},
-        "slider_scale": {"en": "interpolation s", "ru": "интерполяция s"},
-        "angles_readout": {
-            "en": "Trained on positions 0 … {last_train} with base = 10 000. Now positions 0 … {last} are "
-            "divided by s = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
-            "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
-            "training: {slow_train} rad).",
-            "ru": "Обучение: позиции 0 … {last_train}, основание base = 10 000. Сейчас позиции 0 … {last} "
-            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, которых "
-            "не было при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
-            "на {slow_now} рад (при обучении — на {slow_train} рад).",
-        },
-    },
-)
 
 
 class RopeExplorer(LiveExplorer):

@@ -14,33 +14,13 @@ import traitlets
 
 from ..bpe import BPETokenizer
 from ..bpe.pretokenize import NEWER_DIGITS, NEWER_LETTERS
-from ..i18n import Messages, format_decimal, resolve
+from ..i18n import format_decimal, resolve
 from ..plots.tokens import MESSAGES as PLOT_MESSAGES
 from ..plots.tokens import PALETTE, check_text, check_tokenizer
 from .live import Checked, LiveExplorer, module, template
+from .messages import TOKENS as MESSAGES
 
 __all__ = ["MESSAGES", "TokenExplorer", "token_explorer", "js_class"]
-
-MESSAGES = Messages(
-    "widgets_tokens",
-    {
-        "text": {"en": "text", "ru": "текст"},
-        "readout": {
-            "en": "{n_tokens} tokens for {n_words} words: {per_word} tokens per word. "
-            "The text has {n_chars} characters, {n_bytes} bytes in UTF-8.",
-            "ru": "Токенов: {n_tokens}, слов: {n_words}, токенов на слово: {per_word}. "
-            "Символов в тексте: {n_chars}, байтов в UTF-8: {n_bytes}.",
-        },
-        "bad_sizes": {
-            "en": "sizes must be a non-empty list of vocabulary sizes, got {value!r}",
-            "ru": "sizes должен быть непустым списком размеров словаря, а получено {value!r}",
-        },
-        "not_a_size": {
-            "en": "size must be one of the sizes of the slider, {sizes}, got {value!r}",
-            "ru": "size должен быть одним из размеров на слайдере, {sizes}, а получено {value!r}",
-        },
-    },
-)
 
 
 def js_class(ranges: str) -> str:

@@ -16,43 +16,17 @@ from collections.abc import Sequence
 
 import traitlets
 
-from ..i18n import Messages, format_decimal, resolve
+from ..i18n import format_decimal, resolve
 from ..plots.messages import MESSAGES as PLOT_MESSAGES
 from ..plots.vocab import MESSAGES as TABLE_MESSAGES
 from ..plots.vocab import WordTable, check_vocab
 from ..vocab import MESSAGES as VOCAB_MESSAGES
 from ..vocab import Vocab, tokenize
 from .live import Checked, LiveExplorer, PositiveInt, module, template
+from .messages import VOCAB as MESSAGES
 
 __all__ = ["MESSAGES", "VocabExplorer", "vocab_explorer"]
 
-MESSAGES = Messages(
-    "widgets_vocab",
-    {
-        "text": {"en": "text", "ru": "текст"},
-        "min_freq": {"en": "min_freq", "ru": "минимальная частота min_freq"},
-        "readout": {
-            "en": "Vocabulary with min_freq = {min_freq}: {size} tokens. "
-            "The held-out text: {unknown} of its {n} tokens are <unk>, {share} %.",
-            "ru": "Словарь при min_freq = {min_freq}, токенов в нём: {size}. "
-            "Отложенный текст: токенов {n}, из них <unk> — {unknown}, {share} %.",
-        },
-        "plot_title": {
-            "en": "The smaller the vocabulary, the more of the held-out text becomes <unk>",
-            "ru": "Чем меньше словарь, тем больше отложенного текста становится <unk>",
-        },
-        "plot_size": {"en": "vocabulary size", "ru": "размер словаря"},
-        "plot_share": {"en": "<unk> share, %", "ru": "доля <unk>, %"},
-        "plot_no_heldout": {
-            "en": "The vocabulary's size for each min_freq",
-            "ru": "Размер словаря при каждом min_freq",
-        },
-        "not_texts": {
-            "en": "heldout must be a list of strings, got {type_name}",
-            "ru": "heldout должен быть списком строк, а получен {type_name}",
-        },
-    },
-)
 
 #: the largest min_freq the slider offers
 MAX_MIN_FREQ = 10

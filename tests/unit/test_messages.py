@@ -70,7 +70,7 @@ def test_texts_live_beside_the_code_in_messages_modules():
 
     The exceptions, each on purpose: an exercise keeps its diagnoses, hints and solution in its
     own module, beside its checker (``course_lib/exercises/__init__.py``); ``i18n`` defines the
-    mechanism and its one message; the widgets' catalogues are being moved by their own change.
+    mechanism and its one message.
     """
     from course_lib import exercises
 
@@ -80,7 +80,6 @@ def test_texts_live_beside_the_code_in_messages_modules():
         for area, catalogue in sorted(CATALOGUES.items())
         if catalogue.module.rpartition(".")[2] not in {"messages", "grade_messages"}
         and catalogue.module not in exercise_modules | {"course_lib.i18n"}
-        and not catalogue.module.startswith("course_lib.widgets.")
         and not catalogue.module.startswith("reload_demo")
     ]
     assert inside == [], "catalogues inside code modules: " + ", ".join(inside)
