@@ -15,7 +15,7 @@ with all eleven explorers built as their lessons build them (``EXPLORERS``, one 
    16.7 ms are counted. Lesson 3's embeddings have no slider: no drag.
 3. kernel-backed, measured in the same run: what the explorer did on a move before it went
    live, each as its last kernel version in git did it (``git log -- course_lib/widgets/``):
-   recompute in Python, change the matplotlib figure, render its PNG (``plots.to_png``,
+   recompute in Python, change the matplotlib figure, render its PNG (``plots.figure.to_png``,
    palette=True, as ``FigureWidget.redraw`` did), in this process: the kernel round trip and the
    PNG's trip to the browser come on top, so the ratio is a floor of the real gain. Lessons 1 and
    2 had no figure: there the move's Python work is a fraction of a millisecond and the round
@@ -133,7 +133,7 @@ def redraw(fig, layout: bool = False) -> bytes:
         ax.title.set_fontsize("medium")
     if layout:
         ConstrainedLayoutEngine().execute(fig)
-    return plots.to_png(fig, palette=True)
+    return plots.figure.to_png(fig, palette=True)
 
 
 def laid_out(fig):
@@ -242,8 +242,8 @@ def kernel_balance():
     heatmaps' data and cell numbers set, the title, the PNG."""
     args = (*balance_setup(), "dog bites man", "man bites dog")
     balance = plots.attention_balance(*args, 1.0)
-    fig = plots.new_figure((FIGSIZE[0], 3.4), DPI, LANG)
-    images = plots.draw_attention(
+    fig = plots.figure.new_figure((FIGSIZE[0], 3.4), DPI, LANG)
+    images = plots.attention.draw_attention(
         fig, [w.numpy() for w in balance.weights], list(balance.tokens), None, LANG, 2
     )
     laid_out(fig)
@@ -273,11 +273,11 @@ def kernel_table():
 
     def move():
         d = step()
-        with plots.one_thread():
+        with plots.figure.one_thread():
             new = sinusoidal_table(256, d, 10000.0)
         image.set_data(new.numpy())
         image.set_extent((-0.5, d - 0.5, 255.5, -0.5))
-        return plots.to_png(fig, palette=True)
+        return plots.figure.to_png(fig, palette=True)
 
     return move
 
@@ -291,9 +291,9 @@ def kernel_rotation():
 
     def move():
         fig.clear()
-        plots.draw_rotation(fig, 3, step(), 0, 16, 10000.0, LANG)
+        plots.table.draw_rotation(fig, 3, step(), 0, 16, 10000.0, LANG)
         layout.execute(fig)
-        return plots.to_png(fig, palette=True)
+        return plots.figure.to_png(fig, palette=True)
 
     return move
 
@@ -305,7 +305,7 @@ def kernel_left_padding():
     step = toggle(3, 4)
 
     def move():
-        fig = plots.new_figure(figsize, DPI, LANG)
+        fig = plots.figure.new_figure(figsize, DPI, LANG)
         plots.positions.draw_left_padding(fig, tokens, step(), "default", 8, LANG)
         fig.set_layout_engine("none")
         return redraw(fig, layout=True)
@@ -317,7 +317,7 @@ def kernel_extrapolation():
     """Lesson 7 (ExtrapolationExplorer before d6072d5): n moved, every variant's accuracy by position and
     its mean recomputed, the curves and the title set, the readout's shares, the PNG."""
     results, cfg = extrapolation()
-    fig = plots.new_figure(FIGSIZE, DPI, LANG)
+    fig = plots.figure.new_figure(FIGSIZE, DPI, LANG)
     ax = fig.add_subplot()
     plots.extrapolation.draw_training_range(ax, cfg, LANG)
     lines, means = {}, {}
@@ -348,18 +348,18 @@ def kernel_extrapolation():
 def kernel_rope():
     """Lesson 8 (RopeExplorer before 8e4aafe): m moved, the arrows and the dot moved, the score and the
     shift check recomputed, the PNG."""
-    q, k = plots.rope_vectors(8, 0)
-    fig = plots.new_figure((8.0, 3.8), DPI, LANG)
-    artists = plots.draw_rope_rotation(fig, q, k, 40, 10000.0, LANG)
+    q, k = plots.rotary.rope_vectors(8, 0)
+    fig = plots.figure.new_figure((8.0, 3.8), DPI, LANG)
+    artists = plots.rotary.draw_rope_rotation(fig, q, k, 40, 10000.0, LANG)
     laid_out(fig)
     step = toggle(5, 6)
 
     def move():
         m, n = step(), 2
-        score = plots.update_rope_rotation(artists, m, n, 0, LANG)
+        score = plots.rotary.update_rope_rotation(artists, m, n, 0, LANG)
         shifts = np.arange(-min(m, n), 40 - max(m, n) + 1)
-        q_s = plots.rope_rotate(q, m + shifts, 10000.0)  # (shifts, head_dim)
-        k_s = plots.rope_rotate(k, n + shifts, 10000.0)
+        q_s = plots.rotary.rope_rotate(q, m + shifts, 10000.0)  # (shifts, head_dim)
+        k_s = plots.rotary.rope_rotate(k, n + shifts, 10000.0)
         error = float(np.abs((q_s * k_s).sum(axis=1) - score).max())
         return redraw(fig), error
 
@@ -369,14 +369,14 @@ def kernel_rope():
 def kernel_alibi():
     """Lesson 8 (AlibiExplorer before 3b1b16c): the head moved, its bias and weights drawn, the slope and
     the readout's half, the PNG."""
-    fig = plots.new_figure((7.6, 3.4), DPI, LANG)
-    artists = plots.draw_alibi_head(fig, 32, LANG)
+    fig = plots.figure.new_figure((7.6, 3.4), DPI, LANG)
+    artists = plots.alibi.draw_alibi_head(fig, 32, LANG)
     laid_out(fig)
     step = toggle(1, 2)
 
     def move():
         head = step()
-        weights = plots.update_alibi_head(artists, 8, head, LANG)
+        weights = plots.alibi.update_alibi_head(artists, 8, head, LANG)
         slope = float(alibi_slopes(8, dtype=torch.float64)[head - 1])
         half = int(np.searchsorted(np.cumsum(weights), 0.5) + 1)
         return redraw(fig), plots.slope_label(slope, LANG), half
@@ -387,15 +387,15 @@ def kernel_alibi():
 def kernel_rope_angles():
     """Lesson 8 (RopeAnglesExplorer before a88bf31): base moved, every angle's cos and the marks
     recomputed and drawn, the PNG."""
-    fig = plots.new_figure((6.0, 4.2), DPI, LANG)
+    fig = plots.figure.new_figure((6.0, 4.2), DPI, LANG)
     ax = fig.add_subplot()
-    artists = plots.draw_rope_angles(fig, ax, 64, 2048, 512, LANG)
+    artists = plots.long_context.draw_rope_angles(fig, ax, 64, 2048, 512, LANG)
     fig.colorbar(artists["image"], ax=ax)
     laid_out(fig)
     step = toggle(10**4.0, 10**4.1)
 
     def move():
-        new = plots.update_rope_angles(artists, step(), 1.0, LANG)
+        new = plots.long_context.update_rope_angles(artists, step(), 1.0, LANG)
         return redraw(fig), new
 
     return move

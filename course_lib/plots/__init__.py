@@ -38,58 +38,26 @@ The modules, by topic:
   figures, and one catalogue for each module that has its own labels (``VOCAB``, ``TOKENS``,
   ``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``, ``LONG_CONTEXT``, ``ALIBI``); each of those
   modules calls its catalogue ``MESSAGES``.
+
+The package itself exports what the lessons call: their figures and the numbers they print
+(``__all__``). The pieces the live explorers redraw and the helpers every figure shares are
+reached through their module, as the widgets and tests do (``plots.figure.new_figure``,
+``plots.rotary.rope_rotate``, ``plots.messages.MESSAGES``).
 """
 
-from .alibi import (
-    alibi_weights,
-    draw_alibi_head,
-    plot_alibi,
-    plot_alibi_weights,
-    slope_label,
-    slope_math,
-    update_alibi_head,
-)
-from .attention import Balance, attention_balance, draw_attention, plot_attention, plot_balance
-from .embeddings import magnitudes, plot_embeddings, plot_magnitudes
+# the modules the widgets and tests reach into; each import below binds its own module too
+from . import figure, messages  # noqa: F401
+from .alibi import alibi_weights, plot_alibi, plot_alibi_weights, slope_label
+from .attention import attention_balance, plot_attention, plot_balance
+from .embeddings import plot_embeddings, plot_magnitudes
 from .extrapolation import plot_attention_by_distance, plot_extrapolation
-from .figure import (
-    DIVERGING,
-    DPI,
-    FIGSIZE,
-    NotebookFigure,
-    as_array,
-    check_dims,
-    check_positions,
-    colours,
-    draw_heatmap,
-    new_figure,
-    one_thread,
-    to_png,
-)
-from .long_context import draw_rope_angles, new_angle_pairs, plot_rope_angles, update_rope_angles
-from .messages import MESSAGES
-from .positions import draw_left_padding, left_padded_positions, plot_left_padding
-from .precision import DEFAULT_PRECISION_POSITIONS, plot_precision, precision_errors
-from .rotary import (
-    draw_rope_rotation,
-    plot_rope_layouts,
-    plot_rope_rotation,
-    rope_rotate,
-    rope_score,
-    rope_vectors,
-    update_rope_rotation,
-)
-from .table import (
-    draw_rotation,
-    plot_rotation,
-    plot_similarity,
-    plot_table,
-    plot_waves,
-    slow_columns,
-    wavelength,
-)
-from .tokens import TokenRows, plot_fertility, show_tokens, token_spans
-from .vocab import WordTable, show_words
+from .long_context import new_angle_pairs, plot_rope_angles
+from .positions import plot_left_padding
+from .precision import plot_precision
+from .rotary import plot_rope_layouts, plot_rope_rotation
+from .table import plot_rotation, plot_similarity, plot_table, plot_waves, slow_columns, wavelength
+from .tokens import plot_fertility, show_tokens
+from .vocab import show_words
 
 __all__ = [
     # the figures of the lessons
@@ -113,47 +81,11 @@ __all__ = [
     "plot_alibi_weights",
     "plot_extrapolation",
     "plot_attention_by_distance",
-    # the numbers behind them
+    # the numbers behind them that the lessons print
     "wavelength",
     "slow_columns",
-    "magnitudes",
     "attention_balance",
-    "Balance",
-    "precision_errors",
-    "DEFAULT_PRECISION_POSITIONS",
-    "left_padded_positions",
-    "rope_vectors",
-    "rope_rotate",
-    "rope_score",
     "new_angle_pairs",
     "alibi_weights",
     "slope_label",
-    "slope_math",
-    # figures in a notebook
-    "NotebookFigure",
-    "to_png",
-    "TokenRows",
-    "WordTable",
-    "token_spans",
-    # the pieces the widgets redraw, and what every figure shares
-    "draw_heatmap",
-    "draw_rotation",
-    "draw_attention",
-    "draw_left_padding",
-    "draw_rope_rotation",
-    "update_rope_rotation",
-    "draw_rope_angles",
-    "update_rope_angles",
-    "draw_alibi_head",
-    "update_alibi_head",
-    "new_figure",
-    "one_thread",
-    "colours",
-    "as_array",
-    "check_dims",
-    "check_positions",
-    "DIVERGING",
-    "FIGSIZE",
-    "DPI",
-    "MESSAGES",
 ]

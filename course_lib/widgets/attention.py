@@ -63,9 +63,9 @@ class BalanceExplorer(LiveExplorer):
             "title": template(MESSAGES, "balance_title", lang),
             "rms": template(MESSAGES, "balance_rms", lang),
             "effects": template(MESSAGES, "balance_effects", lang),
-            "xlabel": plots.MESSAGES("attention_key", lang),
-            "ylabel": plots.MESSAGES("attention_query", lang),
-            "colorbar": plots.MESSAGES("attention_weight", lang),
+            "xlabel": plots.messages.MESSAGES("attention_key", lang),
+            "ylabel": plots.messages.MESSAGES("attention_query", lang),
+            "colorbar": plots.messages.MESSAGES("attention_weight", lang),
         }
         stops = sorted({*STOPS, scale})
         with torch.no_grad():
@@ -106,7 +106,7 @@ class BalanceExplorer(LiveExplorer):
                 self.weights, self.stops = weights, stops
 
     @property
-    def balance(self) -> plots.Balance:
+    def balance(self) -> plots.attention.Balance:
         """What the browser shows now: :func:`course_lib.plots.attention_balance` at ``scale``."""
         return plots.attention_balance(self._attention, self._embed, *self._pair, self.scale)
 

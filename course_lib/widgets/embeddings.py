@@ -75,9 +75,9 @@ class EmbeddingExplorer(LiveExplorer):
             "readout": template(MESSAGES, "embedding_readout", lang),
             "repeat": template(MESSAGES, "embedding_repeat", lang),
             "no_repeat": MESSAGES("embedding_no_repeat", lang),
-            "xlabel": plots.MESSAGES("dimension", lang),
-            "ylabel": plots.MESSAGES("token", lang),
-            "colorbar": plots.MESSAGES("value", lang),
+            "xlabel": plots.messages.MESSAGES("dimension", lang),
+            "ylabel": plots.messages.MESSAGES("token", lang),
+            "colorbar": plots.messages.MESSAGES("value", lang),
         }
         super().__init__(
             lang,
@@ -85,7 +85,7 @@ class EmbeddingExplorer(LiveExplorer):
             sentences=sentences,
             d_model=d_model,
             seed=seed,
-            colormap=colormap_hex(plots.DIVERGING),
+            colormap=colormap_hex(plots.figure.DIVERGING),
         )
         self._build()
 

@@ -82,7 +82,7 @@ class ExtrapolationExplorer(LiveExplorer):
             "unseen_share": template(MESSAGES, "unseen_share", lang),
             "no_unseen": MESSAGES("no_unseen", lang),
             "no_target": MESSAGES("no_target", lang),
-            "xlabel": plots.MESSAGES("positions", lang),
+            "xlabel": plots.messages.MESSAGES("positions", lang),
             "ylabel": plots.extrapolation.MESSAGES("accuracy", lang),
             "unseen": plots.extrapolation.MESSAGES("unseen", lang),
             "chance": plots.extrapolation.MESSAGES("chance", lang),

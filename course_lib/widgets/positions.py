@@ -69,7 +69,7 @@ class LeftPaddingExplorer(LiveExplorer):
             d_model=d_model,
             max_padding=max(max_padding, padding),
             padding=padding,
-            colormap=colormap_hex(plots.DIVERGING),
+            colormap=colormap_hex(plots.figure.DIVERGING),
         )
 
     @traitlets.validate("padding")

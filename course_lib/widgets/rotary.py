@@ -58,7 +58,7 @@ class RopeExplorer(LiveExplorer):
     as :class:`~course_lib.RotaryEmbedding` by default). Traits: ``m``, ``n``, ``pair`` (the
     sliders), ``together`` (the checkbox: in the page, moving one position's slider moves the
     other by as much), ``head_dim``, ``base``, ``max_position`` and ``seed`` (set once, checked
-    if changed), and ``q`` and ``k``, :func:`~course_lib.plots.rope_vectors` of ``seed`` (torch's
+    if changed), and ``q`` and ``k``, :func:`~course_lib.plots.rotary.rope_vectors` of ``seed`` (torch's
     generator, which the browser does not have). :attr:`score`, :attr:`error` and :meth:`readout`
     are what the browser shows, computed by course_lib: ``error`` is the largest difference
     between the score and the score after shifting both positions by every ``s`` that keeps them
@@ -97,7 +97,7 @@ class RopeExplorer(LiveExplorer):
             m=m, n=n, head_dim=head_dim, base=base, max_position=max_position, seed=seed
         )
         pair = check_pair(pair, head_dim)
-        q, k = plots.rope_vectors(head_dim, seed)
+        q, k = plots.rotary.rope_vectors(head_dim, seed)
         labels = {
             "m": MESSAGES("slider_m", lang),
             "n": MESSAGES("slider_n", lang),
@@ -135,7 +135,7 @@ class RopeExplorer(LiveExplorer):
     @traitlets.observe("head_dim", "seed")
     def _new_vectors(self, _change):
         # another head or seed: new vectors, and a pair that exists in the head
-        q, k = plots.rope_vectors(self.head_dim, self.seed)
+        q, k = plots.rotary.rope_vectors(self.head_dim, self.seed)
         last_pair = self.head_dim // 2 - 1
         self.pair = min(self.pair, last_pair)
         self.q, self.k = q.tolist(), k.tolist()
@@ -153,8 +153,8 @@ class RopeExplorer(LiveExplorer):
 
     @property
     def score(self) -> float:
-        """``q_m · k_n``: :func:`~course_lib.plots.rope_score` of the positions shown."""
-        return plots.rope_score(np.array(self.q), np.array(self.k), self.m, self.n, self.base)
+        """``q_m · k_n``: :func:`~course_lib.plots.rotary.rope_score` of the positions shown."""
+        return plots.rotary.rope_score(np.array(self.q), np.array(self.k), self.m, self.n, self.base)
 
     @property
     def last(self) -> int:
@@ -168,8 +168,8 @@ class RopeExplorer(LiveExplorer):
         shifts = np.arange(-min(m, n), self.last - max(m, n) + 1)  # every s with m + s, n + s in 0 .. last
         if len(shifts) == 0:
             return 0.0
-        q_s = plots.rope_rotate(q, m + shifts, self.base)  # (shifts, head_dim)
-        k_s = plots.rope_rotate(k, n + shifts, self.base)
+        q_s = plots.rotary.rope_rotate(q, m + shifts, self.base)  # (shifts, head_dim)
+        k_s = plots.rotary.rope_rotate(k, n + shifts, self.base)
         return float(np.abs((q_s * k_s).sum(axis=1) - self.score).max())
 
     def readout(self) -> list[str]:
@@ -381,7 +381,7 @@ class RopeAnglesExplorer(LiveExplorer):
             base=base,
             scale=scale,
             limits=limits,
-            colormap=colormap_hex(plots.DIVERGING),
+            colormap=colormap_hex(plots.figure.DIVERGING),
         )
 
     @property

@@ -65,10 +65,10 @@ class TableExplorer(LiveExplorer):
             "base": MESSAGES("slider_base", lang),
             "readout": template(MESSAGES, "table_readout", lang),
             "slow": template(MESSAGES, "table_slow", lang),
-            "title": template(plots.MESSAGES, "table_title", lang),
-            "xlabel": plots.MESSAGES("dimension", lang),
-            "ylabel": plots.MESSAGES("positions", lang),
-            "colorbar": plots.MESSAGES("value", lang),
+            "title": template(plots.messages.MESSAGES, "table_title", lang),
+            "xlabel": plots.messages.MESSAGES("dimension", lang),
+            "ylabel": plots.messages.MESSAGES("positions", lang),
+            "colorbar": plots.messages.MESSAGES("value", lang),
         }
         super().__init__(
             lang,
@@ -77,7 +77,7 @@ class TableExplorer(LiveExplorer):
             num_positions=num_positions,
             base=base,
             limits=limits,
-            colormap=colormap_hex(plots.DIVERGING),
+            colormap=colormap_hex(plots.figure.DIVERGING),
         )
 
     @property
@@ -149,13 +149,13 @@ class RotationExplorer(LiveExplorer):
         i = check_table_pair(i, d_model, lang)
         labels = {
             "pos": MESSAGES("slider_pos", lang),
-            "k": plots.MESSAGES("offset", lang),
+            "k": plots.messages.MESSAGES("offset", lang),
             "i": MESSAGES("slider_pair", lang),
             "readout": template(MESSAGES, "rotation_readout", lang),
-            "title": template(plots.MESSAGES, "rotation_title", lang),
-            "at_pos": template(plots.MESSAGES, "rotation_at_pos", lang),
-            "at_pos_k": template(plots.MESSAGES, "rotation_at_pos_k", lang),
-            "matrix": plots.MESSAGES("rotation_matrix", lang),
+            "title": template(plots.messages.MESSAGES, "rotation_title", lang),
+            "at_pos": template(plots.messages.MESSAGES, "rotation_at_pos", lang),
+            "at_pos_k": template(plots.messages.MESSAGES, "rotation_at_pos_k", lang),
+            "matrix": plots.messages.MESSAGES("rotation_matrix", lang),
         }
         limits = {"pos": max(100, pos), "k": max(50, k), "i": d_model // 2 - 1}
         super().__init__(lang, labels, d_model=d_model, base=base, pos=pos, k=k, i=i, limits=limits)

@@ -7,7 +7,7 @@ smaller the vocabulary, the more it loses. A live explorer (:mod:`course_lib.wid
 Python sends the vocabulary, its counts and the held-out text's word counts (the ``data``
 trait); the browser (``js/vocab.js``) tokenizes what the reader types, looks the words up,
 cuts the vocabulary at ``min_freq`` and draws, for every ``min_freq``, the vocabulary's size
-and the share of the held-out text it loses. The table is :class:`course_lib.plots.WordTable`,
+and the share of the held-out text it loses. The table is :class:`course_lib.plots.vocab.WordTable`,
 the widget's static twin.
 """
 
@@ -45,7 +45,7 @@ class VocabExplorer(LiveExplorer):
     without counts, which has no slider) and ``data``: the whole vocabulary (``itos``), its
     words' counts, and the held-out text's words with how often each occurs. :attr:`vocab`,
     :attr:`tokens`, :attr:`ids` and :meth:`readout` are what the browser shows, computed by
-    course_lib (:meth:`Vocab.with_min_freq`, :class:`~course_lib.plots.WordTable`).
+    course_lib (:meth:`Vocab.with_min_freq`, :class:`~course_lib.plots.vocab.WordTable`).
     """
 
     _esm = module("vocab", "axes", "textbox")

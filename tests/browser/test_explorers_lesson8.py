@@ -4,8 +4,8 @@ whose helpers these use).
 
 - **The same numbers**: each explorer's JavaScript module is imported in a blank page and evaluated
   at several parameter points, in English and Russian, against course_lib. RoPE: q and k turned
-  within 1e-12 of ``plots.rope_rotate`` (float64; angles up to 80 rad), the score and the whole
-  curve of scores within 1e-12 of ``plots.rope_score``, the shift check's count equal and its
+  within 1e-12 of ``plots.rotary.rope_rotate`` (float64; angles up to 80 rad), the score and the whole
+  curve of scores within 1e-12 of ``plots.rotary.rope_score``, the shift check's count equal and its
   residual below 1e-12 on both sides, and the readout exactly Python's but for that residual's
   last digits (libm's). ALiBi: the slopes within
   1e-15 relative of ``alibi_slopes(dtype=float64)`` (both compute ``2^x`` of the same exact
@@ -111,10 +111,12 @@ def test_rope_js_equals_course_lib(module_page):
                 explorer.shiftCheck(q, k, m, n, last, base)]""",
             [explorer.q, explorer.k, m, n, base, top, explorer.last],
         )
-        np.testing.assert_allclose(turned, plots.rope_rotate(q, [m], base)[0], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(turned, plots.rotary.rope_rotate(q, [m], base)[0], rtol=0, atol=1e-12)
         assert abs(score - explorer.score) <= 1e-12
         offsets = np.arange(-top, top + 1)
-        expected = plots.rope_rotate(q, top + offsets, base) @ plots.rope_rotate(k, [top], base)[0]
+        expected = (
+            plots.rotary.rope_rotate(q, top + offsets, base) @ plots.rotary.rope_rotate(k, [top], base)[0]
+        )
         np.testing.assert_allclose(curve, expected, rtol=0, atol=1e-12)
         assert check["shifts"] == explorer.last - max(m, n) + min(m, n) + 1
         assert check["error"] < 1e-12 and explorer.error < 1e-12

@@ -23,12 +23,12 @@ TOKENS = ["the", "dog", "sat"]
     ],
 )
 def test_positions_of_a_left_padded_text(padding, mode, expected):
-    assert plots.left_padded_positions(3, padding, mode).tolist() == expected
+    assert plots.positions.left_padded_positions(3, padding, mode).tolist() == expected
 
 
 def test_positions_from_the_mask_are_what_the_lesson_computes():
     mask = torch.tensor([False, False, True, True, True])
-    assert torch.equal(plots.left_padded_positions(3, 2, "mask"), (mask.cumsum(0) - 1).clamp(min=0))
+    assert torch.equal(plots.positions.left_padded_positions(3, 2, "mask"), (mask.cumsum(0) - 1).clamp(min=0))
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,7 @@ def test_positions_from_the_mask_are_what_the_lesson_computes():
 )
 def test_bad_settings_of_the_positions_are_named(args, error, match):
     with pytest.raises(error, match=match):
-        plots.left_padded_positions(*args)
+        plots.positions.left_padded_positions(*args)
 
 
 def test_the_figure_shows_each_token_with_the_row_it_gets(lang):

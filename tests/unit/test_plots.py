@@ -29,6 +29,28 @@ def legend_texts(ax):
     return [t.get_text() for t in ax.get_legend().get_texts()]
 
 
+# ----------------------------------------------------------------------------- the package's exports
+
+
+def test_the_package_exports_what_the_lessons_use():
+    """``plots.__all__`` is the names the lessons call as ``plots.<name>``, no more, no fewer.
+
+    What else a lesson reaches is a module (``plots.extrapolation.variant_label``); the pieces
+    the widgets and tests use stay in their modules (``plots.figure.new_figure``).
+    """
+    import pathlib
+    import types
+
+    sources = sorted(pathlib.Path(__file__).parents[2].glob("notebooks/[0-9][0-9]_*.md"))
+    assert len(sources) >= 9
+    used = {
+        name for path in sources for name in re.findall(r"\bplots\.(\w+)", path.read_text(encoding="utf-8"))
+    }
+    modules = {name for name in used if isinstance(getattr(plots, name, None), types.ModuleType)}
+    assert sorted(used - modules) == sorted(plots.__all__)
+    assert all(callable(getattr(plots, name)) for name in plots.__all__)
+
+
 # ----------------------------------------------------------------------------- plot_table
 
 
@@ -42,8 +64,8 @@ def test_table_draws_the_table_with_axes_in_the_language(lang):
     np.testing.assert_array_equal(image.get_array(), table.numpy())
     assert image.get_clim() == (-1.0, 1.0)
     assert image.get_cmap().name.startswith("RdBu")
-    assert ax.get_xlabel() == plots.MESSAGES("dimension", lang)
-    assert ax.get_ylabel() == plots.MESSAGES("positions", lang)
+    assert ax.get_xlabel() == plots.messages.MESSAGES("dimension", lang)
+    assert ax.get_ylabel() == plots.messages.MESSAGES("positions", lang)
     assert "40 × 24" in ax.get_title()
     assert len(fig.axes) == 2  # the heatmap and its colourbar
 
@@ -91,9 +113,9 @@ def test_figure_shows_as_png_in_jupyter_without_pyplot():
 
 def test_png_is_deterministic_and_palette_png_is_smaller():
     table = sinusoidal_table(64, 64)
-    first = plots.to_png(plots.plot_table(table))
-    assert first == plots.to_png(plots.plot_table(table))
-    assert len(plots.to_png(plots.plot_table(table), palette=True)) < len(first)
+    first = plots.figure.to_png(plots.plot_table(table))
+    assert first == plots.figure.to_png(plots.plot_table(table))
+    assert len(plots.figure.to_png(plots.plot_table(table), palette=True)) < len(first)
 
 
 def test_plots_and_widgets_never_load_pyplot():
@@ -122,7 +144,7 @@ def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
         np.testing.assert_array_equal(line.get_ydata(), table[:, dim])
     labels = [legend_texts(ax)[0] for ax in fig.axes]
     # dimension 7 is the cosine of pair i = 3, wavelength 2π · 100^(6/16)
-    assert labels[3] == plots.MESSAGES(
+    assert labels[3] == plots.messages.MESSAGES(
         "wave_label",
         lang,
         dim=7,
@@ -131,8 +153,10 @@ def test_waves_draw_the_chosen_columns_with_their_wavelength(lang):
         wavelength=format_number(2 * math.pi * 100 ** (6 / 16), ".1f", lang),
     )
     assert labels[0].endswith(f"sin, i = 0, λ = 6{decimal_mark(lang)}3")
-    assert fig.axes[-1].get_xlabel() == plots.MESSAGES("positions", lang)
-    assert fig.get_suptitle().startswith(plots.MESSAGES("waves_title", lang, d_model=16, formula="")[:20])
+    assert fig.axes[-1].get_xlabel() == plots.messages.MESSAGES("positions", lang)
+    assert fig.get_suptitle().startswith(
+        plots.messages.MESSAGES("waves_title", lang, d_model=16, formula="")[:20]
+    )
 
 
 def test_waves_legend_is_russian_in_russian():
@@ -165,8 +189,8 @@ def test_similarity_draws_the_dot_products_and_they_depend_on_the_offset_only(la
     assert len(lines) >= 3
     for line in lines[1:]:
         np.testing.assert_allclose(line.get_ydata(), lines[0].get_ydata(), atol=1e-5)
-    assert curves.get_xlabel() == plots.MESSAGES("offset", lang)
-    assert heatmap.get_xlabel().startswith(plots.MESSAGES("positions", lang))
+    assert curves.get_xlabel() == plots.messages.MESSAGES("offset", lang)
+    assert heatmap.get_xlabel().startswith(plots.messages.MESSAGES("positions", lang))
 
 
 def test_similarity_of_a_one_row_table():
@@ -184,7 +208,7 @@ def test_embeddings_label_each_row_with_its_token(lang):
     ax = fig.axes[0]
     np.testing.assert_array_equal(ax.images[0].get_array(), vectors.numpy())
     assert [t.get_text() for t in ax.get_yticklabels()] == ["the", "cat", "sat"]
-    assert ax.get_ylabel() == plots.MESSAGES("token", lang)
+    assert ax.get_ylabel() == plots.messages.MESSAGES("token", lang)
     vmax = vectors.abs().max().item()
     assert ax.images[0].get_clim() == pytest.approx((-vmax, vmax))
 
@@ -211,18 +235,18 @@ def test_magnitudes_bars_are_the_measured_rms(lang):
     assert torch.equal(torch.random.get_rng_state(), state), "the caller's random state must stay"
     ax = fig.axes[0]
     widths = [bar.get_width() for bar in ax.patches]
-    m = plots.magnitudes(d_model=64, vocab_size=500, num_positions=32, seed=1)
+    m = plots.embeddings.magnitudes(d_model=64, vocab_size=500, num_positions=32, seed=1)
     assert widths == [m["default"], m["course_lib"], m["positions"]]
     assert [t.get_text() for t in ax.get_yticklabels()] == [
-        plots.MESSAGES("magnitude_default", lang),
-        plots.MESSAGES("magnitude_course_lib", lang),
-        plots.MESSAGES("magnitude_positions", lang),
+        plots.messages.MESSAGES("magnitude_default", lang),
+        plots.messages.MESSAGES("magnitude_course_lib", lang),
+        plots.messages.MESSAGES("magnitude_positions", lang),
     ]
-    assert ax.get_xlabel() == plots.MESSAGES("rms", lang)
+    assert ax.get_xlabel() == plots.messages.MESSAGES("rms", lang)
 
 
 def test_magnitudes_match_the_modules_and_the_theory():
-    m = plots.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0)
+    m = plots.embeddings.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         default = torch.nn.Embedding(2000, 256).weight.detach()
@@ -233,7 +257,7 @@ def test_magnitudes_match_the_modules_and_the_theory():
     assert m["default"] == pytest.approx(16, rel=0.02)  # √d_model
     assert m["course_lib"] == pytest.approx(1, rel=0.02)
     assert m["positions"] == pytest.approx(1 / math.sqrt(2), rel=1e-6)
-    assert plots.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0) == m
+    assert plots.embeddings.magnitudes(d_model=256, vocab_size=2000, num_positions=64, seed=0) == m
 
 
 # ----------------------------------------------------------------------------- plot_precision
@@ -252,7 +276,7 @@ def test_precision_course_lib_line_is_the_error_of_sinusoidal_table():
 
 
 def test_precision_float32_drifts_at_large_positions_and_course_lib_does_not():
-    e = plots.precision_errors([100_000], d_model=512)
+    e = plots.precision.precision_errors([100_000], d_model=512)
     # the figure's docstring says "about 5e-3 near position 100 000" (measured: 5.25e-3)
     assert 3e-3 < e["float32"][0] < 8e-3
     assert e["course_lib"][0] < 1e-7
@@ -261,17 +285,17 @@ def test_precision_float32_drifts_at_large_positions_and_course_lib_does_not():
 @pytest.mark.parametrize("lang", LANGS)
 def test_precision_labels(lang):
     ax = plots.plot_precision([1, 1000], d_model=8, lang=lang).axes[0]
-    assert ax.get_xlabel() == plots.MESSAGES("positions", lang)
+    assert ax.get_xlabel() == plots.messages.MESSAGES("positions", lang)
     assert legend_texts(ax) == [
-        plots.MESSAGES("precision_float32", lang),
-        plots.MESSAGES("precision_course_lib", lang),
+        plots.messages.MESSAGES("precision_float32", lang),
+        plots.messages.MESSAGES("precision_course_lib", lang),
     ]
     assert ax.get_xscale() == "log"
 
 
 def test_precision_default_positions_reach_100_000():
-    assert plots.DEFAULT_PRECISION_POSITIONS[0] == 1
-    assert plots.DEFAULT_PRECISION_POSITIONS[-1] == 100_000
+    assert plots.precision.DEFAULT_PRECISION_POSITIONS[0] == 1
+    assert plots.precision.DEFAULT_PRECISION_POSITIONS[-1] == 100_000
 
 
 def test_precision_rejects_negative_positions():
@@ -291,13 +315,13 @@ def test_rotation_draws_the_pair_at_pos_and_pos_plus_k(lang):
     table = sinusoidal_table(9, 8, base=10.0, dtype=torch.float64)
     points = [line for line in ax.get_lines() if line.get_label() and not line.get_label().startswith("_")]
     assert [p.get_label() for p in points] == [
-        plots.MESSAGES("rotation_at_pos", lang, pos=5),
-        plots.MESSAGES("rotation_at_pos_k", lang, pos=8),
+        plots.messages.MESSAGES("rotation_at_pos", lang, pos=5),
+        plots.messages.MESSAGES("rotation_at_pos_k", lang, pos=8),
     ]
     for line, row in zip(points, (5, 8), strict=True):
         assert (line.get_xdata()[0], line.get_ydata()[0]) == pytest.approx(tuple(table[row, 2:4].tolist()))
     angle = 3 * 10.0 ** (-2 / 8)
-    assert ax.get_title() == plots.MESSAGES(
+    assert ax.get_title() == plots.messages.MESSAGES(
         "rotation_title", lang, i=1, k=3, angle=format_number(angle, ".3f", lang)
     )
 
@@ -334,11 +358,11 @@ def test_attention_draws_each_matrix_with_its_tokens(lang):
         assert sorted(t.get_text() for t in ax.texts) == sorted(
             format_number(v, ".2f", lang) for v in w.flatten().tolist()
         )
-    assert fig.get_suptitle() == plots.MESSAGES("attention_title", lang)
-    assert heatmaps[0].get_ylabel() == plots.MESSAGES("attention_query", lang)
-    assert heatmaps[2].get_xlabel() == plots.MESSAGES("attention_key", lang)
+    assert fig.get_suptitle() == plots.messages.MESSAGES("attention_title", lang)
+    assert heatmaps[0].get_ylabel() == plots.messages.MESSAGES("attention_query", lang)
+    assert heatmaps[2].get_xlabel() == plots.messages.MESSAGES("attention_key", lang)
     colourbar = [ax for ax in fig.axes if not ax.images and ax.get_visible() and ax.axison][-1]
-    assert colourbar.get_ylabel() == plots.MESSAGES("attention_weight", lang)
+    assert colourbar.get_ylabel() == plots.messages.MESSAGES("attention_weight", lang)
 
 
 def test_attention_default_titles_are_the_sentences_and_one_row_fits():
@@ -428,8 +452,8 @@ def test_plot_balance_draws_both_effects_against_the_scale(lang):
     np.testing.assert_allclose(words.get_ydata(), [b.word_effect for b in expected])
     assert ax.get_xscale() == "log"
     assert legend_texts(ax) == [
-        plots.MESSAGES("balance_position_effect", lang),
-        plots.MESSAGES("balance_word_effect", lang),
+        plots.messages.MESSAGES("balance_position_effect", lang),
+        plots.messages.MESSAGES("balance_word_effect", lang),
     ]
     # the two initialisations of lesson 3: c = 1 and c = √d_model
     assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [1.0, pytest.approx(8**0.5)]
@@ -467,8 +491,8 @@ def test_precision_legend_sits_above_the_curves():
 
 
 def test_catalogue_has_every_language_with_the_same_placeholders():
-    assert catalogues()["plots"] is plots.MESSAGES
-    assert plots.MESSAGES.problems() == []
+    assert catalogues()["plots"] is plots.messages.MESSAGES
+    assert plots.messages.MESSAGES.problems() == []
 
 
 # words a figure shows as they are in every language: maths and code
@@ -595,8 +619,8 @@ def test_slope_label_writes_the_exponent_as_the_language_does():
     assert plots.slope_label(2**-0.5, "en") == "2^-0.5"
     assert plots.slope_label(2**-0.5, "ru") == "2^−0,5"
     assert plots.slope_label(2**-3, "ru") == "2^−3"
-    assert plots.slope_math(2**-0.5, "ru") == "$m = 2^{−0{,}5}$"  # braces keep the comma a decimal mark
-    assert plots.slope_math(2**-1, "en") == "$m = 2^{-1}$"
+    assert plots.alibi.slope_math(2**-0.5, "ru") == "$m = 2^{−0{,}5}$"  # braces keep the comma a decimal mark
+    assert plots.alibi.slope_math(2**-1, "en") == "$m = 2^{-1}$"
 
 
 def test_tick_labels_keep_their_digits_and_change_only_the_decimal_mark():

@@ -21,35 +21,35 @@ SYMBOLS = ("q_m", "k_n", "head_dim", "RoPE", "ALiBi", "base", "softmax", "cos", 
 
 
 def test_rope_rotate_is_rotary_embedding_interleaved():
-    q, k = plots.rope_vectors(8, seed=3)
+    q, k = plots.rotary.rope_vectors(8, seed=3)
     positions = [0, 1, 7, 30]
     rope = RotaryEmbedding(8, max_len=31, base=500.0)
     x = torch.from_numpy(np.stack([q, k]))[:, None, None, :].expand(2, 1, 4, 8)  # (2, 1, seq, 8)
     q_rot, k_rot = rope(x[:1], x[1:], positions=torch.tensor(positions))
     np.testing.assert_allclose(
-        plots.rope_rotate(q, positions, 500.0), q_rot[0, 0].numpy(), rtol=0, atol=1e-12
+        plots.rotary.rope_rotate(q, positions, 500.0), q_rot[0, 0].numpy(), rtol=0, atol=1e-12
     )
     np.testing.assert_allclose(
-        plots.rope_rotate(k, positions, 500.0), k_rot[0, 0].numpy(), rtol=0, atol=1e-12
+        plots.rotary.rope_rotate(k, positions, 500.0), k_rot[0, 0].numpy(), rtol=0, atol=1e-12
     )
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_rope_score_depends_on_the_offset_only(seed):
-    q, k = plots.rope_vectors(16, seed)
+    q, k = plots.rotary.rope_vectors(16, seed)
     for offset in (-7, 0, 3, 25):
-        scores = [plots.rope_score(q, k, n + offset, n) for n in range(max(0, -offset), 60, 11)]
+        scores = [plots.rotary.rope_score(q, k, n + offset, n) for n in range(max(0, -offset), 60, 11)]
         assert max(scores) - min(scores) < 1e-12
-    assert abs(plots.rope_score(q, k, 5, 2) - plots.rope_score(q, k, 5, 3)) > 1e-3
+    assert abs(plots.rotary.rope_score(q, k, 5, 2) - plots.rotary.rope_score(q, k, 5, 3)) > 1e-3
 
 
 def test_rope_vectors_are_fixed_by_the_seed_and_leave_the_random_state():
     torch.manual_seed(1)
     before = torch.random.get_rng_state()
-    a, b = plots.rope_vectors(8, seed=4), plots.rope_vectors(8, seed=4)
+    a, b = plots.rotary.rope_vectors(8, seed=4), plots.rotary.rope_vectors(8, seed=4)
     assert torch.equal(torch.random.get_rng_state(), before)
     np.testing.assert_array_equal(a[0], b[0])
-    assert not np.array_equal(a[0], plots.rope_vectors(8, seed=5)[0])
+    assert not np.array_equal(a[0], plots.rotary.rope_vectors(8, seed=5)[0])
 
 
 def test_new_angle_pairs_counts_the_pairs_that_never_went_round():
@@ -95,8 +95,8 @@ def test_slope_label_names_the_power_of_two():
 def test_rope_rotation_draws_the_pair_and_the_score(lang):
     fig = plots.plot_rope_rotation(m=9, n=4, pair=1, head_dim=8, base=100.0, max_offset=12, seed=2)
     left, right = fig.axes[:2]
-    q, k = plots.rope_vectors(8, seed=2)
-    q_m, k_n = plots.rope_rotate(q, [9], 100.0)[0], plots.rope_rotate(k, [4], 100.0)[0]
+    q, k = plots.rotary.rope_vectors(8, seed=2)
+    q_m, k_n = plots.rotary.rope_rotate(q, [9], 100.0)[0], plots.rotary.rope_rotate(k, [4], 100.0)[0]
     arrows = [child for child in left.get_children() if child.__class__.__name__ == "Annotation"]
     assert [tuple(a.xy) for a in arrows] == [(q_m[2], q_m[3]), (k_n[2], k_n[3])]
     dot = right.lines[-1]
@@ -135,7 +135,7 @@ def test_alibi_draws_each_heads_bias_causally(lang):
         np.testing.assert_array_equal(drawn[lower], bias[h][lower])
         assert np.isnan(drawn[np.triu_indices(5, k=1)]).all()
         assert ax.get_title() == plots_alibi.MESSAGES(
-            "alibi_head", lang, h=h + 1, slope=plots.slope_math(slopes[h], lang)
+            "alibi_head", lang, h=h + 1, slope=plots.alibi.slope_math(slopes[h], lang)
         )
     assert not fig.axes[6].axison and not fig.axes[7].axison  # the grid's empty cells
 

@@ -30,7 +30,7 @@ def _raises(error, catalogue, key, fn, **values):
 
 def test_spans_colour_each_token_with_its_id_and_mark_cut_characters(tok):
     text = "the cat\n<b>&😀"
-    block, n, cut = plots.token_spans(tok, text)
+    block, n, cut = plots.tokens.token_spans(tok, text)
     ids = tok.encode(text)
     assert n == len(ids) == block.count("<span")
     assert re.findall(r'title="(\d+)"', block) == [str(i) for i in ids]
@@ -40,7 +40,7 @@ def test_spans_colour_each_token_with_its_id_and_mark_cut_characters(tok):
     assert "↵</span><br>" in block  # the line break shows, and still breaks the line
     colours = re.findall(r"background-color: (#\w+)", block)
     assert all(a != b for a, b in zip(colours, colours[1:], strict=False))  # neighbours differ
-    assert not plots.token_spans(tok, "the cat")[2]
+    assert not plots.tokens.token_spans(tok, "the cat")[2]
 
 
 def test_rows_show_each_tokenizer_with_its_size_and_count(tok, lang):

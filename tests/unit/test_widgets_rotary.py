@@ -21,7 +21,7 @@ def test_rope_explorer_holds_its_parameters_as_synced_traits():
     assert isinstance(explorer, widgets.LiveExplorer)
     state = explorer.get_state()
     assert (state["m"], state["n"], state["pair"], state["together"]) == (5, 2, 0, False)
-    q, k = plots.rope_vectors(8, seed=1)
+    q, k = plots.rotary.rope_vectors(8, seed=1)
     assert (state["q"], state["k"]) == (q.tolist(), k.tolist())  # torch's draw, sent to the browser
     assert state["limits"] == {"m": 40, "n": 40, "pair": 3}
     assert repr(explorer) == "RopeExplorer(head_dim=8, m=5, n=2, pair=0, base=100.0, max_position=40, seed=1)"
@@ -30,10 +30,10 @@ def test_rope_explorer_holds_its_parameters_as_synced_traits():
 
 def test_rope_explorer_shows_the_score_of_its_positions():
     explorer = widgets.rope_explorer(head_dim=8, m=5, n=2, base=100.0, seed=1)
-    q, k = plots.rope_vectors(8, seed=1)
+    q, k = plots.rotary.rope_vectors(8, seed=1)
     for m, n in ((5, 2), (9, 30), (0, 0), (40, 37)):
         explorer.m, explorer.n = m, n
-        assert math.isclose(explorer.score, plots.rope_score(q, k, m, n, 100.0), abs_tol=1e-12)
+        assert math.isclose(explorer.score, plots.rotary.rope_score(q, k, m, n, 100.0), abs_tol=1e-12)
         assert explorer.error < 1e-12  # the readout's check: every shift of both gives this score
     explorer.m, explorer.n = 5, 2
     score = explorer.score
@@ -55,9 +55,9 @@ def test_rope_explorer_sliders_follow_its_settings():
     explorer.pair = 3
     explorer.head_dim = 4  # two pairs: the pair shown is the last, new vectors of 4
     assert (explorer.pair, explorer.limits["pair"]) == (1, 1)
-    assert explorer.q == plots.rope_vectors(4)[0].tolist()
+    assert explorer.q == plots.rotary.rope_vectors(4)[0].tolist()
     explorer.seed = 5
-    assert explorer.k == plots.rope_vectors(4, seed=5)[1].tolist()
+    assert explorer.k == plots.rotary.rope_vectors(4, seed=5)[1].tolist()
 
 
 def test_rope_explorer_in_russian():

@@ -89,7 +89,7 @@ export function drawHeatmap(ctx, box, spec, font, colours) {
   ticksAlong(ctx, box, "bottom", spec.colTicks.map(([c, label]) => [x + ((c + 0.5) / cols) * w, label]), font);
   if (spec.cellText) {
     // the number in each cell, in white or black, whichever stands out more from the cell, as
-    // course_lib.plots.draw_attention writes it (plots.attention.text_colour)
+    // course_lib.plots.attention.draw_attention writes it (plots.attention.text_colour)
     ctx.font = `11px ${font}`;
     ctx.textBaseline = "middle";
     for (let r = 0; r < rows; r++) {

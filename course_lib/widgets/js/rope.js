@@ -1,9 +1,9 @@
 // Lesson 8's RoPE explorer: a query at position m and a key at position n, both turned by RoPE. Left,
 // one pair of each as arrows in its plane; right, the score q_m · k_n at every offset m − n, a dot at
-// (m, n). The JavaScript copy of course_lib.plots.rope_rotate and rope_score (the interleaved layout,
+// (m, n). The JavaScript copy of course_lib.plots.rotary.rope_rotate and rope_score (the interleaved layout,
 // pair i = coordinates 2i and 2i + 1, as course_lib.RotaryEmbedding's default) and of the readout's
 // check, tested equal to them in tests/browser/test_explorers_lesson8.py. q and k come from Python
-// (course_lib.plots.rope_vectors: torch's generator, which no browser has).
+// (course_lib.plots.rotary.rope_vectors: torch's generator, which no browser has).
 
 // θ_i = base^(-2i/headDim), the angle per position of pair i
 export function theta(i, headDim, base) {

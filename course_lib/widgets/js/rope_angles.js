@@ -55,7 +55,7 @@ export function readout({ head_dim: d, num_positions: n, train_len: trainLen, ba
   });
 }
 
-// the figure's title, as course_lib.plots.update_rope_angles writes it (two lines)
+// the figure's title, as course_lib.plots.long_context.update_rope_angles writes it (two lines)
 export function title({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, numbers) {
   return fill(labels.title, {
     base: formatNumber(base, ".0f", numbers),

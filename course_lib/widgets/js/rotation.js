@@ -1,5 +1,5 @@
 // Lesson 5's rotation explorer: the pair of columns (2i, 2i + 1) of the sinusoidal table as a point on
-// the unit circle, at pos and at pos + k. The JavaScript copy of course_lib.plots.draw_rotation's
+// the unit circle, at pos and at pos + k. The JavaScript copy of course_lib.plots.table.draw_rotation's
 // maths and RotationExplorer.readout's check, tested equal to them in tests/browser/test_explorers.py.
 
 // the angle per position of the pair i: ω = base^(-2i/d_model)

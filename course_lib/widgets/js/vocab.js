@@ -79,7 +79,7 @@ export function readout({ text, min_freq: minFreq }, data, labels, numbers, voca
   return lines;
 }
 
-// a word the model will never see, marked as course_lib.plots.WordTable marks its row
+// a word the model will never see, marked as course_lib.plots.vocab.WordTable marks its row
 const UNKNOWN = "#fde0dc";
 
 // WordTable's rows turned into columns that wrap, so that a long sentence stays on one slide:
