@@ -12,8 +12,10 @@ attention weights at each stop of its slider). The static figure beside each exp
 the matching function of :mod:`course_lib.plots`.
 
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
-re-runs cleanly under nbval. Every label and readout comes from the catalogue :data:`MESSAGES`
-(``widgets/messages.py``) or a module's own.
+re-runs cleanly under nbval. Every label and readout comes from ``widgets/messages.py``:
+:data:`MESSAGES`, shared by the explorers of lessons 3 to 5, and one catalogue for each other
+module (``VOCAB``, ``TOKENS``, ``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``), which that module
+calls ``MESSAGES``.
 
 A test -- or a curious student -- moves a live explorer by setting its traits, and reads
 what it shows, computed by course_lib:
@@ -26,12 +28,10 @@ what it shows, computed by course_lib:
     >>> explorer.labels["num_positions"]
     'позиции'
 
-The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured, with its own
-catalogue ``tokens.MESSAGES``), ``embeddings`` (3), ``attention`` (4), ``table`` (5: the
-table and the rotation), ``positions`` (6: left padding, with its own catalogue),
-``extrapolation`` (7: the length experiment, with its own catalogue), ``rotary`` (8: RoPE and
-ALiBi, with its own catalogue), on ``live`` (what every explorer shares) and
-``messages`` (the catalogue).
+The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured),
+``embeddings`` (3), ``attention`` (4), ``table`` (5: the table and the rotation),
+``positions`` (6: left padding), ``extrapolation`` (7: the length experiment), ``rotary``
+(8: RoPE and ALiBi), on ``live`` (what every explorer shares) and ``messages`` (their texts).
 """
 
 from .attention import BalanceExplorer, balance_explorer
