@@ -28,6 +28,7 @@ _SUBMODULES = {
     "vocab": ("Vocab", "tokenize"),
     "bpe": ("BPETokenizer",),
     "extrapolation": (),
+    "core": (),
     "validate": (),
     "plots": (),
     "widgets": (),

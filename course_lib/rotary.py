@@ -235,11 +235,7 @@ def alibi_slopes(num_heads: int, dtype: torch.dtype = torch.float32) -> torch.Te
     if peak > validate.MAX_PEAK_BYTES:
         need, limit = validate.gib(peak), validate.gib(validate.MAX_PEAK_BYTES)
         raise ValueError(MESSAGES("heads_too_many", value=num_heads, need=need, limit=limit))
-    closest = 1 << (num_heads.bit_length() - 1)  # the largest power of two <= num_heads
-    h = torch.arange(1, closest + 1, dtype=torch.float64)  # (closest,)
-    every_other = 2 * torch.arange(num_heads - closest, dtype=torch.float64) + 1  # 1, 3, 5, ... of 2n'
-    exponents = torch.cat([-8 * h / closest, -8 * every_other / (2 * closest)])  # (num_heads,)
-    return torch.exp2(exponents).to(dtype)
+    return core.alibi_slopes(num_heads).to(dtype)  # (num_heads,)
 
 
 def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -280,7 +276,9 @@ def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32)
                 limit=validate.gib(validate.MAX_PEAK_BYTES),
             )
         )
-    slopes = alibi_slopes(num_heads, dtype=torch.float64)  # (heads,)
+    # core.alibi_bias's formula, computed in place to keep the peak above (tests/unit/test_core.py:
+    # equal to it bit for bit)
+    slopes = core.alibi_slopes(num_heads)  # (heads,)
     pos = torch.arange(seq_len, dtype=torch.float64)  # (seq,)
     distance = (pos.unsqueeze(1) - pos).abs_()  # (seq, seq): |i - j|
     bias = distance * -slopes[:, None, None]  # (heads, seq, seq): -m_h |i - j|

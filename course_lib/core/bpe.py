@@ -13,6 +13,7 @@ same merges and cuts every text into the same tokens (``tests/unit/test_core.py`
 """
 
 from collections import Counter
+from itertools import pairwise
 
 import regex
 
@@ -31,7 +32,7 @@ def get_stats(words: dict[tuple[int, ...], int]) -> Counter:
     """How often each pair of adjacent ids occurs, each word counted as often as it occurs in the texts."""
     counts = Counter()
     for word, n in words.items():
-        for pair in zip(word, word[1:], strict=False):  # overlapping: (a, a, a) holds (a, a) twice
+        for pair in pairwise(word):  # overlapping: (a, a, a) holds (a, a) twice
             counts[pair] += n
     return counts
 
@@ -72,9 +73,9 @@ def train(texts: list[str], vocab_size: int) -> tuple[dict[tuple[int, int], int]
 
 def encode_chunk(ids: tuple[int, ...], merges: dict[tuple[int, int], int]) -> tuple[int, ...]:
     """One pre-token's byte ids, merged lowest rank (earliest learned) first, until no pair has a merge."""
-    rank = {pair: r for r, pair in enumerate(merges)}  # dicts keep the order of insertion
     while len(ids) >= 2:
-        pair = min(zip(ids, ids[1:], strict=False), key=lambda p: rank.get(p, float("inf")))
+        # the pair merged earliest in training: its new id is the smallest
+        pair = min(pairwise(ids), key=lambda p: merges.get(p, float("inf")))
         if pair not in merges:
             break  # no pair left to merge
         ids = merge(ids, pair, merges[pair])

@@ -36,9 +36,9 @@ def sinusoidal_rows(pos: torch.Tensor, d_model: int, base: float = 10000.0) -> t
     return pe
 
 
-def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
-    """Positions 0 .. max_len-1 of the sinusoidal encoding, in float64: (max_len, d_model)."""
-    return sinusoidal_rows(torch.arange(max_len), d_model, base)
+def sinusoidal_table(num_positions: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """Positions 0 .. num_positions-1 of the sinusoidal encoding, in float64: (num_positions, d_model)."""
+    return sinusoidal_rows(torch.arange(num_positions), d_model, base)
 
 
 # ----------------------------------------------------------------------------- the input layer
@@ -129,8 +129,10 @@ class TransformerEmbedding(nn.Module):
             self.positional_encoding = PositionalEncoding(d_model, max_len, base, dropout)
         elif positional == "learned":
             self.positional_encoding = LearnedPositionalEmbedding(max_len, d_model, dropout)
-        else:
+        elif positional == "none":
             self.positional_encoding = NoPositionalEncoding(dropout)
+        else:
+            raise ValueError(f"positional must be 'sinusoidal', 'learned' or 'none', got {positional!r}")
 
     def forward(self, ids: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
         x = self.token_embedding(ids)  # (b, t, d_model)
@@ -140,9 +142,11 @@ class TransformerEmbedding(nn.Module):
 # ----------------------------------------------------------------------------- RoPE
 
 
-def rotary_tables(max_len: int, head_dim: int, base: float = 10000.0) -> tuple[torch.Tensor, torch.Tensor]:
-    """cos and sin of RoPE's angles, float64, (max_len, head_dim/2) each: the sinusoidal table's columns."""
-    pe = sinusoidal_table(max_len, head_dim, base)  # (max_len, head_dim)
+def rotary_tables(
+    num_positions: int, head_dim: int, base: float = 10000.0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin of RoPE's angles, float64, (num_positions, head_dim/2) each: the sinusoidal table's columns."""
+    pe = sinusoidal_table(num_positions, head_dim, base)  # (num_positions, head_dim)
     # theta_i = base^(-2i/head_dim); position p turns pair i by p * theta_i, whose sine is
     # column 2i of the sinusoidal table and whose cosine is column 2i + 1
     return pe[:, 1::2], pe[:, 0::2]
@@ -196,7 +200,7 @@ class RotaryEmbedding(nn.Module):
 
 
 def alibi_slopes(num_heads: int) -> torch.Tensor:
-    """ALiBi's slope m_h of each head (section 3 and ``get_slopes`` in the paper's code), float64: (num_heads,)."""
+    """ALiBi's slope m_h of each head, float64: (num_heads,). Section 3; ``get_slopes`` in the paper's code."""
     n = 2 ** math.floor(math.log2(num_heads))  # the largest power of two <= num_heads
     h = torch.arange(1, n + 1, dtype=torch.float64)  # (n,)
     # m_h = 2^(-8h/n): a geometric sequence that starts at 2^(-8/n) with that same ratio

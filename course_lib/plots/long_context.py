@@ -11,9 +11,11 @@ divided by a factor (position interpolation, Chen et al., 2023) or meet another 
 import math
 
 import numpy as np
+import torch
 from matplotlib.figure import Figure
 
 from .. import validate
+from ..core import model as core
 from ..i18n import format_number, resolve
 from .figure import DIVERGING, new_figure
 from .messages import LONG_CONTEXT as MESSAGES
@@ -68,8 +70,9 @@ def check_scale(value) -> float:
 
 def angle_table(head_dim: int, num_positions: int, base: float, scale: float) -> np.ndarray:
     """cos of RoPE's angles at positions ``p / scale``: ``(num_positions, head_dim/2)``, in float64."""
-    positions = np.arange(num_positions)[:, None] / scale  # (n, 1)
-    return np.cos(positions * base ** (-np.arange(0, head_dim, 2) / head_dim))  # (n, head_dim/2)
+    positions = torch.arange(num_positions, dtype=torch.float64) / scale  # (n,)
+    # RoPE's cos is the sinusoidal table's odd columns (core.rotary_tables), at positions p / scale
+    return core.sinusoidal_rows(positions, head_dim, base)[:, 1::2].numpy()  # (n, head_dim/2)
 
 
 def draw_rope_angles(fig: Figure, ax, head_dim: int, num_positions: int, train_len: int, lang: str) -> dict:
