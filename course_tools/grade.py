@@ -42,7 +42,7 @@ from pathlib import Path
 import nbformat
 
 from course_lib import exercises
-from course_lib.exercises.core import message
+from course_lib.exercises.checks import message
 
 from . import grade_messages
 from .config import CONFIG, LANGUAGES, SOURCE_LANGUAGE

@@ -53,7 +53,7 @@ from . import (
     runner,
     token_embedding,
 )
-from .core import Feedback, Markdown
+from .checks import Feedback, Markdown
 from .exercise import Exercise
 
 __all__ = ["Exercise", "Feedback", "Markdown", "registry"]

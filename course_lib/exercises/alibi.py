@@ -14,7 +14,7 @@ import torch
 
 from ..i18n import Messages, format_number
 from ..rotary import alibi_bias, alibi_slopes
-from .core import Feedback, describe, feedback, require_function, require_tensor, wrong
+from .checks import Feedback, describe, feedback, require_function, require_tensor, wrong
 from .exercise import Exercise
 from .runner import Run
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ..bpe.train import count_pairs, merge
 from ..i18n import Messages
-from .core import Feedback, describe, feedback, require_function, wrong
+from .checks import Feedback, describe, feedback, require_function, wrong
 from .exercise import Exercise
 from .runner import Run
 

@@ -1,4 +1,4 @@
-"""The core of every exercise: the verdict (:class:`Feedback`), the course-wide messages of the
+"""What every exercise's check uses: the verdict (:class:`Feedback`), the course-wide messages of the
 checkers, and the ways checkers compare outputs.
 
 A checker is a function ``diagnose(student, run) -> Feedback`` in the exercise's own module.

@@ -9,7 +9,7 @@ The check itself runs in a :class:`~course_lib.exercises.runner.Run`.
 from ..code_comments import in_language
 from ..i18n import Messages
 from ..validate import is_integer
-from .core import MESSAGES, Feedback, Markdown
+from .checks import MESSAGES, Feedback, Markdown
 from .runner import Run
 
 __all__ = ["Exercise"]
@@ -21,7 +21,7 @@ class Exercise:
     Args:
         name: the exercise's name: its module is ``course_lib.exercises.<name>``.
         lesson: the lesson (its number) where students meet it.
-        checker: ``(student, run) -> Feedback``; may raise :class:`~course_lib.exercises.core.Stop`
+        checker: ``(student, run) -> Feedback``; may raise :class:`~course_lib.exercises.checks.Stop`
             to give its verdict early.
         template: the code a student starts from; it raises ``NotImplementedError``. The
             lesson build puts it into the lesson, so it is written only here. Its comments are

@@ -2,8 +2,8 @@
 and what a check says when the student's code cannot be run or compared.
 
 Each exercise's own diagnoses stay beside its checker (its module, or the ``messages.py`` of
-an exercise that is a package). :mod:`~course_lib.exercises.core` imports this catalogue as
-its ``MESSAGES``: ``core.message("timeout")``, a key without an exercise's area, is one of these.
+an exercise that is a package). :mod:`~course_lib.exercises.checks` imports this catalogue as
+its ``MESSAGES``: ``checks.message("timeout")``, a key without an exercise's area, is one of these.
 """
 
 from ..i18n import Messages

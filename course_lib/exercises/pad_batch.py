@@ -8,7 +8,7 @@ import copy
 import torch
 
 from ..i18n import Messages
-from .core import (
+from .checks import (
     Feedback,
     Foreign,
     describe,

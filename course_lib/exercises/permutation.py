@@ -11,7 +11,7 @@ import torch
 
 from ..embedding import sinusoidal_table
 from ..i18n import Messages
-from .core import Feedback, describe, feedback, randn, require_function, wrong
+from .checks import Feedback, describe, feedback, randn, require_function, wrong
 from .exercise import Exercise
 from .runner import Run
 

@@ -12,7 +12,7 @@ from torch import nn
 
 from ..embedding import sinusoidal_table
 from ..i18n import Messages, format_decimal
-from .core import (
+from .checks import (
     Feedback,
     Stop,
     close,

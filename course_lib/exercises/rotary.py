@@ -12,9 +12,9 @@ import inspect
 
 import torch
 
-from ..core import model
+from ..core import model as core
 from ..i18n import Messages, format_decimal, format_scientific
-from .core import (
+from .checks import (
     TOL,
     Feedback,
     Foreign,
@@ -259,7 +259,7 @@ def _rotated(x, positions, base, *, half=False, sign=1.0, two=2.0) -> torch.Tens
     i = torch.arange(x.shape[-1] // 2, dtype=torch.float64)  # (head_dim/2,)
     # RoPE's angle p * base^(-2i/head_dim), or a mistaken one
     angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / x.shape[-1])  # (seq, head_dim/2)
-    rotate = model.rotate_halves if half else model.rotate_interleaved
+    rotate = core.rotate_halves if half else core.rotate_interleaved
     return rotate(x.double(), torch.cos(angle), torch.sin(angle))  # (batch, heads, seq, head_dim)
 
 

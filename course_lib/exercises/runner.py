@@ -45,6 +45,7 @@ import torch
 from torch import nn
 
 from .. import i18n
+from .checks import MESSAGES, Feedback, Foreign, Stop, feedback
 from .child import (
     FORK,
     MEMORY_LIMIT_BYTES,
@@ -57,7 +58,6 @@ from .child import (
     decode,
     safe_str,
 )
-from .core import MESSAGES, Feedback, Foreign, Stop, feedback
 
 __all__ = [
     "TIME_LIMIT_S",

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from ..i18n import Messages, format_decimal
-from .core import (
+from .checks import (
     Feedback,
     close,
     feedback,

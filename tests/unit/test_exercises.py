@@ -24,7 +24,7 @@ import course_lib
 from course_lib import exercises
 from course_lib.bpe import count_pairs, merge
 from course_lib.code_comments import TRANSLATIONS, comments
-from course_lib.exercises.core import message, status_title
+from course_lib.exercises.checks import message, status_title
 from course_lib.i18n import LANGUAGES, script_problems
 from course_tools.lesson_code import code_names, code_problems
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests

@@ -18,7 +18,7 @@ from torch import nn
 import course_lib
 from course_lib import exercises
 from course_lib.exercises import runner
-from course_lib.exercises.core import message
+from course_lib.exercises.checks import message
 from course_lib.i18n import decimal_mark
 
 PE, TOK, PAD = (

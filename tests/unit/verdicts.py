@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from course_lib.exercises.core import message, status_title
+from course_lib.exercises.checks import message, status_title
 from course_lib.i18n import decimal_mark, minus_sign, script_problems
 
 # a decimal number as a verdict writes it: 0.8415, -0.1487, 1.5e-03; 0,8415, −0,1487, 1,5·10⁻³

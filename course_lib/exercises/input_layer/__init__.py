@@ -15,7 +15,7 @@ from torch import nn
 
 from ...embedding import sinusoidal_table
 from ...i18n import format_decimal
-from ..core import (
+from ..checks import (
     Feedback,
     Stop,
     close,

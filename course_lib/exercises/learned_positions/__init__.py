@@ -11,7 +11,7 @@ from torch import nn
 
 from ...i18n import format_decimal
 from ...positions import LEARNED_INIT_STD
-from ..core import (
+from ..checks import (
     Feedback,
     Stop,
     close,
