@@ -32,7 +32,7 @@ import pytest
 import torch
 
 from course_lib import i18n, plots, sinusoidal_table, widgets
-from course_lib.i18n import format_number
+from course_lib.i18n import LANGUAGES, format_number
 from course_tools.config import CONFIG
 from tests.browser.conftest import is_file, is_local
 
@@ -95,7 +95,7 @@ def test_table_js_equals_course_lib(module_page):
         assert js_slow == plots.slow_columns(n, d, base)
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_table_readout_is_pythons(module_page, lang):
     page, load = module_page
     explorer = widgets.table_explorer(lang=lang)
@@ -117,7 +117,7 @@ ROTATION_POINTS = [
 ]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_rotation_js_equals_course_lib(module_page, lang):
     page, load = module_page
     explorer = widgets.rotation_explorer(lang=lang)
@@ -317,7 +317,7 @@ SHOW_SLIDE = """async el => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorers_live_in_the_deck(offline_page, lang, record_property):
     deck = SLIDES / lang / f"{LESSON}.html"
     if not deck.exists():

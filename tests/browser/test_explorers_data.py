@@ -23,6 +23,7 @@ import pytest
 
 from course_lib import extrapolation as ex
 from course_lib import plots, widgets
+from course_lib.i18n import LANGUAGES
 from course_lib.plots.extrapolation import variant_label
 from course_tools.config import CONFIG
 from tests.browser.conftest import is_file
@@ -73,7 +74,7 @@ def extrapolation_runs():
     return [(ex.run(SHIFT, seed=0), SHIFT), (ex.run(LOOKUP, seed=1, variants=["learned", "rotary"]), LOOKUP)]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_extrapolation_js_equals_course_lib(module_page, extrapolation_runs, lang):
     page, load = module_page
     assert "byPosition" in load(widgets.extrapolation_explorer(*extrapolation_runs[0], lang=lang))
@@ -131,7 +132,7 @@ def course_vocab():
     return Vocab.build(train), heldout
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_vocab_js_equals_course_lib(module_page, course_vocab, lang):
     from course_lib import tokenize
 
@@ -191,7 +192,7 @@ def course_tokenizer():
     return BPETokenizer.train(texts, vocab_size=1000), heldout
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_tokens_js_equals_course_lib(module_page, course_tokenizer, lang):
     from course_lib.bpe import pre_tokenize
 
@@ -368,7 +369,7 @@ EXPLORERS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", list(EXPLORERS))
 def test_live_on_the_site(offline_page, name, lang, record_property):
     spec = EXPLORERS[name]
@@ -383,7 +384,7 @@ def test_live_on_the_site(offline_page, name, lang, record_property):
     traffic.assert_clean()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", list(EXPLORERS))
 def test_live_in_the_deck(offline_page, name, lang, record_property):
     spec = EXPLORERS[name]

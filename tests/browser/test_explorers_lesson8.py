@@ -36,6 +36,7 @@ import pytest
 import torch
 
 from course_lib import alibi_bias, alibi_slopes, plots, widgets
+from course_lib.i18n import LANGUAGES
 from course_lib.plots.long_context import angle_table
 from course_tools.config import CONFIG
 from tests.browser import test_explorers as lesson5
@@ -122,7 +123,7 @@ def test_rope_js_equals_course_lib(module_page):
         assert check["error"] < 1e-12 and explorer.error < 1e-12
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_rope_readout_is_pythons(module_page, lang):
     page, load = module_page
     load(widgets.rope_explorer())
@@ -175,7 +176,7 @@ def test_alibi_js_equals_course_lib(module_page):
         )
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_alibi_readout_is_pythons(module_page, lang):
     page, load = module_page
     load(widgets.alibi_explorer())
@@ -224,7 +225,7 @@ def test_rope_angles_js_equals_course_lib(module_page):
         assert new == plots.new_angle_pairs(d, n, train_len, base, scale).tolist()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_rope_angles_readout_is_pythons(module_page, lang):
     page, load = module_page
     load(widgets.rope_angles_explorer())
@@ -309,7 +310,7 @@ def check_explorers(page, found: dict, lang: str, show=None) -> dict:
     return times
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorers_live_on_the_site(offline_page, lang, record_property):
     page_file = SITE / lang / f"{LESSON}.html"
     if not page_file.exists():
@@ -321,7 +322,7 @@ def test_explorers_live_on_the_site(offline_page, lang, record_property):
     traffic.assert_clean()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorers_live_in_the_deck(offline_page, lang, record_property):
     deck = SLIDES / lang / f"{LESSON}.html"
     if not deck.exists():

@@ -23,6 +23,7 @@ import pytest
 import torch
 
 from course_lib import sinusoidal_table, widgets
+from course_lib.i18n import LANGUAGES
 from course_lib.plots.positions import left_padded_positions
 from course_tools.config import CONFIG
 from tests.browser.conftest import is_file
@@ -99,7 +100,7 @@ PADDING_POINTS = [
 ]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_left_padding_js_equals_course_lib(module_page, lang):  # noqa: F811
     page, load = module_page
     exported = load(padding_explorer(lang))
@@ -144,7 +145,7 @@ EMBEDDING_POINTS = [
 ]
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_embeddings_js_equals_course_lib(module_page, lang):  # noqa: F811
     page, load = module_page
     exported = load(embedding_explorer(lang))
@@ -175,7 +176,7 @@ def test_embeddings_js_equals_course_lib(module_page, lang):  # noqa: F811
                 assert text == explorer.readout()
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("d_model", [8, 16])
 def test_balance_js_equals_course_lib(module_page, lang, d_model):  # noqa: F811
     page, load = module_page
@@ -307,7 +308,7 @@ def run_every_control(page, found: dict, name: str, lang: str, show=None) -> dic
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorers_live_on_the_site(site_root, offline_page, name, lang, record_property):  # noqa: F811
     page, traffic = offline_page(lang, VIEWPORT, local_or_file, "site page")
     page.goto(f"{site_root['file']}/{lang}/{name}.html")
@@ -317,7 +318,7 @@ def test_explorers_live_on_the_site(site_root, offline_page, name, lang, record_
 
 
 @pytest.mark.parametrize("name", sorted(EXPLORERS))
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_explorers_live_in_the_deck(offline_page, name, lang, record_property):
     deck = SLIDES / lang / f"{name}.html"
     if not deck.exists():

@@ -36,6 +36,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from course_lib.i18n import LANGUAGE_INFO, LANGUAGES
 from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
 from course_tools.source import KERNELSPEC
 from tests.browser.conftest import save_screenshot
@@ -44,7 +45,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched"
 
 LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_sinusoidal_encoding"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "screenshots"
-LOCALES = {"en": "en", "ru": "ru_RU"}
+LOCALES = {lang: LANGUAGE_INFO[lang].lab_locale for lang in LANGUAGES}
 # the top-level menus of JupyterLab 4.6 as the Russian language pack names them
 MENUS = {
     "en": ["File", "Edit", "View", "Run", "Kernel", "Tabs", "Settings", "Help"],
@@ -240,7 +241,7 @@ def assert_file_ages(page, expected: dict[str, str]) -> float:
     return max(item["width"] for item in shown["items"])
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_lesson_5_in_jupyterlab(lang, jupyterlab, guarded_page, record_property):
     page, traffic = guarded_page
     timings = {}

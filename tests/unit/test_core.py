@@ -356,8 +356,8 @@ def test_the_readmes_give_the_cores_true_length():
     lines = sum(
         len((root / "course_lib/core" / name).read_text().splitlines()) for name in ("model.py", "bpe.py")
     )
-    assert f"{lines} lines of pure torch" in (root / "README.md").read_text()
-    assert f"{lines} строк на\nчистом torch" in (root / "README.ru.md").read_text()
+    assert f"{lines} lines of torch and plain Python" in (root / "README.md").read_text()
+    assert f"{lines} строк на\ntorch и чистом Python" in (root / "README.ru.md").read_text()
 
 
 @given(st.one_of(st.binary(max_size=300), st.text(st.sampled_from("ab aé\nё"), max_size=300).map(str.encode)))
