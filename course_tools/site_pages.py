@@ -9,8 +9,10 @@ them, in every language of ``LANGUAGES``, with the texts of the catalogue ``TEXT
 """
 
 import html
-import json
 import re
+from pathlib import Path
+
+import jinja2
 
 from course_lib.i18n import NAMES
 
@@ -22,6 +24,8 @@ __all__ = ["STORAGE_KEY", "TEXT", "markdown_text", "home_page", "glossary_page",
 
 # remembered by the pages (course-site.js) and read by the root page
 STORAGE_KEY = "course-lang"
+# the root page, autoescaped
+ROOT_TEMPLATE = Path(__file__).with_name("site_root.html.j2")
 
 
 # every ASCII punctuation character: CommonMark reads each one escaped with a backslash as itself
@@ -82,34 +86,17 @@ def glossary_page(config: Config, lang: str) -> str:
 
 
 def root_page() -> str:
-    """``site/index.html``: opens the language read last (``localStorage``), else the browser's, else the source's."""
-    titles = " — ".join(TEXT("title", lang) for lang in LANGUAGES)
-    links = " · ".join(
-        f'<a href="{lang}/index.html" hreflang="{lang}" lang="{lang}">{html.escape(NAMES[lang])}</a>'
-        for lang in LANGUAGES
+    """``site/index.html``: opens the language read last (``localStorage``), else the browser's, else the source's.
+
+    The page is ``site_root.html.j2`` beside this file, rendered by Jinja2 with autoescape.
+    """
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(ROOT_TEMPLATE.parent),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
     )
-    return f"""<!DOCTYPE html>
-<html lang="{SOURCE_LANGUAGE}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(titles)}</title>
-<script>
-(function () {{
-  var languages = {json.dumps(list(LANGUAGES))}, lang = null;
-  try {{ lang = localStorage.getItem({json.dumps(STORAGE_KEY)}); }} catch (e) {{}}
-  if (languages.indexOf(lang) < 0) {{
-    var asked = (navigator.language || "").toLowerCase().split("-")[0];
-    lang = languages.indexOf(asked) >= 0 ? asked : {json.dumps(SOURCE_LANGUAGE)};
-  }}
-  location.replace(lang + "/index.html");
-}})();
-</script>
-<style>body {{ font-family: system-ui, sans-serif; max-width: 40em; margin: 4em auto; line-height: 1.6; }}</style>
-</head>
-<body>
-<h1>{"<br>".join(f'<span lang="{lang}">{html.escape(TEXT("title", lang))}</span>' for lang in LANGUAGES)}</h1>
-<p>{links}</p>
-</body>
-</html>
-"""
+    pages = [{"lang": lang, "title": TEXT("title", lang), "name": NAMES[lang]} for lang in LANGUAGES]
+    return env.get_template(ROOT_TEMPLATE.name).render(
+        source=SOURCE_LANGUAGE, storage_key=STORAGE_KEY, pages=pages
+    )
