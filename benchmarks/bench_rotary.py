@@ -21,6 +21,7 @@ import torch
 from timing import interleaved, report
 
 from course_lib import RotaryEmbedding
+from course_lib.core.model import rotate_half  # Hugging Face's: (x1, x2) -> (-x2, x1)
 
 BATCH, HEADS, SEQ, HEAD_DIM = 8, 8, 1024, 64
 
@@ -28,12 +29,6 @@ BATCH, HEADS, SEQ, HEAD_DIM = 8, 8, 1024, 64
 def rotate_pairs(x):
     """(x_0, x_1, x_2, x_3, ...) -> (-x_1, x_0, -x_3, x_2, ...): the interleaved layout's rotate."""
     return torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
-
-
-def rotate_half(x):
-    """Hugging Face's rotate_half: (x1, x2) -> (-x2, x1)."""
-    x1, x2 = x.chunk(2, dim=-1)
-    return torch.cat((-x2, x1), dim=-1)
 
 
 def two_table_reference(rope: RotaryEmbedding):
