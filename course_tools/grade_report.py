@@ -7,17 +7,15 @@ say what to re-teach, all in the report's language.
 
 import re
 from collections import Counter
-from pathlib import Path
 
-import jinja2
 from markupsafe import Markup, escape
 
 from course_lib import exercises
 from course_lib.i18n import NAMES
 
+from . import templates
 from .grade_messages import GRADE, REPORT
 
-TEMPLATE = Path(__file__).with_name("grade_report.html.j2")
 EXAMPLES = 3  # distinct messages shown per diagnosis
 CODE = re.compile(r"`([^`]+)`")
 
@@ -74,16 +72,14 @@ def exercise_sections(result, lang: str) -> list[dict]:
 
 
 def render(result, lang: str) -> str:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATE.parent), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    env.filters["code"] = inline_code
     students = len({b.student for b in result.notebooks})
 
     def t(key, **values):
         return REPORT(key, lang, **values)
 
-    return env.get_template(TEMPLATE.name).render(
+    return templates.render(
+        "grade_report.html.j2",
+        code=inline_code,
         lang=lang,
         language_name=NAMES[lang],
         t=t,

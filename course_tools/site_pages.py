@@ -10,22 +10,18 @@ them, in every language of ``LANGUAGES``, with the texts of the catalogue ``TEXT
 
 import html
 import re
-from pathlib import Path
-
-import jinja2
 
 from course_lib.i18n import NAMES
 
 from .config import LANGUAGES, SOURCE_LANGUAGE, Config
 from .course import Course
 from .messages import SITE as TEXT
+from .templates import render
 
 __all__ = ["STORAGE_KEY", "TEXT", "markdown_text", "home_page", "glossary_page", "root_page"]
 
 # remembered by the pages (course-site.js) and read by the root page
 STORAGE_KEY = "course-lang"
-# the root page, autoescaped
-ROOT_TEMPLATE = Path(__file__).with_name("site_root.html.j2")
 
 
 # every ASCII punctuation character: CommonMark reads each one escaped with a backslash as itself
@@ -88,15 +84,7 @@ def glossary_page(config: Config, lang: str) -> str:
 def root_page() -> str:
     """``site/index.html``: opens the language read last (``localStorage``), else the browser's, else the source's.
 
-    The page is ``site_root.html.j2`` beside this file, rendered by Jinja2 with autoescape.
+    The page is ``site_root.html.j2``, rendered by :func:`course_tools.templates.render`.
     """
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(ROOT_TEMPLATE.parent),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
     pages = [{"lang": lang, "title": TEXT("title", lang), "name": NAMES[lang]} for lang in LANGUAGES]
-    return env.get_template(ROOT_TEMPLATE.name).render(
-        source=SOURCE_LANGUAGE, storage_key=STORAGE_KEY, pages=pages
-    )
+    return render("site_root.html.j2", source=SOURCE_LANGUAGE, storage_key=STORAGE_KEY, pages=pages)

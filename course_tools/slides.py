@@ -25,7 +25,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import jinja2
 import nbformat
 
 from .config import CONFIG, LANGUAGES, Config
@@ -33,6 +32,7 @@ from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
 from .messages import SLIDES_INDEX as TEXT
+from .templates import render
 
 __all__ = [
     "SlidesError",
@@ -116,8 +116,6 @@ def map_anywidget(deck: str) -> str:
     return deck.replace(tag, tag + "\n" + config, 1)
 
 
-# the index page's HTML, autoescaped: slides_index.html.j2 beside this file
-INDEX_TEMPLATE = Path(__file__).with_name("slides_index.html.j2")
 # the keys the index page explains, in its order: entries key_<name> and does_<name> of TEXT
 KEYS = ("next", "previous", "section", "notes", "full_screen", "overview", "black")
 
@@ -185,14 +183,8 @@ def exporter(lang: str, config: Config):
 
 def index_page(lang: str, decks: list[tuple[str, str]]) -> str:
     """``slides/<lang>/index.html``: links to the other languages, the decks, the keys to present them."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(INDEX_TEMPLATE.parent),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return env.get_template(INDEX_TEMPLATE.name).render(
+    return render(
+        "slides_index.html.j2",
         lang=lang,
         others=[other for other in LANGUAGES if other != lang],
         decks=decks,
