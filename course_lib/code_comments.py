@@ -23,7 +23,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from .i18n import LANGUAGES, PSEUDO, SOURCE_LANGUAGE, pseudo, resolve
+from .i18n import LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS, pseudo, resolve
 
 __all__ = [
     "SOURCE_LANGUAGE",
@@ -35,9 +35,6 @@ __all__ = [
     "localize_comments",
     "in_language",
 ]
-
-#: The languages whose comments translate the source language's.
-TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
 # a marked comment: "# en: text"; the language is checked against LANGUAGES
 MARKED = re.compile(r"#\s*([a-z]{2,3}):(?:\s(.*)|\s*)$", re.S)

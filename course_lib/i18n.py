@@ -47,6 +47,7 @@ __all__ = [
     "LanguageInfo",
     "LANGUAGES",
     "SOURCE_LANGUAGE",
+    "TRANSLATIONS",
     "NAMES",
     "SCRIPTS",
     "PSEUDO",
@@ -89,6 +90,8 @@ LANGUAGE_INFO = {
 LANGUAGES = tuple(LANGUAGE_INFO)
 #: The language the lessons and the code's comments are written in; the others translate it.
 SOURCE_LANGUAGE = "en"
+#: The languages that translate the source language: their twins of its prose and its code's comments.
+TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 SCRIPTS = {lang: info.letters for lang, info in LANGUAGE_INFO.items()}
 NAMES = {lang: info.name for lang, info in LANGUAGE_INFO.items()}
 

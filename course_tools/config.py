@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from course_lib.i18n import LANGUAGES, NAMES, PSEUDO, SCRIPTS, SOURCE_LANGUAGE
+from course_lib.i18n import LANGUAGES, NAMES, PSEUDO, SCRIPTS, SOURCE_LANGUAGE, TRANSLATIONS
 
 __all__ = [
     "LANGUAGES",
@@ -49,9 +49,6 @@ class Language:
     script: re.Pattern
     readme: str
 
-
-#: The languages whose prose cells are translations (twins) of the source language's.
-TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
 #: Derived from course_lib.i18n.LANGUAGE_INFO; the README of the source language is README.md,
 #: each other language's README.<code>.md.
