@@ -4,6 +4,7 @@ import math
 import re
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from matplotlib.text import Text
 
 from course_lib import TokenEmbedding, plots, set_language, sinusoidal_table
 from course_lib.i18n import LANGUAGES, PSEUDO, catalogues, decimal_mark, format_number
+from course_tools.config import CONFIG
 
 LANGS = LANGUAGES
 
@@ -38,10 +40,7 @@ def test_the_package_exports_what_the_lessons_use():
     What else a lesson reaches is a module (``plots.extrapolation.variant_label``); the pieces
     the widgets and tests use stay in their modules (``plots.figure.new_figure``).
     """
-    import pathlib
-    import types
-
-    sources = sorted(pathlib.Path(__file__).parents[2].glob("notebooks/[0-9][0-9]_*.md"))
+    sources = CONFIG.sources()
     assert len(sources) >= 9
     used = {
         name for path in sources for name in re.findall(r"\bplots\.(\w+)", path.read_text(encoding="utf-8"))
