@@ -3,36 +3,39 @@
     python -m course_tools.grade SUBMISSIONS/ --out REPORT/ [--lang ru] [--jobs 2]
 
 ``SUBMISSIONS/<student>/<NN_lesson>.ipynb`` (either language), or nbgrader's
-``submitted/<student>/<assignment>/*.ipynb``. Each notebook runs in its own kernel
-(:mod:`course_tools.grade_run`), copied alone into a temporary folder, with a time, memory and
-output limit, at most ``--jobs`` at once. Cells tagged ``grade-skip`` in a lesson (training,
-demos) are not run. The exercises of the notebook's lesson are checked by
-``course_lib.exercises``; a notebook that cannot be graded gets ``error`` or ``timeout`` with a
-``grade.*`` diagnosis that says why (``course_tools.grade_messages``), and never stops the rest.
+``submitted/<student>/<assignment>/*.ipynb``. No code of a student's ever runs in this process:
 
-Where Linux namespaces are available (root, ``unshare``), each kernel runs without network, in
-its own process tree (killed whole at the deadline), with the submissions folder and the report
-hidden. Elsewhere the grader says so: it is then not a security boundary. In both cases an audit
-hook (:mod:`course_tools.grade_guard`) names a submission that opens another student's file, a
-path outside its folder or a socket.
+1. each file is read here as data (no link followed, a regular file only, at most the size limit);
+   what cannot be read is that student's row (``grade.*``), never the class's;
+2. its code cells (not those tagged ``grade-skip``: training, demos) run in a sandbox of their own
+   (:mod:`course_tools.grade_sandbox`: another user, no network, a read-only filesystem, no other
+   submission in sight, one memory and process limit for the whole tree; at most ``--jobs`` at
+   once), which then answers this process's calls on the student's objects with plain values only;
+3. the exercise's checker runs *here*, on those values, against its own reference
+   (:class:`course_lib.exercises.runner.Run` with a :class:`RemoteChild`), and writes the verdict.
+   Whatever the sandbox sends is validated: anything but plain data of the expected shape is that
+   student's ``grade.no_verdict``.
 
-Output, all or nothing: ``REPORT/verdicts.csv`` (``student,lesson,exercise,status,diagnosis``,
-one row per exercise of each submitted notebook), ``REPORT/students/<student>.json`` and
-``REPORT/index.html`` (:mod:`course_tools.grade_report`).
+An audit hook in the sandbox (:mod:`course_tools.grade_guard`) names what a submission tried:
+another student's file, a path outside its folder, a socket, a program.
+
+Output, all or nothing: ``REPORT/verdicts.csv`` (``student,lesson,exercise,status,diagnosis``, one row
+per exercise of each submitted notebook; a cell a spreadsheet would run as a formula is neutralised),
+``REPORT/students/<student>.json`` and ``REPORT/index.html`` (:mod:`course_tools.grade_report`).
 """
 
 import argparse
 import csv
+import errno
 import io
 import json
 import os
 import re
-import secrets
-import shlex
 import shutil
-import subprocess
+import stat
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -41,26 +44,34 @@ from pathlib import Path
 
 import nbformat
 
-from course_lib import exercises
-from course_lib.exercises.checks import message
+from course_lib import exercises, i18n
+from course_lib.exercises.checks import MESSAGES, message
+from course_lib.exercises.child import ErrorInfo, Handle
+from course_lib.exercises.runner import Run
 
-from . import grade_messages
+from . import grade_messages, grade_sandbox
 from .config import CONFIG, LANGUAGES, SOURCE_LANGUAGE
 
-__all__ = ["Limits", "Verdict", "Notebook", "discover", "sandbox_available", "grade", "main"]
+__all__ = ["Limits", "Verdict", "Notebook", "RemoteChild", "discover", "read_notebook", "grade", "main"]
 
 COLUMNS = ("student", "lesson", "exercise", "status", "diagnosis")
 STATUSES = ("correct", "incorrect", "not_attempted", "timeout", "error")
 LESSON_FILE = re.compile(r"^(\d\d)_")
 CHECK_CALL = re.compile(r"exercises\.(\w+)\.check\((\w+)\)")
+# what the sandbox's audit hook may report; anything else it sends is not believed
+VIOLATIONS = ("grade.other_student", "grade.outside_dir", "grade.network", "grade.process")
+# one check at a time in this process: a check sets torch's global state (seed, default dtype)
+CHECK_LOCK = threading.Lock()
+MAX_REPLY_ITEMS = 1_000_000  # numbers and containers in one reply, counted as decoding would build them
+MAX_REPLY_BYTES = 256 << 20  # tensors' bytes in one reply, the same way
 
 
 @dataclass(frozen=True)
 class Limits:
     """What one notebook may take; the defaults fit a lesson with its ``grade-skip`` cells skipped."""
 
-    seconds: int = 120  # a cell (nbclient); the whole notebook gets 30 s more (a lesson takes 5-20 s here)
-    memory_bytes: int = 4 * 2**30  # address space (RLIMIT_AS): torch alone maps about 1.5 GiB
+    seconds: int = 120  # a cell; the whole notebook gets 30 s more (a lesson takes 5-20 s here)
+    memory_bytes: int = 4 * 2**30  # the notebook's whole process tree (torch alone: about 0.4 GiB resident)
     output_bytes: int = 10 * 2**20  # everything the notebook prints
     file_bytes: int = 50 * 2**20  # the submitted file itself
 
@@ -80,13 +91,14 @@ class Verdict:
 
 @dataclass
 class Notebook:
-    """One submitted file and what grading it gave."""
+    """One submitted file and what grading it gave; ``problem`` is why it cannot be read, found at discovery."""
 
     student: str
     path: Path
     lesson: str = ""
     seconds: float = 0.0
     verdicts: list[Verdict] = field(default_factory=list)
+    problem: tuple | None = None
 
 
 # ----------------------------------------------------------------------------- what there is to grade
@@ -107,13 +119,40 @@ def lesson_checks() -> dict[str, dict[str, str]]:
 
 
 def discover(root: Path) -> list[Notebook]:
-    """Every ``*.ipynb`` of every student: ``<student>/*.ipynb`` and ``<student>/<assignment>/*.ipynb``."""
+    """Every ``*.ipynb`` of every student: ``<student>/*.ipynb`` and ``<student>/<assignment>/*.ipynb``.
+
+    A link (to a file or to a folder) is listed with its ``grade.symlink`` problem: never graded as
+    the work of the student whose folder holds it.
+    """
     if not root.is_dir():
         raise ValueError(f"the submissions folder {str(root)!r} does not exist or is not a folder")
     found = []
-    for student in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        files = sorted(student.glob("*.ipynb")) + sorted(student.glob("*/*.ipynb"))
-        found += [Notebook(student.name, path) for path in files if ".ipynb_checkpoints" not in path.parts]
+    for student in sorted(os.scandir(root), key=lambda e: e.name):
+        if student.name.startswith("."):
+            continue
+        if student.is_symlink():
+            found.append(
+                Notebook(
+                    student.name, Path(student.path), problem=("grade.symlink", {"detail": student.name})
+                )
+            )
+            continue
+        if not student.is_dir(follow_symlinks=False):
+            continue
+        for entry in sorted(os.scandir(student.path), key=lambda e: e.name):
+            if entry.name.startswith(".") or entry.name == ".ipynb_checkpoints":
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                found += [Notebook(student.name, Path(e.path)) for e in sorted(os.scandir(entry.path), key=lambda e: e.name)
+                          if e.name.endswith(".ipynb")]  # fmt: skip
+            elif entry.is_symlink() and not entry.name.endswith(".ipynb"):
+                found.append(
+                    Notebook(
+                        student.name, Path(entry.path), problem=("grade.symlink", {"detail": entry.name})
+                    )
+                )
+            elif entry.name.endswith(".ipynb"):
+                found.append(Notebook(student.name, Path(entry.path)))
     return found
 
 
@@ -130,114 +169,342 @@ def which_lesson(path: Path, nb) -> str:
     return next((name for name, ex in checks.items() if called & set(ex)), "")
 
 
-def read_notebook(path: Path, limits: Limits):
+def read_bytes(path: Path, root: Path, limit: int):
+    """The file's bytes, or the ``grade.*`` key (and its values) that says why it is not read.
+
+    Opened one folder at a time below ``root`` without following any link (``O_NOFOLLOW``), without
+    waiting (``O_NONBLOCK``: a FIFO does not hang the grader), a regular file only (``fstat``), and
+    at most ``limit`` + 1 bytes read (a link to ``/dev/zero`` or a growing file cannot fill memory).
+    """
+    parts = path.relative_to(root).parts
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            next_fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = next_fd
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
+        file_fd = os.open(parts[-1], flags, dir_fd=fd)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            return None, ("grade.symlink", {"detail": path.name})
+        return None, ("grade.not_a_file", {"detail": path.name})
+    finally:
+        os.close(fd)
+    try:
+        info = os.fstat(file_fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, ("grade.not_a_file", {"detail": path.name})
+        if info.st_size > limit:
+            return None, ("grade.too_large", {"size": info.st_size, "limit": limit})
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(file_fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            return None, ("grade.too_large", {"size": size, "limit": limit})
+        return b"".join(chunks), None
+    finally:
+        os.close(file_fd)
+
+
+def read_notebook(path: Path, limits: Limits, root: Path | None = None):
     """The notebook, or the ``grade.*`` key (and its values) that says why it cannot be one."""
-    size = path.stat().st_size
-    if size > limits.file_bytes:
-        return None, ("grade.too_large", {"size": size, "limit": limits.file_bytes})
-    text = path.read_bytes()
+    text, problem = read_bytes(path, root or path.parent, limits.file_bytes)
+    if problem is not None:
+        return None, problem
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError, MemoryError):  # '[' * 100000: too deep
         return None, ("grade.not_json", {})
     try:
         nb = nbformat.reads(json.dumps(data), as_version=4)
         nbformat.validate(nb)
     except Exception as error:  # nbformat raises several types for a dict that is no notebook
-        return None, ("grade.not_a_notebook", {"detail": str(error).splitlines()[0][:200]})
+        detail = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        return None, ("grade.not_a_notebook", {"detail": detail})
     return nb, None
 
 
-# ----------------------------------------------------------------------------- running one notebook
+# ----------------------------------------------------------------------------- the student's objects, from afar
 
 
-@cache
-def sandbox_available() -> bool:
-    """Whether this process may run a kernel in new network, mount and process namespaces."""
-    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
+class RemoteChild:
+    """A :class:`~course_lib.exercises.runner.Run`'s child that is the notebook's sandbox: each call is
+    sent to it, and each reply validated here (plain data of the shape the run expects, within size)."""
+
+    def __init__(self, session, facts: dict):
+        self.session = session
+        self.facts = facts
+
+    def ask(self, request, deadline: float):
+        if request is None:  # the facts of the student's object, already fetched with ("begin", name)
+            return ("ok", self.facts)
+        if self.session.dead or not self.session.send(request):
+            return self._died()
+        try:
+            reply = self.session.receive(deadline)
+        except TimeoutError:
+            self.session.dead = True
+            return ("timeout",)
+        except (ValueError, EOFError, OSError):
+            return self._died()
+        return self._validated(reply, keep=bool(request[2]), mirror=len(request[3]))
+
+    def _died(self):
+        self.session.dead = True
+        return ("died", MESSAGES("how.unknown"))
+
+    def _validated(self, reply, keep: bool, mirror: int):
+        if (
+            type(reply) is not tuple
+            or not reply
+            or reply[0] not in ("ok", "not_implemented", "exit", "raised")
+        ):
+            return self._died()  # "interrupted" too: no KeyboardInterrupt comes from a sandbox
+        kind = reply[0]
+        if kind == "not_implemented" and len(reply) == 1:
+            return reply
+        if kind == "exit" and len(reply) == 2 and type(reply[1]) is str:
+            return ("exit", reply[1][:300])
+        if kind == "raised" and len(reply) == 2 and valid_error(reply[1]):
+            return reply
+        if kind == "ok" and len(reply) == 2 and type(reply[1]) is tuple and len(reply[1]) == 2:
+            result, after = reply[1]
+            if keep and type(result) is Handle and type(result.index) is int and valid_facts(result.facts):
+                return reply
+            if not keep and type(after) is list and len(after) == mirror and within_budget(reply[1]):
+                return reply
+        return self._died()
+
+    def printed(self) -> str:
+        return ""  # what the sandbox printed was counted, not kept
+
+    def close(self) -> None:
+        pass  # the sandbox outlives one check: the next exercise's check asks it too
+
+    def release(self) -> None:
+        pass
+
+
+FACT_TYPES = {"name": str, "type_name": str, "is_class": bool, "is_module_class": bool, "is_module": bool,
+              "callable": bool}  # fmt: skip
+
+
+def valid_facts(facts) -> bool:
+    """The facts a check reads of the student's object, each of its type (``course`` a name or None)."""
+    if type(facts) is not dict or any(type(facts.get(k)) is not t for k, t in FACT_TYPES.items()):
         return False
-    probe = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc", "true"]
-    return subprocess.run(probe, capture_output=True).returncode == 0
+    if not (facts.get("course") is None or type(facts.get("course")) is str):
+        return False
+    missing = facts.get("missing_forward", None)
+    return missing is None or type(missing) is str
+
+
+def valid_error(error) -> bool:
+    return (
+        type(error) is ErrorInfo
+        and all(type(v) is str for v in (error.type_name, error.text, error.line))
+        and type(error.types) is tuple
+        and all(type(t) is str for t in error.types)
+    )
+
+
+def within_budget(value) -> bool:
+    """Whether decoding ``value`` builds at most ``MAX_REPLY_ITEMS`` items and ``MAX_REPLY_BYTES`` of tensors
+    (a shared object is counted each time it is referred to: decoding copies it each time)."""
+    from course_lib.exercises.child import TensorData
+
+    items = tensor_bytes = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        items += 1
+        if items > MAX_REPLY_ITEMS:
+            return False
+        if type(item) is TensorData:
+            tensor_bytes += len(item.data) if type(item.data) is bytes else 1 << 40
+            if tensor_bytes > MAX_REPLY_BYTES or type(item.shape) is not tuple:
+                return False
+        elif type(item) in (tuple, list):
+            stack.extend(item)
+        elif type(item) is dict:
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return True
+
+
+# ----------------------------------------------------------------------------- one notebook
 
 
 @cache
-def matplotlib_dir() -> str:
-    """matplotlib's font cache, built once here; each kernel gets a copy of its own (rebuilding it takes seconds)."""
-    path = tempfile.mkdtemp(prefix="grade-mpl-")
-    env = dict(os.environ, MPLCONFIGDIR=path, MPLBACKEND="Agg")
-    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=env, check=True)
-    return path
+def matplotlib_cache() -> dict[str, str]:
+    """matplotlib's font cache, built once here and handed to every sandbox (rebuilding it takes seconds)."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="grade-mpl-") as path:
+        env = dict(os.environ, MPLCONFIGDIR=path, MPLBACKEND="Agg")
+        subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=env, check=True)
+        return {f.name: f.read_text() for f in Path(path).glob("fontlist-*.json")}
 
 
-def read_roots(workdir: str) -> list[str]:
+def read_roots() -> list[str]:
     import course_lib
 
-    return [sys.prefix, sys.base_prefix, os.path.dirname(course_lib.__file__), "/usr/share/fonts", workdir]
+    return [sys.prefix, sys.base_prefix, os.path.dirname(course_lib.__file__), "/usr/share/fonts"]
 
 
-def run_notebook(book: Notebook, checks: dict[str, str], limits: Limits, hide: list[Path]) -> dict:
-    """The worker's result for one notebook: ``{"verdicts": ..., "violations": ...}`` or ``{"error": key}``."""
-    with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
-        notebook = f"{workdir}/submission.ipynb"
-        shutil.copyfile(book.path, notebook)
-        shutil.copytree(matplotlib_dir(), f"{workdir}/.matplotlib")
-        nonce = secrets.token_hex(16)
-        job = dict(
-            workdir=workdir, notebook=notebook, checks=checks, nonce=nonce, memory_bytes=limits.memory_bytes,
-            cell_seconds=limits.seconds, max_output_bytes=limits.output_bytes, mpl_dir=f"{workdir}/.matplotlib",
-            submissions=str(hide[0]), read_roots=read_roots(workdir),
-        )  # fmt: skip
-        command = [sys.executable, "-m", "course_tools.grade_run"]
-        if sandbox_available():
-            mounts = " && ".join(
-                f"mount -t tmpfs -o size=1m none {shlex.quote(str(p))}" for p in hide if p.exists()
-            )
-            inner = " ".join(map(shlex.quote, command))
-            command = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc",
-                       "sh", "-c", f"{mounts} && exec {inner}"]  # fmt: skip
+def run_cells(session, limits: Limits):
+    """Wait for the notebook's cells, each within ``limits.seconds``: (the notebook's language, None) or (None, problem)."""
+    start = time.monotonic()
+    end = start + limits.seconds + 30
+    cell_end = start + limits.seconds
+    while True:
         try:
-            done = subprocess.run(
-                command, input=json.dumps(job), capture_output=True, text=True, cwd=CONFIG.root,
-                timeout=limits.seconds + 30, start_new_session=True,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired:
-            return {"error": "grade.timeout"}
-        for line in done.stdout.splitlines():
-            if line.startswith(nonce + " "):
-                return json.loads(line[len(nonce) + 1 :])
-        return {"error": "grade.grader_failed", "code": done.returncode, "stderr": done.stderr[-2000:]}
+            message_ = session.receive(min(cell_end, end))
+        except TimeoutError:
+            session.stop("timeout")
+            return None, ("grade.timeout", {})
+        except (ValueError, EOFError, OSError) as error:
+            session.stop()
+            return None, ("grade.no_verdict", {"detail": str(error)[:200]})
+        if message_ is None:
+            session.close()
+            return None, ended(session)
+        if (
+            type(message_) is tuple
+            and len(message_) == 2
+            and message_[0] == "cell"
+            and type(message_[1]) is int
+        ):
+            cell_end = time.monotonic() + limits.seconds
+        elif type(message_) is tuple and len(message_) == 2 and message_[0] == "ready":
+            lang = message_[1] if message_[1] in LANGUAGES else SOURCE_LANGUAGE
+            return lang, None
+        else:
+            session.stop()
+            return None, ("grade.no_verdict", {"detail": "?"})
 
 
-def grade_notebook(book: Notebook, limits: Limits, hide: list[Path]) -> Notebook:
+def ended(session) -> tuple:
+    """Why the sandbox ended before its notebook did."""
+    why = session.stopped_for or session.limits_hit()
+    if why in ("output_too_large", "memory", "processes"):
+        return (f"grade.{why}", {})
+    if session.violations:
+        return violation(session)
+    return ("grade.kernel_died", {})
+
+
+def violation(session) -> tuple | None:
+    if not session.violations:
+        return None
+    key, detail = session.violations[0]
+    return (key, {"detail": detail}) if key in VIOLATIONS else ("grade.no_verdict", {"detail": key})
+
+
+def check_one(session, exercise: str, arg: str, lang: str, book: Notebook) -> Verdict:
+    """The verdict of one exercise, decided here on what the sandbox sends back."""
+    e = exercises.registry()[exercise]
+    with CHECK_LOCK:
+        i18n.set_language(lang)
+        if not session.send(("begin", arg)):
+            return None
+        try:
+            reply = session.receive(time.monotonic() + 30)
+        except (TimeoutError, ValueError, EOFError, OSError):
+            session.dead = True
+            return None
+        if reply == ("missing",):
+            text = grade_messages.GRADE("not_defined", lang, name=arg)
+            return Verdict(
+                book.student, book.lesson, exercise, "not_attempted", "grade.not_defined", text, {"name": arg}
+            )
+        if type(reply) is not tuple or len(reply) != 2 or reply[0] != "ok" or not valid_facts(reply[1]):
+            session.dead = True
+            return None
+        run = Run(child=lambda student, facts=reply[1]: RemoteChild(session, facts))
+        feedback = e.run_check(None, run)
+    status = "timeout" if feedback.key == "timeout" else feedback.status
+    values = {
+        k: v if isinstance(v, (bool, int, float, str)) or v is None else str(v)
+        for k, v in feedback.values.items()
+    }
+    return Verdict(book.student, book.lesson, exercise, status, "" if status == "correct" else feedback.key,
+                   feedback.message, values)  # fmt: skip
+
+
+def run_and_check(nb, checks: dict[str, str], limits: Limits, hidden: list[Path], book: Notebook):
+    """Every exercise's verdict, or the problem that stopped the notebook; a sandbox that one check
+    leaves stuck is replaced by a new one (the notebook run again) for the exercises after it."""
+    job = {"notebook": nb, "read_roots": read_roots(), "hidden": [str(p) for p in hidden]}
+    remaining = sorted(checks.items())
+    verdicts: list[Verdict] = []
+    while remaining:
+        session = grade_sandbox.start(job, limits, hidden, matplotlib_cache())
+        try:
+            lang, problem = run_cells(session, limits)
+            if problem is None:
+                problem = violation(session)
+            if problem is not None:
+                return problem
+            while remaining and not session.dead:
+                exercise, arg = remaining.pop(0)
+                verdict = check_one(session, exercise, arg, lang, book)
+                problem = violation(session) or (
+                    ("grade." + session.limits_hit(), {}) if session.limits_hit() else None
+                )
+                if problem is not None:
+                    return problem
+                if verdict is None:
+                    verdict = Verdict(book.student, book.lesson, exercise, "error", "grade.no_verdict",
+                                      grade_messages.GRADE("no_verdict", lang, detail="?"), {"detail": "?"})  # fmt: skip
+                verdicts.append(verdict)
+        finally:
+            session.close()
+        if session.stopped_for == "output_too_large":
+            return ("grade.output_too_large", {})
+    return verdicts
+
+
+def grade_notebook(book: Notebook, limits: Limits, hidden: list[Path], root: Path) -> Notebook:
+    """``book`` graded; whatever goes wrong is this student's row, never the class's."""
     start = time.perf_counter()
-    nb, problem = read_notebook(book.path, limits)
+    try:
+        _grade_notebook(book, limits, hidden, root)
+    except Exception as error:  # a bug of the grader's: said as such, for this student only
+        problem = ("grade.grader_failed", {"code": type(error).__name__})
+        set_problem(book, problem, lesson_checks().get(book.lesson, {}), limits)
+    book.seconds = time.perf_counter() - start
+    return book
+
+
+def _grade_notebook(book: Notebook, limits: Limits, hidden: list[Path], root: Path) -> None:
+    nb, problem = (None, book.problem) if book.problem else read_notebook(book.path, limits, root)
     book.lesson = which_lesson(book.path, nb)
     checks = lesson_checks().get(book.lesson, {})
     if problem is None and not checks:
         problem = ("grade.unknown_lesson", {})
     if problem is None:
-        result = run_notebook(book, checks, limits, hide)
-        if "error" in result:
-            values = {"seconds": limits.seconds, "limit": limits.output_bytes, "code": result.get("code", "")}
-            problem = (result["error"], values)
-        elif result["violations"]:
-            key, detail = result["violations"][0]
-            problem = (key, {"detail": detail})
-    if problem is not None:
-        key, values = problem
-        status = "timeout" if key == "grade.timeout" else "error"
-        message = grade_messages.GRADE(key.removeprefix("grade."), **values_for(key, values))
-        book.verdicts = [
-            Verdict(book.student, book.lesson, e, status, key, message, values) for e in checks or [""]
-        ]
-    else:
-        book.verdicts = [
-            Verdict(book.student, book.lesson, v["exercise"], v["status"],
-                    "" if v["status"] == "correct" else v["key"], v["message"], v["values"])
-            for v in result["verdicts"]
-        ]  # fmt: skip
-    book.seconds = time.perf_counter() - start
-    return book
+        result = run_and_check(dict(nb), checks, limits, hidden, book)
+        if isinstance(result, list):
+            book.verdicts = result
+            return
+        problem = result
+    set_problem(book, problem, checks, limits)
+
+
+def set_problem(book: Notebook, problem: tuple, checks: dict, limits: Limits) -> None:
+    """Every exercise of the notebook gets ``problem``'s ``grade.*`` key: it could not be graded."""
+    key, values = problem
+    values = {"seconds": limits.seconds, "limit": limits.output_bytes, "memory": limits.memory_bytes >> 20,
+              "processes": grade_sandbox.NPROC, **values}  # fmt: skip
+    status = "timeout" if key == "grade.timeout" else "error"
+    text = grade_messages.GRADE(key.removeprefix("grade."), **values_for(key, values))
+    book.verdicts = [Verdict(book.student, book.lesson, e, status, key, text, values) for e in checks or [""]]
 
 
 def values_for(key: str, values: dict) -> dict:
@@ -268,7 +535,11 @@ def localised(verdict: Verdict, lang: str) -> str:
 class Result:
     notebooks: list[Notebook]
     seconds: float
-    sandboxed: bool
+    mode: str  # grade_sandbox.ISOLATED or UNPROTECTED: what kept the submissions apart
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.mode == grade_sandbox.ISOLATED
 
     @property
     def verdicts(self) -> list[Verdict]:
@@ -280,6 +551,8 @@ def grade(root: Path, limits: Limits = Limits(), jobs: int = 2, hide: tuple[Path
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     hidden = [root.resolve(), *(p.resolve() for p in hide)]
+    # what the grader's machine may hold of other people: a hub's homes and secrets, a workspace
+    hidden += [p for p in (CONFIG.root / "hub" / "state", CONFIG.root / "workspace") if p.is_dir()]
     needed = {"the course": CONFIG.root, "Python": Path(sys.prefix).resolve(), "the temporary folder":
               Path(tempfile.gettempdir()).resolve()}  # fmt: skip
     for path in hidden:
@@ -290,8 +563,8 @@ def grade(root: Path, limits: Limits = Limits(), jobs: int = 2, hide: tuple[Path
     books = discover(root)
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        graded = list(pool.map(lambda book: grade_notebook(book, limits, hidden), books))
-    return Result(graded, time.perf_counter() - start, sandbox_available())
+        graded = list(pool.map(lambda book: grade_notebook(book, limits, hidden, root), books))
+    return Result(graded, time.perf_counter() - start, grade_sandbox.mode())
 
 
 def write_report(result: Result, out: Path, lang: str) -> None:
@@ -311,7 +584,7 @@ def write_report(result: Result, out: Path, lang: str) -> None:
         table = io.StringIO()
         writer = csv.writer(table, lineterminator="\n")
         writer.writerow(COLUMNS)
-        writer.writerows([getattr(v, c) for c in COLUMNS] for v in result.verdicts)
+        writer.writerows([spreadsheet_safe(getattr(v, c)) for c in COLUMNS] for v in result.verdicts)
         (staging / "verdicts.csv").write_text(table.getvalue(), encoding="utf-8")
         (staging / "students").mkdir()
         for student in sorted({b.student for b in result.notebooks}):
@@ -325,13 +598,25 @@ def write_report(result: Result, out: Path, lang: str) -> None:
                 ],
             }  # fmt: skip
             text = json.dumps(record, ensure_ascii=False, indent=1)
-            (staging / "students" / f"{student}.json").write_text(text, encoding="utf-8")
+            (staging / "students" / f"{student}.json").write_text(
+                text, encoding="utf-8"
+            )  # a folder's name: no "/"
         (staging / "index.html").write_text(grade_report.render(result, lang), encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell no spreadsheet runs as a formula (OWASP, CSV injection): a leading ``= + - @``, tab or
+    line break gets a ``'`` in front."""
+    text = str(text)
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def counts(verdicts: list[Verdict]) -> dict[tuple[str, str], int]:
@@ -351,9 +636,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="notebooks at once (default 2)")
     parser.add_argument("--seconds", type=int, default=Limits.seconds, help="time limit per notebook")
     args = parser.parse_args(argv)
-    if not sandbox_available():
-        print("grade: Linux namespaces are not available here: the notebooks run with network and can read "
-              "other files; this grader is not a security boundary.", file=sys.stderr)  # fmt: skip
+    if grade_sandbox.mode() != grade_sandbox.ISOLATED:
+        print(grade_messages.REPORT("sandbox_off", args.lang), file=sys.stderr)
     result = grade(args.submissions, Limits(seconds=args.seconds), args.jobs, hide=(args.out,))
     write_report(result, args.out, args.lang)
     statuses = {s: sum(v.status == s for v in result.verdicts) for s in STATUSES}

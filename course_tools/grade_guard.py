@@ -1,17 +1,20 @@
-"""The grader's guard inside a student's kernel: no file outside the submission's folder, no socket.
+"""The grader's guard inside a submission's process: no file outside its folder, no socket, no program.
 
-``course_tools.grade_run`` sends this file's source as the first cell of every graded notebook, then
-calls ``install(...)``. It adds a Python audit hook (PEP 578) that refuses, with ``PermissionError``,
-and records:
+``course_tools.grade_run`` calls ``install(...)`` before the notebook's first cell. It adds a Python
+audit hook (PEP 578) that refuses, with ``PermissionError``, and reports to the grader at once (so a
+later cell cannot take it back):
 
 - opening or listing a path outside the folders the kernel needs (the submission's own temporary
   folder, the Python installation, ``course_lib``, the fonts), named ``grade.other_student`` when the
   path lies under the submissions folder and ``grade.outside_dir`` otherwise;
-- creating an internet socket (``AF_INET``, ``AF_INET6``) or connecting one: ``grade.network``.
+- creating an internet socket (``AF_INET``, ``AF_INET6``) or connecting one: ``grade.network``;
+- starting a program (``subprocess``, ``os.system``, ``os.exec*``, ``os.posix_spawn``): ``grade.process``.
+  (``os.fork`` is allowed: the lessons' own checks fork.)
 
-An audit hook sees only what Python itself does: a C extension or a subprocess can bypass it. It is
-how the grader *names* a rule that a submission broke; the boundary, where there is one, is the
-namespaces that ``course_tools.grade`` runs the kernel in (no network, the other submissions hidden).
+An audit hook sees only what Python itself does: C code (``ctypes``, an extension) bypasses it, and the
+code can lie about anything it reports. It is how the grader *names* a rule that a submission broke;
+the boundary is the sandbox (:mod:`course_tools.grade_sandbox`: another user, a read-only filesystem,
+no network, the other submissions out of sight).
 """
 
 import os
@@ -30,15 +33,18 @@ def inside(path: str, roots) -> bool:
 class Guard:
     """Records the rules a submission broke; ``violations`` holds (key, detail) pairs in order."""
 
-    def __init__(self, read_roots, write_roots, submissions):
+    def __init__(self, read_roots, write_roots, hidden, report=None):
         self.read_roots = tuple(os.path.realpath(p) for p in read_roots) + DEVICES
         self.write_roots = tuple(os.path.realpath(p) for p in write_roots) + DEVICES
-        self.submissions = os.path.realpath(submissions) if submissions else None
+        self.submissions = os.path.realpath(hidden[0]) if hidden else None
         self.violations: list[tuple[str, str]] = []
+        self.report = report
 
     def refuse(self, key: str, detail: str):
         if len(self.violations) < 20:
             self.violations.append((key, detail))
+            if self.report is not None:
+                self.report(key, detail[:300])
         raise PermissionError(f"the grader does not allow this: {detail}")
 
     def check_path(self, path, writing: bool) -> None:
@@ -67,10 +73,24 @@ class Guard:
             self.refuse("grade.network", f"{event}{args[1]!r}")
         elif event == "socket.getaddrinfo":
             self.refuse("grade.network", f"getaddrinfo({args[0]!r})")
+        elif event in PROGRAMS:
+            self.refuse("grade.process", f"{event}({_program(event, args)})")
 
 
-def install(read_roots, write_roots, submissions) -> Guard:
-    """Add the guard to this interpreter (an audit hook stays until the process ends)."""
-    guard = Guard(read_roots, write_roots, submissions)
+PROGRAMS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn")
+
+
+def _program(event: str, args: tuple) -> str:
+    """The program an audit event starts, as the message shows it."""
+    first = (args[1] if event in ("subprocess.Popen", "os.spawn") else args[0]) if len(args) > 1 else ""
+    if isinstance(first, (list, tuple)):
+        first = " ".join(map(str, first[:4]))
+    return repr(os.fsdecode(first) if isinstance(first, bytes) else str(first))[:200]
+
+
+def install(read_roots, write_roots, hidden, report=None) -> Guard:
+    """Add the guard to this interpreter (an audit hook stays until the process ends); ``report(key,
+    detail)`` is called for each rule broken, as it is broken."""
+    guard = Guard(read_roots, write_roots, hidden, report)
     sys.addaudithook(guard)
     return guard

@@ -21,6 +21,14 @@ GRADE = Messages(
             "en": "The file has {size} bytes, more than the limit of {limit}: clear the outputs and save again.",
             "ru": "В файле {size} байт, больше предела в {limit}: очистите выводы и сохраните снова.",
         },
+        "symlink": {
+            "en": "`{detail}` is a link, not a file or folder of the student's own: links are never graded.",
+            "ru": "`{detail}` — ссылка, а не собственный файл или папка студента: ссылки не проверяются.",
+        },
+        "not_a_file": {
+            "en": "`{detail}` is not an ordinary file (a pipe, a device or unreadable): it is not graded.",
+            "ru": "`{detail}` — не обычный файл (канал, устройство или файл без доступа): он не проверяется.",
+        },
         "unknown_lesson": {
             "en": "Neither the file name (NN_name.ipynb) nor a check cell says which lesson this is.",
             "ru": "Ни имя файла (NN_name.ipynb), ни ячейка проверки не говорят, какой это урок.",
@@ -33,13 +41,23 @@ GRADE = Messages(
             "en": "The kernel died while running the notebook (a crash, `os._exit`, or out of memory).",
             "ru": "Ядро упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
         },
+        "memory": {
+            "en": "The notebook's processes together used more than {memory} MB of memory and were stopped.",
+            "ru": "Процессы ноутбука вместе заняли больше {memory} МБ памяти, и их остановили.",
+        },
+        "processes": {
+            "en": "The notebook started more than {processes} processes or threads and was stopped: a fork bomb?",
+            "ru": "Ноутбук запустил больше {processes} процессов или потоков, и его остановили: не fork-бомба ли это?",
+        },
         "output_too_large": {
             "en": "The notebook printed more than {limit} bytes and was stopped.",
             "ru": "Ноутбук напечатал больше {limit} байт и был остановлен.",
         },
         "no_verdict": {
-            "en": "The notebook ran, but the grader's check did not report: did the code replace `print`?",
-            "ru": "Ноутбук отработал, но проверка грейдера ничего не сообщила: код не подменил ли `print`?",
+            "en": "The notebook ran, but its process did not answer the grader's check as the course does "
+            "(`{detail}`): did the code write to the grader's channel or replace the course's functions?",
+            "ru": "Ноутбук отработал, но его процесс ответил проверке грейдера не так, как отвечает курс "
+            "(`{detail}`): не писал ли код в канал грейдера и не подменял ли функции курса?",
         },
         "not_defined": {
             "en": "The notebook never defines `{name}`, the name its check cell checks.",
@@ -57,9 +75,13 @@ GRADE = Messages(
             "en": "The code tried to use the network: `{detail}`. Graded notebooks run offline.",
             "ru": "Код пытался выйти в сеть: `{detail}`. Ноутбуки проверяются без сети.",
         },
+        "process": {
+            "en": "The code tried to start a program: `{detail}`. Graded notebooks run Python only.",
+            "ru": "Код пытался запустить программу: `{detail}`. При проверке ноутбук выполняет только Python.",
+        },
         "grader_failed": {
-            "en": "The grader itself failed on this notebook (exit status {code}): please report it.",
-            "ru": "Сам грейдер упал на этом ноутбуке (код выхода {code}): пожалуйста, сообщите об этом.",
+            "en": "The grader itself failed on this notebook ({code}): please report it.",
+            "ru": "Сам грейдер упал на этом ноутбуке ({code}): пожалуйста, сообщите об этом.",
         },
     },
 )
@@ -77,16 +99,21 @@ REPORT = Messages(
             "проверено за {seconds} с.",
         },
         "sandbox_on": {
-            "en": "Each notebook ran in its own kernel without network, with the other submissions hidden "
-            "(Linux namespaces).",
-            "ru": "Каждый ноутбук выполнялся в своём ядре Jupyter без сети, а чужие работы были скрыты "
-            "(пространства имён Linux).",
+            "en": "Mode: isolated. Each notebook ran as a user of its own, without network, on a read-only "
+            "filesystem with the other submissions out of sight, its processes limited together; every "
+            "verdict was decided by the grader, outside the notebook's reach.",
+            "ru": "Режим: изоляция. Каждый ноутбук выполнялся от имени отдельного пользователя, без сети, "
+            "в файловой системе только для чтения, не видя чужих работ, с общим пределом на все свои "
+            "процессы; каждый вердикт вынес сам грейдер, вне досягаемости кода ноутбука.",
         },
         "sandbox_off": {
-            "en": "Namespaces were not available: the notebooks could reach the network and other files. "
-            "This grader is not a security boundary there.",
-            "ru": "Пространства имён недоступны: ноутбуки могли выйти в сеть и читать другие файлы. "
-            "Здесь грейдер не защищает от злонамеренного кода.",
+            "en": "Mode: unprotected (no root or no Linux namespaces here). The notebooks ran as the grader's "
+            "user, with the network and that user's files; the verdicts were still decided by the grader, "
+            "but a malicious notebook could reach other files. Grade untrusted work as root on Linux.",
+            "ru": "Режим: без защиты (здесь нет прав root или пространств имён Linux). Ноутбуки выполнялись "
+            "от имени пользователя грейдера, с доступом к сети и к его файлам; вердикты по-прежнему выносил "
+            "грейдер, но злонамеренный ноутбук мог добраться до чужих файлов. Проверяйте чужие работы от "
+            "root в Linux.",
         },
         "lesson": {
             "en": "Lesson {lesson}: `{exercise}`",

@@ -1,142 +1,112 @@
-"""Grade one submission in one kernel: ``python -m course_tools.grade_run < job.json``.
+"""One submission's code, inside its sandbox: ``python -I -c "...grade_run.main()"`` (started by
+:mod:`course_tools.grade_sandbox`).
 
-``course_tools.grade`` starts this once per notebook, inside its sandbox, with the job on stdin:
-the notebook's path (a copy, alone in a temporary folder), the exercises to check and the name each
-check is called with, the limits, and a nonce. It runs every code cell of the notebook except
-those tagged ``grade-skip`` (nbclient, errors allowed, a time limit per cell), then one cell of its
-own that calls ``course_lib.exercises.<name>.check`` on the student's object, and prints one line:
-the nonce and the verdicts as JSON. The nonce is sent after the student's code has run, so nothing
-the notebook prints can pass for a verdict.
+Everything in this process is the student's: it runs their notebook's code, so anything it says
+may be forged. It decides nothing. The grader (:mod:`course_tools.grade`) sends the job on stdin
+(the notebook as JSON, already read and validated outside, and the names to check), and talks to
+this process over one socket (its file descriptor in the job), in length-prefixed frames
+(:mod:`course_lib.exercises.child`'s protocol):
 
-The memory limit (``RLIMIT_AS``) is set on this process and so on the kernel it starts; the output
-limit is counted here, as the kernel's messages arrive (past it, the kernel is killed); the time limit
-is nbclient's, per cell. The whole run's deadline is the parent's.
+1. this process runs every code cell of the notebook except those tagged ``grade-skip``, in an
+   IPython shell (the same one ipykernel runs, without a kernel), errors allowed, and sends
+   ``("cell", i)`` as each cell starts (the grader keeps each cell's time limit) and ``("ready", lang)``
+   at the end (the language the notebook set, which the verdict is written in);
+2. then it answers the grader's calls on the student's objects exactly as a check's child answers
+   a notebook (``("begin", name)`` names the object of the next check), with plain values only;
+   the grader compares them with its own reference and writes the verdict.
+
+The audit hook (:mod:`course_tools.grade_guard`) is installed before the first cell and sends each
+rule the code breaks as ``("violation", key, detail)`` the moment it happens, so a later cell cannot
+take it back. What the code prints goes to stdout/stderr, which the grader counts and discards.
 """
 
+import functools
 import json
 import os
-import resource
+import pickle
 import sys
-from pathlib import Path
-from subprocess import DEVNULL
-
-import nbformat
-from jupyter_client import AsyncKernelManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 SKIP_TAG = "grade-skip"
-GUARD_SOURCE = (Path(__file__).parent / "grade_guard.py").read_text()
+
+__all__ = ["SKIP_TAG", "code_cells", "main"]
 
 
-class GradingClient(NotebookClient):
-    """nbclient, counting the bytes of every output message: past the limit, the kernel is killed."""
-
-    def __init__(self, nb, max_output_bytes: int, **kwargs):
-        super().__init__(nb, **kwargs)
-        self.max_output_bytes = max_output_bytes
-        self.output_bytes = 0
-
-    @property
-    def too_much_output(self) -> bool:
-        return self.output_bytes > self.max_output_bytes
-
-    def output(self, outs, msg, display_id, cell_index):
-        content = msg["content"]
-        self.output_bytes += len(content.get("text", "")) + sum(
-            map(len, map(str, content.get("data", {}).values()))
-        )
-        if not self.too_much_output:
-            return super().output(outs, msg, display_id, cell_index)
-        process = getattr(self.km.provisioner, "process", None)
-        if process is not None and process.poll() is None:
-            process.kill()  # nbclient then reports a dead kernel
-        return None
+def code_cells(nb: dict) -> list[str]:
+    """The sources of the cells the grader runs: code cells, not tagged ``grade-skip``."""
+    cells = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code" or SKIP_TAG in (cell.get("metadata", {}).get("tags") or []):
+            continue
+        source = cell.get("source", "")
+        cells.append("".join(source) if isinstance(source, list) else str(source))
+    return cells
 
 
-def checks_cell(checks: dict[str, str], nonce: str) -> str:
-    """The grader's last cell: each exercise checked on the student's object, printed after the nonce."""
-    return f"""
-import json as _grade_json
-from course_lib import exercises as _grade_exercises
+def _shell():
+    """IPython's shell as ipykernel runs it, minus the kernel: no history file, figures drawn off-screen."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
 
-def _grade_plain(value):
-    return value if isinstance(value, (bool, int, float, str)) or value is None else str(value)
-
-_grade_out = []
-for _grade_name, _grade_arg in {sorted(checks.items())!r}:
-    if _grade_arg not in globals():
-        _grade_out.append(dict(exercise=_grade_name, status="not_attempted", key="grade.not_defined",
-                               message=_grade_arg, values={{}}))
-        continue
-    _grade_fb = getattr(_grade_exercises, _grade_name).check(globals()[_grade_arg])
-    _grade_out.append(dict(exercise=_grade_name, status=_grade_fb.status, key=_grade_fb.key,
-                           message=_grade_fb.message,
-                           values={{k: _grade_plain(v) for k, v in _grade_fb.values.items()}}))
-import sys as _grade_sys
-_grade_sys.stdout.write({nonce!r} + " " + _grade_json.dumps(dict(verdicts=_grade_out, violations=_GRADE_GUARD.violations)) + "\\n")
-_grade_sys.stdout.flush()
-"""
+    config = Config()
+    config.HistoryManager.enabled = False  # no SQLite file, no history thread
+    config.InteractiveShell.colors = "NoColor"
+    config.InteractiveShell.xmode = "Plain"
+    return InteractiveShell.instance(config=config)
 
 
-# Babel's locale data, read before the guard: unpickling it imports babel.dates, whose import reads the
-# machine's time zone (/etc/localtime, /usr/share/zoneinfo), a file no lesson asks for; the numbers'
-# symbols are cached, so a lesson's format_number reads nothing afterwards
-WARM_UP = "import course_lib.i18n as _grade_i18n\nfor _grade_lang in _grade_i18n.LANGUAGE_INFO:\n    _grade_i18n.decimal_mark(_grade_lang)\n"
+def main() -> None:
+    from course_lib.exercises.child import _facts, _guarded, _receive, _send, _serve
 
+    from . import grade_guard
 
-def guard_cell(job: dict) -> str:
-    roots = job["read_roots"]
-    return (
-        f"{WARM_UP}{GUARD_SOURCE}\n"
-        f"_GRADE_GUARD = install({roots!r}, {[job['workdir']]!r}, {job['submissions']!r})\n"
-    )
+    job = json.loads(sys.stdin.read())
+    channel = job["channel"]
 
+    def send(message) -> None:
+        _send(channel, pickle.dumps(message))
 
-def verdict_line(outputs: list, nonce: str) -> dict | None:
-    """The JSON after the nonce in a cell's stdout; the kernel may send one line in several messages."""
-    printed = "".join(o.get("text", "") for o in outputs if o.get("name") == "stdout")
-    for line in printed.splitlines():
-        if line.startswith(nonce + " "):
-            return json.loads(line[len(nonce) + 1 :])
-    return None
+    # Babel's locale data, read before the guard: unpickling it imports babel.dates, whose import reads
+    # the machine's time zone, a file no lesson asks for; the numbers' symbols are cached afterwards
+    import course_lib.i18n as i18n
 
-
-def run(job: dict) -> dict:
-    """The verdicts of one notebook, or ``{"error": key}`` when it could not be graded to the end."""
-    workdir = job["workdir"]
-    nb = nbformat.read(job["notebook"], as_version=4)
-    nb.cells = [c for c in nb.cells if c.cell_type == "code" and SKIP_TAG not in c.metadata.get("tags", [])]
-    nb.cells.insert(0, nbformat.v4.new_code_cell(guard_cell(job)))
-    nb.cells.append(nbformat.v4.new_code_cell(checks_cell(job["checks"], job["nonce"])))
-    limit = job["memory_bytes"]
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY"))}
-    env.update(
-        HOME=workdir, TMPDIR=f"{workdir}/tmp", IPYTHONDIR=f"{workdir}/.ipython", MPLBACKEND="Agg",
-        MPLCONFIGDIR=job["mpl_dir"], OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+    for lang in i18n.LANGUAGE_INFO:
+        i18n.decimal_mark(lang)
+    os.chdir(job["workdir"])
+    for name, text in job.get("mpl_cache", {}).items():  # matplotlib's font list, built once by the grader
+        if "/" not in name:
+            with open(os.path.join(os.environ["MPLCONFIGDIR"], name), "w", encoding="utf-8") as f:
+                f.write(text)
+    shell = _shell()
+    namespace = shell.user_ns
+    grade_guard.install(
+        [*job["read_roots"], job["workdir"], *(p for p in sys.path if p)], [job["workdir"]], job["hidden"],
+        report=lambda key, detail: send(("violation", key, detail)),
     )  # fmt: skip
-    os.makedirs(env["TMPDIR"], exist_ok=True)
-    # Unix sockets rather than TCP: the kernel's sandbox has no network at all
-    km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=f"{workdir}/kernel")
-    client = GradingClient(
-        nb, job["max_output_bytes"], km=km, timeout=job["cell_seconds"], allow_errors=True,
-        resources={"metadata": {"path": workdir}}, startup_timeout=120,
-    )  # fmt: skip
-    try:
-        client.execute(env=env, stdout=DEVNULL, stderr=DEVNULL, cleanup_kc=True)
-    except CellTimeoutError:
-        return {"error": "grade.timeout"}
-    except DeadKernelError:
-        return {"error": "grade.output_too_large" if client.too_much_output else "grade.kernel_died"}
-    found = verdict_line(nb.cells[-1].get("outputs", []), job["nonce"])
-    if found is not None:
-        return found
-    seen = [o.get("ename") or o.get("text", "")[-300:] for o in nb.cells[-1].get("outputs", [])]
-    return {"error": "grade.no_verdict", "outputs": seen}
+    for index, source in enumerate(code_cells(job["notebook"])):
+        send(("cell", index))
+        try:
+            shell.run_cell(source, store_history=False, silent=False)
+        except BaseException:  # SystemExit and the like: the cell failed, the notebook goes on
+            pass
+    send(("ready", i18n.get_language()))  # the language the student's notebook set: the verdict's
+    objects: list = []
+    while True:
+        request = _receive(channel)
+        if request is None:
+            break
+        message = pickle.loads(request)  # from the grader, the one side this process can trust
+        if isinstance(message, tuple) and message and message[0] == "begin":
+            name = message[1]
+            if name not in namespace:
+                send(("missing",))
+                continue
+            objects = [namespace[name]]
+            send(_guarded(functools.partial(_facts, objects[0])))
+        else:
+            _send(channel, _serve(message, objects))
+    sys.stdout.flush()
+    os._exit(0)  # the student's threads and atexit handlers get no say
 
 
 if __name__ == "__main__":
-    job = json.loads(sys.stdin.read())
-    result = run(job)
-    sys.stdout.write(f"\n{job['nonce']} {json.dumps(result)}\n")
+    main()

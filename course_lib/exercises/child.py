@@ -617,3 +617,27 @@ class _Watchdog:
                 return
             except _TimeUp:
                 continue
+
+
+# ----------------------------------------------------------------------------- the protocol, for another kind of child
+
+
+TensorData = _TensorData  # a tensor as it crosses: the grader counts their bytes before decoding
+
+
+def send_frame(fd: int, payload: bytes) -> None:
+    """One length-prefixed frame (what a check's child and the grader's sandbox speak)."""
+    _send(fd, payload)
+
+
+def receive_frame(fd: int, deadline: float | None = None) -> bytes | None:
+    """The next frame's bytes, None at the end; raises ``TimeoutError`` past ``deadline``, ``EOFError`` when too large."""
+    return _receive(fd, deadline)
+
+
+def load_plain(data: bytes):
+    """A frame read back as plain values and this module's records only; ``ValueError`` for anything else."""
+    try:
+        return _Unpickler(io.BytesIO(data)).load()
+    except Exception as exc:
+        raise ValueError(f"not plain data: {type(exc).__name__}") from None

@@ -77,6 +77,10 @@ class Exercise:
         """Run the student's class or function and say what is right or wrong with it. Never raises."""
         return Run().check(self._checker, student)
 
+    def run_check(self, student, run: Run) -> Feedback:
+        """The check in a given :class:`Run`: the grader's, whose child is a sandbox that ran the notebook."""
+        return run.check(self._checker, student)
+
     def hint(self, n: int = 1) -> Markdown:
         """Hint ``n`` (1, 2, ...): each one says more than the one before."""
         if not is_integer(n) or not 1 <= n <= self.num_hints:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from course_tools import grade, grade_report, grade_run
+from course_tools import grade, grade_report
 from course_tools.grade import COLUMNS, Limits, Notebook, Result, Verdict, lesson_checks
 
 from .synthetic import make_class
@@ -87,13 +87,6 @@ def test_the_report_escapes_what_students_wrote():
     page = grade_report.render(fake_result("<script>alert(1)</script> `<b>`"), "en")
     assert "<script>alert" not in page and "&lt;script&gt;" in page
     assert "<code>&lt;b&gt;</code>" in page
-
-
-def test_a_verdict_line_sent_in_pieces_is_read_whole():
-    """Seen once under load: the kernel flushed `print(nonce, json)` in two messages -> grade.no_verdict."""
-    pieces = [{"name": "stdout", "text": "noise\nNONCE"}, {"name": "stdout", "text": ' {"verdicts": []}\n'}]
-    assert grade_run.verdict_line(pieces, "NONCE") == {"verdicts": []}
-    assert grade_run.verdict_line([{"name": "stdout", "text": "NONCE2 {}"}], "NONCE") is None
 
 
 def test_bad_arguments_are_named(tmp_path):
