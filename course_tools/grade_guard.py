@@ -75,9 +75,13 @@ class Guard:
             self.refuse("grade.network", f"getaddrinfo({args[0]!r})")
         elif event in PROGRAMS:
             self.refuse("grade.process", f"{event}({_program(event, args)})")
+        elif event == "ctypes.dlsym" and isinstance(args[1], str) and args[1].startswith(C_PROGRAMS):
+            self.refuse("grade.process", f"ctypes: {args[1]}")
 
 
 PROGRAMS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn")
+# the C library's ways to start a program, looked up through ctypes (``libc.system(...)``)
+C_PROGRAMS = ("system", "exec", "posix_spawn", "popen", "fork", "vfork", "clone", "syscall")
 
 
 def _program(event: str, args: tuple) -> str:

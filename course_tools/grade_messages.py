@@ -116,8 +116,8 @@ REPORT = Messages(
             "root в Linux.",
         },
         "lesson": {
-            "en": "Lesson {lesson}: `{exercise}`",
-            "ru": "Урок {lesson}: `{exercise}`",
+            "en": "Lesson {lesson}. {title}: exercise `{exercise}`",
+            "ru": "Урок {lesson}. {title}: упражнение `{exercise}`",
         },
         "statuses": {
             "en": "{correct} correct, {incorrect} not yet, {not_attempted} not attempted, "

@@ -1,13 +1,16 @@
 """The class's mistakes as one offline page: ``REPORT/index.html`` (Jinja2, autoescaped, no scripts).
 
-For each exercise: how many students got each verdict, their diagnoses ranked by share as an inline
-SVG bar chart, a few of the messages they read (without their names) and the exercise's hints, which
-say what to re-teach, all in the report's language.
+For each exercise, under its lesson's title: how many students got each verdict, their diagnoses ranked
+by share as an inline SVG bar chart (each bar named by the start of its message, the diagnosis key only
+in its tooltip), a few of the messages they read (without their names) and the exercise's hints, which
+say what to re-teach, all in the report's language. The counts above a chart are the sums of its bars.
 """
 
 import re
 from collections import Counter
+from functools import cache
 
+import nbformat
 from markupsafe import Markup, escape
 
 from course_lib import exercises
@@ -18,6 +21,41 @@ from .grade_messages import GRADE, REPORT
 
 EXAMPLES = 3  # distinct messages shown per diagnosis
 CODE = re.compile(r"`([^`]+)`")
+TITLE_CELL = re.compile(r"^#\s*\d+\.\s*(.+?)\s*$", re.MULTILINE)
+SHORT = 58  # characters of a diagnosis's short title
+
+
+@cache
+def lesson_title(name: str, lang: str) -> str:
+    """The lesson's title in ``lang``, from its committed notebook's first heading ("Sinusoidal encoding")."""
+    from .config import CONFIG
+
+    try:
+        nb = nbformat.read(CONFIG.notebook(name, lang), as_version=4)
+    except (OSError, ValueError, KeyError):
+        return name
+    for cell in nb.cells:
+        found = TITLE_CELL.search(cell.source) if cell.cell_type == "markdown" else None
+        if found:
+            return found.group(1)
+    return name
+
+
+def short_title(text: str) -> str:
+    """A message's first clause, to name its bar: up to the first ':', '.' or ';' outside a `code` span."""
+    in_code = False
+    for i, char in enumerate(text):
+        if char == "`":
+            in_code = not in_code
+        elif not in_code and char in ".:;" and (i + 1 == len(text) or text[i + 1] == " "):
+            text = text[:i]
+            break
+    text = text.strip()
+    if len(text) > SHORT:
+        text = text[: SHORT - 1].rstrip() + "…"
+    if text.count("`") % 2:
+        text = text.replace("`", "")
+    return text
 
 
 def inline_code(text: str) -> Markup:
@@ -37,17 +75,19 @@ def exercise_sections(result, lang: str) -> list[dict]:
     for name in names:
         rows = [v for v in result.verdicts if v.exercise == name]
         statuses = Counter(v.status for v in rows)
-        ranked = Counter(v.diagnosis or "correct" for v in rows).most_common()
+        # one bar per diagnosis and status: the counts above the chart are the sums of its bars
+        ranked = Counter((v.diagnosis or "correct", v.status) for v in rows).most_common()
         diagnoses = []
-        for key, count in ranked:
-            examples = list(
-                dict.fromkeys(localised(v, lang) for v in rows if (v.diagnosis or "correct") == key)
-            )
+        for (key, status), count in ranked:
+            mine = [v for v in rows if (v.diagnosis or "correct", v.status) == (key, status)]
+            examples = list(dict.fromkeys(localised(v, lang) for v in mine))
             diagnoses.append(
                 {
                     "key": key,
-                    "label": REPORT("correct_label", lang) if key == "correct" else key,
-                    "status": next(v.status for v in rows if (v.diagnosis or "correct") == key),
+                    "label": REPORT("correct_label", lang)
+                    if key == "correct"
+                    else short_title(examples[0] or key),
+                    "status": status,
                     "count": count,
                     "share": count / len(rows),
                     "percent": round(100 * count / len(rows)),
@@ -58,10 +98,12 @@ def exercise_sections(result, lang: str) -> list[dict]:
         hints = []
         if exercise is not None:
             hints = [exercise.messages(f"hint{n}", lang) for n in range(1, exercise.num_hints + 1)]
+        lesson = rows[0].lesson
         sections.append(
             {
                 "name": name or GRADE("unknown_lesson", lang),
-                "lesson": int(rows[0].lesson[:2]) if rows[0].lesson[:2].isdigit() else rows[0].lesson,
+                "lesson": int(lesson[:2]) if lesson[:2].isdigit() else lesson,
+                "lesson_title": lesson_title(lesson, lang) if lesson else "",
                 "total": len(rows),
                 "statuses": {s: statuses.get(s, 0) for s in STATUSES},
                 "diagnoses": diagnoses,

@@ -72,6 +72,7 @@ def main() -> None:
     for lang in i18n.LANGUAGE_INFO:
         i18n.decimal_mark(lang)
     os.chdir(job["workdir"])
+    os.makedirs(os.environ["MPLCONFIGDIR"], exist_ok=True)
     for name, text in job.get("mpl_cache", {}).items():  # matplotlib's font list, built once by the grader
         if "/" not in name:
             with open(os.path.join(os.environ["MPLCONFIGDIR"], name), "w", encoding="utf-8") as f:
@@ -88,6 +89,11 @@ def main() -> None:
             shell.run_cell(source, store_history=False, silent=False)
         except BaseException:  # SystemExit and the like: the cell failed, the notebook goes on
             pass
+        for stream in (sys.stdout, sys.stderr):  # counted by the grader as it comes, not at the end
+            try:
+                stream.flush()
+            except Exception:
+                pass
     send(("ready", i18n.get_language()))  # the language the student's notebook set: the verdict's
     objects: list = []
     while True:

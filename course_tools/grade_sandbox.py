@@ -15,7 +15,7 @@ memory, processes). Two modes, chosen by :func:`mode` and named in the report:
   ``/var/tmp`` and ``/dev/shm`` are covered too;
 - with one memory limit and one process-count limit for its whole process tree: a cgroup (v2, or
   v1's memory and pids controllers) where this machine lets the grader make one, else the tree's
-  summed resident memory watched every 50 ms and ``RLIMIT_NPROC`` on its uid; the whole tree dies
+  summed memory (PSS) watched every 50 ms and ``RLIMIT_NPROC`` on its uid; the whole tree dies
   with the sandbox (its PID namespace ends when its first process does).
 
 ``"unprotected"`` (not root, no ``unshare``, not Linux): the code runs as the grader's own user,
@@ -276,9 +276,9 @@ class Session:
 
 
 def _tree_usage(uid: int | None, root_pid: int) -> tuple[int, int]:
-    """Summed resident memory (bytes) and task count: every process of ``uid``, or of ``root_pid``'s session."""
-    rss = count = 0
-    page = os.sysconf("SC_PAGE_SIZE")
+    """Summed proportional memory (PSS: a page shared by forked processes counted once in all) and task
+    count: every process of ``uid``, or of ``root_pid``'s session."""
+    memory = count = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -290,12 +290,14 @@ def _tree_usage(uid: int | None, root_pid: int) -> tuple[int, int]:
                     continue
             elif os.getsid(int(entry)) != root_pid:
                 continue
-            statm = Path(f"/proc/{entry}/statm").read_text().split()
-            rss += int(statm[1]) * page
             count += int(fields.get("Threads", "1"))
-        except (OSError, ValueError, KeyError):
+            rollup = Path(f"/proc/{entry}/smaps_rollup").read_text()
+            memory += (
+                next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")) << 10
+            )
+        except (OSError, ValueError, KeyError, StopIteration):
             continue
-    return rss, count
+    return memory, count
 
 
 def _kill_uid(uid: int) -> None:
@@ -327,7 +329,9 @@ def start(job: dict, limits, hidden: list[Path], mpl_cache: dict[str, str]) -> S
            "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}  # fmt: skip
     if sandboxed:
         setup = {"uid": uid, "procs": cgroup.procs_files if cgroup else [], "hidden": [str(p) for p in hidden],
-                 "needed": _needed_paths(), "memory": limits.memory_bytes, "nproc": NPROC,
+                 "needed": _needed_paths(), "memory": limits.memory_bytes,
+                 # with a cgroup its pids.max comes first, and says so in pids.events
+                 "nproc": NPROC + 32 if cgroup else NPROC,
                  "file_bytes": TMP_BYTES, "argv": [python, "-I", "-B", "-c", runner], "env": env}  # fmt: skip
         command = ["unshare", "--mount", "--pid", "--net", "--ipc", "--uts", "--fork", "--kill-child",
                    "--mount-proc", python, "-I", "-c", ENTER.format(root=str(CONFIG.root)), json.dumps(setup)]  # fmt: skip

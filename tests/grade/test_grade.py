@@ -107,3 +107,55 @@ def test_a_folder_that_is_no_report_is_never_replaced(tmp_path):
         grade.write_report(fake_result("m"), tmp_path, "en")
     assert (tmp_path / "notes.txt").read_text() == "mine"
     assert sorted(p.name for p in tmp_path.parent.iterdir() if p.name.startswith(f".{tmp_path.name}-")) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_report_names_lessons_and_mistakes_in_its_language_and_its_counts_are_its_bars(lang):
+    from html.parser import HTMLParser
+
+    from tests.grade.synthetic import checked_in_process
+
+    result = checked_in_process()
+    page = grade_report.render(result, lang)
+
+    class Visible(HTMLParser):  # the text a reader sees: not the tooltips (<title>, title="...")
+        def __init__(self):
+            super().__init__()
+            self.text, self.skip, self.sections, self.in_statuses = [], 0, [], False
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            self.skip += tag in ("title", "style")
+            self.in_statuses = tag == "p" and attrs.get("class") == "statuses"
+            if tag == "section":
+                self.sections.append({"statuses": None, "bars": {}})
+            if tag == "rect" and "data-status" in attrs:
+                bars = self.sections[-1]["bars"]
+                bars[attrs["data-status"]] = bars.get(attrs["data-status"], 0) + int(attrs["data-count"])
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("title", "style")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.text.append(data)
+                if self.in_statuses:
+                    self.sections[-1]["statuses"] = data
+                    self.in_statuses = False
+
+    import re
+
+    seen = Visible()
+    seen.feed(page)
+    visible = " ".join(seen.text)
+    # no internal key where a reader reads: the keys are tooltips only
+    keys = {v.diagnosis for v in result.verdicts if v.diagnosis}
+    assert len(keys) >= 4
+    assert not [key for key in keys if key in visible]
+    assert {"en": "Lesson 5. Sinusoidal", "ru": "Урок 5. Синусоид"}[lang] in visible
+    words = {"en": ("correct", "not yet", "not attempted", "timed out", "could not be graded"),
+             "ru": ("верно", "пока не так", "не решали", "не уложились во время", "не проверены")}[lang]  # fmt: skip
+    for section in seen.sections:
+        counts = dict(zip(grade.STATUSES, map(int, re.findall(r"\d+", section["statuses"])), strict=True))
+        assert counts == {s: section["bars"].get(s, 0) for s in grade.STATUSES}, section
+        assert all(w in section["statuses"] for w in words)

@@ -1,0 +1,354 @@
+"""The grader against a class that cheats (issue 29): every attack named, every honest verdict unchanged,
+nothing outside the submissions changed, a report for everyone.
+
+A small class: five honest students (right, untouched, one known mistake, in both languages) graded two
+at a time beside the attackers, with ``PYTHONPATH`` set as the course's own Docker image and hub set it.
+Each attacker hands in a notebook for lesson 5 whose cells first attack and then (mostly) hold the right
+answer, so that an attack that worked would show as ``correct``. ``make grade-test`` runs this file.
+"""
+
+import csv
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_tools import grade, grade_sandbox
+from course_tools.config import CONFIG
+from course_tools.grade import Limits
+
+from .synthetic import lesson_of, notebook, variant
+
+pytestmark = pytest.mark.grade
+
+ISOLATED = grade_sandbox.mode() == grade_sandbox.ISOLATED
+needs_sandbox = pytest.mark.skipif(not ISOLATED, reason="the sandbox needs root and Linux namespaces")
+
+EXERCISE = "positional_encoding"
+LESSON = lesson_of(EXERCISE)
+RIGHT, _, _ = variant(EXERCISE, "correct")
+# 2 GiB for each notebook's whole tree: an honest notebook takes about 0.5 GiB, the memory attack 3 GiB
+LIMITS = Limits(seconds=60, memory_bytes=2 << 30)
+TARGET = CONFIG.root / "course_tools" / "grade_report.py"  # the grader imports it after grading
+
+HONEST = {  # student: (kind, language, status, diagnosis)
+    "honest_a": ("correct", "en", "correct", ""),
+    "honest_b": ("template", "ru", "not_attempted", "not_attempted"),
+    "honest_c": ("mistake", "en", "incorrect", "pe.sin_cos_swapped"),
+    "honest_d": ("correct", "ru", "correct", ""),
+    "honest_e": ("correct", "en", "correct", ""),
+}
+
+# the channel to the grader is the one socket among the process's file descriptors
+FIND_CHANNEL = """
+import os, pickle, socket, stat, struct
+def channel():
+    for fd in map(int, os.listdir("/proc/self/fd")):
+        try:
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                return fd
+        except OSError:
+            pass
+def frame(payload):
+    os.write(channel(), struct.pack("!Q", len(payload)) + payload)
+"""
+
+ATTACKS = {  # student: (code before the answer, the answer, status, diagnosis)
+    # the old grader believed a verdict line the kernel printed: json.dumps patched, lines forged
+    "forge_print": (
+        'import json, sys\njson.dumps = lambda *a, **k: \'{"verdicts": [{"status": "correct"}]}\'\n'
+        "for n in range(50):\n    print(f'{n:032x}', json.dumps({}))\n",
+        "template",
+        "not_attempted",
+        "not_attempted",
+    ),
+    # a "ready" forged on the grader's channel while the cells still run: the replies no longer fit
+    "forge_frames": (
+        FIND_CHANNEL + "frame(pickle.dumps(('ready', 'en')))\nimport time\ntime.sleep(4)\n",
+        "template",
+        "error",
+        "grade.no_verdict",
+    ),
+    # a pickle that would run a program where it is unpickled: the grader reads plain data only
+    "forge_pickle": (
+        FIND_CHANNEL + "class P:\n    def __reduce__(self):\n        return (os.system, ('touch {flag}',))\n"
+        "frame(pickle.dumps(('cell', P())))\n",
+        "right",
+        "error",
+        "grade.no_verdict",
+    ),
+    # waits for its neighbours' working folders under /tmp, to plant IPython startup files in them
+    "neighbour_planting": (
+        "import glob, os, time\nfor _ in range(20):\n    try:\n"
+        "        for d in glob.glob('/tmp/*') + glob.glob('/tmp/work/../*'):\n"
+        "            os.makedirs(d + '/.ipython/profile_default/startup', exist_ok=True)\n"
+        "    except OSError:\n        pass\n    time.sleep(0.1)\n",
+        "right",
+        "error",
+        "grade.outside_dir",
+    ),
+    "read_neighbour": ("open({neighbour!r}).read()\n", "right", "error", "grade.other_student"),
+    # the write the audit hook cannot see: a program of its own
+    "subprocess_write": (
+        "import subprocess, sys\ncode = 'open(' + repr({target!r}) + ', \"a\").write(\"taken\")'\n"
+        "subprocess.run([sys.executable, '-c', code])\n",
+        "right",
+        "error",
+        "grade.process",
+    ),
+    "ctypes_write": (
+        "import ctypes\nctypes.CDLL(None).system(b'echo taken >> {target} ; touch {flag}')\n",
+        "right",
+        "error",
+        "grade.process",
+    ),
+    # below the audit hook: a program started by C code the hook never hears of; the sandbox holds
+    "posixsubprocess_write": (
+        "import _posixsubprocess, os, sys\n"
+        "args = [b'/bin/sh', b'-c', b'echo taken >> {target} ; touch {flag} ; touch /tmp/work/tried']\n"
+        "r, w = os.pipe()\n"
+        "pid = _posixsubprocess.fork_exec(args, [b'/bin/sh'], True, (), None, None, -1, -1, -1, -1, -1, -1,"
+        " r, w, False, False, -1, None, None, None, -1, None, False)\n"
+        "os.waitpid(pid, 0)\nassert os.path.exists('/tmp/work/tried')\n",
+        "right",
+        "correct",
+        "",
+    ),
+    "fork_bomb": (
+        "import os, time\nfor _ in range(2000):\n    try:\n        if os.fork() == 0:\n"
+        "            time.sleep(60)\n            os._exit(0)\n    except OSError:\n        pass\ntime.sleep(60)\n",
+        "right",
+        "error",
+        "grade.processes",
+    ),
+    # forked children that each stay under any one process's limit, and together pass the tree's
+    "memory_tree": (
+        "import os, time\nfor _ in range(3):\n    if os.fork() == 0:\n"
+        "        block = b'x' * {half}\n        time.sleep(60)\n        os._exit(0)\n"
+        "time.sleep(60)\n",
+        "right",
+        "error",
+        "grade.memory",
+    ),
+}
+FILES = {  # student: (what is under their folder, diagnosis)
+    "nested_json": ("nested", "grade.not_json"),
+    "fifo": ("fifo", "grade.not_a_file"),
+    "zero_link": ("link to /dev/zero", "grade.symlink"),
+    "link_to_neighbour": ("link to honest_a's notebook", "grade.symlink"),
+    "linked_folder": ("link to honest_e's folder", "grade.symlink"),
+}
+CSV_NAME = '=HYPERLINK("evil.invalid";"x")'  # a folder name a spreadsheet would run
+
+
+def make_class(root: Path, flag: Path) -> None:
+    def write(student: str, nb) -> Path:
+        (root / student).mkdir(parents=True)
+        path = root / student / f"{LESSON}.ipynb"
+        path.write_text(nbformat.writes(nb), encoding="utf-8")
+        return path
+
+    for student, (kind, lang, _, _) in HONEST.items():
+        write(student, notebook(EXERCISE, variant(EXERCISE, kind, lang)[0], lang))
+    neighbour = root / "honest_a" / f"{LESSON}.ipynb"
+    values = {
+        "neighbour": str(neighbour),
+        "target": str(TARGET),
+        "flag": str(flag),
+        "half": LIMITS.memory_bytes // 2,
+    }
+    for student, (attack, answer, _, _) in ATTACKS.items():
+        code = attack.replace("{", "{{").replace("}", "}}")
+        for name in values:  # the attack's own placeholders, filled; every other brace kept
+            code = code.replace("{{" + name + "}}", "{" + name + "}").replace(
+                "{{" + name + "!r}}", "{" + name + "!r}"
+            )
+        code = code.format(**values)
+        body = RIGHT if answer == "right" else variant(EXERCISE, "template")[0]
+        write(student, notebook(EXERCISE, code + body, "en"))
+    write(CSV_NAME, notebook(EXERCISE, RIGHT, "en"))
+    for student in FILES:
+        (root / student).mkdir()
+    path = root / "nested_json" / f"{LESSON}.ipynb"
+    path.write_bytes(b"[" * 100_000)
+    os.mkfifo(root / "fifo" / f"{LESSON}.ipynb")
+    os.symlink("/dev/zero", root / "zero_link" / f"{LESSON}.ipynb")
+    os.symlink(neighbour, root / "link_to_neighbour" / f"{LESSON}.ipynb")
+    (root / "linked_folder").rmdir()
+    os.symlink(root / "honest_e", root / "linked_folder")
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (links not followed) and a hash of its bytes; the caches left out."""
+    skip = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+    found = {}
+    for where, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith(".site-build")]
+        for name in files:
+            path = Path(where) / name
+            if path.is_symlink() or not path.is_file():
+                found[str(path)] = "special"
+                continue
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    root = tmp_path_factory.mktemp("attacked") / "submissions"
+    flag = tmp_path_factory.mktemp("flag") / "ran"
+    make_class(root, flag)
+    before = (
+        fingerprint(CONFIG.root),
+        fingerprint(root.parent),
+        sorted(p.name for p in Path("/tmp").glob("grade-*")),
+    )
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(CONFIG.root), str(CONFIG.root / "course_lib")])
+    try:
+        result = grade.grade(root, LIMITS, jobs=2)
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = saved
+    after = (
+        fingerprint(CONFIG.root),
+        fingerprint(root.parent),
+        sorted(p.name for p in Path("/tmp").glob("grade-*")),
+    )
+    out = tmp_path_factory.mktemp("report") / "report"
+    grade.write_report(result, out, "en")
+    return result, before, after, flag, out
+
+
+def rows(result) -> dict[str, tuple[str, str]]:
+    return {b.student: (v.status, v.diagnosis) for b in result.notebooks for v in b.verdicts}
+
+
+@needs_sandbox
+def test_every_honest_verdict_stands_beside_the_attacks(attacked):
+    result = attacked[0]
+    got = rows(result)
+    for student, (_, _, status, diagnosis) in HONEST.items():
+        assert got[student] == (status, diagnosis), student
+    assert got[CSV_NAME] == ("correct", "")
+
+
+@needs_sandbox
+@pytest.mark.parametrize("student", sorted(ATTACKS))
+def test_every_attack_is_named(attacked, student):
+    _, _, status, diagnosis = ATTACKS[student]
+    assert rows(attacked[0])[student] == (status, diagnosis)
+
+
+@pytest.mark.parametrize("student", sorted(FILES))
+def test_every_bad_file_is_its_own_student_s_row(attacked, student):
+    assert rows(attacked[0])[student] == ("error", FILES[student][1])
+
+
+@needs_sandbox
+def test_nothing_outside_the_submission_changed(attacked):
+    _, before, after, flag, _ = attacked
+    assert before[0] == after[0], "the course's files changed"
+    assert before[1] == after[1], "the submissions changed"
+    assert before[2] == after[2], "the grader left folders in /tmp"
+    assert not flag.exists(), "a program ran outside the sandbox"
+    assert "taken" not in TARGET.read_text(encoding="utf-8")
+
+
+def test_a_report_for_everyone_and_no_formula_in_the_table(attacked):
+    result, *_, out = attacked
+    students = {b.student for b in result.notebooks}
+    assert students == set(HONEST) | set(ATTACKS) | set(FILES) | {CSV_NAME}
+    with open(out / "verdicts.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.reader(f))
+    assert {r[0] for r in table[1:]} == (students - {CSV_NAME}) | {"'" + CSV_NAME}
+    assert all(r[3] in grade.STATUSES for r in table[1:])
+    assert not any(cell.startswith(("=", "+", "-", "@")) for r in table for cell in r)
+    named = {p.stem for p in (out / "students").glob("*.json")}
+    assert named == students
+    record = json.loads((out / "students" / "fifo.json").read_text(encoding="utf-8"))
+    assert record["notebooks"][0]["exercises"][0]["diagnosis"] == "grade.not_a_file"
+
+
+def test_a_failure_of_the_grader_on_one_notebook_is_that_student_s_row(tmp_path, monkeypatch):
+    for student in ("alice", "bob"):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / f"{LESSON}.ipynb").write_text(nbformat.writes(notebook(EXERCISE, RIGHT, "en")))
+    real = grade.run_and_check
+
+    def failing(nb, checks, limits, hidden, book):
+        if book.student == "alice":
+            raise KeyError("violations")  # the old grader's whole-class crash
+        return real(nb, checks, limits, hidden, book)
+
+    monkeypatch.setattr(grade, "run_and_check", failing)
+    result = grade.grade(tmp_path, LIMITS, jobs=2)
+    assert rows(result) == {"alice": ("error", "grade.grader_failed"), "bob": ("correct", "")}
+    assert "KeyError" in result.notebooks[0].verdicts[0].message
+
+
+@needs_sandbox
+def test_without_a_cgroup_the_tree_is_still_limited(tmp_path, monkeypatch):
+    """Where the machine lets the grader make no cgroup: the tree's summed memory and task count, watched."""
+    monkeypatch.setattr(grade_sandbox.Cgroup, "make", classmethod(lambda cls, *a: None))
+    flag = tmp_path / "flag"
+    values = {"half": LIMITS.memory_bytes // 2, "target": str(TARGET), "flag": str(flag), "neighbour": ""}
+    for student in ("fork_bomb", "memory_tree"):
+        (tmp_path / "class" / student).mkdir(parents=True)
+        code = ATTACKS[student][0].replace("{half}", str(values["half"]))
+        nb = notebook(EXERCISE, code + RIGHT, "en")
+        (tmp_path / "class" / student / f"{LESSON}.ipynb").write_text(nbformat.writes(nb))
+    result = grade.grade(tmp_path / "class", LIMITS, jobs=1)
+    assert rows(result) == {
+        "fork_bomb": ("error", "grade.processes"),
+        "memory_tree": ("error", "grade.memory"),
+    }
+
+
+def test_unprotected_mode_still_grades_and_says_so(tmp_path, monkeypatch):
+    """Without root or namespaces (a laptop): the same verdicts, and the report names the mode."""
+    monkeypatch.setattr(grade_sandbox, "mode", lambda: grade_sandbox.UNPROTECTED)
+    for student, kind in (("right", "correct"), ("mistake", "mistake")):
+        (tmp_path / "class" / student).mkdir(parents=True)
+        nb = notebook(EXERCISE, variant(EXERCISE, kind)[0], "en")
+        (tmp_path / "class" / student / f"{LESSON}.ipynb").write_text(nbformat.writes(nb))
+    result = grade.grade(tmp_path / "class", LIMITS, jobs=2)
+    assert rows(result) == {"right": ("correct", ""), "mistake": ("incorrect", "pe.sin_cos_swapped")}
+    assert result.mode == grade_sandbox.UNPROTECTED
+    grade.write_report(result, tmp_path / "report", "ru")
+    assert "Режим: без защиты" in (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_sandbox_s_user_owns_nothing_and_sees_no_other_submission():
+    """The facts the isolated mode rests on, checked from inside one: another uid, no capability, no
+    network, a read-only course, a /tmp of its own."""
+    if not ISOLATED:
+        pytest.skip("the sandbox needs root and Linux namespaces")
+    code = (
+        "import json, os, socket\n"
+        "status = dict(l.split(':', 1) for l in open('/proc/self/status').read().splitlines() if ':' in l)\n"
+        "facts = {'uid': os.getuid(), 'caps': status['CapEff'].strip(), 'tmp': sorted(os.listdir('/tmp')),\n"
+        f"         'course_writable': os.access({str(CONFIG.root)!r}, os.W_OK),\n"
+        "         'interfaces': sorted(n for _, n in socket.if_nameindex())}\n"
+        "print('FACTS', json.dumps(facts))\n"
+    )
+    job = {"notebook": {"cells": [{"cell_type": "code", "source": code, "metadata": {}}]}, "read_roots": ["/"],
+           "hidden": []}  # fmt: skip
+    session = grade_sandbox.start(job, LIMITS, [], {})
+    try:
+        lang, problem = grade.run_cells(session, LIMITS)
+        assert problem is None
+    finally:
+        session.close()
+    printed = session.output_tail.decode()
+    facts = json.loads(printed[printed.index("FACTS") + 6 :].splitlines()[0])
+    assert facts["uid"] >= grade_sandbox.UID_BASE and facts["caps"] == "0000000000000000"
+    assert facts["tmp"] == ["work"] and facts["course_writable"] is False
+    assert facts["interfaces"] == ["lo"]
+    assert sys.platform.startswith("linux")
