@@ -47,7 +47,7 @@ import nbformat
 from course_lib import exercises, i18n
 from course_lib.exercises.checks import MESSAGES, message
 from course_lib.exercises.child import ErrorInfo, Handle
-from course_lib.exercises.runner import Run
+from course_lib.exercises.runner import TIME_LIMIT_S, Run
 
 from . import grade_messages, grade_sandbox
 from .config import CONFIG, LANGUAGES, SOURCE_LANGUAGE
@@ -271,11 +271,13 @@ class RemoteChild:
         if kind == "exit" and len(reply) == 2 and type(reply[1]) is str:
             return ("exit", reply[1][:300])
         if kind == "raised" and len(reply) == 2 and valid_error(reply[1]):
-            return reply
+            error = reply[1]  # its texts go into messages, the report and the JSON: bounded here
+            return ("raised", ErrorInfo(error.type_name[:100], tuple(t[:100] for t in error.types[:64]),
+                                        error.text[:300], error.line[:300]))  # fmt: skip
         if kind == "ok" and len(reply) == 2 and type(reply[1]) is tuple and len(reply[1]) == 2:
             result, after = reply[1]
             if keep and type(result) is Handle and type(result.index) is int and valid_facts(result.facts):
-                return reply
+                return ("ok", (Handle(result.index, bounded_facts(result.facts)), after))
             if not keep and type(after) is list and len(after) == mirror and within_budget(reply[1]):
                 return reply
         return self._died()
@@ -302,6 +304,15 @@ def valid_facts(facts) -> bool:
         return False
     missing = facts.get("missing_forward", None)
     return missing is None or type(missing) is str
+
+
+def bounded_facts(facts: dict) -> dict:
+    """The facts with their texts cut to what a message shows."""
+    return {
+        k: v[:100] if type(v) is str else v
+        for k, v in facts.items()
+        if k in (*FACT_TYPES, "course", "missing_forward")
+    }
 
 
 def valid_error(error) -> bool:
@@ -409,24 +420,25 @@ def violation(session) -> tuple | None:
 def check_one(session, exercise: str, arg: str, lang: str, book: Notebook) -> Verdict:
     """The verdict of one exercise, decided here on what the sandbox sends back."""
     e = exercises.registry()[exercise]
+    if not session.send(("begin", arg)):
+        return None
+    try:  # the facts of the student's object: its name, whether it is a class (a few attribute reads)
+        reply = session.receive(time.monotonic() + TIME_LIMIT_S)
+    except (TimeoutError, ValueError, EOFError, OSError):
+        session.dead = True
+        return None
+    if reply == ("missing",):
+        text = grade_messages.GRADE("not_defined", lang, name=arg)
+        return Verdict(
+            book.student, book.lesson, exercise, "not_attempted", "grade.not_defined", text, {"name": arg}
+        )
+    if type(reply) is not tuple or len(reply) != 2 or reply[0] != "ok" or not valid_facts(reply[1]):
+        session.dead = True
+        return None
     with CHECK_LOCK:
         i18n.set_language(lang)
-        if not session.send(("begin", arg)):
-            return None
-        try:
-            reply = session.receive(time.monotonic() + 30)
-        except (TimeoutError, ValueError, EOFError, OSError):
-            session.dead = True
-            return None
-        if reply == ("missing",):
-            text = grade_messages.GRADE("not_defined", lang, name=arg)
-            return Verdict(
-                book.student, book.lesson, exercise, "not_attempted", "grade.not_defined", text, {"name": arg}
-            )
-        if type(reply) is not tuple or len(reply) != 2 or reply[0] != "ok" or not valid_facts(reply[1]):
-            session.dead = True
-            return None
-        run = Run(child=lambda student, facts=reply[1]: RemoteChild(session, facts))
+        facts = bounded_facts(reply[1])
+        run = Run(child=lambda student: RemoteChild(session, facts))
         feedback = e.run_check(None, run)
     status = "timeout" if feedback.key == "timeout" else feedback.status
     values = {

@@ -159,3 +159,58 @@ def test_the_report_names_lessons_and_mistakes_in_its_language_and_its_counts_ar
         counts = dict(zip(grade.STATUSES, map(int, re.findall(r"\d+", section["statuses"])), strict=True))
         assert counts == {s: section["bars"].get(s, 0) for s in grade.STATUSES}, section
         assert all(w in section["statuses"] for w in words)
+
+
+class FakeSession:
+    """What a forged sandbox could send, one reply per call."""
+
+    def __init__(self, *replies):
+        self.replies, self.dead, self.sent = list(replies), False, []
+
+    def send(self, message):
+        self.sent.append(message)
+        return True
+
+    def receive(self, deadline):
+        return self.replies.pop(0)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        ("interrupted",),  # would raise KeyboardInterrupt in the grader
+        ("ok", "not a pair"),
+        ("ok", (1, "not a list")),
+        ("raised", "not an ErrorInfo"),
+        ("correct",),
+        "a string",
+        None,
+    ],
+)
+def test_a_forged_reply_is_a_dead_child_never_an_exception(reply):
+    from course_tools.grade import RemoteChild
+
+    session = FakeSession(reply)
+    child = RemoteChild(session, {})
+    got = child.ask(("fn", (), False, []), time.monotonic() + 1)
+    assert got[0] == "died" and session.dead
+
+
+def test_a_reply_that_decodes_into_too_much_is_refused_before_decoding():
+    from course_lib.exercises.child import TensorData
+    from course_tools.grade import RemoteChild
+
+    block = TensorData("uint8", (1 << 20,), b"\0" * (1 << 20), False)
+    bomb = ("ok", ([block] * 1000, []))  # 1 MiB sent once, 1 GiB once decoded
+    assert RemoteChild(FakeSession(bomb), {}).ask(("fn", (), False, []), time.monotonic() + 1)[0] == "died"
+    fine = ("ok", ([block] * 3, []))
+    assert RemoteChild(FakeSession(fine), {}).ask(("fn", (), False, []), time.monotonic() + 1)[0] == "ok"
+
+
+def test_the_student_s_texts_are_bounded_before_they_reach_a_message():
+    from course_lib.exercises.child import ErrorInfo
+    from course_tools.grade import RemoteChild
+
+    raised = ("raised", ErrorInfo("E" * 10_000, ("E" * 10_000,), "x" * 10**6, "y" * 10**6))
+    got = RemoteChild(FakeSession(raised), {}).ask(("fn", (), False, []), time.monotonic() + 1)
+    assert got[0] == "raised" and len(got[1].text) <= 300 and len(got[1].type_name) <= 100
