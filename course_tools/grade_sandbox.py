@@ -428,7 +428,7 @@ def enter() -> None:
             continue
         with contextlib.suppress(OSError):  # gone (covered by an earlier mount) or not remountable
             _mount(libc, "none", point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
-    for closed in _closed_parents(list(kept)):
+    for closed in closed_parents(list(kept)):
         _mount(libc, "tmpfs", closed, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
         for path, fd in kept.items():
             if path.startswith(closed.rstrip("/") + "/"):
@@ -467,7 +467,7 @@ def enter() -> None:
     os.execve(setup["argv"][0], setup["argv"], env)
 
 
-def _closed_parents(paths: list[str]) -> list[str]:
+def closed_parents(paths: list[str]) -> list[str]:
     """The outermost folders above ``paths`` that others may not enter (mode without o+x)."""
     found: list[str] = []
     for path in paths:
