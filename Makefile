@@ -123,7 +123,9 @@ hub-stop: $(HUB_STAMP)
 	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)
 
 # a class of 5 on the hub (course_tools/hub_load.py, all on 127.0.0.1, stops itself): logins, spawns,
-# lesson 0's check in each kernel, a hub restart that loses no work and no kernel; budget 6 min (about
+# lesson 0's check in each kernel, a hub restart that loses no work and no kernel, as root one student
+# attacking another and the hub from their kernel (every system user it made removed after), and
+# `make hub` failing loudly (tests/hub/test_hub_start.py); budget 6 min (about
 # 50 CPU-seconds; measured 2 min 51 s under a load of 14 on 2 cores)
 hub-test: $(HUB_STAMP) $(NPM_STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -s -m hub tests/hub
