@@ -388,6 +388,8 @@ def stop(state: State) -> None:
     state.proxy_pid_file.unlink(missing_ok=True)
     if os.geteuid() == 0:  # the students' kernels ended with their servers: their sockets' folders too
         shutil.rmtree(state.runtime, ignore_errors=True)
+        with contextlib.suppress(OSError):  # /run/course-hub/ itself, once no hub uses it
+            state.runtime.parent.rmdir()
 
 
 # ----------------------------------------------------------------------------- configuration

@@ -98,6 +98,7 @@ class Report:
     victim_kept_kernel: bool = False  # their kernel still answers after the attack
     users_removed: list = field(default_factory=list)
     users_left: list = field(default_factory=list)
+    runtime_left: bool = False  # the students' runtime folders (/run/course-hub/<hash>/) still there
 
     def summary(self) -> dict:
         def pct(values, q):
@@ -466,6 +467,7 @@ def _cleanup(state: hub.State, report: Report) -> int:
     if os.geteuid() == 0:
         report.users_removed = hub_users.remove_users(state.homes)
         report.users_left = [e.pw_name for e in hub_users.our_users(state.homes)]
+        report.runtime_left = state.runtime.exists()
     return len(left)
 
 
