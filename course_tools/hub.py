@@ -536,6 +536,8 @@ def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
         raise HubError(TEXT("already", lang, state=state.root, pid=running))
     state.prepare()
     if root:
+        if shutil.which("useradd") is None:
+            raise HubError(TEXT("no_useradd", lang))
         plan = hub_users.reach_plan(reach(state))
         reason = hub_users.check_expose(plan)
         if reason is not None:

@@ -593,6 +593,14 @@ def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
     report = Report()
     root = Path(tempfile.mkdtemp(prefix="course-hub-load-"))
     state = hub.State(root / "state", free_port())
+    state.prepare()
+    if os.geteuid() == 0:  # as `make hub` checks before it starts: the students' users must reach the course
+        reason = hub_users.check_expose(hub_users.reach_plan(hub.reach(state)))
+        if reason is not None:
+            shutil.rmtree(root)
+            raise RuntimeError(
+                f"the students' users cannot reach the course here (no mount namespace: {reason})"
+            )
     start = time.monotonic()
     log_path = root / "hub.log"
     try:

@@ -30,6 +30,7 @@ import hashlib
 import os
 import pwd
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -102,6 +103,10 @@ def ensure_user(name: str, homes: Path, runtime: Path | None = None) -> pwd.stru
     try:
         entry = pwd.getpwnam(user)
     except KeyError:
+        if shutil.which("useradd") is None:
+            raise RuntimeError(
+                "useradd is not installed (Debian: the passwd package): no user per student"
+            ) from None
         done = subprocess.run(
             ["useradd", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/bash"]
             + ["--comment", MARK, "--user-group", user],
@@ -158,7 +163,11 @@ def reach_plan(paths) -> list[tuple[str, list[str]]]:
     for path in paths:
         path = Path(os.path.realpath(path))
         for folder, child in zip(path.parents[::-1], path.parts[1:], strict=True):
-            if not os.stat(folder).st_mode & stat.S_IXOTH:
+            try:
+                mode = os.stat(folder).st_mode
+            except FileNotFoundError:  # made later, by root: nothing of it to open now
+                break
+            if not mode & stat.S_IXOTH:
                 plan.setdefault(str(folder), set()).add(child)
     return sorted(((f, sorted(c)) for f, c in plan.items()), key=lambda item: item[0].count(os.sep))
 

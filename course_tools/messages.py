@@ -259,6 +259,12 @@ HUB = Messages(
             "en": "make hub: a hub for {state} is already running (pid {pid}); `make hub-stop` ends it",
             "ru": "make hub: хаб для {state} уже запущен (pid {pid}); остановить его — `make hub-stop`",
         },
+        "no_useradd": {
+            "en": "make hub: `useradd` is not installed, so the hub cannot give each student a system user of "
+            "their own (Debian and Ubuntu: `apt-get install passwd`)",
+            "ru": "make hub: не установлен `useradd`, поэтому хаб не может дать каждому студенту собственного "
+            "системного пользователя (Debian и Ubuntu: `apt-get install passwd`)",
+        },
         "unreachable": {
             "en": "make hub: students could not reach {path}: {folder} is closed to other users and this "
             "system does not allow mount namespaces to open it for them ({reason}). Install the course and "
