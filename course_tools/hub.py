@@ -538,10 +538,13 @@ def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
     if root:
         if shutil.which("useradd") is None:
             raise HubError(TEXT("no_useradd", lang))
-        plan = hub_users.reach_plan(reach(state))
+        needed = reach(state)
+        plan = hub_users.reach_plan(needed)
         reason = hub_users.check_expose(plan)
         if reason is not None:
-            raise HubError(TEXT("unreachable", lang, path=plan[0][0], folder=plan[0][0], reason=reason))
+            folder = plan[0][0]
+            path = next(p for p in needed if os.path.realpath(p).startswith(folder + os.sep))
+            raise HubError(TEXT("unreachable", lang, path=path, folder=folder, reason=reason))
     umask = os.umask(0o077)  # what the proxy and the hub write is theirs alone
     try:
         start_proxy(state)

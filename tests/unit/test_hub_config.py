@@ -246,3 +246,18 @@ def test_a_student_reaches_the_course_and_its_python_and_nothing_else_of_a_close
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:3] == ["the course", "denied 2", "denied 13"], done.stdout
     assert hub_users.check_expose(plan) is None
+
+
+def test_without_mount_namespaces_a_closed_folder_stops_make_hub_naming_it(tmp_path, monkeypatch, capsys):
+    closed = tmp_path / "closed"
+    (closed / "course").mkdir(parents=True)
+    os.chmod(closed, 0o700)
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(hub, "reach", lambda state: [str(closed / "course")])
+    monkeypatch.setattr(hub_users, "check_expose", lambda plan: "exit 1")
+    monkeypatch.setattr(hub.shutil, "which", lambda name: f"/usr/sbin/{name}")
+    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    said = capsys.readouterr().err
+    first = hub_users.reach_plan([closed / "course"])[0][0]  # pytest's own folder may be closed already
+    assert f"students could not reach {closed / 'course'}: {first} is closed to other users" in said, said
+    assert (tmp_path / "state" / "proxy.pid").read_text() == ""  # no proxy started
