@@ -103,9 +103,13 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 	touch $@
 
 # A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/hub.py,
-# hub/jupyterhub_config.py), every student's server in hub/state/homes/<name>/ with the lessons there
-# (the same promise as `make lab`). Its own extra and the npm proxy, installed by their own stamp:
-# `make lab` never installs them. Ctrl-C stops the hub only; `make hub-stop` ends it, the servers and the proxy.
+# hub/jupyterhub_config.py), every student's server in their home with the lessons there (the same
+# promise as `make lab`). As root (`sudo make hub`) each student is a system user of their own,
+# jupyter-<name>, home hub/state/homes/jupyter-<name>/ (0700); not as root it refuses unless
+# HUB_SHARED_USER=1 accepts one user for all (students then reach each other's work). It exits 1, the
+# reason on the terminal, when a port is taken or the proxy or the hub does not start. Its own extra
+# and the npm proxy, installed by their own stamp: `make lab` never installs them. Ctrl-C stops the hub
+# only; `make hub-stop` ends it, the servers and the proxy.
 HUB_PORT ?= 8000
 HUB_STAMP := $(VENV)/.hub-installed-stamp
 $(HUB_STAMP): $(STAMP) pyproject.toml
@@ -113,13 +117,15 @@ $(HUB_STAMP): $(STAMP) pyproject.toml
 	touch $@
 
 hub: $(HUB_STAMP) $(NPM_STAMP)
-	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT)
+	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
 
 hub-stop: $(HUB_STAMP)
 	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)
 
 # a class of 5 on the hub (course_tools/hub_load.py, all on 127.0.0.1, stops itself): logins, spawns,
-# lesson 0's check in each kernel, a hub restart that loses no work and no kernel; budget 6 min (about
+# lesson 0's check in each kernel, a hub restart that loses no work and no kernel, as root one student
+# attacking another and the hub from their kernel (every system user it made removed after), and
+# `make hub` failing loudly (tests/hub/test_hub_start.py); budget 6 min (about
 # 50 CPU-seconds; measured 2 min 51 s under a load of 14 on 2 cores)
 hub-test: $(HUB_STAMP) $(NPM_STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -s -m hub tests/hub

@@ -13,12 +13,20 @@ nobody loses a running kernel or an open connection. ``stop`` ends the hub, the 
 nothing itself: JupyterLab has saved what the student saved) and the proxy.
 
 Everything the hub keeps (its database, cookie secret, the proxy's token, the password, the log of
-the proxy and each student's home) is under ``--state`` (default ``hub/state/``, git-ignored).
+the proxy and each student's home) is under ``--state`` (default ``hub/state/``, git-ignored): the
+folder mode 0711 (crossed, never listed), the hub's files 0600, the homes in ``STATE/homes/`` (0711).
 
 A student logs in with any user name and the class's shared password (JupyterHub's built-in
 ``SharedPasswordAuthenticator``, written to ``STATE/password`` on the first start unless
-``COURSE_HUB_PASSWORD`` gives it): a trial, not a deployment. Their server runs as the same system
-user as the hub (``SimpleLocalProcessSpawner``): students can read each other's files.
+``COURSE_HUB_PASSWORD`` gives it). As root, the hub gives each student a system user of their own,
+``jupyter-<name>``, created on their first start, their home ``STATE/homes/jupyter-<name>/`` (0700,
+theirs), and runs their server as that user (:mod:`course_tools.hub_users`); it never runs a student
+as root. Not as root it cannot: every student would be the hub's own user, able to read and change
+each other's work, so ``start`` refuses unless ``--shared-user`` (``make hub HUB_SHARED_USER=1``)
+says the instructor accepts it (``SimpleLocalProcessSpawner``, homes ``STATE/homes/<name>/``).
+
+``start`` fails (exit 1, the reason on the terminal) when a port is taken, the proxy does not
+listen or JupyterHub does not answer; it says the hub runs only once it answers.
 
 ``singleuser`` is each server's command: it brings the student's home up to date with the course
 (:mod:`course_tools.workspace`, the same promise as ``make lab``: nothing the student changed is
@@ -29,9 +37,11 @@ the server's log, in the language ``COURSE_LANG`` names (``en`` unless the hub w
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import sqlite3
@@ -41,16 +51,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import hub_users
 from .config import CONFIG, LAB_OFFLINE_OPTIONS, LANGUAGES
+from .messages import HUB as TEXT
 
 __all__ = [
     "HUB_CONFIG",
     "DEFAULT_STATE",
+    "TEXT",
+    "HubError",
     "State",
     "node_binary",
     "proxy_script",
     "proxy_command",
     "start_proxy",
+    "check_ports",
+    "start",
+    "reach",
     "hub_command",
     "hub_environment",
     "server_pids",
@@ -67,6 +84,16 @@ STATE_ENV = "COURSE_HUB_STATE"
 PORT_ENV = "COURSE_HUB_PORT"
 PASSWORD_ENV = "COURSE_HUB_PASSWORD"
 LANG_ENV = "COURSE_LANG"
+SHARED_ENV = "COURSE_HUB_SHARED_USER"  # "1": not root, every student the hub's own user (accepted)
+
+
+class HubError(RuntimeError):
+    """Why ``make hub`` cannot start, in the instructor's words (``start`` prints it, exit 1)."""
+
+
+def _lang() -> str:
+    lang = os.environ.get(LANG_ENV, "en")
+    return lang if lang in LANGUAGES else "en"
 
 
 @dataclass(frozen=True)
@@ -103,12 +130,29 @@ class State:
         return self.root / "homes"
 
     @property
+    def runtime(self) -> Path:
+        """As root: the students' Jupyter runtime folders (course_tools.hub_users), a short path."""
+        return Path("/run/course-hub") / hashlib.sha256(str(self.root).encode()).hexdigest()[:12]
+
+    @property
     def database(self) -> Path:
         return self.root / "jupyterhub.sqlite"
 
     @property
     def proxy_pid_file(self) -> Path:
         return self.root / "proxy.pid"
+
+    def prepare(self) -> None:
+        """The state folder and the homes' folder, mode 0711 (crossed, never listed: a student
+        reaches their own home by its name), every file the hub keeps there 0600."""
+        self.homes.mkdir(parents=True, exist_ok=True)
+        for folder in (self.root, self.homes):
+            os.chmod(folder, 0o711, follow_symlinks=False)
+        for name in ("jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "proxy.log"):
+            os.close(os.open(self.root / name, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        for path in self.root.iterdir():
+            if path.is_file() and not path.is_symlink():
+                os.chmod(path, 0o600)
 
     def secret(self, name: str, nbytes: int = 32) -> str:
         """``STATE/name``, created (hex, readable by its owner only) on first use."""
@@ -187,25 +231,63 @@ def _running_proxy(state: State) -> int | None:
     return pid if b"configurable-http-proxy" in cmdline and _alive(pid) else None
 
 
-def _wait_for_port(port: int, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            return
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"nothing answered on 127.0.0.1:{port} within {seconds} s")
-        time.sleep(0.1)
+def _port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def check_ports(state: State, proxy: bool = True) -> None:
+    """Raise :class:`HubError` naming the first of the hub's ports that another program holds
+    (the proxy's two unless ``proxy`` is False, when a proxy of this state already holds them)."""
+    ports = [(state.port, "proxy"), (state.port + 2, "proxy_api")] if proxy else []
+    for port, what in [*ports, (state.port + 1, "hub")]:
+        if not _port_free(port):
+            raise HubError(TEXT("port_busy", _lang(), what=TEXT(what, _lang()), port=port))
+
+
+def _listening(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` listens on (CHP logs a port it could not take and runs on)."""
+    import psutil  # ipykernel's dependency: always there with the course
+
+    with contextlib.suppress(psutil.Error):
+        connections = psutil.Process(pid).net_connections("tcp")
+        return {c.laddr.port for c in connections if c.status == psutil.CONN_LISTEN}
+    return set()
+
+
+def _read_from(path: Path, offset: int) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.read()
+
+
+def _log_tail(path: Path, lines: int = 15) -> str:
+    with contextlib.suppress(OSError):
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    return ""
 
 
 def start_proxy(state: State, seconds: float = 30) -> int:
-    """Start configurable-http-proxy for ``state`` in a session of its own, unless it runs; its pid."""
+    """Start configurable-http-proxy for ``state`` in a session of its own, unless it runs; its pid.
+
+    It must listen on both its ports within ``seconds`` and still run: else :class:`HubError`
+    with the reason and the end of ``STATE/proxy.log`` (a port another program holds is named
+    before anything starts)."""
+    state.prepare()
     pid = _running_proxy(state)
+    check_ports(state, proxy=pid is None)
     if pid is None:
-        state.root.mkdir(parents=True, exist_ok=True)
         env = dict(
             os.environ, CONFIGPROXY_AUTH_TOKEN=state.secret("proxy-token"), **{STATE_ENV: str(state.root)}
         )
-        with open(state.root / "proxy.log", "ab") as log:
+        logged = (state.root / "proxy.log").stat().st_size  # what this start logs comes after
+        with open(
+            os.open(state.root / "proxy.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab"
+        ) as log:
             proc = subprocess.Popen(
                 proxy_command(state),
                 env=env,
@@ -216,7 +298,28 @@ def start_proxy(state: State, seconds: float = 30) -> int:
             )
         pid = proc.pid
         state.proxy_pid_file.write_text(f"{pid}\n")
-    _wait_for_port(state.port + 2, seconds)
+        deadline = time.monotonic() + seconds
+        while True:
+            waiting = sorted({state.port, state.port + 2} - _listening(pid))
+            code = proc.poll()
+            if code is not None:
+                reason = TEXT("exited", _lang(), code=code)
+            elif not waiting:
+                return pid
+            elif b"EADDRINUSE" in _read_from(state.root / "proxy.log", logged):
+                reason = TEXT("port_taken", _lang(), port=waiting[0])
+                _terminate([pid], 5)
+            elif time.monotonic() > deadline:
+                reason = TEXT("silent", _lang(), port=waiting[0], seconds=seconds)
+                _terminate([pid], 5)
+            else:
+                time.sleep(0.1)
+                continue
+            state.proxy_pid_file.unlink(missing_ok=True)
+            log_path = state.root / "proxy.log"
+            raise HubError(
+                TEXT("proxy_failed", _lang(), reason=reason, log=log_path) + "\n" + _log_tail(log_path)
+            )
     return pid
 
 
@@ -234,8 +337,11 @@ def server_pids(state: State) -> list[int]:
     """The pids of the students' servers the hub's database records as running."""
     if not state.database.is_file():
         return []
-    with contextlib.closing(sqlite3.connect(f"file:{state.database}?mode=ro", uri=True)) as db:
-        rows = db.execute("SELECT state FROM spawners").fetchall()
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{state.database}?mode=ro", uri=True)) as db:
+            rows = db.execute("SELECT state FROM spawners").fetchall()
+    except sqlite3.Error:  # no table yet: the hub never ran on this state
+        return []
     pids = []
     for (blob,) in rows:
         with contextlib.suppress(TypeError, ValueError):
@@ -280,6 +386,10 @@ def stop(state: State) -> None:
     if pid is not None:
         _terminate([pid], 5)
     state.proxy_pid_file.unlink(missing_ok=True)
+    if os.geteuid() == 0:  # the students' kernels ended with their servers: their sockets' folders too
+        shutil.rmtree(state.runtime, ignore_errors=True)
+        with contextlib.suppress(OSError):  # /run/course-hub/ itself, once no hub uses it
+            state.runtime.parent.rmdir()
 
 
 # ----------------------------------------------------------------------------- configuration
@@ -292,8 +402,10 @@ def configure(c, environ=None) -> None:
     ``start``; defaults ``hub/state/`` and 8000).
     """
     environ = os.environ if environ is None else environ
+    if os.geteuid() != 0 and environ.get(SHARED_ENV) != "1":
+        raise HubError(TEXT("not_root", _lang(), user=_user_name()))
     state = State(Path(environ.get(STATE_ENV, DEFAULT_STATE)), int(environ.get(PORT_ENV, DEFAULT_PORT)))
-    state.root.mkdir(parents=True, exist_ok=True)
+    state.prepare()
 
     c.JupyterHub.bind_url = state.url
     c.JupyterHub.hub_bind_url = state.hub_url
@@ -312,11 +424,22 @@ def configure(c, environ=None) -> None:
     c.SharedPasswordAuthenticator.user_password = state.password()
     c.Authenticator.allow_all = True
 
-    # every student's server a process of this user, their home STATE/homes/<name>/
-    c.JupyterHub.spawner_class = "simple"
-    c.SimpleLocalProcessSpawner.home_dir_template = str(state.homes / "{username}")
+    if os.geteuid() == 0:
+        # every student's server a process of their own system user, jupyter-<name>, their home
+        # STATE/homes/jupyter-<name>/ (course_tools.hub_users), never root
+        c.JupyterHub.spawner_class = "course_tools.hub_users.CourseSpawner"
+        c.CourseSpawner.homes = str(state.homes)
+        c.CourseSpawner.reach = reach(state)
+        c.CourseSpawner.runtime = str(state.runtime)
+        # the kernels' sockets are files in the student's home, not TCP ports anyone could listen to
+        kernel_options = ["--KernelManager.transport=ipc"]
+    else:
+        # the instructor accepted it (`start --shared-user`): every server a process of this user
+        c.JupyterHub.spawner_class = "simple"
+        c.SimpleLocalProcessSpawner.home_dir_template = str(state.homes / "{username}")
+        kernel_options = []
     c.Spawner.cmd = [sys.executable, "-m", "course_tools.hub", "singleuser"]
-    c.Spawner.args = list(LAB_OFFLINE_OPTIONS) + (["--allow-root"] if os.geteuid() == 0 else [])
+    c.Spawner.args = list(LAB_OFFLINE_OPTIONS) + kernel_options
     c.Spawner.default_url = "/lab"
     pythonpath = os.pathsep.join(p for p in [str(CONFIG.root), environ.get("PYTHONPATH", "")] if p)
     c.Spawner.environment = {
@@ -373,19 +496,102 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help="the public port (the hub uses the next two)"
     )
+    parser.add_argument(
+        "--shared-user",
+        action="store_true",
+        help="not root: run every student as this user (they can read and change each other's work)",
+    )
     args = parser.parse_args(argv)
     state = State(args.state.resolve(), args.port)
     if args.command == "stop":
         stop(state)
         return 0
-    start_proxy(state)
-    where = PASSWORD_ENV if PASSWORD_ENV in os.environ else state.root / "password"
-    print(f"JupyterHub: {state.url}/  (any user name; the class's password is in {where})")
-    print(
-        "Ctrl-C stops the hub only; `make hub` again takes the servers back, `make hub-stop` ends everything."
-    )
-    sys.stdout.flush()
-    os.execve(sys.executable, hub_command(state), hub_environment(state))
+    try:
+        return start(state, shared_user=args.shared_user)
+    except HubError as error:
+        print(error, file=sys.stderr)
+        return 1
+
+
+def _user_name() -> str:
+    with contextlib.suppress(KeyError, ImportError):
+        import pwd
+
+        return pwd.getpwuid(os.geteuid()).pw_name
+    return str(os.geteuid())
+
+
+def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
+    """``make hub``: the proxy, then JupyterHub in the foreground; its exit code.
+
+    Raises :class:`HubError` (nothing started, or what started stopped again) when not root
+    without ``shared_user``, when a port is taken, the course cannot be reached by the students'
+    users, the proxy does not listen, or JupyterHub does not answer within ``seconds``."""
+    lang = _lang()
+    root = os.geteuid() == 0
+    if not root and not shared_user:
+        raise HubError(TEXT("not_root", lang, user=_user_name()))
+    running = _running_hub(state)
+    if running is not None:
+        raise HubError(TEXT("already", lang, state=state.root, pid=running))
+    state.prepare()
+    if root:
+        if shutil.which("useradd") is None:
+            raise HubError(TEXT("no_useradd", lang))
+        needed = reach(state)
+        plan = hub_users.reach_plan(needed)
+        reason = hub_users.check_expose(plan)
+        if reason is not None:
+            folder = plan[0][0]
+            path = next(p for p in needed if os.path.realpath(p).startswith(folder + os.sep))
+            raise HubError(TEXT("unreachable", lang, path=path, folder=folder, reason=reason))
+    umask = os.umask(0o077)  # what the proxy and the hub write is theirs alone
+    try:
+        start_proxy(state)
+        env = hub_environment(state) | ({SHARED_ENV: "1"} if shared_user and not root else {})
+        hub = subprocess.Popen(hub_command(state), env=env, stdin=subprocess.DEVNULL)
+    finally:
+        os.umask(umask)
+    try:
+        deadline = time.monotonic() + seconds
+        while not _answers(f"{state.url}/hub/api"):
+            if hub.poll() is not None:
+                raise HubError(TEXT("hub_failed", lang, code=hub.returncode, url=state.url))
+            if time.monotonic() > deadline:
+                hub.terminate()
+                hub.wait(30)
+                raise HubError(TEXT("hub_silent", lang, url=state.url, seconds=seconds))
+            time.sleep(0.2)
+        where = PASSWORD_ENV if PASSWORD_ENV in os.environ else state.root / "password"
+        print(TEXT("running", lang, url=state.url, where=where))
+        print(TEXT("isolated", lang, homes=state.homes) if root else TEXT("shared", lang, user=_user_name()))
+        print(TEXT("ctrl_c", lang))
+        sys.stdout.flush()
+        while True:
+            try:
+                return hub.wait()
+            except KeyboardInterrupt:  # Ctrl-C reached the hub too: wait for it to stop
+                continue
+    except BaseException:
+        if hub.poll() is None:
+            hub.terminate()
+            hub.wait(30)
+        raise
+
+
+def reach(state: State) -> list[str]:
+    """What every student's server must reach: the course's Python, its ``.venv``, the course, the homes."""
+    return [sys.base_prefix, sys.prefix, str(CONFIG.root), str(state.homes)]
+
+
+def _answers(url: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":

@@ -15,14 +15,19 @@ through ``course_tools.hub singleuser``). Each simulated student, all at once:
 
 Then the hub is stopped and started again, with the servers and the proxy left running. Each
 student's edit must still be there, and over the very websocket opened before the restart their
-kernel must still hold the value. Last, one student's server is stopped and started again through
+kernel must still hold the value. As root (one system user per student), the first student then
+attacks the second and the hub from their kernel, in the kernel and in a subprocess of it
+(:mod:`course_tools.hub_attack`: the other's home, lessons, kernels, pids, token, the hub's
+secrets, the course's files), and the second's kernel must still hold its value after it. Last, one student's server is stopped and started again through
 the hub: the workspace update at the start must keep their edited lesson as it is and put the
 course's version beside it. The memory of each student (the RSS and PSS of their server and kernel)
 is read after the check.
 
 The run stops by itself (``--seconds``, everything included) and always ends every process it
 started: the servers through the hub, then whatever still carries its state folder in its
-environment, the hub and the proxy. It prints, and returns, the numbers.
+environment or runs as one of its students' users, the hub and the proxy; as root it then removes
+(``userdel``) every system user the hub made for it. It prints, and returns, the numbers. Not as
+root, the hub runs every student as this user (``make hub HUB_SHARED_USER=1``) and nothing is attacked.
 """
 
 import argparse
@@ -48,7 +53,7 @@ import psutil
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from . import hub
+from . import hub, hub_attack, hub_users
 
 __all__ = ["Student", "Report", "free_port", "run", "main"]
 
@@ -81,6 +86,19 @@ class Report:
     respawn_offered: str = ""
     total_s: float = 0.0
     leftover_processes: int = 0
+    # as root: what the first student got from their kernel against the second and the hub
+    # (course_tools.hub_attack), in the kernel and in a subprocess of it; None when not root
+    attack: dict | None = None
+    attack_subprocess: dict | None = None
+    system_users: dict = field(default_factory=dict)  # hub name: {(system user, uid)} of its processes
+    victim_kernel_transport: str = ""  # "ipc": the kernel's sockets are files in the other's runtime folder
+    # the TCP ports the other's kernel still listens on: ipykernel's pipe for its forked children's
+    # output (a PULL socket: nothing can be read from it, and it drops what lacks its random key)
+    victim_kernel_tcp: list = field(default_factory=list)
+    victim_kept_kernel: bool = False  # their kernel still answers after the attack
+    users_removed: list = field(default_factory=list)
+    users_left: list = field(default_factory=list)
+    runtime_left: bool = False  # the students' runtime folders (/run/course-hub/<hash>/) still there
 
     def summary(self) -> dict:
         def pct(values, q):
@@ -110,7 +128,21 @@ class Report:
             "respawn_kept_edit": self.respawn_kept_edit,
             "total_s": round(self.total_s, 1),
             "leftover_processes": self.leftover_processes,
+            "attacks_tried": None if self.attack is None else len(self.attack) + len(self.attack_subprocess),
+            "attacks_not_denied": self.breaches(),
+            "system_users_removed": len(self.users_removed),
         }
+
+    def breaches(self) -> list[str]:
+        """What the attacker got (anything not denied, any secret found in /proc); [] when isolated."""
+        found = []
+        for where, result in (("kernel", self.attack), ("subprocess", self.attack_subprocess)):
+            for key, value in (result or {}).items():
+                if key == "secrets readable in /proc":
+                    found += [f"{where}: {leak}" for leak in value]
+                elif key != "uid" and not str(value).startswith("denied "):
+                    found.append(f"{where}: {key}: {value}")
+        return found
 
 
 def free_port() -> int:
@@ -340,7 +372,8 @@ async def _respawn(base: str, student: Student, auth: dict, seconds: float) -> t
 
 
 def _start_hub(state: hub.State, log) -> subprocess.Popen:
-    env = hub.hub_environment(state) | {hub.PASSWORD_ENV: PASSWORD}
+    # not root: the hub refuses unless one user for all is accepted, as `make hub HUB_SHARED_USER=1`
+    env = hub.hub_environment(state) | ({} if os.geteuid() == 0 else {hub.SHARED_ENV: "1"})
     return subprocess.Popen(
         hub.hub_command(state),
         env=env,
@@ -397,6 +430,8 @@ async def _class(state: hub.State, report: Report, n: int, seconds: float, log) 
                 for s in students
             )
         )
+        if os.geteuid() == 0:
+            await _attack(state, report, students, kernels, seconds)
         for kernel, _, _ in kernels.values():
             kernel.close()
         first = students[0]
@@ -417,15 +452,136 @@ async def _class(state: hub.State, report: Report, n: int, seconds: float, log) 
         _stop_hub(proc)
 
 
-def _cleanup(state: hub.State) -> int:
-    """End every process of this hub; how many were still there to end (0 when all stopped cleanly)."""
+def _cleanup(state: hub.State, report: Report) -> int:
+    """End every process of this hub and remove the system users it made; how many processes were
+    still there to end (0 when all stopped cleanly)."""
     hub.stop(state)
     left = _processes(state.root)
+    if os.geteuid() == 0:  # and whatever else runs as the students' users (a kernel's own children)
+        uids = {e.pw_uid for e in hub_users.our_users(state.homes)}
+        left += [p for p in psutil.process_iter() if _uid(p) in uids and p not in left]
     for proc in left:
         with contextlib.suppress(psutil.Error):
             proc.kill()
     psutil.wait_procs(left, timeout=10)
+    if os.geteuid() == 0:
+        report.users_removed = hub_users.remove_users(state.homes)
+        report.users_left = [e.pw_name for e in hub_users.our_users(state.homes)]
+        report.runtime_left = state.runtime.exists()
     return len(left)
+
+
+def _uid(proc: psutil.Process) -> int | None:
+    with contextlib.suppress(psutil.Error):
+        return proc.uids().real
+    return None
+
+
+# ----------------------------------------------------------------------------- as an attacker
+
+
+def _targets(state: hub.State, base: str, victim: str, hub_pid: int) -> tuple[dict, dict]:
+    """What the attacker tries against ``victim`` and the hub (course_tools.hub_attack), and what
+    the test knows as root to check it: the victim's pids, token and kernel key, the ports."""
+    home = state.homes / hub_users.system_user(victim)
+    server = kernel = None
+    for proc in _processes(state.root):
+        with contextlib.suppress(psutil.Error):
+            if proc.environ().get("JUPYTERHUB_USER") == victim:
+                if "ipykernel" in " ".join(proc.cmdline()):
+                    kernel = proc
+                else:
+                    server = server or proc
+    cmdline = kernel.cmdline()
+    connection_file = Path(cmdline[cmdline.index("-f") + 1])
+    connection = json.loads(connection_file.read_text())
+    ipc = [f"{connection['ip']}-{connection[k]}" for k in ("shell_port", "iopub_port", "control_port")]
+    proxy_pid = int(state.proxy_pid_file.read_text())
+    course = hub.CONFIG.root
+    site = next(Path(sys.prefix, "lib").glob("python3*/site-packages"))
+    targets = {
+        "list": {
+            "the other's home": str(home),
+            "the other's lessons": str(home / "en"),
+            "the other's runtime folder": str(connection_file.parent),
+            "the hub's state folder": str(state.root),
+            "the homes' folder": str(state.homes),
+        },
+        "read": {
+            "the other's lesson": str(home / LESSON),
+            "the other's kernel connection file": str(connection_file),
+            "the cookie secret": str(state.root / "jupyterhub_cookie_secret"),
+            "the proxy's token": str(state.root / "proxy-token"),
+            "the hub's database": str(state.database),
+            "the class's password": str(state.root / "password"),
+            "the proxy's log": str(state.root / "proxy.log"),
+        },
+        "append": {
+            "the other's lesson": str(home / LESSON),
+            "course_lib/__init__.py": str(course / "course_lib" / "__init__.py"),
+            "course_tools/hub.py": str(course / "course_tools" / "hub.py"),
+            "the Makefile": str(course / "Makefile"),
+        },
+        "create": {
+            "the other's home": str(home),
+            "the other's lessons": str(home / "en"),
+            "the course": str(course),
+            "the course's notebooks": str(course / "notebooks" / "en"),
+            "the course's site-packages": str(site),
+            "the hub's state folder": str(state.root),
+            "the homes' folder": str(state.homes),
+        },
+        "connect": {f"the other's kernel socket {i}": path for i, path in enumerate(ipc)},
+        "kill": {
+            "the other's kernel": kernel.pid,
+            "the other's server": server.pid,
+            "the hub": hub_pid,
+            "the proxy": proxy_pid,
+        },
+        "urls": {
+            "the other's user model": f"{state.url}/hub/api/users/{victim}",
+            "the other's lessons": f"{base}/user/{victim}/api/contents/en",
+            "a token for the other": f"{state.url}/hub/api/users/{victim}/tokens",
+        },
+        "needles": {
+            "the other's API token": server.environ()["JUPYTERHUB_API_TOKEN"],
+            "the other's kernel key": connection["key"],
+            "the cookie secret": (state.root / "jupyterhub_cookie_secret").read_text().strip(),
+            "the proxy's token": (state.root / "proxy-token").read_text().strip(),
+            "the class's password": PASSWORD,
+        },
+    }
+    known = {
+        "kernel_pid": kernel.pid,
+        "transport": connection["transport"],
+        "tcp": sorted(c.laddr.port for c in kernel.net_connections("tcp") if c.status == psutil.CONN_LISTEN),
+    }
+    return targets, known
+
+
+async def _attack(state: hub.State, report: Report, students: list, kernels: dict, seconds: float) -> None:
+    """The first student, from their kernel, against the second and the hub; then the second's
+    kernel must still hold its value (nothing of theirs was killed)."""
+    attacker, victim = students[0].name, students[1].name
+    for proc in _processes(state.root):
+        with contextlib.suppress(psutil.Error):
+            name = proc.environ().get("JUPYTERHUB_USER")
+            if name is not None:  # a server or a kernel (the proxy has no user)
+                report.system_users.setdefault(name, set()).add((proc.username(), proc.uids().real))
+    hub_pid = int((state.root / "jupyterhub.pid").read_text())
+    targets, known = _targets(state, state.url, victim, hub_pid)
+    report.victim_kernel_transport, report.victim_kernel_tcp = known["transport"], known["tcp"]
+    kernel = kernels[attacker][0]
+    for in_subprocess in (False, True):
+        code = hub_attack.kernel_code(json.dumps(targets), in_subprocess)
+        _, out = await kernel.execute(code, seconds)
+        result = json.loads(out.strip().splitlines()[-1])
+        if in_subprocess:
+            report.attack_subprocess = result
+        else:
+            report.attack = result
+    _, out = await kernels[victim][0].execute("print(left_before_restart)", seconds)
+    report.victim_kept_kernel = out.strip() == str(len(victim))
 
 
 def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
@@ -437,10 +593,23 @@ def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
     report = Report()
     root = Path(tempfile.mkdtemp(prefix="course-hub-load-"))
     state = hub.State(root / "state", free_port())
+    state.prepare()
+    if os.geteuid() == 0:  # as `make hub` checks before it starts: the students' users must reach the course
+        reason = hub_users.check_expose(hub_users.reach_plan(hub.reach(state)))
+        if reason is not None:
+            shutil.rmtree(root)
+            raise RuntimeError(
+                f"the students' users cannot reach the course here (no mount namespace: {reason})"
+            )
     start = time.monotonic()
     log_path = root / "hub.log"
     try:
         with open(log_path, "ab") as log:
+            # the password in its file, as `make hub` keeps it (0600): the attacker tries to read it
+            state.prepare()
+            fd = os.open(state.root / "password", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(PASSWORD + "\n")
             hub.start_proxy(state)
             asyncio.run(asyncio.wait_for(_class(state, report, n, seconds, log), seconds))
     except BaseException:
@@ -450,7 +619,7 @@ def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
     finally:
         report.total_s = time.monotonic() - start
         # what is left after the servers were stopped through the hub: 0 when every process ended
-        report.leftover_processes = _cleanup(state)
+        report.leftover_processes = _cleanup(state, report)
         if keep_log is not None and log_path.is_file():
             shutil.copy(log_path, keep_log)
         shutil.rmtree(root, ignore_errors=True)

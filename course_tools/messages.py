@@ -3,14 +3,15 @@ tools rather than inside them.
 
 One catalogue per tool, which that tool imports under its old name: the decks' index pages
 (``slides.TEXT``), the website's own pages (``site_pages.TEXT``), the READMEs' lesson tables
-(``tables.HEADERS``) and what ``make lab`` tells a student (``workspace.TEXT``). The grader's
+(``tables.HEADERS``) what ``make lab`` tells a student (``workspace.TEXT``) and what ``make hub`` tells the
+instructor on the terminal (``hub.TEXT``). The grader's
 texts are in ``grade_messages.py``. Adding a language adds a line to every entry here
 (``tests/unit/test_messages.py`` lists what is missing).
 """
 
 from course_lib.i18n import Messages
 
-__all__ = ["SLIDES_INDEX", "SITE", "LESSON_TABLES", "WORKSPACE"]
+__all__ = ["SLIDES_INDEX", "SITE", "LESSON_TABLES", "WORKSPACE", "HUB"]
 
 #: slides.py: the decks' index page of each language. ``version`` is what a link to that
 #: language's index says.
@@ -180,5 +181,97 @@ WORKSPACE = Messages(
             "ru": "уроки обновить не удалось ({error}); JupyterLab откроется с тем, что уже есть",
         },
         "ready": {"en": "your workspace: {root}", "ru": "ваша рабочая папка: {root}"},
+    },
+)
+
+#: hub.py: what ``make hub`` says on the instructor's terminal, in the language ``COURSE_LANG`` names
+HUB = Messages(
+    "hub",
+    {
+        "running": {
+            "en": "JupyterHub: {url}/  (any user name; the class's password is in {where})",
+            "ru": "JupyterHub: {url}/  (имя — любое; пароль класса лежит в {where})",
+        },
+        "ctrl_c": {
+            "en": "Ctrl-C stops the hub only; `make hub` again takes the servers back, "
+            "`make hub-stop` ends everything.",
+            "ru": "Ctrl-C останавливает только хаб; повторный `make hub` подхватит серверы студентов, "
+            "`make hub-stop` остановит всё.",
+        },
+        "isolated": {
+            "en": "Each student runs as a system user of their own (jupyter-<name>), "
+            "their home {homes}/jupyter-<name>/ closed to everyone else (0700).",
+            "ru": "Каждый студент работает под собственным системным пользователем (jupyter-<имя>), "
+            "его домашняя папка {homes}/jupyter-<имя>/ закрыта для остальных (0700).",
+        },
+        "not_root": {
+            "en": "The hub is not running as root, so it cannot give each student a system user of their "
+            "own: every server and kernel would run as {user}, and any student could read, change or "
+            "delete every other student's work, run code in their kernels and read the hub's secrets. "
+            "Run `sudo make hub` for one user per student, or `make hub HUB_SHARED_USER=1` to accept "
+            "this (a trial on your own computer).",
+            "ru": "Хаб запущен не от root и не может выдать каждому студенту отдельного системного "
+            "пользователя: все серверы и ядра работали бы от имени {user}, и любой студент мог бы "
+            "читать, менять и удалять чужие работы, выполнять код в чужих ядрах и читать секреты хаба. "
+            "Запустите `sudo make hub` — тогда у каждого студента будет свой пользователь — или "
+            "`make hub HUB_SHARED_USER=1`, если это вас устраивает (проба на своём компьютере).",
+        },
+        "shared": {
+            "en": "WARNING: one system user ({user}) for every student: they can read, change and delete "
+            "each other's work and reach each other's kernels. Fine for a trial, not for a class.",
+            "ru": "ВНИМАНИЕ: все студенты работают под одним системным пользователем ({user}): они могут "
+            "читать, менять и удалять чужие работы и добраться до чужих ядер. Для пробы годится, "
+            "для занятий — нет.",
+        },
+        "port_busy": {
+            "en": "make hub: cannot start {what}: 127.0.0.1:{port} is already in use by another program "
+            "(choose other ports: `make hub HUB_PORT=...`; the hub uses that port and the next two)",
+            "ru": "make hub: не удаётся запустить {what}: порт 127.0.0.1:{port} уже занят другой программой "
+            "(выберите другие порты: `make hub HUB_PORT=...`; хаб занимает этот порт и два следующих)",
+        },
+        "proxy": {"en": "the proxy (configurable-http-proxy)", "ru": "прокси (configurable-http-proxy)"},
+        "proxy_api": {"en": "the proxy's API", "ru": "API прокси"},
+        "hub": {"en": "JupyterHub", "ru": "JupyterHub"},
+        "proxy_failed": {
+            "en": "make hub: the proxy (configurable-http-proxy) did not start: {reason}. The end of {log}:",
+            "ru": "make hub: прокси (configurable-http-proxy) не запустился: {reason}. Конец {log}:",
+        },
+        "exited": {"en": "it exited with code {code}", "ru": "он завершился с кодом {code}"},
+        "port_taken": {
+            "en": "it could not take 127.0.0.1:{port} (another program holds it) and was stopped",
+            "ru": "ему не удалось занять 127.0.0.1:{port} (порт держит другая программа), и он остановлен",
+        },
+        "silent": {
+            "en": "it did not listen on 127.0.0.1:{port} within {seconds} s",
+            "ru": "за {seconds} с он так и не начал слушать 127.0.0.1:{port}",
+        },
+        "hub_failed": {
+            "en": "make hub: JupyterHub did not start: it exited with code {code} before answering on "
+            "{url} (its log is above)",
+            "ru": "make hub: JupyterHub не запустился: он завершился с кодом {code}, так и не ответив "
+            "на {url} (его журнал — выше)",
+        },
+        "hub_silent": {
+            "en": "make hub: JupyterHub did not answer on {url} within {seconds} s; it is stopped",
+            "ru": "make hub: JupyterHub не ответил на {url} за {seconds} с; он остановлен",
+        },
+        "already": {
+            "en": "make hub: a hub for {state} is already running (pid {pid}); `make hub-stop` ends it",
+            "ru": "make hub: хаб для {state} уже запущен (pid {pid}); остановить его — `make hub-stop`",
+        },
+        "no_useradd": {
+            "en": "make hub: `useradd` is not installed, so the hub cannot give each student a system user of "
+            "their own (Debian and Ubuntu: `apt-get install passwd`)",
+            "ru": "make hub: не установлен `useradd`, поэтому хаб не может дать каждому студенту собственного "
+            "системного пользователя (Debian и Ubuntu: `apt-get install passwd`)",
+        },
+        "unreachable": {
+            "en": "make hub: students could not reach {path}: {folder} is closed to other users and this "
+            "system does not allow mount namespaces to open it for them ({reason}). Install the course and "
+            "its Python where everyone may read them (/opt, /srv), or give others x on {folder}.",
+            "ru": "make hub: студентам недоступен {path}: папка {folder} закрыта для других пользователей, "
+            "а открыть её через mount namespace эта система не даёт ({reason}). Установите курс и его "
+            "Python туда, где их могут читать все (/opt, /srv), или дайте остальным право x на {folder}.",
+        },
     },
 )

@@ -1,17 +1,23 @@
 """The course's JupyterHub (`make hub`) under a class of 5 (course_tools/hub_load.py): every student logs
 in, gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
 the hub restarts in the middle and nobody loses saved work, a running kernel or its open websocket; a
-server started again keeps the student's edit; every process ends. Its own stage of `make test`
-(`make hub-test`), within STAGE_SECONDS; `make hub-bench` runs the same for 20.
+server started again keeps the student's edit; every process ends. As root (CI), every student is a
+system user of their own, and one student, from their kernel and from a subprocess of it, can neither
+read, write nor list another's home, reach their kernels (connection file, key, sockets), kill their
+processes (EPERM), read their API token anywhere, reach the hub's secrets nor write the course; every
+system user made for the class is removed. Its own stage of `make test` (`make hub-test`), within
+STAGE_SECONDS; `make hub-bench` runs the same for 20.
 """
 
 import json
+import os
+import pwd
 import time
 
 import psutil
 import pytest
 
-from course_tools import hub, hub_load
+from course_tools import hub, hub_load, hub_users
 
 pytestmark = pytest.mark.hub
 
@@ -63,3 +69,51 @@ def test_every_process_ends_and_the_run_keeps_its_budget(report):
             pass
     assert mine == []
     assert report.total_s < STAGE_SECONDS
+
+
+as_root = pytest.mark.skipif(
+    os.geteuid() != 0, reason="one user per student needs root (CI runs as root); not root, all are one user"
+)
+
+
+@as_root
+def test_every_student_runs_as_a_system_user_of_their_own_never_root(report):
+    users = report.system_users  # the user of every process of each student (server, kernels)
+    assert set(users) == {f"student{i:03d}" for i in range(STUDENTS)}
+    uids = set()
+    for name, ids in users.items():
+        assert len(ids) == 1, (name, ids)
+        ((user, uid),) = ids
+        assert user == f"jupyter-{name}" and uid != 0, (name, ids)
+        uids.add(uid)
+    assert len(uids) == STUDENTS
+    assert report.attack["uid"] == report.attack_subprocess["uid"] == next(iter(users["student000"]))[1]
+
+
+@as_root
+def test_from_one_student_s_kernel_nothing_of_another_nor_of_the_hub_is_in_reach(report):
+    # every attempt of course_tools.hub_attack, in the kernel and in a subprocess of it
+    assert report.attack is not None and report.attack_subprocess is not None
+    assert report.breaches() == []
+    for result in (report.attack, report.attack_subprocess):
+        assert result["kill the other's kernel"] == result["kill the other's server"] == "denied EPERM"
+        assert result["read the other's kernel connection file"] == "denied EACCES"
+        assert result["read the cookie secret"] == result["read the proxy's token"] == "denied EACCES"
+        assert result["read the hub's database"] == result["read the class's password"] == "denied EACCES"
+        assert result["append course_lib/__init__.py"] == "denied EACCES"
+        assert result["secrets readable in /proc"] == []
+        assert len(result) >= 40  # nothing was skipped
+    # the other's kernel talks over sockets in their runtime folder (0700), not over TCP; the one TCP
+    # port ipykernel keeps is its forked children's output pipe (PULL: nothing to read, a random key)
+    assert report.victim_kernel_transport == "ipc"
+    assert len(report.victim_kernel_tcp) <= 1
+    assert report.victim_kept_kernel  # nothing of theirs was killed
+
+
+@as_root
+def test_every_system_user_made_for_the_class_is_removed(report):
+    assert sorted(report.users_removed) == [f"jupyter-student{i:03d}" for i in range(STUDENTS)]
+    assert report.users_left == [] and not report.runtime_left
+    assert [
+        e.pw_name for e in pwd.getpwall() if e.pw_gecos == hub_users.MARK and "course-hub-load-" in e.pw_dir
+    ] == []

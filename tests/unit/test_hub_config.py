@@ -2,6 +2,8 @@
 
 import json
 import os
+import pwd
+import re
 import sqlite3
 import stat
 import subprocess
@@ -10,14 +12,17 @@ import sys
 import pytest
 from traitlets.config import Config
 
-from course_tools import hub, hub_load
+from course_tools import hub, hub_load, hub_users
 from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
 from tests.support import ROOT
 
 
 def configured(tmp_path, **environ):
+    """The configuration as the hub reads it: as root (one user per student) when the tests run
+    as root, else with the instructor's consent to one user for all (``make hub HUB_SHARED_USER=1``)."""
     c = Config()
-    hub.configure(c, {hub.STATE_ENV: str(tmp_path / "state"), hub.PORT_ENV: "18000", **environ})
+    consent = {} if os.geteuid() == 0 else {hub.SHARED_ENV: "1"}
+    hub.configure(c, {hub.STATE_ENV: str(tmp_path / "state"), hub.PORT_ENV: "18000", **consent, **environ})
     return c
 
 
@@ -28,15 +33,54 @@ def test_everything_the_hub_keeps_is_under_its_state_folder_and_on_loopback(tmp_
     assert c.JupyterHub.hub_bind_url == "http://127.0.0.1:18001"
     assert c.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:18002"
     assert c.JupyterHub.db_url == f"sqlite:///{state / 'jupyterhub.sqlite'}"
-    for path in (
-        c.JupyterHub.cookie_secret_file,
-        c.JupyterHub.pid_file,
-        c.SimpleLocalProcessSpawner.home_dir_template,
-    ):
+    homes = c.CourseSpawner.homes if os.geteuid() == 0 else c.SimpleLocalProcessSpawner.home_dir_template
+    for path in (c.JupyterHub.cookie_secret_file, c.JupyterHub.pid_file, homes):
         assert path.startswith(str(state) + os.sep), path
-    # the secrets the configuration made: its owner's alone
-    for name in ("proxy-token", "password"):
+    # the state folder and the homes' folder crossed, never listed, by others; every file the hub
+    # keeps there its alone, the secrets the configuration made included
+    assert stat.S_IMODE(state.stat().st_mode) == stat.S_IMODE((state / "homes").stat().st_mode) == 0o711
+    for name in ("proxy-token", "password", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "proxy.log"):
         assert stat.S_IMODE((state / name).stat().st_mode) == 0o600, name
+    (state / "jupyterhub_cookie_secret").write_text("made by an older hub\n")
+    os.chmod(state, 0o755)
+    configured(tmp_path)  # put right at every start
+    assert stat.S_IMODE(state.stat().st_mode) == 0o711
+    assert stat.S_IMODE((state / "jupyterhub_cookie_secret").stat().st_mode) == 0o600
+
+
+def test_as_root_each_student_is_a_system_user_of_their_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 0)
+    c = configured(tmp_path)
+    state = hub.State(tmp_path / "state", 18000)
+    assert c.JupyterHub.spawner_class == "course_tools.hub_users.CourseSpawner"
+    assert c.CourseSpawner.homes == str(state.homes)
+    assert c.CourseSpawner.reach == [sys.base_prefix, sys.prefix, str(ROOT), str(state.homes)]
+    assert c.CourseSpawner.runtime == str(state.runtime) and len(str(state.runtime)) < 40
+    assert "--allow-root" not in c.Spawner.args  # the server itself refuses root too
+    assert "--KernelManager.transport=ipc" in c.Spawner.args
+
+
+def test_not_root_the_hub_refuses_unless_one_user_for_all_is_accepted(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 1000)
+    monkeypatch.delenv(hub.SHARED_ENV, raising=False)
+    with pytest.raises(hub.HubError, match="cannot give each student a system user of their own"):
+        hub.configure(Config(), {hub.STATE_ENV: str(tmp_path / "state"), hub.PORT_ENV: "18000"})
+    # `make hub` says so on the terminal and exits 1, before anything starts
+    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    said = capsys.readouterr().err
+    assert "HUB_SHARED_USER=1" in said and "read, change or delete every other student's work" in said
+    assert not (tmp_path / "state").exists()  # nothing made, nothing started
+    c = configured(tmp_path, **{hub.SHARED_ENV: "1"})
+    assert c.JupyterHub.spawner_class == "simple"
+    assert c.SimpleLocalProcessSpawner.home_dir_template == str(tmp_path / "state" / "homes" / "{username}")
+    assert "--allow-root" not in c.Spawner.args
+
+
+def test_the_hub_s_terminal_messages_follow_course_lang(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 1000)
+    monkeypatch.setenv(hub.LANG_ENV, "ru")
+    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    assert "Хаб запущен не от root" in capsys.readouterr().err
 
 
 def test_a_restart_keeps_the_servers_and_the_proxy(tmp_path):
@@ -51,9 +95,8 @@ def test_each_server_makes_the_workspace_and_runs_jupyterlab_offline(tmp_path):
     assert c.Spawner.cmd == [sys.executable, "-m", "course_tools.hub", "singleuser"]
     for option in LAB_OFFLINE_OPTIONS:
         assert option in c.Spawner.args
-    assert ("--allow-root" in c.Spawner.args) == (os.geteuid() == 0)
+    assert "--allow-root" not in c.Spawner.args
     assert c.Spawner.default_url == "/lab"
-    assert c.JupyterHub.spawner_class == "simple"
     assert c.Spawner.environment[hub.STATE_ENV] == str(tmp_path / "state")
     assert str(ROOT) in c.Spawner.environment["PYTHONPATH"].split(os.pathsep)
 
@@ -122,3 +165,99 @@ def test_stop_ends_the_servers_the_database_records_and_nothing_else(tmp_path):
         for proc in (server, bystander):
             proc.kill()
             proc.wait()
+
+
+# ----------------------------------------------------------------------------- one user per student
+
+
+def test_each_hub_name_has_one_system_user_and_no_two_names_share_one():
+    assert hub_users.system_user("student000") == "jupyter-student000"
+    assert hub_users.system_user("a-b-c") == "jupyter-a-b-c"
+    odd = ["Ivan", "иван", "a.b", "x" * 25, "a--b", "-a", "a_b", "root:0"]
+    users = [hub_users.system_user(name) for name in odd]
+    for name, user in zip(odd, users, strict=True):
+        # what useradd accepts, within 32 characters; a changed name carries its hash after "_"
+        assert re.fullmatch(r"jupyter-[a-z0-9-]*_[0-9a-f]{8}", user) and len(user) <= 32, (name, user)
+    assert len(set(users)) == len(odd)
+    # a name kept as it is never has "_": nobody can log in as another student's mapped name
+    assert hub_users.system_user(users[0].removeprefix("jupyter-")) != users[0]
+    for bad in ("", None, 3):
+        with pytest.raises(ValueError, match=f"non-empty str, got {re.escape(repr(bad))}"):
+            hub_users.system_user(bad)
+
+
+def fake_user(name, uid=4242, gecos=hub_users.MARK, home="/nowhere"):
+    return pwd.struct_passwd((name, "x", uid, uid, gecos, home, "/bin/bash"))
+
+
+def test_a_system_user_the_hub_did_not_make_or_root_is_never_taken(tmp_path, monkeypatch):
+    homes = tmp_path / "homes"
+    home = str(homes / "jupyter-eve")
+    for entry, reason in [
+        (fake_user("jupyter-eve", gecos="Eve's own account", home=home), "exists and is not this hub's"),
+        (fake_user("jupyter-eve", home="/home/jupyter-eve"), "exists and is not this hub's"),  # another hub
+        (fake_user("jupyter-eve", uid=0, home=home), "uid or gid is 0"),
+    ]:
+        monkeypatch.setattr(hub_users.pwd, "getpwnam", lambda name, e=entry: e)
+        with pytest.raises(PermissionError, match=reason):
+            hub_users.ensure_user("eve", homes)
+    assert not homes.exists()
+
+
+def test_the_way_to_the_course_is_opened_only_where_others_cannot_cross(tmp_path):
+    (tmp_path / "closed" / "open" / "inner").mkdir(parents=True)
+    (tmp_path / "closed" / "other").mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path / "closed", 0o700)
+    plan = hub_users.reach_plan([tmp_path / "closed" / "open" / "inner", tmp_path / "closed" / "open"])
+    assert [(f, c) for f, c in plan if f.startswith(str(tmp_path))] == [(str(tmp_path / "closed"), ["open"])]
+    assert hub_users.reach_plan(["/usr/bin", "/"]) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a mount namespace and another user need root")
+def test_a_student_reaches_the_course_and_its_python_and_nothing_else_of_a_closed_folder(tmp_path):
+    closed = tmp_path / "closed"
+    (closed / "open").mkdir(parents=True)
+    (closed / "open" / "lesson.txt").write_text("the course\n")
+    (closed / "secret.txt").write_text("root's\n")
+    os.chmod(closed, 0o700)
+    plan = hub_users.reach_plan([sys.base_prefix, sys.prefix, ROOT, closed / "open"])
+    nobody = pwd.getpwnam("nobody")
+
+    def become_nobody():
+        hub_users.expose(plan)
+        os.setgroups([])
+        os.setgid(nobody.pw_gid)
+        os.setuid(nobody.pw_uid)
+
+    code = (
+        "import os, course_lib\n"
+        f"print(open({str(closed / 'open' / 'lesson.txt')!r}).read().strip())\n"
+        f"for path in ({str(closed / 'secret.txt')!r}, {str(closed)!r}):\n"
+        "    try:\n"
+        "        open(path).read() if path.endswith('.txt') else os.listdir(path)\n"
+        "        print('ALLOWED', path)\n"
+        "    except OSError as e:\n"
+        "        print('denied', e.errno)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], preexec_fn=become_nobody, capture_output=True, text=True, cwd="/"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["the course", "denied 2", "denied 13"], done.stdout
+    assert hub_users.check_expose(plan) is None
+
+
+def test_without_mount_namespaces_a_closed_folder_stops_make_hub_naming_it(tmp_path, monkeypatch, capsys):
+    closed = tmp_path / "closed"
+    (closed / "course").mkdir(parents=True)
+    os.chmod(closed, 0o700)
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(hub, "reach", lambda state: [str(closed / "course")])
+    monkeypatch.setattr(hub_users, "check_expose", lambda plan: "exit 1")
+    monkeypatch.setattr(hub.shutil, "which", lambda name: f"/usr/sbin/{name}")
+    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    said = capsys.readouterr().err
+    first = hub_users.reach_plan([closed / "course"])[0][0]  # pytest's own folder may be closed already
+    assert f"students could not reach {closed / 'course'}: {first} is closed to other users" in said, said
+    assert (tmp_path / "state" / "proxy.pid").read_text() == ""  # no proxy started
