@@ -22,7 +22,7 @@ from .grade_messages import GRADE, REPORT
 EXAMPLES = 3  # distinct messages shown per diagnosis
 CODE = re.compile(r"`([^`]+)`")
 TITLE_CELL = re.compile(r"^#\s*\d+\.\s*(.+?)\s*$", re.MULTILINE)
-SHORT = 58  # characters of a diagnosis's short title
+SHORT = 52  # characters of a diagnosis's short title
 
 
 @cache
