@@ -140,6 +140,10 @@ MESSAGES = Messages(
         "how.exit": {"en": "exit code {n}", "ru": "код выхода {n}"},
         "how.unknown": {"en": "no reply", "ru": "ответа нет"},
         "how.too_large": {"en": "a reply over {size} MB", "ru": "ответ больше {size} МБ"},
+        "how.malformed": {
+            "en": "a reply the check could not read: something else was written on its pipe",
+            "ru": "ответ, который проверка не смогла прочитать: в её канал записали что-то постороннее",
+        },
         "unit.B": {"en": "B", "ru": "Б"},
         "unit.kB": {"en": "kB", "ru": "КБ"},
         "unit.MB": {"en": "MB", "ru": "МБ"},
