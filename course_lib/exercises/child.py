@@ -207,6 +207,8 @@ def _dumps(value) -> bytes:
 
 
 _MAX_OPCODES = 4 * _MAX_ITEMS  # a value of _MAX_ITEMS items takes at most about 3 opcodes each
+# pickle appends to a container in batches of 1000 items: each level of nesting holds at most one batch
+_MAX_STACK = 1001 * (_MAX_DEPTH + 9)
 
 # opcode -> (size of its argument: a number of bytes, or "1"/"4"/"8" for a length prefix, values it
 # pops, values it pushes); "mark" pops down to the last MARK. Only what _dumps writes is here.
@@ -305,7 +307,7 @@ def _scan(data: bytes, deadline: float | None) -> None:
             stack.append(depth)
         else:
             depth = 0
-        if depth > _MAX_DEPTH + 8:  # the reply's own tuples and records around the student's value
+        if depth > _MAX_DEPTH + 8 or len(stack) > _MAX_STACK:  # + the reply's own tuples and records
             raise pickle.UnpicklingError("nested too deep")
     raise pickle.UnpicklingError("no end")
 
@@ -453,7 +455,21 @@ def _facts(value) -> dict:
     }
     if facts["is_module_class"]:
         facts["missing_forward"] = _missing_forward(value)
+    if facts["is_module"] and not facts["course"]:
+        facts["course_parts"] = _course_parts(value)
     return facts
+
+
+def _course_parts(module: nn.Module, limit: int = 16) -> list[tuple[str, str]]:
+    """The course's own classes kept inside a module built from the student's class, as
+    ("self.inner", "course_lib.TransformerEmbedding"): at most ``limit`` of them."""
+    parts = []
+    for name, sub in module.named_modules():
+        if name and (original := _course_original(sub)):
+            parts.append((f"self.{name}", original))
+            if len(parts) == limit:
+                break
+    return parts
 
 
 def _course_original(target) -> str | None:
