@@ -13,8 +13,16 @@ student's reach:
   numbers, strings, lists, tuples and dicts of them. A tensor subclass, a tensor on the
   ``meta`` device or any other object comes back as a :class:`Foreign` that the verdict names.
   Objects that stay in the child (a built module) come back as a :class:`Handle`.
-- **memory**: the child may grow by ``MEMORY_LIMIT_BYTES`` beyond the notebook's size; a
-  bigger allocation fails inside the child as a ``MemoryError``.
+- **memory**: the child may grow by ``MEMORY_LIMIT_BYTES`` beyond the notebook's size, a hard
+  limit the student's code cannot raise; a bigger allocation fails inside the child as a
+  ``MemoryError``.
+- **processes**: every process the student's code starts dies with the check, wherever it went
+  (its own session, a parent that ended): the child, and while the check runs the notebook
+  too, reap the orphans (``PR_SET_CHILD_SUBREAPER``), and closing the check stops the whole tree,
+  then kills it.
+- **the replies themselves**: bytes the student's code writes on the reply pipe are read as any
+  reply, within the deadline, and refused when they would cost the notebook more than their size
+  (memo references, deep nesting, a tensor whose shape its bytes do not fill): ``child_died``.
 - **exits and odd exceptions**: ``sys.exit()`` is a verdict, and so is a child that dies (a
   crash in C code, ``os._exit``). Only ``KeyboardInterrupt`` (the student pressing stop)
   goes through.
