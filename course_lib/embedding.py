@@ -120,6 +120,10 @@ class TokenEmbedding(validate.CheckedModule):
         padding_idx: if given, this row starts at zero and receives no gradient, so
             padding adds nothing to the model input.
 
+    The table, ``vocab_size × d_model`` values of the default dtype, may take at most
+    ``validate.MAX_PEAK_BYTES`` (8 GiB): a larger one is refused with a ``ValueError`` that names
+    both sizes and the memory it would take, before torch tries to allocate it.
+
     Shape:
         - Input: ``(*)``, integer token ids in ``[0, vocab_size)`` (any integer dtype).
         - Output: ``(*, d_model)``, in the dtype of the weights.
@@ -144,6 +148,7 @@ class TokenEmbedding(validate.CheckedModule):
         self.vocab_size = validate.positive_int("vocab_size", vocab_size)
         self.d_model = validate.positive_int("d_model", d_model)
         self.padding_idx = validate.padding_idx(padding_idx, self.vocab_size)
+        validate.token_table_size(self.vocab_size, self.d_model)  # before torch allocates it
         self.scale = math.sqrt(self.d_model)
         self.embedding = nn.Embedding(self.vocab_size, self.d_model, padding_idx=self.padding_idx)
         self.reset_parameters()
@@ -329,6 +334,8 @@ class TransformerEmbedding(validate.CheckedModule):
         self.positional_encoding = build[self.positional]()
 
     def forward(self, ids: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
+        if isinstance(ids, torch.Tensor):
+            validate.dense("ids", ids)
         if isinstance(ids, torch.Tensor) and ids.dim() != 2:
             raise ValueError(validate.MESSAGES("ids_bad_ndim", shape=tuple(ids.shape)))
         x = self.token_embedding(ids)  # (batch, seq, d_model), a fresh tensor of ours

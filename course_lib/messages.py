@@ -28,6 +28,24 @@ INPUT = Messages(
             "ru": "таблица {rows} × {d_model} = {entries} элементов слишком велика: на её построение нужно "
             "до {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите max_len или d_model",
         },
+        "vocab_table_too_large": {
+            "en": "a token table of vocab_size × d_model = {vocab_size} × {d_model} = {entries} entries is too "
+            "large: it takes {need} GiB of memory, and the limit is {limit} GiB; lower vocab_size or d_model",
+            "ru": "таблица токенов vocab_size × d_model = {vocab_size} × {d_model} = {entries} элементов "
+            "слишком велика: ей нужно {need} ГиБ памяти, а предел — {limit} ГиБ; уменьшите vocab_size "
+            "или d_model",
+        },
+        "nested_tensor": {
+            "en": "{name} must be one rectangular tensor, got a nested tensor (torch.nested) of {count} "
+            "sequences: pad them to one length first (course_lib.vocab.pad_batch)",
+            "ru": "{name} должен быть одним прямоугольным тензором, а получен вложенный тензор (torch.nested) "
+            "из {count} последовательностей: сначала дополните их до одной длины (course_lib.vocab.pad_batch)",
+        },
+        "sparse_tensor": {
+            "en": "{name} must be a dense tensor, got layout {layout}: convert it with .to_dense()",
+            "ru": "{name} должен быть плотным тензором, а получен layout {layout}: преобразуйте его через "
+            ".to_dense()",
+        },
         "base_invalid": {
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
             "to 2π·base, so with base ≤ 1 they no longer grow from column to column (base = 1 makes every "

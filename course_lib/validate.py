@@ -33,6 +33,8 @@ __all__ = [
     "MAX_PEAK_BYTES",
     "gib",
     "table_size",
+    "token_table_size",
+    "dense",
     "thousands",
     "base",
     "probability",
@@ -186,6 +188,37 @@ def float_dtype(value) -> torch.dtype:
 # ----------------------------------------------------------------------------- tensors
 
 
+def dense(name: str, value: torch.Tensor) -> None:
+    """``value`` must be one strided tensor: not a nested tensor (``torch.nested``, sequences of
+    several lengths), not a sparse one, whose operations torch refuses with its own errors.
+
+    >>> dense("x", torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)]))
+    Traceback (most recent call last):
+    ...
+    TypeError: x must be one rectangular tensor, got a nested tensor (torch.nested) of 2 sequences: pad them to one length first (course_lib.vocab.pad_batch)
+    """
+    if value.is_nested:
+        raise TypeError(MESSAGES("nested_tensor", name=name, count=value.size(0)))
+    if value.layout != torch.strided:
+        raise TypeError(MESSAGES("sparse_tensor", name=name, layout=value.layout))
+
+
+def token_table_size(vocab_size: int, d_model: int) -> None:
+    """A ``(vocab_size, d_model)`` token table in the default dtype must stay within ``MAX_PEAK_BYTES``."""
+    need = vocab_size * d_model * torch.get_default_dtype().itemsize  # the table is all it takes
+    if need > MAX_PEAK_BYTES:
+        raise ValueError(
+            MESSAGES(
+                "vocab_table_too_large",
+                vocab_size=vocab_size,
+                d_model=d_model,
+                entries=thousands(vocab_size * d_model),
+                need=gib(need),
+                limit=gib(MAX_PEAK_BYTES),
+            )
+        )
+
+
 def outside_compiled_graphs(check):
     """``check`` run as plain Python under ``torch.compile``, outside the graph being compiled.
 
@@ -217,6 +250,7 @@ def token_ids(ids, vocab_size: int, weight: torch.Tensor) -> torch.Tensor:
     """
     if not isinstance(ids, torch.Tensor):
         raise TypeError(MESSAGES("ids_not_tensor", type_name=type(ids).__name__))
+    dense("ids", ids)
     if ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
         raise TypeError(MESSAGES("ids_not_integer", dtype=ids.dtype))
     if ids.is_meta:
@@ -246,6 +280,7 @@ def vectors(x, d_model: int, max_len: int) -> None:
     """``x`` must be floating-point ``(batch, seq, d_model)`` with ``seq <= max_len``."""
     if not isinstance(x, torch.Tensor):
         raise TypeError(MESSAGES("x_not_tensor", type_name=type(x).__name__))
+    dense("x", x)
     if not x.dtype.is_floating_point:
         raise TypeError(MESSAGES("x_not_float", dtype=x.dtype))
     if x.dim() != 3:
@@ -263,6 +298,7 @@ def float_tensor(name: str, value, layout: tuple[str, ...]) -> None:
         raise TypeError(
             MESSAGES("tensor_not_tensor", name=name, layout=shape_names, type_name=type(value).__name__)
         )
+    dense(name, value)
     if not value.dtype.is_floating_point:
         raise TypeError(MESSAGES("tensor_not_float", name=name, dtype=value.dtype))
     if value.dim() != len(layout):
@@ -284,6 +320,7 @@ def positions(
     batch, seq = x_shape[0], x_shape[seq_dim]
     if not isinstance(value, torch.Tensor):
         raise TypeError(MESSAGES("positions_not_tensor", type_name=type(value).__name__))
+    dense("positions", value)
     if value.dtype.is_floating_point or value.dtype.is_complex or value.dtype == torch.bool:
         raise TypeError(MESSAGES("positions_not_integer", dtype=value.dtype))
     if tuple(value.shape) not in ((seq,), (batch, seq)):

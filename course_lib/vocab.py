@@ -7,7 +7,7 @@ from collections import Counter
 import torch
 
 from .messages import VOCAB as MESSAGES
-from .validate import is_integer
+from .validate import dense, is_integer
 
 __all__ = ["Vocab", "tokenize", "normalize", "pad_batch", "id_list"]
 
@@ -17,24 +17,61 @@ __all__ = ["Vocab", "tokenize", "normalize", "pad_batch", "id_list"]
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 # punctuation that sticks to the word before it when ids are turned back into text
 _NO_SPACE_BEFORE = re.compile(r" ([.,!?;:)»])")
-# invisible characters that change no word: zero-width space, non-joiner and joiner, word
-# joiner, byte-order mark, soft hyphen
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+# the format characters (Unicode category Cf), invisible, that change no word: the zero-width space,
+# non-joiner and joiner, the word joiner and the invisible operators, the byte-order mark, the soft
+# hyphen, and the bidirectional controls (U+200E/F, U+202A-E, U+2066-9, U+061C), which reorder how
+# a line is shown and would otherwise hide inside a word or stand as tokens of their own. Unicode
+# 15's list, ranges inclusive; tests/unit/test_vocab.py checks it against unicodedata's.
+_FORMAT_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+_INVISIBLE = {code: None for first, last in _FORMAT_RANGES for code in range(first, last + 1)}
+# "İ" (U+0130) lower-cases, in Python, to "i" and a combining dot above (U+0307), which no
+# precomposed letter takes: the word would split in two tokens at the dot. It becomes "i", as the
+# Turkish alphabet lower-cases it, before anything else.
+_INVISIBLE[0x0130] = "I"
 
 
 def normalize(text: str) -> str:
     """The text every tokenizer of the course sees: Unicode NFC, without invisible characters.
 
     NFC joins a letter and a combining mark into one character: «й» typed as «и» + U+0306
-    becomes the single «й», so the same word always gives the same token.
+    becomes the single «й», so the same word always gives the same token. Format characters
+    (Unicode category Cf: zero-width spaces and joiners, the soft hyphen, the byte-order mark,
+    the bidirectional controls such as U+202E) are dropped: they change how a text is shown,
+    not its words. "İ" becomes "I", so that it lower-cases to one letter, "i".
 
     >>> nfd = unicodedata.normalize("NFD", "мой")
     >>> len(nfd), len(normalize(nfd))
     (4, 3)
+    >>> normalize("ab\u202ecd\u200b"), normalize("İzmir")
+    ('abcd', 'Izmir')
     """
     if not isinstance(text, str):
         raise TypeError(MESSAGES("text_not_str", type_name=type(text).__name__))
-    return unicodedata.normalize("NFC", text).translate(_INVISIBLE)
+    # NFC before (an "İ" typed as I + U+0307 composes into U+0130) and after (a mark the dropped
+    # character kept apart from its letter composes with it)
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).translate(_INVISIBLE))
 
 
 def tokenize(text: str) -> list[str]:
@@ -42,6 +79,8 @@ def tokenize(text: str) -> list[str]:
 
     >>> tokenize("The cat sat. Кот сидел!")
     ['the', 'cat', 'sat', '.', 'кот', 'сидел', '!']
+    >>> tokenize("İstanbul, a\u200bb\u202e")
+    ['istanbul', ',', 'ab']
     """
     return _TOKEN.findall(normalize(text).lower())
 
@@ -175,6 +214,7 @@ class Vocab:
 def id_list(ids) -> list:
     """``ids`` as a list of Python numbers: a list or tuple, or a 1-d integer tensor."""
     if isinstance(ids, torch.Tensor):
+        dense("ids", ids)
         if ids.dim() != 1 or ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
             raise TypeError(
                 MESSAGES("decode_not_ids", got=f"a tensor of shape {tuple(ids.shape)}, dtype {ids.dtype}")

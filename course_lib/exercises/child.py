@@ -14,6 +14,7 @@ import difflib
 import functools
 import inspect
 import io
+import math
 import os
 import pickle
 import select
@@ -166,14 +167,187 @@ def decode(value):
 
 
 class _Unpickler(pickle.Unpickler):
-    """Reads the child's replies: plain values and this module's own records, nothing else."""
+    """Reads the child's replies: plain values and this module's own records, nothing else.
+
+    The bytes are the child's, so the student's: a reply written straight onto the pipe is read as
+    much as one the child's loop wrote. Before anything is built, :func:`_scan` reads the stream
+    within ``deadline`` and refuses what would cost the notebook more than the bytes themselves:
+    memo references (a few bytes that nest the same list in itself, 2^60 items to walk),
+    nesting deeper than ``_MAX_DEPTH``, more opcodes than ``_MAX_OPCODES``. After it, the records
+    are checked (:func:`_plain`): a tensor's shape matches its bytes, so that no reply allocates
+    more than it carried.
+    """
 
     ALLOWED = {"Foreign", "ErrorInfo", "Handle", "_TensorData"}
+
+    def __init__(self, file, *, deadline: float | None = None):
+        self._data = file.read()
+        super().__init__(io.BytesIO(self._data))
+        self._deadline = deadline
 
     def find_class(self, module, name):
         if name in self.ALLOWED and module in (__name__, "course_lib.exercises.checks"):
             return getattr(sys.modules[module], name)
         raise pickle.UnpicklingError(f"not a plain value: {module}.{name}")
+
+    def load(self):
+        _scan(self._data, self._deadline)
+        value = super().load()
+        _plain(value)
+        return value
+
+
+def _dumps(value) -> bytes:
+    """A reply as :class:`_Unpickler` accepts it: no memo (each value written where it is used)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=4)
+    pickler.fast = True  # no memo: encode() builds a tree, a value shared by two branches is written twice
+    pickler.dump(value)
+    return out.getvalue()
+
+
+_MAX_OPCODES = 4 * _MAX_ITEMS  # a value of _MAX_ITEMS items takes at most about 3 opcodes each
+# pickle appends to a container in batches of 1000 items: each level of nesting holds at most one batch
+_MAX_STACK = 1001 * (_MAX_DEPTH + 9)
+
+# opcode -> (size of its argument: a number of bytes, or "1"/"4"/"8" for a length prefix, values it
+# pops, values it pushes); "mark" pops down to the last MARK. Only what _dumps writes is here.
+_FIXED, _PREFIXED = "fixed", "prefixed"
+_OPCODES = {
+    0x80: (_FIXED, 1, 0, 0),  # PROTO
+    0x95: (_FIXED, 8, 0, 0),  # FRAME
+    ord("N"): (_FIXED, 0, 0, 1),  # NONE
+    0x88: (_FIXED, 0, 0, 1),  # NEWTRUE
+    0x89: (_FIXED, 0, 0, 1),  # NEWFALSE
+    ord("J"): (_FIXED, 4, 0, 1),  # BININT
+    ord("K"): (_FIXED, 1, 0, 1),  # BININT1
+    ord("M"): (_FIXED, 2, 0, 1),  # BININT2
+    ord("G"): (_FIXED, 8, 0, 1),  # BINFLOAT
+    0x8A: (_PREFIXED, 1, 0, 1),  # LONG1
+    0x8B: (_PREFIXED, 4, 0, 1),  # LONG4
+    0x8C: (_PREFIXED, 1, 0, 1),  # SHORT_BINUNICODE
+    ord("X"): (_PREFIXED, 4, 0, 1),  # BINUNICODE
+    0x8D: (_PREFIXED, 8, 0, 1),  # BINUNICODE8
+    ord("C"): (_PREFIXED, 1, 0, 1),  # SHORT_BINBYTES
+    ord("B"): (_PREFIXED, 4, 0, 1),  # BINBYTES
+    0x8E: (_PREFIXED, 8, 0, 1),  # BINBYTES8
+    ord("]"): (_FIXED, 0, 0, 1),  # EMPTY_LIST
+    ord("}"): (_FIXED, 0, 0, 1),  # EMPTY_DICT
+    ord(")"): (_FIXED, 0, 0, 1),  # EMPTY_TUPLE
+    ord("("): (_FIXED, 0, 0, 0),  # MARK
+    ord("a"): (_FIXED, 0, 1, 0),  # APPEND: into the list below
+    ord("e"): (_FIXED, 0, "mark", 0),  # APPENDS
+    ord("s"): (_FIXED, 0, 2, 0),  # SETITEM
+    ord("u"): (_FIXED, 0, "mark", 0),  # SETITEMS
+    ord("t"): (_FIXED, 0, "mark", 1),  # TUPLE
+    0x85: (_FIXED, 0, 1, 1),  # TUPLE1
+    0x86: (_FIXED, 0, 2, 1),  # TUPLE2
+    0x87: (_FIXED, 0, 3, 1),  # TUPLE3
+    0x93: (_FIXED, 0, 2, 1),  # STACK_GLOBAL: find_class then allows this module's records only
+    0x81: (_FIXED, 0, 2, 1),  # NEWOBJ: a record from its class and ()
+    ord("b"): (_FIXED, 0, 1, 0),  # BUILD: the record's fields, into the record below
+    ord("."): (_FIXED, 0, 0, 0),  # STOP
+}
+_INTO_BELOW = {ord("a"), ord("e"), ord("s"), ord("u"), ord("b")}  # add to the container below
+
+
+def _scan(data: bytes, deadline: float | None) -> None:
+    """Read the opcodes of a reply, building nothing; raises pickle.UnpicklingError for what
+    :class:`_Unpickler` must not build, TimeoutError past ``deadline``.
+
+    The stack holds each value's depth (0 for a number, 1 for an empty list): a container takes
+    one more than the deepest value put in it, so that a reply nested deeper than ``_MAX_DEPTH``
+    (plus the reply's own few levels) is refused before :func:`decode` walks it.
+    """
+    stack: list = []
+    marks: list[int] = []
+    pos, count, end = 0, 0, len(data)
+    while pos < end:
+        op = data[pos]
+        pos += 1
+        count += 1
+        if count & 0xFFFF == 0 and deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError
+        if count > _MAX_OPCODES:
+            raise pickle.UnpicklingError("too many opcodes")
+        try:
+            kind, size, pops, pushes = _OPCODES[op]
+        except KeyError:
+            raise pickle.UnpicklingError(f"opcode {op:#x}") from None
+        if kind == _PREFIXED:
+            length = int.from_bytes(data[pos : pos + size], "little")
+            pos += size + length
+        else:
+            pos += size
+        if op == 0x2E:  # STOP
+            if pos != end or len(stack) != 1 or marks:
+                raise pickle.UnpicklingError("bytes after the end")
+            return
+        if op == 0x28:  # MARK
+            marks.append(len(stack))
+            continue
+        if pops == "mark":
+            if not marks:
+                raise pickle.UnpicklingError("no mark")
+            at = marks.pop()
+            popped, stack[at:] = stack[at:], []
+        else:
+            if len(stack) < pops or (marks and len(stack) - pops < marks[-1]):
+                raise pickle.UnpicklingError("stack underflow")
+            popped = stack[len(stack) - pops :] if pops else []
+            del stack[len(stack) - pops :]
+        inner = max(popped, default=0) + 1
+        if op in _INTO_BELOW:
+            if not stack:
+                raise pickle.UnpicklingError("stack underflow")
+            stack[-1] = max(stack[-1], inner)
+            depth = stack[-1]
+        elif pushes:
+            depth = inner if popped or op in (0x5D, 0x7D, 0x29) else 0
+            stack.append(depth)
+        else:
+            depth = 0
+        if depth > _MAX_DEPTH + 8 or len(stack) > _MAX_STACK:  # + the reply's own tuples and records
+            raise pickle.UnpicklingError("nested too deep")
+    raise pickle.UnpicklingError("no end")
+
+
+def _plain(value, depth: int = 0) -> None:
+    """Raises pickle.UnpicklingError for a record that is not what the child writes."""
+    if depth > _MAX_DEPTH + 8:
+        raise pickle.UnpicklingError("nested too deep")
+    if isinstance(value, _TensorData):
+        if not (
+            isinstance(value.dtype, str)
+            and isinstance(getattr(torch, value.dtype, None), torch.dtype)
+            and isinstance(value.shape, tuple)
+            and len(value.shape) <= _MAX_DEPTH
+            and all(type(n) is int and 0 <= n < 1 << 62 for n in value.shape)
+            and type(value.data) is bytes
+            and math.prod(value.shape) * getattr(torch, value.dtype).itemsize == len(value.data)
+        ):
+            raise pickle.UnpicklingError("a tensor's shape, dtype and bytes do not match")
+    elif isinstance(value, Handle):
+        if type(value.index) is not int or type(value.facts) is not dict:
+            raise pickle.UnpicklingError("a handle")
+        _plain(value.facts, depth + 1)
+    elif isinstance(value, ErrorInfo):
+        if not (
+            all(type(v) is str for v in (value.type_name, value.text, value.line))
+            and type(value.types) is tuple
+            and all(type(v) is str for v in value.types)
+        ):
+            raise pickle.UnpicklingError("an error")
+    elif isinstance(value, Foreign):
+        if not (type(value.kind) is str and type(value.name) is str):
+            raise pickle.UnpicklingError("a foreign value")
+    elif type(value) in (tuple, list):
+        for v in value:
+            _plain(v, depth + 1)
+    elif type(value) is dict:
+        for k, v in value.items():
+            _plain(k, depth + 1)
+            _plain(v, depth + 1)
 
 
 def _send(fd: int, payload: bytes) -> None:
@@ -281,7 +455,21 @@ def _facts(value) -> dict:
     }
     if facts["is_module_class"]:
         facts["missing_forward"] = _missing_forward(value)
+    if facts["is_module"] and not facts["course"]:
+        facts["course_parts"] = _course_parts(value)
     return facts
+
+
+def _course_parts(module: nn.Module, limit: int = 16) -> list[tuple[str, str]]:
+    """The course's own classes kept inside a module built from the student's class, as
+    ("self.inner", "course_lib.TransformerEmbedding"): at most ``limit`` of them."""
+    parts = []
+    for name, sub in module.named_modules():
+        if name and (original := _course_original(sub)):
+            parts.append((f"self.{name}", original))
+            if len(parts) == limit:
+                break
+    return parts
 
 
 def _course_original(target) -> str | None:
@@ -348,6 +536,9 @@ def _child(requests: int, replies: int, output: int, student) -> None:
     """The child's life: set up, then answer the parent's calls until it closes the pipe. Never returns."""
     try:
         os.setpgid(0, 0)  # a group of its own: the processes the student's code starts die with it
+        # and the reaper of its descendants: a process that leaves the group (setsid) and whose
+        # parent ends is still the child's, and Child.close finds it (_kill_tree)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         for fd in (1, 2):
             os.dup2(output, fd)
@@ -358,7 +549,7 @@ def _child(requests: int, replies: int, output: int, student) -> None:
         torch.set_num_threads(1)  # OpenMP's pool belongs to the parent: the child must not enter it
         _limits()
         objects = [student]
-        _send(replies, pickle.dumps(_guarded(lambda: _facts(student))))
+        _send(replies, _dumps(_guarded(lambda: _facts(student))))
         while True:
             request = _receive(requests)
             if request is None:
@@ -371,7 +562,8 @@ def _child(requests: int, replies: int, output: int, student) -> None:
 
 
 def _limits() -> None:
-    """The child's memory: ``MEMORY_LIMIT_BYTES`` beyond the notebook's size; its output: ``_MAX_OUTPUT_FILE``."""
+    """The child's memory: ``MEMORY_LIMIT_BYTES`` beyond the notebook's size, as a hard limit; its
+    output: ``_MAX_OUTPUT_FILE``."""
     try:
         import resource
 
@@ -384,7 +576,9 @@ def _limits() -> None:
         limit = size + MEMORY_LIMIT_BYTES
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        # soft and hard: an unprivileged process lowers a hard limit for good, the student's code cannot
+        # raise it back (a soft limit alone it raises to the hard one with one setrlimit)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, OSError, ValueError):
         pass
 
@@ -434,9 +628,88 @@ def _serve(request, objects: list) -> bytes:
 
     reply = _guarded(compute)
     try:
-        return pickle.dumps(reply)
+        return _dumps(reply)
     except Exception as exc:
-        return pickle.dumps(("raised", _error_info(exc)))
+        return _dumps(("raised", _error_info(exc)))
+
+
+# ----------------------------------------------------------------------------- the child's processes, all of them
+
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37  # <linux/prctl.h>
+_PROC = "/proc"
+
+
+def _prctl(option: int, value: int) -> int | None:
+    """``prctl(option, value)`` (Linux); for a GET option the value it reads; None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if option == _PR_GET_CHILD_SUBREAPER:
+            out = ctypes.c_int(0)
+            return out.value if libc.prctl(option, ctypes.byref(out), 0, 0, 0) == 0 else None
+        return 0 if libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) == 0 else None
+    except (OSError, AttributeError):
+        return None
+
+
+def _main_children() -> set[int]:
+    """The children of this process's main thread (a process orphaned under a subreaper goes to it)."""
+    try:
+        with open(f"{_PROC}/self/task/{os.getpid()}/children", encoding="ascii") as f:
+            return {int(pid) for pid in f.read().split()}
+    except (OSError, ValueError):
+        return set()
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent, or None when it is gone."""
+    try:
+        with open(f"{_PROC}/{pid}/stat", "rb") as f:
+            fields = f.read().rpartition(b")")[2].split()
+        return fields[0].decode("ascii"), int(fields[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _tree(roots: set[int]) -> set[int]:
+    """``roots`` and every process that descends from them, read from /proc."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir(_PROC)
+    except OSError:
+        return set(roots)
+    for name in entries:
+        if name.isdigit() and (found := _stat(int(name))) is not None:
+            children.setdefault(found[1], []).append(int(name))
+    tree, todo = set(), list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid not in tree:
+            tree.add(pid)
+            todo.extend(children.get(pid, ()))
+    return tree
+
+
+def _kill_tree(roots: set[int], more=lambda: set()) -> None:
+    """SIGKILL ``roots`` and all their descendants, with none escaping: every one is first stopped
+    (SIGSTOP: it can start no other, and its parent cannot end and orphan them elsewhere), the tree
+    read again until nothing in it runs and nothing new appears, then all are killed at once.
+    ``more()`` gives further roots found meanwhile (the orphans a subreaper notebook took in)."""
+    stopped: set[int] = set()
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        tree = _tree(roots | more())
+        for pid in tree - stopped:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        if tree <= stopped and all((_stat(pid) or ("X", 0))[0] in "TtZXx" for pid in tree):
+            break
+        stopped |= tree
+        time.sleep(0.001)
+    for pid in _tree(roots | more()) | stopped:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 # ----------------------------------------------------------------------------- the parent's side
@@ -449,6 +722,14 @@ class Child:
         self.output = os.memfd_create("course-check") if hasattr(os, "memfd_create") else _temp_fd()
         requests_r, self.requests = os.pipe()
         self.replies, replies_w = os.pipe()
+        # the notebook, too, is a subreaper while the check runs (Linux, on the main thread, where
+        # the notebook runs its cells): a process that escapes the child's own reaping (the student's
+        # code may switch it off) comes to the notebook's main thread, where close() finds it
+        self._orphans_seen = threading.current_thread() is threading.main_thread() and os.path.isdir(_PROC)
+        self._reaper_set = False
+        if self._orphans_seen and _prctl(_PR_GET_CHILD_SUBREAPER, 0) == 0:
+            self._reaper_set = _prctl(_PR_SET_CHILD_SUBREAPER, 1) == 0
+        self._before = _main_children() if self._orphans_seen else set()
         with warnings.catch_warnings():
             # Python 3.12+ warns that forking a process with threads (ipykernel's) may deadlock
             # the child: this child takes no lock those threads hold, and ends with os._exit
@@ -467,6 +748,10 @@ class Child:
         os.close(replies_w)
         self.alive = True
         self.status = None
+
+    def _orphans(self) -> set[int]:
+        """Processes of the check that came to the notebook (its main thread) since the fork."""
+        return _main_children() - self._before - {self.pid} if self._orphans_seen else set()
 
     def ask(self, request, deadline: float):
         """Send ``request`` (None: only read the first reply) and return the child's answer."""
@@ -488,10 +773,13 @@ class Child:
         if reply is None:
             return self._ended(deadline)
         try:
-            return _Unpickler(io.BytesIO(reply)).load()
-        except Exception:
+            return _Unpickler(io.BytesIO(reply), deadline=deadline).load()
+        except TimeoutError:
             self.close()
-            return ("died", MESSAGES("how.unknown"))
+            return ("timeout",)
+        except Exception:  # not what the child writes: the student's code wrote on its pipe
+            self.close()
+            return ("died", MESSAGES("how.malformed"))
 
     def _ended(self, deadline: float):
         """How the child ended ("signal 11", "exit 3"), once its reply pipe closed; a child that closed
@@ -519,18 +807,36 @@ class Child:
 
     def close(self) -> None:
         if self.alive:
-            # the child and every process it started (they share its group), before it is reaped
+            # the child and every process it started, wherever it went (its group, a session of its
+            # own, an orphan taken in by the child or the notebook), before any of them is reaped
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGSTOP)
+            _kill_tree({self.pid}, self._orphans)
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 self.status = os.waitpid(self.pid, 0)[1]
+            self._reap_orphans()
             self.alive = False
         for fd in (self.requests, self.replies):
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.requests = self.replies = -1
+
+    def _reap_orphans(self) -> None:
+        """Wait for the killed processes that came to the notebook (they would stay zombies), then
+        stop being a subreaper if the check made the notebook one."""
+        deadline = time.monotonic() + 2.0
+        while (orphans := self._orphans()) and time.monotonic() < deadline:
+            for pid in orphans:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+            time.sleep(0.001)
+        if self._reaper_set:
+            _prctl(_PR_SET_CHILD_SUBREAPER, 0)
+            self._reaper_set = False
 
     def release(self) -> None:
         self.close()

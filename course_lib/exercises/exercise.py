@@ -31,10 +31,21 @@ class Exercise:
             its comments bilingual as the template's (:attr:`solution_code`).
         messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
             ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
+        finished: the course's finished classes that answer the exercise (``"course_lib.TokenEmbedding"``):
+            a student's module that keeps one of them inside (``self.inner = ...``) is told so
+            (``course_class_inside``) instead of being judged on that class's outputs. The checker
+            carries them (``checker.finished``), so that a :class:`Run` given only the checker knows them.
     """
 
     def __init__(
-        self, name: str, lesson: int, checker, template: str, solution_code: str, messages: Messages
+        self,
+        name: str,
+        lesson: int,
+        checker,
+        template: str,
+        solution_code: str,
+        messages: Messages,
+        finished: tuple[str, ...] = (),
     ):
         self.name = name
         self.lesson = lesson
@@ -44,6 +55,7 @@ class Exercise:
         self.prefix = messages.area
         self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
         self._checker = checker
+        self.finished = checker.finished = tuple(finished)
 
     @property
     def template(self) -> str:

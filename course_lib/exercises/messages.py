@@ -118,6 +118,15 @@ MESSAGES = Messages(
             "проходит. Задача упражнения — написать такое решение самостоятельно: заполните "
             "заготовку выше и проверьте свой класс или функцию.",
         },
+        "course_class_inside": {
+            "en": "`{name}` uses `{original}`, the course's own solution, inside it (`{part}`): of course "
+            "it passes, but the check would be judging the course's code, not yours. The exercise is to "
+            "write it yourself: fill in the template above without the course's finished classes.",
+            "ru": "`{name}` использует внутри себя `{original}` — готовое решение из курса (`{part}`): "
+            "проверку оно, конечно, проходит, но проверялся бы код курса, а не ваш. Задача упражнения — "
+            "написать такое решение самостоятельно: заполните заготовку выше, не используя готовые "
+            "классы курса.",
+        },
         "child_died": {
             "en": "The process that ran your code ended before it answered ({how}): a crash inside "
             "C code, a call of `os._exit`, or too much memory. Run your code on a small input in a "
@@ -132,6 +141,18 @@ MESSAGES = Messages(
             "ru": "Обратите внимание: ваш ноутбук подменил {names}; проверка не стала доверять подмене "
             "и использовала оригиналы. Чтобы вернуть оригиналы и в ноутбуке, перезапустите ядро.",
         },
+        "no_fork": {
+            "en": "Note: on {platform} Python cannot fork the notebook's process, so the check ran your code "
+            "in the notebook itself, without a child process's limits: a Python loop is stopped at the "
+            "time limit, but one long call (`time.sleep`, a big C operation) is not; memory is not limited; "
+            "what your code changes in modules (a monkeypatch) stays changed in the notebook; `os._exit` or "
+            "a crash in C code ends the kernel.",
+            "ru": "Обратите внимание: в {platform} Python не может создать копию процесса ноутбука (fork), "
+            "поэтому проверка выполнила ваш код в самом ноутбуке, без ограничений дочернего процесса: цикл "
+            "на Python останавливается по истечении времени, а один долгий вызов (`time.sleep`, большая "
+            "операция на C) — нет; память не ограничена; то, что ваш код меняет в модулях (monkeypatch), "
+            "остаётся изменённым в ноутбуке; `os._exit` или падение кода на C завершают ядро.",
+        },
         "output_cut": {
             "en": "… your code printed {size} in all; the rest is not shown.",
             "ru": "… всего ваш код напечатал {size}; остальное не показано.",
@@ -140,6 +161,10 @@ MESSAGES = Messages(
         "how.exit": {"en": "exit code {n}", "ru": "код выхода {n}"},
         "how.unknown": {"en": "no reply", "ru": "ответа нет"},
         "how.too_large": {"en": "a reply over {size} MB", "ru": "ответ больше {size} МБ"},
+        "how.malformed": {
+            "en": "a reply the check could not read: something else was written on its pipe",
+            "ru": "ответ, который проверка не смогла прочитать: в её канал записали что-то постороннее",
+        },
         "unit.B": {"en": "B", "ru": "Б"},
         "unit.kB": {"en": "kB", "ru": "КБ"},
         "unit.MB": {"en": "MB", "ru": "МБ"},

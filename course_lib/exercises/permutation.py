@@ -6,6 +6,7 @@ functions (attention with and without positions, a running sum, ...) whose answe
 
 import math
 import random
+import types
 
 import torch
 
@@ -59,6 +60,33 @@ MESSAGES = Messages(
             "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`, хотя она не "
             "эквивариантна. Та ли ось переставляется? Токены идут по оси 1 тензора x формы "
             "(batch, seq, d_model): `x[:, perm]`, а не `x[perm]` — так переставляется батч.",
+        },
+        "token_summary": {
+            "en": "Your test calls `{fn}` equivariant, but it only reverses the order of the tokens: "
+            "f(x[:, perm]) and f(x)[:, perm] hold the same tokens in different orders. A summary over "
+            "the tokens (their sum, their mean, their sorted norms) does not see the order, so it cannot "
+            "tell the two apart. Compare the outputs position by position: "
+            "`torch.allclose(a, b, atol=1e-6)`.",
+            "ru": "По вашей проверке `{fn}` эквивариантна относительно перестановок, хотя она лишь "
+            "разворачивает порядок токенов: в f(x[:, perm]) и f(x)[:, perm] те же токены, но в другом "
+            "порядке. Сводка по токенам (их сумма, среднее, отсортированные нормы) порядка не видит и "
+            "различить их не может. Сравнивайте выходы позиция за позицией: "
+            "`torch.allclose(a, b, atol=1e-6)`.",
+        },
+        "f_never_called": {
+            "en": "Your function gives the right answers without ever calling f (for `{fn}` it never did). "
+            "The answer has to come from f itself: compute `f(x[:, perm])` and `f(x)[:, perm]` and "
+            "compare them.",
+            "ru": "Ваша функция даёт верные ответы, ни разу не вызвав f (для `{fn}` — тоже). Ответ должен "
+            "следовать из самой f: посчитайте `f(x[:, perm])` и `f(x)[:, perm]` и сравните их.",
+        },
+        "f_not_applied": {
+            "en": "Your function gives the right answers, but for `{fn}` it did not apply f to both x and "
+            "x[:, perm]. The answer has to come from f itself: compute `f(x[:, perm])` and "
+            "`f(x)[:, perm]` and compare them.",
+            "ru": "Ваша функция даёт верные ответы, но для `{fn}` она не применила f и к x, и к x[:, perm]. "
+            "Ответ должен следовать из самой f: посчитайте `f(x[:, perm])` и `f(x)[:, perm]` и "
+            "сравните их.",
         },
         "mismatch": {
             "en": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",
@@ -149,7 +177,22 @@ def tanh(x):
     return torch.tanh(x)
 
 
-SUITE = (attention, mean_context, attention_with_positions, running_sum, max_over_tokens, tanh)
+def reverse_tokens(x):
+    """The tokens in reverse order. Not equivariant; yet its output holds the same tokens whatever
+    the input's order, so a test that compares a summary over the tokens (a sum, sorted norms)
+    calls it equivariant."""
+    return x.flip(1)
+
+
+SUITE = (
+    attention,
+    mean_context,
+    attention_with_positions,
+    running_sum,
+    max_over_tokens,
+    tanh,
+    reverse_tokens,
+)
 # batch > seq, so that permuting the batch axis by mistake runs (and is caught) instead of crashing;
 # the permutation is a 5-cycle, not its own inverse
 _PERM_BATCH, _PERM_SEQ, _PERM_D = 7, 5, 8
@@ -170,26 +213,79 @@ def mistakes() -> dict[str, list[bool]]:
         "perm.exact_equality": _perm_answers(lambda a, b, _: torch.equal(a, b)),
         "perm.invariance": _perm_answers(lambda a, _, unpermuted: torch.allclose(a, unpermuted, atol=1e-6)),
         "perm.wrong_axis": _perm_answers(lambda a, b, _: torch.allclose(a, b, atol=1e-6), permute_axis=0),
+        "perm.token_summary": _perm_answers(lambda a, b, _: torch.allclose(a.sum(1), b.sum(1), atol=1e-5)),
     }
 
 
+def _anonymous(fn):
+    """``fn`` as a function called ``f``: its name, qualified name and docstring give nothing away."""
+    code = fn.__code__.replace(co_name="f", co_qualname="f")
+    anonymous = types.FunctionType(code, fn.__globals__, "f", fn.__defaults__, fn.__closure__)
+    anonymous.__qualname__, anonymous.__doc__ = "f", None
+    return anonymous
+
+
+_ANONYMOUS = tuple(_anonymous(fn) for fn in SUITE)
+_MAX_SEEN = 16  # the inputs f keeps of one check of one function
+
+
 class Function:
-    """One function of the suite as the student's code gets it: called ``f``, without a name or a
-    docstring that would give the answer away (the suite's order is shuffled on every check too)."""
+    """One function of the suite as the student's code gets it: called ``f``, without a name, a
+    docstring or an index that would give the answer away (the suite's order is shuffled on
+    every check too), keeping the inputs it was called on.
 
-    __slots__ = ("_index",)
+    The function runs where the student's code runs, so a determined student can still tell it
+    apart (by its code, or by comparing its outputs with the suite's); what the check asks in
+    addition is that the answer come from f: f applied to both x and x[:, perm] (:func:`_answer`).
+    """
 
-    def __init__(self, index: int):
-        self._index = index
+    __slots__ = ("_f", "_seen")
+
+    def __init__(self, fn):
+        self._f = fn
+        self._seen = []
+
+    def __reduce__(self):  # in the child the function is rebuilt from its place in the suite
+        return (_function, (_ANONYMOUS.index(self._f),))
 
     def __call__(self, x):
-        return SUITE[self._index](x)
+        if len(self._seen) < _MAX_SEEN and isinstance(x, torch.Tensor):
+            self._seen.append(x.detach().clone())
+        return self._f(x)
 
     def __repr__(self) -> str:
         return "<function f>"
 
     __name__ = "f"
     __doc__ = None
+
+
+def _function(place: int) -> Function:
+    return Function(_ANONYMOUS[place])
+
+
+def _seen(inputs: list, x: torch.Tensor, perm: torch.Tensor) -> str:
+    """Which of x and x[:, perm] f was applied to: "both", "x", "permuted", "other" or "none"."""
+
+    def among(target) -> bool:
+        return any(
+            t.shape == target.shape and t.dtype == target.dtype and torch.allclose(t, target, atol=1e-6)
+            for t in inputs
+        )
+
+    if not inputs:
+        return "none"
+    on_x, on_permuted = among(x), among(x[:, perm])
+    return {(True, True): "both", (True, False): "x", (False, True): "permuted"}.get(
+        (on_x, on_permuted), "other"
+    )
+
+
+def _answer(student, f: Function, x: torch.Tensor, perm: torch.Tensor):
+    """In the child: the student's answer for ``f``, and what ``f`` was applied to."""
+    given, order = x.clone(), perm.clone()
+    answer = student(f, x, perm)
+    return answer, _seen(f._seen, given, order)
 
 
 def _as_bool(answer) -> bool:
@@ -206,11 +302,19 @@ def diagnose(student, run: Run) -> Feedback:
     x = randn(_PERM_BATCH, _PERM_SEQ, _PERM_D)
     order = random.SystemRandom().sample(range(len(SUITE)), len(SUITE))
     answers = [None] * len(SUITE)
+    seen = [None] * len(SUITE)
     for i in order:
-        answers[i] = _as_bool(run.call(name, student, Function(i), x.clone(), _PERM.clone(), name=name))
+        answer, seen[i] = run.call(
+            name, _answer, student, Function(_ANONYMOUS[i]), x.clone(), _PERM.clone(), name=name
+        )
+        answers[i] = _as_bool(answer)
     known = mistakes()
     right = known.pop("correct")
     if answers == right:
+        blind = next((i for i, s in enumerate(seen) if s != "both"), None)
+        if blind is not None:
+            key = "perm.f_never_called" if seen[blind] == "none" else "perm.f_not_applied"
+            raise wrong(key, fn=SUITE[blind].__name__)
         return feedback("correct", "perm.correct", count=len(right))
     first = next(i for i, (a, r) in enumerate(zip(answers, right, strict=True)) if a != r)
     fn = SUITE[first].__name__

@@ -165,6 +165,27 @@ MESSAGES = Messages(
             "Она следует из d_model и max_len, и её место в буфере: `self.register_buffer('pe', pe, "
             "persistent=False)`.",
         },
+        "frozen_parameter": {
+            "en": "The table `{name}` is a frozen `nn.Parameter` (requires_grad=False, as in a frozen "
+            "`nn.Embedding`): it is not trained, but it is still a parameter: `model.parameters()` hands it "
+            "to the optimizer, it is counted among the model's weights and saved in every checkpoint. It "
+            "follows from d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
+            "persistent=False)`.",
+            "ru": "Таблица `{name}` — замороженный `nn.Parameter` (requires_grad=False, как у замороженного "
+            "`nn.Embedding`): она не обучается, но остаётся параметром: `model.parameters()` передаёт её "
+            "оптимизатору, она считается весом модели и попадает в каждый чекпоинт. Таблица следует из "
+            "d_model и max_len, и её место в буфере: `self.register_buffer('pe', pe, persistent=False)`.",
+        },
+        "half_values": {
+            "en": "For x in float16 the output has the right dtype but not the right values: at position "
+            "{pos}, dimension {dim} it adds {got} to x instead of {expected}. Does your `forward` take "
+            "another path for float16 (returning x unchanged, for instance)? Add the table converted to "
+            "x's dtype: `x + self.pe[:x.size(1)].to(x.dtype)`.",
+            "ru": "Для x во float16 тип выхода верный, а значения — нет: на позиции {pos}, в координате {dim} к x "
+            "прибавлено {got} вместо {expected}. Нет ли в вашем `forward` отдельной ветки для float16 "
+            "(например, возврата x без изменений)? Прибавьте таблицу, приведённую к типу x: "
+            "`x + self.pe[:x.size(1)].to(x.dtype)`.",
+        },
         "odd_d_model_crash": {
             "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` raised "
             "`{error}`: `{detail}`. With an odd d_model there is one cosine column fewer than sine "
@@ -338,6 +359,26 @@ def _pe_values(out, x: torch.Tensor, table: torch.Tensor) -> None:
     raise wrong("pe.mismatch", row=row, pos=pos, dim=dim, d_model=d, **values)
 
 
+_HALF_TOL = 1e-2  # float16 keeps 11 bits: x + pe rounded once or twice, values up to about 4
+
+
+def _pe_half_values(out: torch.Tensor, half: torch.Tensor, table: torch.Tensor) -> None:
+    """For a float16 x, the values too: x + pe within float16's rounding, not x alone."""
+    expected = half.double() + table[: half.shape[1]]
+    got = out.detach().double()
+    if got.shape == expected.shape and torch.allclose(got, expected, rtol=_HALF_TOL, atol=_HALF_TOL):
+        return
+    if got.shape != expected.shape:
+        raise wrong("pe.wrong_shape", expected=tuple(half.shape), got=tuple(out.shape))
+    differs = ~torch.isclose(got, expected, rtol=_HALF_TOL, atol=_HALF_TOL)
+    row, pos, dim = (int(i) for i in differs.nonzero()[0])
+    values = {
+        "expected": format_decimal(float(table[pos, dim]), 4),
+        "got": format_decimal(float(got[row, pos, dim] - half[row, pos, dim].double()), 4),
+    }
+    raise wrong("pe.half_values", pos=pos, dim=dim, **values)
+
+
 def _pe_output(student: type, run: Run, module: nn.Module, x: torch.Tensor, table: torch.Tensor):
     """The module's output for x. After a crash: does it work when seq == max_len, or batch == seq?"""
     try:
@@ -371,17 +412,23 @@ def _build_pe(student: type, run: Run, d: int, max_len: int) -> nn.Module:
         raise
 
 
-def _pe_tables(module: nn.Module, d: int) -> tuple[list[str], list[str]]:
-    """The names of the parameters and of the plain attributes that can be the table (in the child)."""
-    params = [name for name, p in module.named_parameters() if p.dim() >= 2 and p.shape[-1] == d]
+def _pe_tables(module: nn.Module, d: int) -> tuple[list[tuple[str, bool]], list[str]]:
+    """The parameters that can be the table (name, requires_grad) and the plain attributes (in the child)."""
+    params = [
+        (name, bool(p.requires_grad))
+        for name, p in module.named_parameters()
+        if p.dim() >= 2 and p.shape[-1] == d
+    ]
     return params, plain_tensors(module, d)
 
 
 def _pe_storage(run: Run, module, d: int) -> None:
-    """The table must be a buffer: a parameter would be trained, a plain attribute left behind by .to()."""
+    """The table must be a buffer: a parameter would be trained (or, frozen, still handed to the
+    optimizer and saved as a weight), a plain attribute left behind by .to()."""
     params, plain = run.inspect(_pe_tables, module, d)
     if params:
-        raise wrong("pe.table_is_parameter", name=params[0])
+        name, trained = params[0]
+        raise wrong("pe.table_is_parameter" if trained else "pe.frozen_parameter", name=name)
     if plain:
         raise wrong("pe.not_buffer", name=plain[0])
 
@@ -429,12 +476,15 @@ def diagnose(student, run: Run) -> Feedback:
     out = require_tensor(run.forward(module, half)[0])
     if out.dtype != half.dtype:
         raise wrong("pe.dtype", expected=half.dtype, got=out.dtype)
+    _pe_half_values(out, half, table)
     _pe_storage(run, module, d)
     _pe_odd_width(student, run)
     return feedback("correct", "pe.correct")
 
 
-EXERCISE = Exercise("positional_encoding", 5, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# the course's classes that answer this exercise: kept inside a student's module, they are named
+FINISHED = ("course_lib.PositionalEncoding", "course_lib.TransformerEmbedding")
+EXERCISE = Exercise("positional_encoding", 5, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -13,8 +13,16 @@ student's reach:
   numbers, strings, lists, tuples and dicts of them. A tensor subclass, a tensor on the
   ``meta`` device or any other object comes back as a :class:`Foreign` that the verdict names.
   Objects that stay in the child (a built module) come back as a :class:`Handle`.
-- **memory**: the child may grow by ``MEMORY_LIMIT_BYTES`` beyond the notebook's size; a
-  bigger allocation fails inside the child as a ``MemoryError``.
+- **memory**: the child may grow by ``MEMORY_LIMIT_BYTES`` beyond the notebook's size, a hard
+  limit the student's code cannot raise; a bigger allocation fails inside the child as a
+  ``MemoryError``.
+- **processes**: every process the student's code starts dies with the check, wherever it went
+  (its own session, a parent that ended): the child, and while the check runs the notebook
+  too, reap the orphans (``PR_SET_CHILD_SUBREAPER``), and closing the check stops the whole tree,
+  then kills it.
+- **the replies themselves**: bytes the student's code writes on the reply pipe are read as any
+  reply, within the deadline, and refused when they would cost the notebook more than their size
+  (memo references, deep nesting, a tensor whose shape its bytes do not fill): ``child_died``.
 - **exits and odd exceptions**: ``sys.exit()`` is a verdict, and so is a child that dies (a
   crash in C code, ``os._exit``). Only ``KeyboardInterrupt`` (the student pressing stop)
   goes through.
@@ -29,8 +37,13 @@ student's reach:
   :func:`sandbox` gives the check a known state -- float32 default dtype, the CPU as default
   device, gradients on, no inference mode, no autocast -- whatever the notebook had set.
 
-Without ``os.fork`` (Windows) the student's code runs in the notebook's process instead,
-bounded by a watchdog thread that only interrupts Python code between two bytecodes.
+Without ``os.fork`` (Windows; macOS, where forking after CoreFoundation is unsafe) the student's
+code runs in the notebook's process instead, bounded by a watchdog thread that only interrupts
+Python code between two bytecodes: none of the limits above but the Python loops' holds there (a
+long C call runs to its end, memory is not limited, a monkeypatch stays, ``os._exit`` ends the
+kernel), and every verdict says so in the student's language (``no_fork``). A spawned child
+cannot stand in for the fork: the student's function or class, defined in the notebook's
+``__main__``, does not pickle into a fresh interpreter.
 """
 
 import builtins
@@ -263,6 +276,7 @@ class Run:
         self.calls = 0
         self._child = None
         self._output = ""
+        self.finished = ()  # the course's classes that answer the exercise (Exercise's finished), set by check
 
     # --- calling the student's code ---------------------------------------------------------
 
@@ -327,6 +341,17 @@ class Run:
             if stop.error is not None and "before Module.__init__() call" in stop.error.text:
                 raise Stop(feedback("incorrect", "missing_super_init", detail=stop.error.text)) from None
             raise
+        for part, original in module.facts.get("course_parts") or ():
+            if original in self.finished:  # the exercise's answer, kept inside: judged, it would pass
+                raise Stop(
+                    feedback(
+                        "not_attempted",
+                        "course_class_inside",
+                        name=student.__name__,
+                        part=part,
+                        original=original,
+                    )
+                )
         missing = student.facts.get("missing_forward")
         if missing is not None:
             suggestion = MESSAGES("did_you_mean", found=missing) if missing else ""
@@ -345,6 +370,7 @@ class Run:
     def check(self, checker, student) -> Feedback:
         """``checker(student, self)`` with the student's code in a child; whatever happens, a :class:`Feedback`."""
         patches = _patches()
+        self.finished = tuple(getattr(checker, "finished", ()))
         try:
             with _originals_restored(patches), sandbox():
                 try:
@@ -363,6 +389,8 @@ class Run:
             verdict = crash("check_failed", exc)
         if patches:
             verdict = _with_patches(verdict, patches)
+        if not FORK:
+            verdict = _without_fork(verdict)
         self.show_output()
         return verdict
 
@@ -402,6 +430,14 @@ class Run:
             print(MESSAGES("output_cut", size=_size(len(self._output.encode("utf-8", "replace")))))
         elif len(lines) > len(shown):
             print(MESSAGES("output_more", count=len(lines) - len(shown)))
+
+
+def _without_fork(verdict: Feedback) -> Feedback:
+    """The verdict with a line saying what a check without ``os.fork`` does not guarantee."""
+    platform = {"darwin": "macOS", "win32": "Windows"}.get(sys.platform, sys.platform)
+    note = " " + MESSAGES("no_fork", platform=platform)
+    values = dict(verdict.values, no_fork=True)
+    return Feedback(verdict.status, verdict.key, verdict.message + note, verdict.title, values)
 
 
 def _eval(module) -> None:

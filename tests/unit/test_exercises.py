@@ -266,10 +266,28 @@ class TableWithoutX(nn.Module):
 class TableIsParameter(nn.Module):
     def __init__(self, d_model, max_len):
         super().__init__()
+        self.pe = nn.Parameter(course_lib.sinusoidal_table(max_len, d_model))  # trained
+
+    def forward(self, x):
+        return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class FrozenTable(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
         self.pe = nn.Parameter(course_lib.sinusoidal_table(max_len, d_model), requires_grad=False)
 
     def forward(self, x):
         return x + self.pe[: x.size(1)].to(x.dtype)
+
+
+class SkipsHalf(nn.Module):
+    def __init__(self, d_model, max_len):
+        super().__init__()
+        self.register_buffer("pe", course_lib.sinusoidal_table(max_len, d_model), persistent=False)
+
+    def forward(self, x):
+        return x if x.dtype == torch.float16 else x + self.pe[: x.size(1)].to(x.dtype)
 
 
 class FunctionalDropout(nn.Module):
@@ -791,6 +809,30 @@ def equivariant_item(f, x, perm):
     return torch.allclose(f(x[:, perm]), f(x)[:, perm]).item()
 
 
+def equivariant_token_sums(f, x, perm):
+    return torch.allclose(f(x[:, perm]).sum(1), f(x)[:, perm].sum(1), atol=1e-5)
+
+
+_EQUIVARIANT_CODE = {
+    fn.__code__.co_code
+    for fn in (
+        exercises.permutation.attention,
+        exercises.permutation.mean_context,
+        exercises.permutation.max_over_tokens,
+        exercises.permutation.tanh,
+    )
+}
+
+
+def equivariant_from_the_code(f, x, perm):
+    return f._f.__code__.co_code in _EQUIVARIANT_CODE
+
+
+def equivariant_from_the_code_one_call(f, x, perm):
+    f(x)
+    return f._f.__code__.co_code in _EQUIVARIANT_CODE
+
+
 # ----------------------------------------------------------------------------- lesson 3: one BPE merge step
 # right, in other styles
 
@@ -1025,6 +1067,8 @@ WRONG = [
     (PE, ScaledInside, "pe.scaled_inside"),
     (PE, TableWithoutX, "pe.table_without_x"),
     (PE, TableIsParameter, "pe.table_is_parameter"),
+    (PE, FrozenTable, "pe.frozen_parameter"),
+    (PE, SkipsHalf, "pe.half_values"),
     (PE, FunctionalDropout, "pe.random_output"),
     (PE, InPlace, "pe.modifies_input"),
     (PE, EvenOnly, "pe.odd_d_model_crash"),
@@ -1076,6 +1120,9 @@ WRONG = [
     (PERM, equivariant_batch_axis, "perm.wrong_axis"),
     (PERM, equivariant_elementwise, "perm.not_bool"),
     (PERM, equivariant_never, "perm.mismatch"),
+    (PERM, equivariant_token_sums, "perm.token_summary"),
+    (PERM, equivariant_from_the_code, "perm.f_never_called"),
+    (PERM, equivariant_from_the_code_one_call, "perm.f_not_applied"),
     (PERM, equivariant_item, "error_call"),
     (MERGE, merge_across_words, "merge.across_words"),
     (MERGE, merge_across_words_weighted, "merge.across_words"),

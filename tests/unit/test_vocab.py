@@ -141,3 +141,63 @@ def test_show_words_is_the_explorers_table_as_a_static_view():
         TypeError, match=r"vocab must be a course_lib.Vocab, e.g. Vocab.build\(corpus\), got list"
     ):
         plots.show_words(["the"], "the")
+
+
+@pytest.mark.parametrize("text", ["İstanbul", "İSTANBUL", unicodedata.normalize("NFD", "İstanbul")])
+def test_dotted_capital_i_is_one_letter_and_the_word_one_token(text):
+    # Python lower-cases "İ" to "i" + U+0307, which split the word at the combining dot
+    assert tokenize(text) == ["istanbul"]
+    vocab = Vocab.build(["istanbul"])
+    assert vocab.encode(text) == [vocab.stoi["istanbul"]]
+
+
+BIDI = [
+    "\u200e",
+    "\u200f",
+    "\u061c",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+]
+ZERO_WIDTH = [
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\u2061",
+    "\u2062",
+    "\u2063",
+    "\u2064",
+    "\ufeff",
+    "\u00ad",
+    "\u180e",
+]
+
+
+@pytest.mark.parametrize("control", BIDI + ZERO_WIDTH, ids=lambda c: f"U+{ord(c):04X}")
+def test_bidi_controls_and_zero_width_characters_are_dropped(control):
+    # alone, inside a word, and between two words: never a token, never part of one
+    assert tokenize(control) == []
+    assert tokenize(f"ad{control}min") == ["admin"]
+    assert tokenize(f"cat {control} sat{control}.") == ["cat", "sat", "."]
+    vocab = Vocab.build([f"the{control} cat"])
+    assert vocab.itos[len(Vocab.SPECIALS) :] == ["cat", "the"]
+
+
+def test_a_right_to_left_override_does_not_make_a_new_word():
+    # the "Trojan Source" trick: U+202E shows "txt.exe" as "exe.txt"; the words are what is typed
+    assert tokenize("file\u202etxt.exe") == ["filetxt", ".", "exe"]
+
+
+def test_every_format_character_of_unicode_is_dropped():
+    from course_lib import vocab
+
+    format_characters = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert format_characters <= set(vocab._INVISIBLE)
+    assert all(unicodedata.category(chr(c)) in {"Cf", "Cn"} for c in vocab._INVISIBLE if c != 0x0130)

@@ -228,7 +228,9 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "lp.correct", rms=rms)
 
 
-EXERCISE = Exercise("learned_positions", 7, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+# the course's classes that answer this exercise: kept inside a student's module, they are named
+FINISHED = ("course_lib.LearnedPositionalEmbedding", "course_lib.TransformerEmbedding")
+EXERCISE = Exercise("learned_positions", 7, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language
