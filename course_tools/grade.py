@@ -303,7 +303,11 @@ def valid_facts(facts) -> bool:
     if not (facts.get("course") is None or type(facts.get("course")) is str):
         return False
     missing = facts.get("missing_forward", None)
-    return missing is None or type(missing) is str
+    parts = facts.get("course_parts", [])  # a built module's attributes that are the course's classes
+    return (missing is None or type(missing) is str) and (
+        type(parts) is list and len(parts) <= 64 and all(
+            type(p) is tuple and len(p) == 2 and all(type(x) is str for x in p) for p in parts)
+    )  # fmt: skip
 
 
 def bounded_facts(facts: dict) -> dict:
@@ -365,7 +369,9 @@ def matplotlib_cache() -> dict[str, str]:
 def read_roots() -> list[str]:
     import course_lib
 
-    return [sys.prefix, sys.base_prefix, os.path.dirname(course_lib.__file__), "/usr/share/fonts"]
+    # /proc: a check's own child walks it to end every process it started (in the sandbox, a PID
+    # namespace's /proc shows the notebook's processes only)
+    return [sys.prefix, sys.base_prefix, os.path.dirname(course_lib.__file__), "/usr/share/fonts", "/proc"]
 
 
 def run_cells(session, limits: Limits):
