@@ -12,8 +12,8 @@
 - a lesson renamed by the course (``RENAMED`` in the configuration) moves to its new name if
   the student never changed it; a changed copy stays under its old name beside the new lesson.
 
-"Changed" means what a student changes: a cell's source or type, or the number or order of
-the cells. Outputs, execution counts, widget state and metadata (the kernel's name,
+"Changed" means what a student changes: a cell's source, type or attachments (a picture pasted
+into a markdown cell), or the number or order of the cells. Outputs, execution counts, widget state and metadata (the kernel's name,
 ``language_info``, a cell's tags) are what running a lesson and JupyterLab's autosave write:
 they alone never make a lesson the student's, so a lesson that was only run still gets every
 update. The manifest (``workspace/.course-manifest.json``) records, for every file the course
@@ -84,20 +84,43 @@ def digest(data: bytes) -> str:
 
 
 def fingerprint(data: bytes) -> str:
-    """What a student edits in a notebook: each cell's type and source, in order; ``"cells:<sha256>"``.
+    """What a student edits in a notebook: each cell's type, source and attachments, in order; ``"cells:<sha256>"``.
 
-    Outputs, execution counts, cell ids and every metadata are left out. Data that is not a
-    notebook (not JSON, no list of cells, nested too deeply to read) is fingerprinted by its bytes.
+    Outputs, execution counts, cell ids and every metadata are left out. A cell's attachments (the
+    pictures pasted into a markdown cell) count whatever its source says: a picture replaced under
+    the same name is an edit; none and an empty ``attachments`` are the same, and an attachment's data
+    counts joined (nbformat allows a string or a list of lines). A cell without attachments counts as
+    before attachments did, so the manifests written then still match. Data that is not a notebook
+    (not JSON, no list of cells, nested too deeply to read) is fingerprinted by its bytes.
     """
     try:
-        cells = json.loads(data)["cells"]
-        kept = [
-            (c["cell_type"], c["source"] if isinstance(c["source"], str) else "".join(c["source"]))
-            for c in cells
-        ]
-    except (ValueError, TypeError, KeyError, RecursionError):  # not JSON, not a notebook
+        kept = [_cell(c) for c in json.loads(data)["cells"]]
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # not JSON, not a notebook
         return digest(data)
     return "cells:" + digest(json.dumps(kept, ensure_ascii=False).encode("utf-8"))
+
+
+def _cell(cell: dict) -> list:
+    """[type, source] of a cell, and its attachments sorted ([name, [[mime type, data], ...]], ...) if any."""
+    kept = [cell["cell_type"], _text(cell["source"])]
+    attachments = cell.get("attachments") or {}
+    if attachments:
+        kept.append(
+            sorted(
+                [name, sorted([mime, _text(value)] for mime, value in bundle.items())]
+                for name, bundle in attachments.items()
+            )
+        )
+    return kept
+
+
+def _text(value) -> str:
+    """A notebook's multi-line string, saved as one string or as a list of lines."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(line, str) for line in value):
+        return "".join(value)
+    raise TypeError(f"expected a string or a list of strings, got {type(value).__name__}")
 
 
 # ----------------------------------------------------------------------------- manifest
