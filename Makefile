@@ -13,7 +13,7 @@ PORT ?= 8888
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
 # official Russian pack's place. Its build runs `npm ci` for its extension (lab/relative-time/, its own
 # lock and node_modules), never for the decks' npm packages.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json \
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
 	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
@@ -83,9 +83,11 @@ nbval-portable: $(STAMP)
 
 # lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
 # (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
-# and saving it leaves it the course's. `make screenshots` refreshes notebooks/screenshots/
+# and saving it leaves it the course's; a notebook sent by a classmate, beside the lessons, runs none of its
+# saved JavaScript while the lessons' explorers draw. `make screenshots` refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py \
+		tests/browser/test_lab_trust.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
