@@ -180,6 +180,16 @@ def test_a_linked_language_folder_is_not_signed(course, ws, notary, tmp_path):
     assert not signed(notary, (outside / "01_lesson.ipynb").read_bytes())
 
 
+def test_a_workspace_that_is_a_link_to_a_folder_is_trusted_as_it_is_updated(course, tmp_path, notary):
+    """The student may keep the workspace elsewhere behind a link: sync() updates it, trust() signs it."""
+    config = course()
+    (tmp_path / "elsewhere").mkdir()
+    ws = tmp_path / "workspace"
+    ws.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    workspace.sync(ws, config)
+    assert workspace.trust(ws, config, notary()).signed == [f"{lang}/01_lesson.ipynb" for lang in LANGUAGES]
+
+
 def test_a_fifo_in_place_of_a_lesson_does_not_block(course, ws, notary):
     config = course()
     workspace.sync(ws, config)
