@@ -13,12 +13,12 @@
   the student never changed it; a changed copy stays under its old name beside the new lesson.
 
 "Changed" means what a student changes: a cell's source, type or attachments (a picture pasted
-into a markdown cell), or the number or order of the cells. Outputs, execution counts, widget state and metadata (the kernel's name,
-``language_info``, a cell's tags) are what running a lesson and JupyterLab's autosave write:
-they alone never make a lesson the student's, so a lesson that was only run still gets every
-update. The manifest (``workspace/.course-manifest.json``) records, for every file the course
-wrote (the ``.new`` copies included), the hash of its cells (:func:`fingerprint`; of its bytes
-for a file that is not a notebook). Nothing is ever written through a symbolic link (a link in
+into a markdown cell), or the number or order of the cells. Outputs, execution counts, widget
+state and metadata (the kernel's name, ``language_info``, a cell's tags) are what running a lesson
+and JupyterLab's autosave write: they alone never make a lesson the student's, so a lesson that was
+only run still gets every update. The manifest (``workspace/.course-manifest.json``) records, for
+every file the course wrote (the ``.new`` copies included), the hash of its cells
+(:func:`fingerprint`; of its bytes for a file that is not a notebook). Nothing is ever written through a symbolic link (a link in
 the workspace is the student's), nothing outside the workspace is touched, and every file is
 written whole (a temporary file, then a rename).
 
@@ -90,7 +90,9 @@ def digest(data: bytes) -> str:
 
 
 def fingerprint(data: bytes) -> str:
-    """What a student edits in a notebook: each cell's type, source and attachments, in order; ``"cells:<sha256>"``.
+    """What a student edits in a notebook: each cell's type, source and attachments, in order.
+
+    Returns ``"cells:<sha256>"``.
 
     Outputs, execution counts, cell ids and every metadata are left out. A cell's attachments (the
     pictures pasted into a markdown cell) count whatever its source says: a picture replaced under
@@ -394,9 +396,8 @@ def trust(workspace: Path, config: Config = CONFIG, notary=None) -> Trust:
     from nbformat.sign import NotebookNotary
 
     done = Trust()
-    if (
-        not workspace.is_dir()
-    ):  # a link to a folder is a workspace, as sync() takes it; the lessons' folders are not
+    # a link to a folder is a workspace, as sync() takes it (a linked lessons' folder is not)
+    if not workspace.is_dir():
         return done
     shipped = {
         digest(path.read_bytes())
