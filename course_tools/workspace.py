@@ -438,7 +438,8 @@ def trust(workspace: Path, config: Config = CONFIG, notary=None) -> Trust:
             notary.sign(reads(data.decode("utf-8"), as_version=4))
             done.signed.append(rel)
         # once for good: not when the manifest was unreadable, nor when the database fell back to memory
-        if not manifest.signatures_reset and not problem and notary.db_file != ":memory:":
+        persistent = getattr(notary.store, "db_file", ":memory:") != ":memory:"  # the store's fallback too
+        if not manifest.signatures_reset and not problem and persistent:
             manifest.signatures_reset = True
             save_manifest(workspace, manifest)
     return done

@@ -221,6 +221,21 @@ def test_the_signatures_the_old_make_lab_gave_are_removed_once(course, ws, notar
     assert signed(notary, mine) and not signed(notary, foreign)
 
 
+def test_signatures_kept_in_memory_only_leave_the_reset_to_do(course, ws, tmp_path):
+    """A signatures' database that cannot be written (nbformat then keeps it in memory) has removed
+    nothing for good: the next start removes the old signatures again."""
+    config = course()
+    workspace.sync(ws, config)
+    # a database file in a folder that does not exist: nbformat warns and falls back to memory
+    (tmp_path / "data").mkdir()
+    unwritable = NotebookNotary(
+        data_dir=str(tmp_path / "data"), db_file=str(tmp_path / "gone" / "signatures.db")
+    )
+    assert unwritable.store.db_file == ":memory:"
+    assert workspace.trust(ws, config, unwritable).signed  # signed for this session's store, at least
+    assert not workspace.read_manifest(ws)[0].signatures_reset
+
+
 def test_make_lab_trusts_through_the_workspace_tool(course, ws, notary, monkeypatch, capsys):
     """`make lab`'s and `make lab-ru`'s step: the update, then the course's lessons signed, no other."""
     config = course()
