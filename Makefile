@@ -13,7 +13,7 @@ PORT ?= 8888
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
 # official Russian pack's place. Its build runs `npm ci` for its extension (lab/relative-time/, its own
 # lock and node_modules), never for the decks' npm packages.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json \
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
 	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
@@ -34,19 +34,17 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 	--LabApp.news_url=None \
 	$(if $(filter 0,$(shell id -u)),--allow-root)
 
-# The lessons are trusted, or JupyterLab would show their explorers' saved state as text
-TRUST = $(BIN)/jupyter trust workspace/$(1)/*.ipynb >/dev/null
-
+# --trust: the course's lessons, as the course wrote them, are trusted (signed for this user), or JupyterLab
+# would show their explorers' saved state as text; no other notebook is: one a student saved or was sent
+# would run its saved JavaScript with JupyterLab's whole API (course_tools.workspace.trust)
 lab: $(STAMP)
-	$(BIN)/python -m course_tools.workspace --lang en
-	$(call TRUST,en)
+	$(BIN)/python -m course_tools.workspace --lang en --trust
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same in another of the course's languages, lessons and JupyterLab's interface: `make lab-ru`
 # (any code of course_lib.i18n.LANGUAGE_INFO; the workspace tool refuses any other)
 lab-%: $(STAMP)
-	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$*
-	$(call TRUST,$*)
+	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
 test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
@@ -85,9 +83,11 @@ nbval-portable: $(STAMP)
 
 # lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
 # (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
-# and saving it leaves it the course's. `make screenshots` refreshes notebooks/screenshots/
+# and saving it leaves it the course's; a notebook sent by a classmate, beside the lessons, runs none of its
+# saved JavaScript while the lessons' explorers draw. `make screenshots` refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py \
+		tests/browser/test_lab_trust.py
 
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery

@@ -466,19 +466,11 @@ def singleuser(argv: list[str]) -> None:
 
 
 def trust(home: Path) -> None:
-    """Sign the lessons in ``home`` for this user, as ``make lab``'s ``jupyter trust`` does."""
-    import nbformat
-    from nbformat.sign import NotebookNotary
+    """Sign the course's own notebooks in ``home`` for this user, and no other, as ``make lab`` does
+    (:func:`course_tools.workspace.trust`): a notebook a student saved or was sent stays untrusted."""
+    from . import workspace
 
-    notary = NotebookNotary()
-    for lang in LANGUAGES:
-        folder = home / lang
-        if folder.is_dir() and not folder.is_symlink():
-            for path in sorted(folder.glob("*.ipynb")):
-                if path.is_file() and not path.is_symlink():
-                    nb = nbformat.read(path, as_version=4)
-                    if not notary.check_signature(nb):
-                        notary.sign(nb)
+    workspace.trust(home, CONFIG)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -180,6 +180,12 @@ WORKSPACE = Messages(
             "en": "the lessons could not be updated ({error}); JupyterLab starts with what is there",
             "ru": "уроки обновить не удалось ({error}); JupyterLab откроется с тем, что уже есть",
         },
+        "trust_failed": {
+            "en": "the course's lessons could not be marked trusted ({error}): their explorers show as text "
+            "until you run their cells",
+            "ru": "уроки курса не удалось отметить как доверенные ({error}): их интерактивные графики "
+            "будут показаны текстом, пока вы не выполните их ячейки",
+        },
         "ready": {"en": "your workspace: {root}", "ru": "ваша рабочая папка: {root}"},
     },
 )

@@ -1,6 +1,6 @@
 """The students' own copies of the lessons, which course updates never overwrite.
 
-    python -m course_tools.workspace [--lang ru] [--workspace DIR] [--lab-settings DIR]
+    python -m course_tools.workspace [--lang ru] [--workspace DIR] [--lab-settings DIR] [--trust]
 
 ``make lab`` runs this before opening JupyterLab on ``workspace/`` (git-ignored):
 
@@ -12,15 +12,19 @@
 - a lesson renamed by the course (``RENAMED`` in the configuration) moves to its new name if
   the student never changed it; a changed copy stays under its old name beside the new lesson.
 
-"Changed" means what a student changes: a cell's source or type, or the number or order of
-the cells. Outputs, execution counts, widget state and metadata (the kernel's name,
-``language_info``, a cell's tags) are what running a lesson and JupyterLab's autosave write:
-they alone never make a lesson the student's, so a lesson that was only run still gets every
-update. The manifest (``workspace/.course-manifest.json``) records, for every file the course
-wrote (the ``.new`` copies included), the hash of its cells (:func:`fingerprint`; of its bytes
-for a file that is not a notebook). Nothing is ever written through a symbolic link (a link in
+"Changed" means what a student changes: a cell's source, type or attachments (a picture pasted
+into a markdown cell), or the number or order of the cells. Outputs, execution counts, widget
+state and metadata (the kernel's name, ``language_info``, a cell's tags) are what running a lesson
+and JupyterLab's autosave write: they alone never make a lesson the student's, so a lesson that was
+only run still gets every update. The manifest (``workspace/.course-manifest.json``) records, for
+every file the course wrote (the ``.new`` copies included), the hash of its cells
+(:func:`fingerprint`; of its bytes for a file that is not a notebook). Nothing is ever written through a symbolic link (a link in
 the workspace is the student's), nothing outside the workspace is touched, and every file is
 written whole (a temporary file, then a rename).
+
+``--trust`` (``make lab``) then signs, for this user, the notebooks that are the course's as the
+course wrote them, and no other (:func:`trust`): a notebook a student saved or was sent stays
+untrusted, so its saved JavaScript does not run when it opens.
 
 ``--lab-settings DIR`` (``make lab-ru``) also writes JupyterLab's interface language for
 ``--lang`` into the settings folder ``DIR``, never through a link (:func:`write_no_follow`).
@@ -32,8 +36,8 @@ file already there counts as the student's, unless its cells are those of the co
 version. A lock on ``workspace/.course-lock`` (``filelock``) keeps two ``make lab`` started at once
 from updating the same lessons twice.
 
-This module imports neither torch nor any notebook library: ``make lab`` greets a student
-before anything heavy is loaded.
+This module imports neither torch nor any notebook library (nbformat only inside :func:`trust`,
+after the update): ``make lab`` greets a student before anything heavy is loaded.
 """
 
 import argparse
@@ -65,6 +69,8 @@ __all__ = [
     "save_manifest",
     "locked",
     "sync",
+    "Trust",
+    "trust",
     "write_no_follow",
     "write_lab_settings",
     "main",
@@ -84,20 +90,45 @@ def digest(data: bytes) -> str:
 
 
 def fingerprint(data: bytes) -> str:
-    """What a student edits in a notebook: each cell's type and source, in order; ``"cells:<sha256>"``.
+    """What a student edits in a notebook: each cell's type, source and attachments, in order.
 
-    Outputs, execution counts, cell ids and every metadata are left out. Data that is not a
-    notebook (not JSON, no list of cells, nested too deeply to read) is fingerprinted by its bytes.
+    Returns ``"cells:<sha256>"``.
+
+    Outputs, execution counts, cell ids and every metadata are left out. A cell's attachments (the
+    pictures pasted into a markdown cell) count whatever its source says: a picture replaced under
+    the same name is an edit; none and an empty ``attachments`` are the same, and an attachment's data
+    counts joined (nbformat allows a string or a list of lines). A cell without attachments counts as
+    before attachments did, so the manifests written then still match. Data that is not a notebook
+    (not JSON, no list of cells, nested too deeply to read) is fingerprinted by its bytes.
     """
     try:
-        cells = json.loads(data)["cells"]
-        kept = [
-            (c["cell_type"], c["source"] if isinstance(c["source"], str) else "".join(c["source"]))
-            for c in cells
-        ]
-    except (ValueError, TypeError, KeyError, RecursionError):  # not JSON, not a notebook
+        kept = [_cell(c) for c in json.loads(data)["cells"]]
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # not JSON, not a notebook
         return digest(data)
     return "cells:" + digest(json.dumps(kept, ensure_ascii=False).encode("utf-8"))
+
+
+def _cell(cell: dict) -> list:
+    """[type, source] of a cell, and its attachments sorted ([name, [[mime type, data], ...]], ...) if any."""
+    kept = [cell["cell_type"], _text(cell["source"])]
+    attachments = cell.get("attachments") or {}
+    if attachments:
+        kept.append(
+            sorted(
+                [name, sorted([mime, _text(value)] for mime, value in bundle.items())]
+                for name, bundle in attachments.items()
+            )
+        )
+    return kept
+
+
+def _text(value) -> str:
+    """A notebook's multi-line string, saved as one string or as a list of lines."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(line, str) for line in value):
+        return "".join(value)
+    raise TypeError(f"expected a string or a list of strings, got {type(value).__name__}")
 
 
 # ----------------------------------------------------------------------------- manifest
@@ -113,13 +144,18 @@ class Manifest:
             bytes) still match is the course's; any other file is the student's.
         offered: lesson path -> hash of the latest course version handled for it (copied, updated,
             or offered as a ``.new`` copy), so that each version is announced once.
+        signatures_reset: whether :func:`trust` has once removed the signatures of every notebook in
+            the lessons' folders that is not the course's (``make lab`` signed them all before).
     """
 
     written: dict[str, str] = field(default_factory=dict)
     offered: dict[str, str] = field(default_factory=dict)
+    signatures_reset: bool = False
 
     def to_json(self) -> str:
         data = {"version": MANIFEST_VERSION, "written": self.written, "offered": self.offered}
+        if self.signatures_reset:
+            data["signatures_reset"] = True
         return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
@@ -150,7 +186,7 @@ def read_manifest(workspace: Path) -> tuple[Manifest, str | None]:
         return Manifest(), str(error) or type(error).__name__
     except RecursionError:
         return Manifest(), "it is nested too deeply to be the course's list"
-    return Manifest(written, offered), None
+    return Manifest(written, offered, data.get("signatures_reset") is True), None
 
 
 def _read_regular_file(path: Path) -> bytes:
@@ -326,6 +362,89 @@ def sync(workspace: Path, config: Config = CONFIG, lang: str = "en") -> list[str
     return run.said
 
 
+@dataclass
+class Trust:
+    """What :func:`trust` did, as workspace paths: the notebooks it signed, those it left unsigned, and
+    those whose signature it removed if they had one (once, ``Manifest.signatures_reset``)."""
+
+    signed: list[str] = field(default_factory=list)
+    untrusted: list[str] = field(default_factory=list)
+    unsigned: list[str] = field(default_factory=list)
+
+
+def trust(workspace: Path, config: Config = CONFIG, notary=None) -> Trust:
+    """Sign, for this user, the notebooks of ``workspace`` that are the course's as the course wrote them.
+
+    A notebook is signed only when all of these hold: it is a plain file (never a link, which is not
+    followed) in a lesson folder (``<lang>/*.ipynb``, the folder not a link); the manifest lists it as a
+    file the course wrote and still holds as its own; and its bytes are those of a notebook the course
+    ships now (``config.notebooks_dir``). The manifest's fingerprint alone is not enough: it leaves out
+    outputs and widget state, which a student or whoever sent the file may have filled with JavaScript.
+    A lesson the student ran or edited is not signed here: JupyterLab signs it itself when the student
+    runs it and saves. Nothing else is signed: a notebook from a classmate stays untrusted, so its saved
+    JavaScript and HTML do not run when it opens. What is signed is what was read and checked, once
+    (never the file read again).
+
+    ``make lab`` used to sign every notebook in the lessons' folders: the first time this runs in a
+    workspace (``Manifest.signatures_reset``), the signatures of the notebooks there that are not the
+    course's are removed, once (a notebook the student runs and saves again is signed again by
+    JupyterLab). ``notary``: an ``nbformat.sign.NotebookNotary`` (default: this user's, in Jupyter's
+    data folder); it is closed here.
+    """
+    from jupyter_core.paths import jupyter_data_dir
+    from nbformat import reads
+    from nbformat.sign import NotebookNotary
+
+    done = Trust()
+    # a link to a folder is a workspace, as sync() takes it (a linked lessons' folder is not)
+    if not workspace.is_dir():
+        return done
+    shipped = {
+        digest(path.read_bytes())
+        for lesson_lang in LANGUAGES
+        for path in sorted(config.notebooks_dir(lesson_lang).glob("*.ipynb"))
+        if path.is_file()
+    }
+    if notary is None:  # a new user's Jupyter data folder (its secret, its database) may not exist yet
+        data_dir = jupyter_data_dir()
+        os.makedirs(data_dir, mode=0o700, exist_ok=True)
+        notary = NotebookNotary(data_dir=data_dir)
+    with locked(workspace), notary:
+        manifest, problem = read_manifest(workspace)
+        course, other = [], []
+        for lesson_lang in LANGUAGES:
+            folder = workspace / lesson_lang
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for path in sorted(folder.glob("*.ipynb")):
+                rel = f"{lesson_lang}/{path.name}"
+                try:
+                    data = _read_regular_file(path)  # a link or a FIFO: ValueError, never followed
+                except (OSError, ValueError):
+                    done.untrusted.append(rel)
+                    continue
+                recorded = manifest.written.get(rel)
+                if recorded in (fingerprint(data), digest(data)) and digest(data) in shipped:
+                    course.append((rel, data))
+                else:
+                    other.append((rel, data))
+                    done.untrusted.append(rel)
+        if not manifest.signatures_reset:
+            for rel, data in other:
+                with contextlib.suppress(Exception):  # not a notebook: nothing to unsign
+                    notary.unsign(reads(data.decode("utf-8"), as_version=4))
+                    done.unsigned.append(rel)
+        for rel, data in course:
+            notary.sign(reads(data.decode("utf-8"), as_version=4))
+            done.signed.append(rel)
+        # once for good: not when the manifest was unreadable, nor when the database fell back to memory
+        persistent = getattr(notary.store, "db_file", ":memory:") != ":memory:"  # the store's fallback too
+        if not manifest.signatures_reset and not problem and persistent:
+            manifest.signatures_reset = True
+            save_manifest(workspace, manifest)
+    return done
+
+
 def write_no_follow(root: Path, rel: str, data: bytes) -> None:
     """Write ``root/rel`` whole, making its folders, without following a link below ``root``.
 
@@ -386,11 +505,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--lab-settings", type=Path, metavar="DIR", help="also set JupyterLab's interface to --lang in DIR"
     )
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="then sign the course's own notebooks for this user, and nothing else (trust())",
+    )
     args = parser.parse_args(argv)
     try:
         said = sync(args.workspace, CONFIG, args.lang)
     except OSError as error:  # the workspace itself cannot be written: JupyterLab starts anyway
         said = [TEXT("failed", args.lang, error=error)]
+    if args.trust:
+        try:
+            trust(args.workspace, CONFIG)
+        except Exception as error:  # the signatures' database: the lessons open untrusted, JupyterLab starts
+            said.append(TEXT("trust_failed", args.lang, error=error))
     if args.lab_settings is not None:
         try:
             write_lab_settings(args.lab_settings, args.lang)

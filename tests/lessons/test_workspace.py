@@ -509,3 +509,78 @@ def test_one_update_at_a_time_holds_the_workspace_lock(course, ws):
             workspace.locked(ws).acquire(timeout=0.2)
     with workspace.locked(ws):  # free again once released
         pass
+
+
+# ----------------------------------------------------------------------------- attachments
+
+
+PICTURE = "![diagram](attachment:diagram.png)"
+
+
+def notebook_with_attachment(picture: str | None, code: str = "x = 1", run=False) -> str:
+    """A lesson whose markdown cell shows ``diagram.png`` (base64 ``picture``; None: no attachment)."""
+    nb = json.loads(notebook_json(code, run=run))
+    cell = {"cell_type": "markdown", "id": "picture", "metadata": {}, "source": PICTURE}
+    if picture is not None:
+        # JupyterLab saves a long base64 string as one string; nbformat allows a list of lines too
+        cell["attachments"] = {"diagram.png": {"image/png": [picture[:4], picture[4:]] if run else picture}}
+    nb["cells"].insert(0, cell)
+    return json.dumps(nb, indent=1)
+
+
+@pytest.fixture
+def illustrated(tmp_path):
+    """``illustrated(picture, code)`` ships lesson 01 with an attached picture in every language."""
+    config = Config(root=tmp_path / "course")
+
+    def ship(picture: str | None, code: str = "x = 1") -> Config:
+        for lang in LANGUAGES:
+            config.notebooks_dir(lang).mkdir(parents=True, exist_ok=True)
+            config.notebook("01_lesson", lang).write_text(notebook_with_attachment(picture, code=code))
+        return config
+
+    return ship
+
+
+@pytest.mark.parametrize(
+    ("shipped", "mine"),
+    [("iVBORcourse", "iVBORmine"), (None, "iVBORmine"), ("iVBORcourse", None)],
+    ids=["the picture replaced", "a picture attached", "the picture removed"],
+)
+def test_an_edited_attachment_in_an_unchanged_cell_is_the_students(illustrated, ws, shipped, mine):
+    """Before: the fingerprint read a cell's type and source only, so a picture the student pasted over the
+    course's (same name, same source) counted as the course's, and the next update overwrote it."""
+    sync(ws, illustrated(shipped))
+    lesson = ws / "en" / "01_lesson.ipynb"
+    lesson.write_text(notebook_with_attachment(mine), encoding="utf-8")
+    said = sync(ws, illustrated(shipped, code="x = 2"))
+    assert lesson.read_text(encoding="utf-8") == notebook_with_attachment(mine)
+    assert any("your edited copy is kept" in line for line in said)
+    new = json.loads((ws / "en" / "01_lesson.new.ipynb").read_text(encoding="utf-8"))
+    assert new["cells"][1]["source"] == "x = 2"
+
+
+def test_an_attachment_saved_as_lines_or_an_empty_one_is_not_an_edit(illustrated, ws):
+    """What may be written without the student changing anything: the same picture as a list of lines
+    (nbformat allows both), an empty ``attachments``; the lesson stays the course's and gets the update."""
+    sync(ws, illustrated("iVBORcourse"))
+    lesson = ws / "en" / "01_lesson.ipynb"
+    lesson.write_text(notebook_with_attachment("iVBORcourse", run=True), encoding="utf-8")
+    assert "updated: en/01_lesson.ipynb" in sync(ws, illustrated("iVBORcourse", code="x = 2"))
+    assert json.loads(lesson.read_text(encoding="utf-8"))["cells"][1]["source"] == "x = 2"
+
+    sync(ws, illustrated(None, code="x = 2"))  # the course's next version has no picture
+    nb = json.loads(lesson.read_text(encoding="utf-8"))
+    assert "attachments" not in nb["cells"][0]
+    nb["cells"][0]["attachments"] = {}
+    lesson.write_text(json.dumps(nb), encoding="utf-8")
+    assert "updated: en/01_lesson.ipynb" in sync(ws, illustrated(None, code="x = 3"))
+    assert json.loads(lesson.read_text(encoding="utf-8"))["cells"][1]["source"] == "x = 3"
+
+
+def test_a_lesson_without_attachments_keeps_the_fingerprint_the_manifest_has():
+    """Manifests written before attachments counted still know the course's lessons: a notebook without
+    attachments is fingerprinted as it was (its cells' types and sources)."""
+    data = notebook_json("x = 1", "print(x)", run=True).encode("utf-8")
+    before = json.dumps([["code", "x = 1"], ["code", "print(x)"]], ensure_ascii=False).encode("utf-8")
+    assert workspace.fingerprint(data) == "cells:" + workspace.digest(before)
