@@ -43,7 +43,7 @@ INPUT = Messages(
         },
         "sparse_tensor": {
             "en": "{name} must be a dense tensor, got layout {layout}: convert it with .to_dense()",
-            "ru": "{name} должен быть плотным тензором, а получен layout {layout}: преобразуйте его через "
+            "ru": "{name} должен быть плотным тензором, а получен разреженный тензор (layout {layout}): преобразуйте его через "
             ".to_dense()",
         },
         "base_invalid": {

@@ -23,11 +23,11 @@ GRADE = Messages(
         },
         "symlink": {
             "en": "`{detail}` is a link, not a file or folder of the student's own: links are never graded.",
-            "ru": "`{detail}` — ссылка, а не собственный файл или папка студента: ссылки не проверяются.",
+            "ru": "`{detail}` — ссылка, а не файл или папка самого студента: ссылки не проверяются.",
         },
         "not_a_file": {
-            "en": "`{detail}` is not an ordinary file (a pipe, a device or unreadable): it is not graded.",
-            "ru": "`{detail}` — не обычный файл (канал, устройство или файл без доступа): он не проверяется.",
+            "en": "`{detail}` is not an ordinary file (a pipe, a device or an unreadable file): it is not graded.",
+            "ru": "`{detail}` — не обычный файл (канал, устройство или файл, недоступный для чтения): он не проверяется.",
         },
         "unknown_lesson": {
             "en": "Neither the file name (NN_name.ipynb) nor a check cell says which lesson this is.",
@@ -42,8 +42,8 @@ GRADE = Messages(
             "ru": "Ядро упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
         },
         "memory": {
-            "en": "The notebook's processes together used more than {memory} MB of memory and were stopped.",
-            "ru": "Процессы ноутбука вместе заняли больше {memory} МБ памяти, и их остановили.",
+            "en": "The notebook's processes together used more than {memory} MiB of memory and were stopped.",
+            "ru": "Процессы ноутбука вместе заняли больше {memory} МиБ памяти, и их остановили.",
         },
         "processes": {
             "en": "The notebook started more than {processes} processes or threads and was stopped: a fork bomb?",

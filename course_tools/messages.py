@@ -3,7 +3,7 @@ tools rather than inside them.
 
 One catalogue per tool, which that tool imports under its old name: the decks' index pages
 (``slides.TEXT``), the website's own pages (``site_pages.TEXT``), the READMEs' lesson tables
-(``tables.HEADERS``) what ``make lab`` tells a student (``workspace.TEXT``) and what ``make hub`` tells the
+(``tables.HEADERS``), what ``make lab`` tells a student (``workspace.TEXT``) and what ``make hub`` tells the
 instructor on the terminal (``hub.TEXT``). The grader's
 texts are in ``grade_messages.py``. Adding a language adds a line to every entry here
 (``tests/unit/test_messages.py`` lists what is missing).
@@ -196,7 +196,7 @@ HUB = Messages(
     {
         "running": {
             "en": "JupyterHub: {url}/  (any user name; the class's password is in {where})",
-            "ru": "JupyterHub: {url}/  (имя — любое; пароль класса лежит в {where})",
+            "ru": "JupyterHub: {url}/  (имя — любое; пароль группы — в {where})",
         },
         "ctrl_c": {
             "en": "Ctrl-C stops the hub only; `make hub` again takes the servers back, "
@@ -240,7 +240,7 @@ HUB = Messages(
         "hub": {"en": "JupyterHub", "ru": "JupyterHub"},
         "proxy_failed": {
             "en": "make hub: the proxy (configurable-http-proxy) did not start: {reason}. The end of {log}:",
-            "ru": "make hub: прокси (configurable-http-proxy) не запустился: {reason}. Конец {log}:",
+            "ru": "make hub: прокси (configurable-http-proxy) не запустился: {reason}. Конец журнала {log}:",
         },
         "exited": {"en": "it exited with code {code}", "ru": "он завершился с кодом {code}"},
         "port_taken": {
@@ -255,11 +255,11 @@ HUB = Messages(
             "en": "make hub: JupyterHub did not start: it exited with code {code} before answering on "
             "{url} (its log is above)",
             "ru": "make hub: JupyterHub не запустился: он завершился с кодом {code}, так и не ответив "
-            "на {url} (его журнал — выше)",
+            "по адресу {url} (его журнал — выше)",
         },
         "hub_silent": {
             "en": "make hub: JupyterHub did not answer on {url} within {seconds} s; it is stopped",
-            "ru": "make hub: JupyterHub не ответил на {url} за {seconds} с; он остановлен",
+            "ru": "make hub: JupyterHub не ответил по адресу {url} за {seconds} с; он остановлен",
         },
         "already": {
             "en": "make hub: a hub for {state} is already running (pid {pid}); `make hub-stop` ends it",
@@ -276,7 +276,7 @@ HUB = Messages(
             "system does not allow mount namespaces to open it for them ({reason}). Install the course and "
             "its Python where everyone may read them (/opt, /srv), or give others x on {folder}.",
             "ru": "make hub: студентам недоступен {path}: папка {folder} закрыта для других пользователей, "
-            "а открыть её через mount namespace эта система не даёт ({reason}). Установите курс и его "
+            "а открыть её через пространство имён монтирования (mount namespace) эта система не даёт ({reason}). Установите курс и его "
             "Python туда, где их могут читать все (/opt, /srv), или дайте остальным право x на {folder}.",
         },
     },

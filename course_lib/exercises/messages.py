@@ -123,7 +123,7 @@ MESSAGES = Messages(
             "it passes, but the check would be judging the course's code, not yours. The exercise is to "
             "write it yourself: fill in the template above without the course's finished classes.",
             "ru": "`{name}` использует внутри себя `{original}` — готовое решение из курса (`{part}`): "
-            "проверку оно, конечно, проходит, но проверялся бы код курса, а не ваш. Задача упражнения — "
+            "такой класс, конечно, прошёл бы проверку, но проверялся бы код курса, а не ваш. Задача упражнения — "
             "написать такое решение самостоятельно: заполните заготовку выше, не используя готовые "
             "классы курса.",
         },
@@ -142,12 +142,12 @@ MESSAGES = Messages(
             "и использовала оригиналы. Чтобы вернуть оригиналы и в ноутбуке, перезапустите ядро.",
         },
         "no_fork": {
-            "en": "Note: on {platform} Python cannot fork the notebook's process, so the check ran your code "
+            "en": "Note: on {platform} the notebook's process cannot be forked safely, so the check ran your code "
             "in the notebook itself, without a child process's limits: a Python loop is stopped at the "
             "time limit, but one long call (`time.sleep`, a big C operation) is not; memory is not limited; "
             "what your code changes in modules (a monkeypatch) stays changed in the notebook; `os._exit` or "
             "a crash in C code ends the kernel.",
-            "ru": "Обратите внимание: в {platform} Python не может создать копию процесса ноутбука (fork), "
+            "ru": "Обратите внимание: в {platform} процесс ноутбука нельзя безопасно скопировать (fork), "
             "поэтому проверка выполнила ваш код в самом ноутбуке, без ограничений дочернего процесса: цикл "
             "на Python останавливается по истечении времени, а один долгий вызов (`time.sleep`, большая "
             "операция на C) — нет; память не ограничена; то, что ваш код меняет в модулях (monkeypatch), "

@@ -67,24 +67,24 @@ MESSAGES = Messages(
             "the tokens (their sum, their mean, their sorted norms) does not see the order, so it cannot "
             "tell the two apart. Compare the outputs position by position: "
             "`torch.allclose(a, b, atol=1e-6)`.",
-            "ru": "По вашей проверке `{fn}` эквивариантна относительно перестановок, хотя она лишь "
-            "разворачивает порядок токенов: в f(x[:, perm]) и f(x)[:, perm] те же токены, но в другом "
+            "ru": "Ваша проверка считает `{fn}` эквивариантной относительно перестановок, хотя она лишь "
+            "разворачивает порядок токенов: в f(x[:, perm]) и f(x)[:, perm] те же токены, но в разном "
             "порядке. Сводка по токенам (их сумма, среднее, отсортированные нормы) порядка не видит и "
-            "различить их не может. Сравнивайте выходы позиция за позицией: "
+            "не может отличить один выход от другого. Сравнивайте выходы позиция за позицией: "
             "`torch.allclose(a, b, atol=1e-6)`.",
         },
         "f_never_called": {
-            "en": "Your function gives the right answers without ever calling f (for `{fn}` it never did). "
+            "en": "Your function gives the right answers, but for `{fn}` it never called f. "
             "The answer has to come from f itself: compute `f(x[:, perm])` and `f(x)[:, perm]` and "
             "compare them.",
-            "ru": "Ваша функция даёт верные ответы, ни разу не вызвав f (для `{fn}` — тоже). Ответ должен "
+            "ru": "Ваша функция даёт верные ответы, но для `{fn}` ни разу не вызвала f. Ответ должен "
             "следовать из самой f: посчитайте `f(x[:, perm])` и `f(x)[:, perm]` и сравните их.",
         },
         "f_not_applied": {
             "en": "Your function gives the right answers, but for `{fn}` it did not apply f to both x and "
             "x[:, perm]. The answer has to come from f itself: compute `f(x[:, perm])` and "
             "`f(x)[:, perm]` and compare them.",
-            "ru": "Ваша функция даёт верные ответы, но для `{fn}` она не применила f и к x, и к x[:, perm]. "
+            "ru": "Ваша функция даёт верные ответы, но для `{fn}` она применила f не к обоим тензорам — x и x[:, perm]. "
             "Ответ должен следовать из самой f: посчитайте `f(x[:, perm])` и `f(x)[:, perm]` и "
             "сравните их.",
         },
