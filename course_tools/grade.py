@@ -64,6 +64,10 @@ VIOLATIONS = ("grade.other_student", "grade.outside_dir", "grade.network", "grad
 CHECK_LOCK = threading.Lock()
 MAX_REPLY_ITEMS = 1_000_000  # numbers and containers in one reply, counted as decoding would build them
 MAX_REPLY_BYTES = 256 << 20  # tensors' bytes in one reply, the same way
+MAX_CELLS = 2000  # of one notebook: a lesson has about 100; reading 100 000 took the grader 17 s
+MAX_NOTEBOOKS = (
+    2 * 9
+)  # of one student (two per lesson): one student cannot make the class's grading take hours
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ class Notebook:
     seconds: float = 0.0
     verdicts: list[Verdict] = field(default_factory=list)
     problem: tuple | None = None
+    lang: str = SOURCE_LANGUAGE  # the notebook's language: its problems are said in it
 
 
 # ----------------------------------------------------------------------------- what there is to grade
@@ -118,11 +123,17 @@ def lesson_checks() -> dict[str, dict[str, str]]:
     return found
 
 
+def display_name(name: str) -> str:
+    """A file or folder name as the report writes it: bytes that are not UTF-8 as ``\\xff``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def discover(root: Path) -> list[Notebook]:
     """Every ``*.ipynb`` of every student: ``<student>/*.ipynb`` and ``<student>/<assignment>/*.ipynb``.
 
     A link (to a file or to a folder) is listed with its ``grade.symlink`` problem: never graded as
-    the work of the student whose folder holds it.
+    the work of the student whose folder holds it. One notebook per lesson (by its file name's number)
+    and at most ``MAX_NOTEBOOKS`` per student are graded; the others are listed with ``grade.duplicate``.
     """
     if not root.is_dir():
         raise ValueError(f"the submissions folder {str(root)!r} does not exist or is not a folder")
@@ -130,29 +141,32 @@ def discover(root: Path) -> list[Notebook]:
     for student in sorted(os.scandir(root), key=lambda e: e.name):
         if student.name.startswith("."):
             continue
+        name = display_name(student.name)
         if student.is_symlink():
-            found.append(
-                Notebook(
-                    student.name, Path(student.path), problem=("grade.symlink", {"detail": student.name})
-                )
-            )
+            found.append(Notebook(name, Path(student.path), problem=("grade.symlink", {"detail": name})))
             continue
         if not student.is_dir(follow_symlinks=False):
             continue
+        mine: list[Notebook] = []
         for entry in sorted(os.scandir(student.path), key=lambda e: e.name):
             if entry.name.startswith(".") or entry.name == ".ipynb_checkpoints":
                 continue
             if entry.is_dir(follow_symlinks=False):
-                found += [Notebook(student.name, Path(e.path)) for e in sorted(os.scandir(entry.path), key=lambda e: e.name)
-                          if e.name.endswith(".ipynb")]  # fmt: skip
+                mine += [Notebook(name, Path(e.path)) for e in sorted(os.scandir(entry.path), key=lambda e: e.name)
+                         if e.name.endswith(".ipynb")]  # fmt: skip
             elif entry.is_symlink() and not entry.name.endswith(".ipynb"):
-                found.append(
-                    Notebook(
-                        student.name, Path(entry.path), problem=("grade.symlink", {"detail": entry.name})
-                    )
-                )
+                problem = ("grade.symlink", {"detail": display_name(entry.name)})
+                mine.append(Notebook(name, Path(entry.path), problem=problem))
             elif entry.name.endswith(".ipynb"):
-                found.append(Notebook(student.name, Path(entry.path)))
+                mine.append(Notebook(name, Path(entry.path)))
+        lessons: set[str] = set()
+        for count, book in enumerate(mine):
+            number = LESSON_FILE.match(book.path.name)
+            if count >= MAX_NOTEBOOKS or (number and number.group(1) in lessons and book.problem is None):
+                book.problem = ("grade.duplicate", {"detail": display_name(book.path.name)})
+            elif number and book.problem is None:
+                lessons.add(number.group(1))
+        found += mine
     return found
 
 
@@ -220,6 +234,9 @@ def read_notebook(path: Path, limits: Limits, root: Path | None = None):
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError, MemoryError):  # '[' * 100000: too deep
         return None, ("grade.not_json", {})
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if isinstance(cells, list) and len(cells) > MAX_CELLS:
+        return None, ("grade.too_many_cells", {"cells": len(cells), "limit": MAX_CELLS})
     try:
         nb = nbformat.reads(json.dumps(data), as_version=4)
         nbformat.validate(nb)
@@ -503,6 +520,8 @@ def grade_notebook(book: Notebook, limits: Limits, hidden: list[Path], root: Pat
 def _grade_notebook(book: Notebook, limits: Limits, hidden: list[Path], root: Path) -> None:
     nb, problem = (None, book.problem) if book.problem else read_notebook(book.path, limits, root)
     book.lesson = which_lesson(book.path, nb)
+    lang = (nb.metadata.get("course") or {}).get("lang") if nb is not None else None
+    book.lang = lang if lang in LANGUAGES else SOURCE_LANGUAGE
     checks = lesson_checks().get(book.lesson, {})
     if problem is None and not checks:
         problem = ("grade.unknown_lesson", {})
@@ -521,7 +540,7 @@ def set_problem(book: Notebook, problem: tuple, checks: dict, limits: Limits) ->
     values = {"seconds": limits.seconds, "limit": limits.output_bytes, "memory": limits.memory_bytes >> 20,
               "processes": grade_sandbox.NPROC, **values}  # fmt: skip
     status = "timeout" if key == "grade.timeout" else "error"
-    text = grade_messages.GRADE(key.removeprefix("grade."), **values_for(key, values))
+    text = grade_messages.GRADE(key.removeprefix("grade."), book.lang, **values_for(key, values))
     book.verdicts = [Verdict(book.student, book.lesson, e, status, key, text, values) for e in checks or [""]]
 
 
@@ -579,6 +598,8 @@ def grade(root: Path, limits: Limits = Limits(), jobs: int = 2, hide: tuple[Path
                 raise ValueError(f"{str(path)!r} holds {what} ({str(inner)!r}), so the kernels cannot run "
                                  "with it hidden: keep the submissions and the report in folders of their own")  # fmt: skip
     books = discover(root)
+    if grade_sandbox.mode() == grade_sandbox.ISOLATED:
+        grade_sandbox.remove_stale_groups()
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(lambda book: grade_notebook(book, limits, hidden, root), books))
@@ -610,7 +631,7 @@ def write_report(result: Result, out: Path, lang: str) -> None:
             record = {
                 "student": student,
                 "notebooks": [
-                    {"file": b.path.name, "lesson": b.lesson, "seconds": round(b.seconds, 2),
+                    {"file": display_name(b.path.name), "lesson": b.lesson, "seconds": round(b.seconds, 2),
                      "exercises": [{k: v for k, v in asdict(x).items() if k != "student"} for x in b.verdicts]}
                     for b in books
                 ],

@@ -29,6 +29,16 @@ GRADE = Messages(
             "en": "`{detail}` is not an ordinary file (a pipe, a device or an unreadable file): it is not graded.",
             "ru": "`{detail}` — не обычный файл (канал, устройство или файл, недоступный для чтения): он не проверяется.",
         },
+        "too_many_cells": {
+            "en": "The notebook has {cells} cells, more than the limit of {limit}: is it a lesson of the course?",
+            "ru": "В ноутбуке {cells} ячеек, больше предела в {limit}: точно ли это урок курса?",
+        },
+        "duplicate": {
+            "en": "`{detail}` is not graded: another notebook of this student for the same lesson was "
+            "(one per lesson, at most 18 per student).",
+            "ru": "`{detail}` не проверяется: у этого студента уже проверен другой ноутбук того же урока "
+            "(по одному на урок, не больше 18 на студента).",
+        },
         "unknown_lesson": {
             "en": "Neither the file name (NN_name.ipynb) nor a check cell says which lesson this is.",
             "ru": "Ни имя файла (NN_name.ipynb), ни ячейка проверки не говорят, какой это урок.",

@@ -9,10 +9,11 @@ memory, processes). Two modes, chosen by :func:`mode` and named in the report:
 - as a user of its own (a uid no account uses, a different one for each notebook), never root, with
   no capabilities and ``no_new_privs``;
 - in new mount, PID, network, IPC and UTS namespaces: no network at all, no other process in sight;
-- on a filesystem that is read-only everywhere (every mount remounted read-only) except a private
-  ``tmpfs`` on ``/tmp`` that holds only this notebook's working folder; the submissions, the report
-  and the grader's own folders are covered by empty read-only ``tmpfs`` mounts; ``/run``,
-  ``/var/tmp`` and ``/dev/shm`` are covered too;
+- on a filesystem that shows the system's own folders (``/usr``, ``/etc``, ...), the course and Python,
+  read-only, and nothing else of the machine: every other top-level folder (``/home``, ``/root``,
+  ``/srv``, ``/var``, ``/opt``, ...) is covered by an empty one, the paths it needs bound back; its
+  ``/tmp`` is a private ``tmpfs`` holding only this notebook's working folder, ``/dev/shm`` its own; the
+  submissions, the report, a hub's state and ``workspace/`` are covered even inside the course;
 - with one memory limit and one process-count limit for its whole process tree: a cgroup (v2, or
   v1's memory and pids controllers) where this machine lets the grader make one, else the tree's
   summed memory (PSS) watched every 50 ms and ``RLIMIT_NPROC`` on its uid; the whole tree dies
@@ -50,8 +51,10 @@ from .config import CONFIG
 __all__ = ["ISOLATED", "UNPROTECTED", "mode", "Cgroup", "Session", "start", "enter"]
 
 ISOLATED, UNPROTECTED = "isolated", "unprotected"
+CPU_PERIOD_US = 100_000  # cgroup v1's default period: a quota of one period is one core
 NPROC = 128  # processes and threads of one notebook's tree (torch with one thread uses about 10)
 TMP_BYTES = 512 << 20  # the private /tmp: the notebook's working folder and whatever it writes
+FRAME_BYTES = 16 << 20  # one frame from a sandbox: a check's reply takes well under 1 MiB
 UID_BASE = 2_100_000_000  # the sandbox's uids: far above any account's (useradd stops at 60 000)
 RUNNER = "import sys; sys.path.insert(0, {root!r}); from course_tools.grade_run import main; main()"
 ENTER = "import sys; sys.path.insert(0, {root!r}); from course_tools.grade_sandbox import enter; enter()"
@@ -92,6 +95,8 @@ class Cgroup:
                 if (made["unified"] / "memory.swap.max").exists():
                     (made["unified"] / "memory.swap.max").write_text("0")
                 (made["unified"] / "pids.max").write_text(str(pids))
+                with contextlib.suppress(OSError):  # one core at most, where the cpu controller is enabled
+                    (made["unified"] / "cpu.max").write_text("100000 100000")
             else:  # v1: beside our own group in the memory and pids hierarchies
                 for controller in ("memory", "pids"):
                     own = _own_group(controller)
@@ -103,6 +108,12 @@ class Cgroup:
                 with contextlib.suppress(OSError):  # without swap accounting there is no such file
                     (made["memory"] / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
                 (made["pids"] / "pids.max").write_text(str(pids))
+                own = _own_group("cpu")
+                if own is not None and (base / "cpu" / "cpu.cfs_quota_us").exists():
+                    with contextlib.suppress(OSError):  # one core at most: a busy loop slows no neighbour
+                        made["cpu"] = base / "cpu" / own.lstrip("/") / name
+                        made["cpu"].mkdir()
+                        (made["cpu"] / "cpu.cfs_quota_us").write_text(str(CPU_PERIOD_US))
         except OSError:
             Cgroup(made).remove()
             return None
@@ -144,6 +155,17 @@ class Cgroup:
                 except OSError:
                     self.kill()
                     time.sleep(0.02)
+
+
+def remove_stale_groups() -> None:
+    """The cgroups a grader that was killed left behind (``course-grade-<pid>-...``, its pid gone)."""
+    base = Path("/sys/fs/cgroup")
+    for pattern in ("course-grade-*", "*/course-grade-*", "*/*/*/course-grade-*"):
+        for folder in base.glob(pattern):
+            pid = folder.name.split("-")[2]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
 
 def _own_group(controller: str) -> str | None:
@@ -194,7 +216,7 @@ class Session:
         from course_lib.exercises.child import load_plain
 
         while True:
-            data = receive_frame(self.channel.fileno(), deadline)
+            data = receive_frame(self.channel.fileno(), deadline, FRAME_BYTES)
             if data is None:
                 return None
             message = load_plain(data)
@@ -347,11 +369,15 @@ def start(job: dict, limits, hidden: list[Path], mpl_cache: dict[str, str]) -> S
 
         resource.setrlimit(resource.RLIMIT_AS, (max(limits.memory_bytes, 4 << 30),) * 2)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        die_with_parent()
+
+    def die_with_parent():  # the grader killed: its sandboxes go too (unshare's --kill-child takes the rest)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env_outer,
         cwd="/", pass_fds=(child.fileno(),), start_new_session=True,
-        preexec_fn=None if sandboxed else limit_unprotected,
+        preexec_fn=die_with_parent if sandboxed else limit_unprotected,
     )  # fmt: skip
     child.close()
     session = Session(process, parent, uid, cgroup, limits, tempdir=tempdir)
@@ -386,7 +412,7 @@ def _needed_paths() -> list[str]:
 
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
-PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 38, 24
+PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_PDEATHSIG = 38, 24, 1
 
 
 def _mount(libc, source: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
@@ -421,31 +447,43 @@ def enter() -> None:
     for procs in setup["procs"]:  # the tree's memory and process limits, before anything else starts
         Path(procs).write_text(str(os.getpid()))
     _mount(libc, "none", "/", None, MS_REC | MS_PRIVATE)
-    # the folders the user needs, kept open: a parent closed to others (a home at 0700) is covered below
+    # the folders the user needs, kept open while everything around them is covered
     kept = {p: os.open(p, os.O_PATH) for p in setup["needed"]}
     for point in sorted(set(_mount_points()), key=len):
         if point.startswith("/proc"):
             continue
         with contextlib.suppress(OSError):  # gone (covered by an earlier mount) or not remountable
             _mount(libc, "none", point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
-    for closed in closed_parents(list(kept)):
-        _mount(libc, "tmpfs", closed, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
-        for path, fd in kept.items():
-            if path.startswith(closed.rstrip("/") + "/"):
+    bound: list[str] = []
+    for folder in covered_folders(list(kept)):
+        private_tmp = folder == "/tmp"
+        size = f"size={setup['file_bytes']}" if private_tmp else "size=1m"
+        _mount(libc, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755")
+        for path in sorted(
+            kept
+        ):  # the needed paths below it, bound back read-only (an outer one holds its inner)
+            if _below(path, folder) and not any(_below(path, b) or path == b for b in bound):
                 os.makedirs(path, exist_ok=True)
-                _mount(libc, f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
-                _mount(libc, "none", path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        _mount(
-            libc, "none", closed, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=64k,mode=0755"
-        )
-    for hidden in setup["hidden"]:
+                _mount(libc, f"/proc/self/fd/{kept[path]}", path, None, MS_BIND | MS_REC)
+                _mount(libc, "none", path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID)
+                bound.append(path)
+        if not private_tmp:
+            _mount(
+                libc, "none", folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, f"{size},mode=0755"
+            )
+    for entry in os.scandir("/"):  # the top-level files too (a container's description, an installer)
+        if entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                _mount(libc, "/dev/null", entry.path, None, MS_BIND)
+    for hidden in setup["hidden"]:  # inside a needed path (a hub's state in the course): covered too
         if os.path.isdir(hidden):
             _mount(libc, "tmpfs", hidden, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
-    for covered, flags, data in (("/run", MS_RDONLY, "size=4k,mode=0555"), ("/var/tmp", MS_RDONLY, "size=4k,mode=0555"),
-                                 ("/dev/shm", 0, "size=64m,mode=1777")):  # fmt: skip
-        if os.path.isdir(covered):  # this namespace's own: no other notebook sees them
-            _mount(libc, "tmpfs", covered, "tmpfs", flags | MS_NOSUID | MS_NODEV, data)
-    _mount(libc, "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={setup['file_bytes']},mode=0755")
+    for folder, flags, data in (("/dev/shm", 0, "size=64m,mode=1777"), ("/dev/pts", MS_RDONLY, "size=4k,mode=0555"),
+                                ("/dev/mqueue", MS_RDONLY, "size=4k,mode=0555")):  # fmt: skip
+        if os.path.isdir(folder) and not os.path.islink(
+            folder
+        ):  # this namespace's own: no other notebook sees them
+            _mount(libc, "tmpfs", folder, "tmpfs", flags | MS_NOSUID | MS_NODEV, data)
     env = setup["env"]
     for folder in ("/tmp/work", env["HOME"], env["TMPDIR"], env["MPLCONFIGDIR"]):
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -465,6 +503,23 @@ def enter() -> None:
         raise OSError(ctypes.get_errno(), "no_new_privs")
     os.chdir("/tmp/work")
     os.execve(setup["argv"][0], setup["argv"], env)
+
+
+# the system's own top-level folders, seen read-only; every other one (/home, /root, /srv, /opt, /var,
+# /mnt, /work, ...) is covered by an empty filesystem, the paths the sandbox needs bound back into it
+SYSTEM = {"usr", "lib", "lib32", "lib64", "libx32", "bin", "sbin", "etc", "proc", "dev", "sys"}
+
+
+def _below(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip("/") + "/")
+
+
+def covered_folders(needed: list[str]) -> list[str]:
+    """What the sandbox covers: every top-level folder that is not the system's (``/tmp`` becomes the
+    notebook's own), and inside the system's, the folders closed to others above a needed path."""
+    tops = sorted(e.path for e in os.scandir("/") if e.is_dir(follow_symlinks=False) and e.name not in SYSTEM)
+    closed = [c for c in closed_parents(needed) if not any(c == t or _below(c, t) for t in tops)]
+    return tops + closed
 
 
 def closed_parents(paths: list[str]) -> list[str]:

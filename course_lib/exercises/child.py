@@ -937,9 +937,18 @@ def send_frame(fd: int, payload: bytes) -> None:
     _send(fd, payload)
 
 
-def receive_frame(fd: int, deadline: float | None = None) -> bytes | None:
-    """The next frame's bytes, None at the end; raises ``TimeoutError`` past ``deadline``, ``EOFError`` when too large."""
-    return _receive(fd, deadline)
+def receive_frame(fd: int, deadline: float | None = None, limit: int | None = None) -> bytes | None:
+    """The next frame's bytes, None at the end; raises ``TimeoutError`` past ``deadline``, ``EOFError``
+    when larger than ``limit`` bytes (a reply's own limit when None), before reading it."""
+    if limit is None:
+        return _receive(fd, deadline)
+    head = _read_exactly(fd, 8, deadline)
+    if head is None:
+        return None
+    (size,) = struct.unpack("!Q", head)
+    if size > limit:
+        raise EOFError(f"a frame of {size} bytes, more than {limit}")
+    return _read_exactly(fd, size, deadline)
 
 
 def load_plain(data: bytes):

@@ -118,6 +118,16 @@ ATTACKS = {  # student: (code before the answer, the answer, status, diagnosis)
         "correct",
         "",
     ),
+    # the course's finished class, wrapped in the student's own
+    "wraps_course_class": (
+        "import course_lib\nfrom torch import nn\n"
+        "class MyPositionalEncoding(nn.Module):\n    def __init__(self, d_model, max_len=5000):\n"
+        "        super().__init__()\n        self.inner = course_lib.PositionalEncoding(d_model, max_len)\n"
+        "    def forward(self, x):\n        return self.inner(x)\n",
+        "none",
+        "not_attempted",
+        "course_class_inside",
+    ),
     "fork_bomb": (
         "import os, time\nfor _ in range(2000):\n    try:\n        if os.fork() == 0:\n"
         "            time.sleep(60)\n            os._exit(0)\n    except OSError:\n        pass\ntime.sleep(60)\n",
@@ -141,7 +151,10 @@ FILES = {  # student: (what is under their folder, diagnosis)
     "zero_link": ("link to /dev/zero", "grade.symlink"),
     "link_to_neighbour": ("link to honest_a's notebook", "grade.symlink"),
     "linked_folder": ("link to honest_e's folder", "grade.symlink"),
+    "many_cells": ("a notebook of 2001 cells", "grade.too_many_cells"),
 }
+BAD_NAME = b"bad\xffname"  # a folder name that is not UTF-8: the report names it "bad\\xffname"
+TWICE = "twice"  # two notebooks of lesson 5: the second is not graded
 CSV_NAME = '=HYPERLINK("evil.invalid";"x")'  # a folder name a spreadsheet would run
 
 
@@ -168,7 +181,7 @@ def make_class(root: Path, flag: Path) -> None:
                 "{{" + name + "!r}}", "{" + name + "!r}"
             )
         code = code.format(**values)
-        body = RIGHT if answer == "right" else variant(EXERCISE, "template")[0]
+        body = {"right": RIGHT, "none": ""}.get(answer, variant(EXERCISE, "template")[0])
         write(student, notebook(EXERCISE, code + body, "en"))
     write(CSV_NAME, notebook(EXERCISE, RIGHT, "en"))
     for student in FILES:
@@ -180,6 +193,16 @@ def make_class(root: Path, flag: Path) -> None:
     os.symlink(neighbour, root / "link_to_neighbour" / f"{LESSON}.ipynb")
     (root / "linked_folder").rmdir()
     os.symlink(root / "honest_e", root / "linked_folder")
+    many = notebook(EXERCISE, RIGHT, "en")
+    many.cells += [nbformat.v4.new_code_cell("pass") for _ in range(2001 - len(many.cells))]
+    (root / "many_cells" / f"{LESSON}.ipynb").write_text(nbformat.writes(many), encoding="utf-8")
+    os.mkdir(os.fsencode(root) + b"/" + BAD_NAME)
+    (Path(os.fsdecode(os.fsencode(root) + b"/" + BAD_NAME)) / f"{LESSON}.ipynb").write_text(
+        nbformat.writes(notebook(EXERCISE, RIGHT, "en")), encoding="utf-8"
+    )
+    (root / TWICE).mkdir()
+    for name in (f"{LESSON}.ipynb", "05_again.ipynb"):
+        (root / TWICE / name).write_text(nbformat.writes(notebook(EXERCISE, RIGHT, "en")), encoding="utf-8")
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
@@ -227,7 +250,9 @@ def attacked(tmp_path_factory):
 
 
 def rows(result) -> dict[str, tuple[str, str]]:
-    return {b.student: (v.status, v.diagnosis) for b in result.notebooks for v in b.verdicts}
+    return {
+        b.student: (v.status, v.diagnosis) for b in result.notebooks for v in b.verdicts if b.student != TWICE
+    }
 
 
 @needs_sandbox
@@ -237,6 +262,14 @@ def test_every_honest_verdict_stands_beside_the_attacks(attacked):
     for student, (_, _, status, diagnosis) in HONEST.items():
         assert got[student] == (status, diagnosis), student
     assert got[CSV_NAME] == ("correct", "")
+    assert got["bad\\xffname"] == ("correct", "")
+    twice = [
+        (b.path.name, v.status, v.diagnosis)
+        for b in result.notebooks
+        if b.student == TWICE
+        for v in b.verdicts
+    ]
+    assert twice == [("05_again.ipynb", "correct", ""), (f"{LESSON}.ipynb", "error", "grade.duplicate")]
 
 
 @needs_sandbox
@@ -264,7 +297,7 @@ def test_nothing_outside_the_submission_changed(attacked):
 def test_a_report_for_everyone_and_no_formula_in_the_table(attacked):
     result, *_, out = attacked
     students = {b.student for b in result.notebooks}
-    assert students == set(HONEST) | set(ATTACKS) | set(FILES) | {CSV_NAME}
+    assert students == set(HONEST) | set(ATTACKS) | set(FILES) | {CSV_NAME, "bad\\xffname", TWICE}
     with open(out / "verdicts.csv", newline="", encoding="utf-8") as f:
         table = list(csv.reader(f))
     assert {r[0] for r in table[1:]} == (students - {CSV_NAME}) | {"'" + CSV_NAME}
@@ -330,12 +363,20 @@ def test_the_sandbox_s_user_owns_nothing_and_sees_no_other_submission():
     network, a read-only course, a /tmp of its own."""
     if not ISOLATED:
         pytest.skip("the sandbox needs root and Linux namespaces")
+    import tempfile
+
+    outside = Path(tempfile.mkdtemp(dir="/var/tmp"))
+    outside.chmod(0o755)
+    (outside / "last_week.ipynb").write_text("another class's work")
+    (outside / "last_week.ipynb").chmod(0o644)
     code = (
         "import json, os, socket\n"
         "status = dict(l.split(':', 1) for l in open('/proc/self/status').read().splitlines() if ':' in l)\n"
         "facts = {'uid': os.getuid(), 'caps': status['CapEff'].strip(), 'tmp': sorted(os.listdir('/tmp')),\n"
         f"         'course_writable': os.access({str(CONFIG.root)!r}, os.W_OK),\n"
-        "         'interfaces': sorted(n for _, n in socket.if_nameindex())}\n"
+        "         'interfaces': sorted(n for _, n in socket.if_nameindex()),\n"
+        f"         'outside': os.path.exists({str(outside / 'last_week.ipynb')!r}),\n"
+        f"         'course': os.path.isdir({str(CONFIG.root / 'course_lib')!r}), 'var': os.listdir('/var')}}\n"
         "print('FACTS', json.dumps(facts))\n"
     )
     job = {"notebook": {"cells": [{"cell_type": "code", "source": code, "metadata": {}}]}, "read_roots": ["/"],
@@ -346,11 +387,16 @@ def test_the_sandbox_s_user_owns_nothing_and_sees_no_other_submission():
         assert problem is None
     finally:
         session.close()
+        import shutil
+
+        shutil.rmtree(outside)
     printed = session.output_tail.decode()
     facts = json.loads(printed[printed.index("FACTS") + 6 :].splitlines()[0])
     assert facts["uid"] >= grade_sandbox.UID_BASE and facts["caps"] == "0000000000000000"
     assert facts["tmp"] == ["work"] and facts["course_writable"] is False
     assert facts["interfaces"] == ["lo"]
+    # the machine's other files out of sight, the course in sight
+    assert facts["outside"] is False and facts["var"] == [] and facts["course"] is True
     assert sys.platform.startswith("linux")
 
 
@@ -372,3 +418,13 @@ def test_a_course_under_a_closed_folder_is_still_reachable_in_the_sandbox():
     finally:
         closed.chmod(0o755)
         shutil.rmtree(base)
+
+
+def test_the_cgroups_of_a_killed_grader_are_removed():
+    folder = Path("/sys/fs/cgroup/pids/course-grade-999999999-dead")
+    try:
+        folder.mkdir()
+    except OSError:
+        pytest.skip("no writable pids cgroup here")
+    grade_sandbox.remove_stale_groups()
+    assert not folder.exists()
