@@ -329,11 +329,14 @@ def valid_facts(facts) -> bool:
 
 def bounded_facts(facts: dict) -> dict:
     """The facts with their texts cut to what a message shows."""
-    return {
+    kept = {
         k: v[:100] if type(v) is str else v
         for k, v in facts.items()
         if k in (*FACT_TYPES, "course", "missing_forward")
     }
+    if "course_parts" in facts:  # a built module's attributes that are the course's classes (validated)
+        kept["course_parts"] = [(a[:200], b[:200]) for a, b in facts["course_parts"]]
+    return kept
 
 
 def valid_error(error) -> bool:
