@@ -169,7 +169,12 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
   ctx.fillText(labels.equal, b.left + b.width / 2, 6, b.width + 40);
 }
 
-async function render({ model, el }) {
+// the head is one of the heads (BOUNDS, from Python, bound the other settings)
+const RULES = { head: (get) => ({ low: 1, high: get("num_heads") }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "alibi-explorer");

@@ -66,7 +66,11 @@ export function readout(data, k, labels, numbers) {
 const WIDTH = 600;
 const HEIGHT = 290;
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "balance-explorer");

@@ -91,7 +91,8 @@ export function frame(el, lang, className) {
 .course-explorer-control input { flex: 1 1 auto; min-width: 6em; }
 .course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
 .course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
-.course-explorer canvas { display: block; max-width: 100%; height: auto; }`;
+.course-explorer canvas { display: block; max-width: 100%; height: auto; }
+.course-explorer .course-explorer-notice { border-left: 3px solid #d62728; padding-left: 0.5em; margin: 0.3em 0; max-width: 46em; }`;
   const controls = document.createElement("div");
   controls.className = "course-explorer-controls";
   const canvas = document.createElement("canvas");
@@ -204,5 +205,96 @@ export function live(model, draw, controls) {
   redraw();
   return () => {
     for (const name of Object.keys(controls)) model.off(`change:${name}`, redraw);
+  };
+}
+
+// ----------------------------------------------------------------------------- saved values
+
+// A saved notebook is input: a classmate's copy, or one edited by hand, may hold any value of a
+// setting (10⁹ positions to draw, NaN, a string). Python refuses such values where each trait is
+// declared (course_lib/widgets/live.py, Checked); the same bounds end this module as BOUNDS
+// ({default, low, high, integer}, {default, allowed} or {default, longest}). `guard` gives the explorer a model whose get()
+// returns each bounded setting within its bounds, before anything is computed from it; `rules`
+// bound the settings whose range depends on another one (a pair within d_model): name -> (get) =>
+// {low, high}. Every value replaced is named in a notice in the lesson's language.
+export function clampValue(raw, bound) {
+  if (bound.allowed) return bound.allowed.includes(raw) ? raw : bound.default;
+  if (bound.longest !== undefined) return typeof raw === "string" ? raw.slice(0, bound.longest) : bound.default;
+  const within = (x) => Math.min(Math.max(x, bound.low), bound.high);
+  if (typeof raw !== "number" || !Number.isFinite(raw)) return within(bound.default);
+  return within(bound.integer ? Math.round(raw) : raw);
+}
+
+function shownValue(x, numbers) {
+  if (typeof x === "number" && Number.isFinite(x) && !Number.isInteger(x)) return formatNumber(x, ".6g", numbers);
+  const text = typeof x === "string" ? JSON.stringify(x) : x === undefined ? "undefined" : JSON.stringify(x) ?? String(x);
+  const shown = typeof x === "number" && !Number.isFinite(x) ? String(x) : text;
+  return shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
+}
+
+export function guard(model, el, bounds, rules = {}) {
+  const numbers = model.get("numbers") || { decimal: ".", group: ",", minus: "-" };
+  // the message in the lesson's language (Python's labels); saved labels without it: the values alone
+  const labels = model.get("labels");
+  const clamped = labels && typeof labels.clamped === "string" ? labels.clamped : "{changes}";
+  const replaced = new Map(); // "name" -> "name = saved → shown", in the order met
+  const notice = document.createElement("p");
+  notice.className = "course-explorer-notice";
+  notice.setAttribute("role", "status");
+  const record = (name, raw, value) => {
+    const line = `${name} = ${shownValue(raw, numbers)} → ${shownValue(value, numbers)}`;
+    if (replaced.get(name) === line) return;
+    replaced.set(name, line);
+    notice.textContent = fill(clamped, { changes: [...replaced.values()].join("; ") });
+    if (notice.parentNode !== el) el.insertBefore(notice, el.querySelector(".course-explorer-controls"));
+  };
+  const boundOf = (name) => {
+    const rule = rules[name];
+    if (!rule) return bounds[name];
+    const found = rule(get);
+    if (found.allowed) return { default: found.allowed.at(-1), ...found };
+    const { low, high } = found;
+    const base = bounds[name] || { default: low, integer: true };
+    return { ...base, low: Math.max(low, base.low ?? low), high: Math.max(low, Math.min(high, base.high ?? high)) };
+  };
+  const limits = () => {
+    const raw = model.get("limits");
+    const saved = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+    const out = {};
+    const put = (key, bound) => {
+      const value = clampValue(key in saved ? saved[key] : bound.high, { ...bound, default: bound.high });
+      if (key in saved && value !== saved[key]) record(`limits.${key}`, saved[key], value);
+      out[key] = value;
+    };
+    for (const name of new Set([...Object.keys(bounds), ...Object.keys(rules)])) {
+      const bound = boundOf(name);
+      if (bound.high !== undefined) put(name, bound);
+    }
+    if (bounds.base && bounds.base.high !== undefined) {
+      const exponents = { low: Math.log10(bounds.base.low), high: Math.log10(bounds.base.high), integer: false };
+      for (const key of ["base_exponent_min", "base_exponent_max"]) {
+        const value = clampValue(key in saved ? saved[key] : NaN, { ...exponents, default: key.endsWith("min") ? exponents.low : exponents.high });
+        if (key in saved && value !== saved[key]) record(`limits.${key}`, saved[key], value);
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+  function get(name) {
+    if (name === "limits") return limits();
+    const bound = boundOf(name);
+    const raw = model.get(name);
+    if (!bound) return raw;
+    const value = clampValue(raw, bound);
+    if (value !== raw) record(name, raw, value);
+    return value;
+  }
+  return {
+    get,
+    set: (name, value) => model.set(name, value),
+    save_changes: () => model.save_changes(),
+    on: (...args) => model.on(...args),
+    off: (...args) => model.off(...args),
+    notice,
   };
 }

@@ -70,7 +70,12 @@ function drawPadding(ctx, values, labels, font, colours, lut) {
   );
 }
 
-async function render({ model, el }) {
+// the padding is at most max_padding (BOUNDS, from Python, bound the other settings)
+const RULES = { padding: (get) => ({ low: 0, high: get("max_padding") }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "left-padding-explorer");

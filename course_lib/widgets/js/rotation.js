@@ -109,7 +109,12 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   );
 }
 
-async function render({ model, el }) {
+// the pair i is one of d_model's pairs (BOUNDS, from Python, bound the other settings)
+const RULES = { i: (get) => ({ low: 0, high: Math.floor(get("d_model") / 2) - 1 }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rotation-explorer");

@@ -102,7 +102,11 @@ function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
   drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, { lut, vmin: -1, vmax: 1 }, bar, font, colours);
 }
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "table-explorer");

@@ -182,7 +182,11 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
   });
 }
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
@@ -200,7 +204,7 @@ async function render({ model, el }) {
   el.append(style);
   const font = await courseFont(el);
   const last = model.get("limits").min_freq;
-  const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text") }) };
+  const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }) };
   if (data.counts) {
     inputs.min_freq = slider(controls, { name: "min_freq", label: labels.min_freq, min: 1, max: last, value: model.get("min_freq") });
   } else {
