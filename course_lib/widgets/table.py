@@ -27,7 +27,12 @@ from .live import (
 )
 from .messages import MESSAGES
 
-__all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]
+__all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer", "error_text"]
+
+
+def error_text(error: float, lang: str | None = None) -> str:
+    """The rotation check's largest difference: 0 when exact (not 0.0e+00, «0,0·10⁰»), else 2.2e-16 as the language writes it."""
+    return "0" if error == 0 else format_number(error, ".1e", lang)
 
 
 class TableExplorer(LiveExplorer):
@@ -189,7 +194,7 @@ class RotationExplorer(LiveExplorer):
             angle=format_number(self.k * omega, ".4f", self.lang),
             pos=self.pos,
             pos_k=self.pos + self.k,
-            err=format_number(self.error, ".1e", self.lang),
+            err=error_text(self.error, self.lang),
         )
 
 

@@ -192,6 +192,16 @@ def test_rotation_explorer_checks_the_rotation():
     assert "ω = base^(-2i/d_model) = 0.5623, angle k·ω = 2.8117 rad" in ex.readout()  # 5 · 10^(-2/8)
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_exact_rotation_reads_zero(lang):
+    # the lesson's own setting turns exactly: the readout writes 0, not 0.0e+00 nor «0,0·10⁰»
+    ex = widgets.rotation_explorer(d_model=16, pos=3, k=2, i=0, lang=lang)
+    assert ex.error == 0.0
+    assert ex.readout().endswith("0).") and "10⁰" not in ex.readout() and "e+00" not in ex.readout()
+    assert widgets.table.error_text(2.220446049250313e-16, "ru") == "2,2·10⁻¹⁶"
+    assert widgets.table.error_text(2.220446049250313e-16, "en") == "2.2e-16"
+
+
 def test_rotation_explorer_in_russian():
     ex = widgets.rotation_explorer(lang="ru")
     assert (ex.labels["pos"], ex.labels["k"], ex.labels["i"]) == ("позиция pos", "сдвиг k", "пара i")

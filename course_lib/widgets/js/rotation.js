@@ -24,6 +24,11 @@ export function rotationCheck(pos, k, i, d, base) {
   return Math.max(Math.abs(turned[0] - later[0]), Math.abs(turned[1] - later[1]));
 }
 
+// the check's largest difference: 0 when exact (not 0.0e+00, «0,0·10⁰»), as table.py's error_text
+export function errorText(error, numbers) {
+  return error === 0 ? "0" : formatNumber(error, ".1e", numbers);
+}
+
 export function readout({ pos, k, i, d_model: d, base }, labels, numbers) {
   const w = omega(i, d, base);
   return fill(labels.readout, {
@@ -31,7 +36,7 @@ export function readout({ pos, k, i, d_model: d, base }, labels, numbers) {
     angle: formatNumber(k * w, ".4f", numbers),
     pos,
     pos_k: pos + k,
-    err: formatNumber(rotationCheck(pos, k, i, d, base), ".1e", numbers),
+    err: errorText(rotationCheck(pos, k, i, d, base), numbers),
   });
 }
 
