@@ -621,3 +621,29 @@ def test_every_saved_live_explorer_runs_the_current_javascript():
             if model["model_module"] == "anywidget" and model["state"]["_esm"] not in current
         ]
     assert stale == []
+
+
+# what the site's home page and the READMEs say of the explorers: live in the page, with no kernel
+# (they once said the widgets showed their saved state and only a running notebook moved them)
+STATIC_CLAIMS = [
+    r"run the notebook",
+    r"запустите ноутбук",
+    r"state they were saved in",
+    r"сохранённом состоянии, рядом",
+    r"Sliders stay in the notebooks",
+    r"Слайдеры остаются в ноутбуках",
+    r"to move it and watch the figure follow",
+    r"чтобы двигать слайдер и видеть",
+]
+
+
+def test_the_home_page_and_the_readmes_say_the_explorers_are_live():
+    from course_tools.messages import SITE
+
+    texts = {lang: SITE("intro", lang) for lang in i18n.LANGUAGES}
+    texts |= {name: (CONFIG.root / name).read_text(encoding="utf-8") for name in ("README.md", "README.ru.md")}
+    for where, text in texts.items():
+        flat = " ".join(text.split())
+        assert [claim for claim in STATIC_CLAIMS if re.search(claim, flat)] == [], where
+    assert "live in the page, with no kernel" in texts["en"]
+    assert "прямо на странице, без ядра" in texts["ru"]
