@@ -205,3 +205,62 @@ def test_explorer_clamps_saved_values_and_stays_responsive(offline_page, built, 
         for key in wrong:
             assert f"{key} = " in notice, (key, where)
     traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- drawn in the page's style
+
+# the explorer rendered before it is attached, as the widget renderers do (the page's colour and
+# font are unknown then), on a dark page with a font of its own; attached later: it must redraw in
+# the page's colour and font. Every fillText's colour and font is recorded, the texts of the last
+# drawing of the canvas kept (a drawing starts with sizeCanvas's clearRect).
+DETACHED = """([source, state]) => {
+    window.__result = undefined;
+    const proto = CanvasRenderingContext2D.prototype;
+    proto.courseFillText ||= proto.fillText;
+    proto.courseClearRect ||= proto.clearRect;
+    window.__texts = [];
+    proto.clearRect = function (...args) { window.__texts = []; return proto.courseClearRect.apply(this, args); };
+    proto.fillText = function (text, ...rest) {
+        window.__texts.push({text: String(text), colour: String(this.fillStyle), font: this.font});
+        return proto.courseFillText.call(this, text, ...rest);
+    };
+    setTimeout(async () => {
+        const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+        const module = await import(url);
+        const model = {get: (name) => state[name], set() {}, save_changes() {}, on() {}, off() {}};
+        const el = document.createElement('div');
+        await module.default.render({model, el});
+        const before = window.__texts.map(t => t.colour);
+        await new Promise(resolve => setTimeout(resolve, 50));
+        document.body.append(el);
+        window.__result = {before};
+    }, 0);
+}"""
+
+DARK_PAGE = """<!DOCTYPE html><html><head><style>
+  :root { --course-sans: CourseTestSans, sans-serif; }
+  body { background: #121212; color: rgb(230, 230, 230); }
+</style></head><body></body></html>"""
+
+
+@pytest.mark.parametrize("name", ["table", "rotation", "rope", "alibi", "rope_angles", "left_padding"])
+def test_an_explorer_rendered_before_it_is_attached_redraws_in_the_pages_colour_and_font(
+    offline_page, built, name
+):
+    explorer = built(name, "en")
+    state = explorer.get_state()
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
+    page.set_content(DARK_PAGE)
+    page.evaluate(DETACHED, [state["_esm"], state])
+    page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
+    # drawn again once attached: every text now in the page's light colour and its font
+    page.wait_for_function("() => window.__texts.some(t => t.colour === '#e6e6e6')", timeout=5_000)
+    texts = page.evaluate("window.__texts")
+    before = page.evaluate("window.__result.before")
+    page_coloured = [t for t in texts if t["colour"] == "#e6e6e6"]
+    # the labels drawn black before the page was known (unreadable on it), then in its colour (a few
+    # texts stay black on a white box of their own: rope_angles' training length)
+    black = [t for t in texts if t["colour"] == "#000000"]
+    assert before.count("#000000") >= len(page_coloured) + len(black), (before, texts)
+    assert all("CourseTestSans" in t["font"] or "monospace" in t["font"] for t in page_coloured), texts
+    traffic.assert_clean()

@@ -641,7 +641,9 @@ def test_the_home_page_and_the_readmes_say_the_explorers_are_live():
     from course_tools.messages import SITE
 
     texts = {lang: SITE("intro", lang) for lang in i18n.LANGUAGES}
-    texts |= {name: (CONFIG.root / name).read_text(encoding="utf-8") for name in ("README.md", "README.ru.md")}
+    texts |= {
+        name: (CONFIG.root / name).read_text(encoding="utf-8") for name in ("README.md", "README.ru.md")
+    }
     for where, text in texts.items():
         flat = " ".join(text.split())
         assert [claim for claim in STATIC_CLAIMS if re.search(claim, flat)] == [], where

@@ -178,7 +178,7 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "alibi-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     num_heads: slider(controls, {
       name: "num_heads",
@@ -198,7 +198,10 @@ async function render({ model: saved, el }) {
   };
   model.on("change:num_heads", clamp);
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = { num_heads: model.get("num_heads"), head: model.get("head"), seq_len: model.get("seq_len") };
     drawAlibi(sizeCanvas(canvas, WIDTH, HEIGHT), values, lut, labels, font, colours());

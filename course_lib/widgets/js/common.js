@@ -142,9 +142,11 @@ export function slider(parent, { name, label, min, max, step = 1, value, format 
 }
 
 // The course's font, as the page defines it (--course-sans, or --course-mono for code), loaded
-// before any text is drawn on a canvas
+// before any text is drawn on a canvas. Read from the explorer's element: before the page attaches it
+// (the widget renderers call render first), the page's properties are unknown and this is the
+// fallback; pageColours reads it again once the explorer is in the page.
 export async function courseFont(el, property = "--course-sans", fallback = "sans-serif") {
-  const family = getComputedStyle(el).getPropertyValue(property).trim() || fallback;
+  const family = (el.isConnected && getComputedStyle(el).getPropertyValue(property).trim()) || fallback;
   try {
     await document.fonts.load(`12px ${family}`);
   } catch {
@@ -153,21 +155,47 @@ export async function courseFont(el, property = "--course-sans", fallback = "san
   return family;
 }
 
-// The page's text colour (the host's, see frame's CSS), read once and again when the page switches
-// between light and dark (the site's switch sets data-theme on <html>, JupyterLab's theme a class or
-// data attribute on <body>), then `changed` redraws. Reading computed style on every
-// drawing would make the browser recompute the page's style inside the input handler.
+// A promise kept once `el` is in the document (at once if it already is)
+export function attached(el) {
+  return new Promise((resolve) => {
+    if (el.isConnected) return resolve();
+    const watch = new MutationObserver(() => {
+      if (!el.isConnected) return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(document, { childList: true, subtree: true });
+  });
+}
+
+// The page's text colour (the host's, see frame's CSS), read when the explorer is in the page, and
+// `changed` (which reads the course's font again and redraws) called whenever either may have changed:
+// once the explorer is attached and the page's fonts are loaded (a widget renderer calls render on a
+// detached element, whose colour and properties are not the page's: a dark page once got black
+// labels), when a font finishes loading, when the page switches between light and dark (the site's
+// switch sets data-theme on <html>, JupyterLab's theme a class or data attribute on <body>) and when
+// the system's colour scheme changes (the site's "auto" theme follows it). Reading computed style on
+// every drawing would make the browser recompute the page's style inside the input handler.
 export function pageColours(el, changed) {
   let current = null;
-  const watch = new MutationObserver(() => {
+  const refresh = () => {
     current = null;
     changed();
-  });
+  };
+  const watch = new MutationObserver(refresh);
   for (const node of [document.documentElement, document.body]) {
     watch.observe(node, { attributes: true, attributeFilter: ["data-theme", "data-jp-theme-light", "data-jp-theme-name"] });
   }
+  window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", refresh);
+  document.fonts.addEventListener?.("loadingdone", refresh);
+  attached(el)
+    .then(() => document.fonts.ready)
+    .then(refresh);
   return () => {
-    if (!current) current = { text: getComputedStyle(el).color || "#000" };
+    if (current) return current;
+    const text = el.isConnected ? getComputedStyle(el).color : "";
+    if (!text) return { text: "#000" }; // not in the page yet: drawn again when it is
+    current = { text };
     return current;
   };
 }

@@ -83,7 +83,7 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "embedding-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sentences = model.get("sentences");
   const controlsByName = {
     sentence: dropdown(controls, {
@@ -103,7 +103,10 @@ async function render({ model: saved, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   let scaleOf = null; // the colour scale, for the weights it was computed from
   const draw = () => {
     const weight = model.get("weight");

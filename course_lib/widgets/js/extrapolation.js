@@ -195,7 +195,7 @@ async function render({ model: saved, el }) {
   const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "extrapolation-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     shown: checkboxes(controls, {
       label: labels.variants,
@@ -204,7 +204,10 @@ async function render({ model: saved, el }) {
     }),
     length: slider(controls, { name: "length", label: labels.length, min: 2, max: lengthRange(data).high, value: model.get("length") }),
   };
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = { length: model.get("length"), shown: model.get("shown") };
     drawAccuracy(sizeCanvas(canvas, WIDTH, HEIGHT), values, data, labels, font, colours());

@@ -79,7 +79,7 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "left-padding-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     padding: slider(controls, { name: "padding", label: labels.padding, min: 0, max: model.get("max_padding"), value: model.get("padding") }),
     positions: radios(controls, {
@@ -93,7 +93,10 @@ async function render({ model: saved, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const tokens = model.get("tokens");
     // one height for every setting, with room for the most pads: the page does not jump

@@ -247,7 +247,7 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {};
   for (const name of ["m", "n", "pair"]) {
     sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: model.get("limits")[name], value: model.get(name) });
@@ -293,7 +293,10 @@ async function render({ model: saved, el }) {
     if (key !== curveOf) [curve, curveOf] = [scoreCurve(q, k, maxOffset, base), key];
     return curve;
   };
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = {
       q: model.get("q"),

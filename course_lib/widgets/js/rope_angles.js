@@ -166,7 +166,7 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-angles-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const limits = model.get("limits");
   const sliders = {
     // a log scale in steps of 10^0.1, as the Python slider had
@@ -193,7 +193,10 @@ async function render({ model: saved, el }) {
   };
   const lut = parseColormap(model.get("colormap"));
   const paint = cellPainter();
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = {
       head_dim: model.get("head_dim"),

@@ -123,14 +123,18 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rotation-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   labels.mono = await courseFont(el, "--course-mono", "monospace");
   const limits = model.get("limits");
   const sliders = {};
   for (const name of ["pos", "k", "i"]) {
     sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: limits[name], value: model.get(name) });
   }
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    labels.mono = await courseFont(el, "--course-mono", "monospace");
+    draw();
+  });
   const draw = () => {
     const values = {
       pos: model.get("pos"),

@@ -202,7 +202,7 @@ async function render({ model: saved, el }) {
 .vocab-explorer .course-explorer-token code { color: inherit; } /* not the site's pink for code: a lost word's box is pink */`;
   line.after(view);
   el.append(style);
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const last = model.get("limits").min_freq;
   const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }) };
   if (data.counts) {
@@ -210,7 +210,10 @@ async function render({ model: saved, el }) {
   } else {
     canvas.hidden = true; // nothing to cut: no sizes to draw
   }
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   let drawn = {}; // what the chart shows: typing changes the table, not the chart
   const draw = () => {
     const values = { text: model.get("text"), min_freq: model.get("min_freq") };
