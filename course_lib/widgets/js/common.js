@@ -86,7 +86,7 @@ export function frame(el, lang, className) {
   /* the host's text colour, light or dark: the site's theme, else JupyterLab's (the widget renderer fixes its own) */
   color: var(--pst-color-text-base, var(--jp-content-font-color1, inherit)); }
 .course-explorer-controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
-.course-explorer-control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
+.course-explorer-control { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
 .course-explorer-control label { white-space: nowrap; }
 .course-explorer-control input { flex: 1 1 auto; min-width: 6em; }
 .course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
