@@ -58,13 +58,13 @@ SITE = Messages(
             "en": "Text → token IDs → token embeddings scaled by √d_model → positional encodings added: "
             "the input side of a Transformer (Vaswani et al., 2017, §3.4–3.5), built step by step. "
             "Each lesson here is its executed notebook: every output, formula and figure as it ran. "
-            "The widgets show the state they were saved in, beside a static figure of the same thing; "
-            "to move a slider and watch the figure follow, run the notebook.",
+            "The explorers are live in the page, with no kernel: move a slider and the browser redraws the "
+            "picture beside the static figure of the same thing.",
             "ru": "Текст → индексы токенов → эмбеддинги токенов, умноженные на √d_model → плюс позиционное "
             "кодирование: входная часть трансформера (Vaswani et al., 2017, §3.4–3.5), шаг за шагом. "
             "Каждый урок здесь — его выполненный ноутбук: все выводы, формулы и рисунки. "
-            "Виджеты показаны в сохранённом состоянии, рядом с обычным рисунком того же; "
-            "чтобы слайдер двигал рисунок, запустите ноутбук.",
+            "Интерактивные графики работают прямо на странице, без ядра: сдвиньте слайдер, и браузер "
+            "перерисует график рядом со статичным рисунком того же.",
         },
         "lessons": {"en": "Lessons", "ru": "Уроки"},
         "slides": {"en": "slides", "ru": "слайды"},

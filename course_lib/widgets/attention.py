@@ -42,7 +42,7 @@ class BalanceExplorer(LiveExplorer):
     parameters = ("first", "second", "scale")
     first = traitlets.Unicode().tag(sync=True)
     second = traitlets.Unicode().tag(sync=True)
-    scale = Checked(1.0, check_scale)
+    scale = Checked(1.0, check_scale, low=STOPS[0], high=STOPS[-1])
     stops = traitlets.List().tag(sync=True)
     weights = traitlets.List().tag(sync=True)
     vectors = traitlets.List().tag(sync=True)

@@ -22,6 +22,8 @@ the ``numbers`` trait. Each setting is checked where its trait is declared (:cla
 ('6.3', '6,3', '35 333')
 """
 
+import json
+import math
 from pathlib import Path
 
 import anywidget
@@ -31,6 +33,7 @@ from matplotlib import colormaps
 
 from .. import validate
 from ..i18n import Messages, format_number, number_symbols, placeholders
+from .messages import LIVE
 
 __all__ = [
     "JS",
@@ -39,6 +42,7 @@ __all__ = [
     "colormap_hex",
     "format_length",
     "Checked",
+    "bounds_of",
     "PositiveInt",
     "NonNegativeInt",
     "Choice",
@@ -87,36 +91,67 @@ class Checked(traitlets.TraitType):
     language, where ``traitlets.Float`` would only say which type it expected). A check that
     needs another trait (a pair within ``head_dim``) is a ``@traitlets.validate`` of the explorer.
 
+    ``low`` and ``high`` bound a number (the range of its slider, or for a setting with no
+    slider the range the browser draws in one frame); ``longest`` bounds a text's length. The
+    same bounds go to the browser (:func:`bounds_of`), which clamps a saved notebook's values to
+    them before it computes anything: a saved notebook is input.
+
     >>> class Demo(traitlets.HasTraits):
-    ...     base = Checked(10000.0, validate.base)
+    ...     base = Checked(10000.0, validate.base, low=10.0, high=1e6)
     >>> Demo(base=100).base
     100.0
     >>> Demo().base = 0.5  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: base must be a finite number greater than 1, got 0.5: ...
+    >>> Demo().base = 1e9  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: base must be a number from 10 to 1...000...000 (the explorer's range), got 1000000000.0
     """
 
-    def __init__(self, default_value, check):
+    def __init__(self, default_value, check, low=None, high=None, longest=None):
         super().__init__(default_value)
         self.check = check
+        self.low, self.high, self.longest = low, high, longest
         self.tag(sync=True)
 
     def validate(self, obj, value):
-        return self.check(value)
+        value = self.check(value)
+        lang = getattr(obj, "lang", None) or None
+        if self.high is not None and not self.low <= value <= self.high:
+            key = "int_range" if isinstance(self.default_value, int) else "number_range"
+            # 1 000 000 and 0,01, not 1e+06
+            low, high = (
+                format_number(int(x) if x == int(x) else x, "," if x == int(x) else "g", lang)
+                for x in (self.low, self.high)
+            )
+            raise ValueError(LIVE(key, lang, name=self.name, low=low, high=high, value=value))
+        if self.longest is not None and len(value) > self.longest:
+            longest = format_number(self.longest, ",", lang)
+            raise ValueError(LIVE("text_too_long", lang, name=self.name, longest=longest, length=len(value)))
+        return value
+
+    def bounds(self) -> dict:
+        """What the browser clamps a saved value to: ``{default, low, high}``, ``{default, longest}`` or ``{default}``."""
+        found = {"default": self.default_value}
+        if self.high is not None:
+            found.update(low=self.low, high=self.high, integer=isinstance(self.default_value, int))
+        if self.longest is not None:
+            found["longest"] = self.longest
+        return found
 
 
 class PositiveInt(Checked):
-    """An integer > 0 (:func:`course_lib.validate.positive_int`), the error naming the trait."""
+    """An integer from ``low`` (> 0) to ``high`` (:func:`course_lib.validate.positive_int`), the error naming the trait."""
 
-    def __init__(self, default_value: int):
-        super().__init__(default_value, lambda value: validate.positive_int(self.name, value))
+    def __init__(self, default_value: int, high: int, low: int = 1):
+        super().__init__(default_value, lambda value: validate.positive_int(self.name, value), low, high)
 
 
 class NonNegativeInt(Checked):
-    """An integer >= 0 (:func:`course_lib.validate.non_negative_int`), the error naming the trait."""
+    """An integer from 0 to ``high`` (:func:`course_lib.validate.non_negative_int`), the error naming the trait."""
 
-    def __init__(self, default_value: int):
-        super().__init__(default_value, lambda value: validate.non_negative_int(self.name, value))
+    def __init__(self, default_value: int, high: int):
+        super().__init__(default_value, lambda value: validate.non_negative_int(self.name, value), 0, high)
 
 
 class Choice(Checked):
@@ -124,6 +159,31 @@ class Choice(Checked):
 
     def __init__(self, default_value: str, allowed: tuple[str, ...]):
         super().__init__(default_value, lambda value: validate.choice(self.name, value, allowed))
+        self.allowed = tuple(allowed)
+
+    def bounds(self) -> dict:
+        return {"default": self.default_value, "allowed": list(self.allowed)}
+
+
+def bounds_of(cls) -> dict[str, dict]:
+    """The bounds of each :class:`Checked` setting of explorer class ``cls``, as the browser clamps to them."""
+    # the class dictionaries, not class_traits(): this runs while traitlets is still setting the class up
+    traits = {
+        name: v
+        for klass in reversed(cls.__mro__)
+        for name, v in vars(klass).items()
+        if isinstance(v, Checked)
+    }
+    return {name: traits[name].bounds() for name in sorted(traits)}
+
+
+def bounds_module(cls) -> str:
+    """The JavaScript that gives ``cls``'s module its settings' bounds, ``BOUNDS``: put at the module's end
+    (a ``const`` read when the explorer renders, as every function of the module)."""
+    bounds = bounds_of(cls)
+    for entry in bounds.values():  # JSON has no infinity: a bound is always finite
+        assert all(math.isfinite(v) for k, v in entry.items() if k in ("low", "high")), entry
+    return f"\n// the settings' bounds (course_lib/widgets/live.py, Checked)\nconst BOUNDS = {json.dumps(bounds)};\n"
 
 
 class LiveExplorer(anywidget.AnyWidget):
@@ -137,7 +197,18 @@ class LiveExplorer(anywidget.AnyWidget):
     #: the traits a reader sets, in the order ``repr`` names them
     parameters: tuple[str, ...] = ()
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the module with its settings' bounds in front: the browser clamps saved values to them
+        # (traitlets' add_traits makes a subclass per instance whose _esm is the synced trait: left alone)
+        if isinstance(cls.__dict__.get("_esm"), str):
+            cls._esm = cls.__dict__["_esm"] + bounds_module(cls)
+
     def __init__(self, lang: str, labels: dict[str, str], **traits):
+        # what the browser writes when it replaced a saved value out of bounds (js/common.js, guard)
+        # (a language being added, with no text in the catalogue yet: the browser names the values alone)
+        if lang in LIVE.entries["clamped"]:
+            labels = {**labels, "clamped": template(LIVE, "clamped", lang)}
         super().__init__(lang=lang, labels=labels, numbers=number_symbols(lang), **traits)
 
     @classmethod

@@ -1,5 +1,6 @@
 """The messages of :mod:`course_lib.widgets`: slider descriptions, buttons, readouts and input errors.
 
+``LIVE`` holds what every explorer shares (a setting out of its range, a saved value replaced);
 ``MESSAGES`` holds the texts of the explorers of lessons 3–5 (``table``, ``embeddings``,
 ``attention``), grouped by the module that uses each entry; the explorers of lessons 1, 2, 6, 7
 and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported by their module as
@@ -11,7 +12,32 @@ and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported b
 
 from ..i18n import Messages
 
-__all__ = ["MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY"]
+__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY"]
+
+# live.py: every explorer's settings (Checked) and what the browser writes when it clamped a saved value
+LIVE = Messages(
+    "widgets_live",
+    {
+        "int_range": {
+            "en": "{name} must be an integer from {low} to {high} (the explorer's range), got {value!r}",
+            "ru": "{name}: нужно целое число от {low} до {high} (диапазон виджета), а получено {value!r}",
+        },
+        "number_range": {
+            "en": "{name} must be a number from {low} to {high} (the explorer's range), got {value!r}",
+            "ru": "{name}: нужно число от {low} до {high} (диапазон виджета), а получено {value!r}",
+        },
+        "text_too_long": {
+            "en": "{name} must be at most {longest} characters long (the explorer's limit), got {length}",
+            "ru": "{name}: не больше {longest} символов (предел виджета), а получено {length}",
+        },
+        # written by the browser (js/common.js, guard) when a saved notebook held a value outside the bounds
+        "clamped": {
+            "en": "The saved notebook held values this explorer cannot show; it shows these instead: {changes}.",
+            "ru": "В сохранённом ноутбуке были значения, которые виджет не может показать; вместо них "
+            "показаны такие: {changes}.",
+        },
+    },
+)
 
 MESSAGES = Messages(
     "widgets",

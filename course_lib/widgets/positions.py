@@ -38,8 +38,8 @@ class LeftPaddingExplorer(LiveExplorer):
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     padding = traitlets.Int(2).tag(sync=True)
     positions = Choice("default", POSITION_MODES)
-    max_padding = NonNegativeInt(5)
-    d_model = PositiveInt(8)
+    max_padding = NonNegativeInt(5, high=32)
+    d_model = PositiveInt(8, high=512)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
     colormap = traitlets.Unicode().tag(sync=True)
 

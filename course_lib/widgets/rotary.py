@@ -40,6 +40,7 @@ from .messages import ROTARY as MESSAGES
 
 __all__ = [
     "MESSAGES",
+    "MAX_POSITION",
     "RopeExplorer",
     "rope_explorer",
     "AlibiExplorer",
@@ -47,6 +48,10 @@ __all__ = [
     "RopeAnglesExplorer",
     "rope_angles_explorer",
 ]
+
+
+#: the largest position of the RoPE explorer's sliders
+MAX_POSITION = 128
 
 
 class RopeExplorer(LiveExplorer):
@@ -67,14 +72,15 @@ class RopeExplorer(LiveExplorer):
 
     _esm = module("rope", "axes", "plane")
     parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
-    m = NonNegativeInt(5)
-    n = NonNegativeInt(2)
+    # positions up to MAX_POSITION: the curve and the readout's check, O(positions x head_dim), in a frame
+    m = NonNegativeInt(5, high=MAX_POSITION)
+    n = NonNegativeInt(2, high=MAX_POSITION)
     pair = traitlets.Int(0).tag(sync=True)
     together = traitlets.Bool(False).tag(sync=True)
-    head_dim = Checked(8, even_head_dim)
-    base = Checked(10000.0, validate.base)
-    max_position = PositiveInt(40)
-    seed = NonNegativeInt(0)
+    head_dim = Checked(8, even_head_dim, low=2, high=128)
+    base = Checked(10000.0, validate.base, low=10.0, high=1e6)
+    max_position = PositiveInt(40, high=MAX_POSITION)
+    seed = NonNegativeInt(0, high=2**32 - 1)
     #: the query and the key before turning, ``(head_dim,)`` each, float64
     q = traitlets.List(traitlets.Float()).tag(sync=True)
     k = traitlets.List(traitlets.Float()).tag(sync=True)
@@ -225,9 +231,9 @@ class AlibiExplorer(LiveExplorer):
 
     _esm = module("alibi", "axes", "heatmap")
     parameters = ("num_heads", "head", "seq_len")
-    num_heads = PositiveInt(8)
+    num_heads = PositiveInt(8, high=64)
     head = traitlets.Int(1).tag(sync=True)
-    seq_len = PositiveInt(32)
+    seq_len = PositiveInt(32, high=128)
     #: the slider's largest number of heads (the head slider ends at num_heads)
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: the static figure's colormap, 256 x "rrggbb"
@@ -333,11 +339,12 @@ class RopeAnglesExplorer(LiveExplorer):
 
     _esm = module("rope_angles", "axes", "heatmap")
     parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
-    head_dim = Checked(64, even_head_dim)
-    num_positions = PositiveInt(2048)
-    train_len = PositiveInt(512)
-    base = Checked(10000.0, validate.base)
-    scale = Checked(1.0, check_scale)
+    # a table of at most 4096 positions x 128 pairs, computed and drawn in a frame
+    head_dim = Checked(64, even_head_dim, low=2, high=256)
+    num_positions = PositiveInt(2048, high=4096)
+    train_len = PositiveInt(512, high=4096)
+    base = Checked(10000.0, validate.base, low=100.0, high=1e8)
+    scale = Checked(1.0, check_scale, low=1.0, high=16.0)
     #: the sliders' ends: base on a log scale (exponents of 10), s from 1
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"

@@ -27,7 +27,12 @@ from .live import (
 )
 from .messages import MESSAGES
 
-__all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer"]
+__all__ = ["TableExplorer", "table_explorer", "RotationExplorer", "rotation_explorer", "error_text"]
+
+
+def error_text(error: float, lang: str | None = None) -> str:
+    """The rotation check's largest difference: 0 when exact (not 0.0e+00, «0,0·10⁰»), else 2.2e-16 as the language writes it."""
+    return "0" if error == 0 else format_number(error, ".1e", lang)
 
 
 class TableExplorer(LiveExplorer):
@@ -41,9 +46,10 @@ class TableExplorer(LiveExplorer):
 
     _esm = module("table", "axes", "heatmap")
     parameters = ("d_model", "num_positions", "base")
-    d_model = PositiveInt(128)
-    num_positions = PositiveInt(256)
-    base = Checked(10000.0, validate.base)
+    # the sliders' ranges: a table of at most 1024 x 512 is computed and drawn within a frame
+    d_model = PositiveInt(128, high=512)
+    num_positions = PositiveInt(256, high=1024)
+    base = Checked(10000.0, validate.base, low=10.0, high=1e6)
     #: the sliders' ends: d_model and positions from 1, base on a log scale (exponents of 10)
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: matplotlib's diverging colormap of the static figure, 256 x "rrggbb"
@@ -52,12 +58,12 @@ class TableExplorer(LiveExplorer):
     def __init__(self, d_model: int = 128, num_positions: int = 256, base: float = 10000.0, lang=None):
         lang = resolve(lang)
         d_model, num_positions, base = self.checked(d_model=d_model, num_positions=num_positions, base=base)
-        exponent = math.log10(base)
+        traits = self.class_traits()
         limits = {
-            "d_model": max(512, d_model),
-            "num_positions": max(1024, num_positions),
-            "base_exponent_min": min(1.0, math.floor(exponent)),
-            "base_exponent_max": max(6.0, math.ceil(exponent)),
+            "d_model": traits["d_model"].high,
+            "num_positions": traits["num_positions"].high,
+            "base_exponent_min": math.log10(traits["base"].low),
+            "base_exponent_max": math.log10(traits["base"].high),
         }
         labels = {
             "d_model": "d_model",
@@ -113,7 +119,7 @@ def table_explorer(
     """An interactive heatmap of :func:`~course_lib.sinusoidal_table` (lesson 5), live in the browser.
 
     Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
-    log scale, 10 to 10^6). Under them, the wavelengths, the share of slow columns (those
+    log scale, 10 to 10^6); a value outside them is refused. Under them, the wavelengths, the share of slow columns (those
     whose wavelength is longer than the positions shown: :func:`~course_lib.plots.slow_columns`)
     and the heatmap, coloured as :func:`course_lib.plots.plot_table` colours it. The static
     figure to show beside it is ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
@@ -133,11 +139,12 @@ class RotationExplorer(LiveExplorer):
 
     _esm = module("rotation", "axes", "plane")
     parameters = ("pos", "k", "i", "d_model", "base")
-    pos = NonNegativeInt(3)
-    k = NonNegativeInt(2)
+    # the sliders' ranges (i: the pairs of d_model, checked below), and the table's
+    pos = NonNegativeInt(3, high=100)
+    k = NonNegativeInt(2, high=50)
     i = traitlets.Int(0).tag(sync=True)
-    d_model = PositiveInt(16)
-    base = Checked(10000.0, validate.base)
+    d_model = PositiveInt(16, low=2, high=512)
+    base = Checked(10000.0, validate.base, low=10.0, high=1e6)
     #: the sliders' largest values
     limits = traitlets.Dict().tag(sync=True)
 
@@ -157,7 +164,8 @@ class RotationExplorer(LiveExplorer):
             "at_pos_k": template(plots.messages.MESSAGES, "rotation_at_pos_k", lang),
             "matrix": plots.messages.MESSAGES("rotation_matrix", lang),
         }
-        limits = {"pos": max(100, pos), "k": max(50, k), "i": d_model // 2 - 1}
+        traits = self.class_traits()
+        limits = {"pos": traits["pos"].high, "k": traits["k"].high, "i": d_model // 2 - 1}
         super().__init__(lang, labels, d_model=d_model, base=base, pos=pos, k=k, i=i, limits=limits)
 
     @traitlets.validate("i")
@@ -186,7 +194,7 @@ class RotationExplorer(LiveExplorer):
             angle=format_number(self.k * omega, ".4f", self.lang),
             pos=self.pos,
             pos_k=self.pos + self.k,
-            err=format_number(self.error, ".1e", self.lang),
+            err=error_text(self.error, self.lang),
         )
 
 

@@ -19,6 +19,7 @@ from ..plots.tokens import MESSAGES as PLOT_MESSAGES
 from ..plots.tokens import PALETTE, check_text, check_tokenizer
 from .live import Checked, LiveExplorer, module, template
 from .messages import TOKENS as MESSAGES
+from .vocab import MAX_TEXT
 
 __all__ = ["MESSAGES", "TokenExplorer", "token_explorer", "js_class"]
 
@@ -43,7 +44,7 @@ class TokenExplorer(LiveExplorer):
 
     _esm = module("tokens", "textbox")
     parameters = ("text", "size")
-    text = Checked("", check_text)
+    text = Checked("", check_text, longest=MAX_TEXT)
     size = traitlets.Int().tag(sync=True)
     sizes = traitlets.List(traitlets.Int()).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)

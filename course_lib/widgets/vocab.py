@@ -30,6 +30,8 @@ __all__ = ["MESSAGES", "VocabExplorer", "vocab_explorer"]
 
 #: the largest min_freq the slider offers
 MAX_MIN_FREQ = 10
+#: the longest text the text box takes (the browser tokenizes it at each keystroke)
+MAX_TEXT = 2000
 
 
 def check_text(text) -> str:
@@ -50,8 +52,8 @@ class VocabExplorer(LiveExplorer):
 
     _esm = module("vocab", "axes", "textbox")
     parameters = ("text", "min_freq")
-    text = Checked("", check_text)
-    min_freq = PositiveInt(1)
+    text = Checked("", check_text, longest=MAX_TEXT)
+    min_freq = PositiveInt(1, high=MAX_MIN_FREQ)
     data = traitlets.Dict().tag(sync=True)
     limits = traitlets.Dict().tag(sync=True)
 

@@ -26,6 +26,7 @@ Run after ``make site``: ``make browser-explorers`` does both.
 """
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -320,4 +321,95 @@ def test_explorers_follow_the_theme_and_read_in_both(offline_page, name, record_
     assert sorted(themes) == ["dark", "light"]
     assert not failures, "\n".join(failures)
     record_property("themes", f"{name}: {', '.join(themes)}")
+    traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- every load, in each theme
+
+#: how many times each page is loaded in each theme: the explorers were once drawn before the page's
+#: colour and font were known, and about 40 % of loads in dark mode drew black labels on the dark page
+LOADS = 20
+
+# the page opens in the theme the reader chose last (pydata-sphinx-theme reads localStorage first)
+THEME = "theme => { localStorage.setItem('mode', theme); localStorage.setItem('theme', theme); }"
+
+# RECORD_TEXT from the first drawing on, keeping only each canvas's last drawing (sizeCanvas clears
+# the canvas first) and the font each text is drawn in
+RECORD_LAST = f"""(() => {{
+    ({RECORD_TEXT})();
+    const proto = CanvasRenderingContext2D.prototype;
+    const recorded = proto.fillText;
+    proto.fillText = function (...args) {{
+        const before = window.courseTexts.length;
+        const out = recorded.apply(this, args);
+        if (window.courseTexts.length > before) window.courseTexts.at(-1).font = this.font;
+        return out;
+    }};
+    const clear = proto.clearRect;
+    proto.clearRect = function (...args) {{
+        const root = this.canvas.closest('.course-explorer');
+        const name = root && [...root.classList].find(c => c !== 'course-explorer' && c.endsWith('-explorer'));
+        window.courseTexts = window.courseTexts.filter(t => t.explorer !== name);
+        return clear.apply(this, args);
+    }};
+}})()"""
+
+SETTLED = """async () => {
+    await document.fonts.ready;
+    for (let k = 0; k < 3; k++) await new Promise(resolve => requestAnimationFrame(resolve));
+    await new Promise(resolve => setTimeout(resolve, 200));
+    return {
+        theme: document.documentElement.dataset.theme,
+        font: getComputedStyle(document.querySelector('.course-explorer')).getPropertyValue('--course-sans').trim(),
+        mono: getComputedStyle(document.querySelector('.course-explorer')).getPropertyValue('--course-mono').trim(),
+    };
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(LESSONS))
+def test_every_load_draws_the_labels_in_the_pages_colours_and_font(
+    offline_page, name, theme, record_property
+):
+    page_path = SITE / "en" / f"{name}.html"
+    if not page_path.exists():
+        pytest.fail(f"{CONFIG.relative(page_path)} is missing: run `make site`")
+    page, traffic = offline_page("en", VIEWPORT, is_file, "site page")
+    page.add_init_script(f"({THEME})('{theme}')")
+    page.add_init_script(RECORD_LAST)
+    failures = []
+    for load in range(LOADS):
+        page.goto(page_path.as_uri())
+        page.wait_for_function(
+            """classes => classes.every(cls => [...document.querySelectorAll(`.${cls}`)]
+                .some(e => e.querySelector('.course-explorer-readout')?.textContent))""",
+            arg=LESSONS[name],
+            timeout=TIMEOUT_MS,
+        )
+        settled = page.evaluate(SETTLED)
+        assert settled["theme"] == theme and settled["font"], settled
+        roots = {cls: page.locator(f".{cls}").first for cls in LESSONS[name]}
+        texts = page.evaluate("() => window.courseTexts")
+        canvases = {cls for cls, root in roots.items() if root.evaluate(PIXELS) is not None}
+        assert {t["explorer"] for t in texts} == canvases, (load, canvases)
+        failures += [f"load {load}: {f}" for f in low_contrast(page, roots, texts)]
+        # every text in the course's font (the code in rotation's matrix: its monospace one)
+        families = [settled[key].split(",")[0].strip().strip("'\"") for key in ("font", "mono")]
+        failures += [
+            f"load {load}: {t['explorer']} {t['text']!r} in {t['font']}"
+            for t in texts
+            if not any(family in t["font"] for family in families)
+        ]
+    assert not failures, "\n".join(failures[:40])
+    record_property("loads", f"{name} ({theme}): {LOADS} loads")
+    # Over this many loads the widget renderer now and then asks for its FontAwesome 4 icon fonts at
+    # <page folder>/@jupyter-widgets/ instead of _static/html-manager/ (widgets-setup.js's mapping, a
+    # race between the renderer's scripts that these loads do not cause and the course's texts do not
+    # use: no explorer draws an icon). Those, and only those (the missing file and the console's
+    # line about it), are tolerated here.
+    icon_font = re.compile(r"/@jupyter-widgets/[0-9a-f]{20}\.(woff2?|ttf|eot|svg)")
+    traffic.failed = [url for url in traffic.failed if not icon_font.search(url)]
+    traffic.errors = [
+        e for e in traffic.errors if not (e.startswith("Failed to load resource") and icon_font.search(e))
+    ]
     traffic.assert_clean()

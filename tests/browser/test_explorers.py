@@ -138,6 +138,24 @@ def test_rotation_js_equals_course_lib(module_page, lang):
         assert cut.sub("", text) == cut.sub("", explorer.readout()), (text, explorer.readout())
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_exact_rotation_reads_zero_in_the_browser(module_page, lang):
+    # pos 3, k 2, pair 0 (lesson 5's setting) turns exactly: 0, as Python writes it, not «0,0·10⁰»
+    page, load = module_page
+    explorer = widgets.rotation_explorer(d_model=16, pos=3, k=2, i=0, lang=lang)
+    load(explorer)
+    values = {"pos": 3, "k": 2, "i": 0, "d_model": 16, "base": 10000.0}
+    text = page.evaluate(
+        "([v, labels, numbers]) => explorer.readout(v, labels, numbers)",
+        [values, explorer.labels, explorer.numbers],
+    )
+    assert text == explorer.readout() and text.endswith(" 0).")
+    for x in (0.0, 2.220446049250313e-16, 1.5e-15):
+        assert page.evaluate("([x, numbers]) => explorer.errorText(x, numbers)", [x, explorer.numbers]) == (
+            widgets.table.error_text(x, lang)
+        )
+
+
 NUMBERS = [
     0.0,
     1.0,

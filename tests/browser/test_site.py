@@ -460,3 +460,124 @@ def test_sinusoidal_lesson_screenshot(site_root, site_page, lang):
     shot = page.screenshot(animations="disabled", caret="hide")
     traffic.assert_clean()
     save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal.png", shot)  # only from a clean run
+
+
+@pytest.mark.parametrize("where", ["file"])
+def test_switch_after_switch_stays_on_the_section(site_root, site_page, where):
+    # back and forth several times without scrolling: the section read stays the same (each switch
+    # once landed one section earlier); a section near the top, one in the middle, one near the end
+    if SINUSOIDAL is None:
+        pytest.skip("no sinusoidal lesson")
+    page, traffic = site_page(SOURCE_LANGUAGE)
+    root = site_root[where]
+    order = [o for o in LANGUAGES if o != SOURCE_LANGUAGE] + [SOURCE_LANGUAGE]
+    page.goto(page_url(root, SOURCE_LANGUAGE, f"{SINUSOIDAL}.html"))
+    settle(page)
+    sections = page.evaluate("() => document.querySelectorAll('article span[id^=\"sec-\"]').length")
+    for target in (2, sections // 2, sections - 1):
+        page.goto(page_url(root, SOURCE_LANGUAGE, f"{SINUSOIDAL}.html"))
+        settle(page)
+        page.evaluate(f"() => document.getElementById('{SECTION_ANCHOR.format(target)}').scrollIntoView()")
+        page.wait_for_timeout(200)
+        assert section_at_top(page) == target
+        for switch in range(6):
+            other = order[switch % len(order)]
+            with page.expect_navigation():
+                page.evaluate(
+                    f"() => document.querySelector('a.course-lang-switch[data-lang=\"{other}\"]').click()"
+                )
+            settle(page)
+            page.wait_for_timeout(300)
+            assert unquote(page.url).endswith(
+                f"/{other}/{SINUSOIDAL}.html#{SECTION_ANCHOR.format(target)}"
+            ), (
+                switch,
+                page.url,
+            )
+            assert section_at_top(page) == target, (
+                f"switch {switch}: the {other} page is not at section {target}"
+            )
+    traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- a phone
+
+PHONE = {"width": 390, "height": 844}
+
+# what sticks out of the page's width: the outermost elements whose box passes the right edge and that
+# no scrolling box of their own holds (a code cell's own scroll bar is fine; the page's is not)
+STICKING_OUT = """() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.right <= width + 0.5) continue;
+        let held = false;
+        for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+            const style = getComputedStyle(up);
+            if (/(auto|scroll|hidden|clip)/.test(style.overflowX) && up.getBoundingClientRect().right <= width + 0.5) { held = true; break; }
+        }
+        if (held) continue;
+        if (out.some(o => o.el.contains(el))) continue;
+        out.push({el, what: `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(box.right)}: ${(el.textContent || '').trim().slice(0, 50)}`});
+    }
+    return {scroll: document.documentElement.scrollWidth, width, out: out.map(o => o.what).slice(0, 10)};
+}"""
+
+
+@pytest.mark.parametrize("name, lang", PAGES)
+def test_no_lesson_scrolls_sideways_on_a_phone(offline_page, name, lang):
+    page, traffic = offline_page(lang, PHONE, site_url, "phone")
+    path = SITE / lang / f"{name}.html"
+    if not path.exists():
+        pytest.fail(f"{CONFIG.relative(path)} is missing: run `make site`")
+    page.goto(path.as_uri())
+    settle(page)
+    page.wait_for_timeout(300)
+    found = page.evaluate(STICKING_OUT)
+    assert found["scroll"] <= found["width"], found
+    assert page.evaluate("() => { window.scrollTo(500, window.scrollY); return window.scrollX; }") == 0
+    traffic.assert_clean()
+
+
+# something drawn late above the section read (a widget, a formula, a font on a slow machine), as
+# much as half a window, long after the page has loaded
+LATE_LAYOUT = """() => {
+    const late = document.createElement('div');
+    late.style.height = `${Math.round(window.innerHeight / 2)}px`;
+    document.querySelector('article').prepend(late);
+}"""
+
+
+def test_switch_keeps_the_section_through_late_layout_and_real_clicks(site_root, site_page):
+    # a reader's mouse clicks the switch (mousedown, then click) or the keyboard focuses it and presses
+    # Enter, and the page's layout changes after the first seconds: each switch once landed one
+    # section earlier (focusing the sticky link scrolled the page up; late layout moved the section)
+    if SINUSOIDAL is None:
+        pytest.skip("no sinusoidal lesson")
+    page, traffic = site_page(SOURCE_LANGUAGE)
+    root = site_root["file"]
+    order = [o for o in LANGUAGES if o != SOURCE_LANGUAGE] + [SOURCE_LANGUAGE]
+    page.goto(page_url(root, SOURCE_LANGUAGE, f"{SINUSOIDAL}.html"))
+    settle(page)
+    sections = page.evaluate("() => document.querySelectorAll('article span[id^=\"sec-\"]').length")
+    target = sections // 2
+    page.evaluate(f"() => document.getElementById('{SECTION_ANCHOR.format(target)}').scrollIntoView()")
+    page.wait_for_timeout(200)
+    assert section_at_top(page) == target
+    for switch in range(4):
+        other = order[switch % len(order)]
+        link = page.locator(f'a.course-lang-switch[data-lang="{other}"]')
+        with page.expect_navigation():
+            if switch % 2 == 0:  # the mouse, where the link is (no scrolling it into view first)
+                box = link.bounding_box()
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            else:  # the keyboard: focused (the browser scrolls a focused element into view), then Enter
+                link.evaluate("a => a.focus()")
+                page.keyboard.press("Enter")
+        settle(page)
+        assert unquote(page.url).endswith(f"#{SECTION_ANCHOR.format(target)}"), (switch, page.url)
+        page.wait_for_timeout(5_500)
+        page.evaluate(LATE_LAYOUT)
+        page.wait_for_timeout(300)
+    traffic.assert_clean()

@@ -9,6 +9,7 @@ import torch
 
 from course_lib import Vocab, i18n, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
+from course_lib.widgets.live import bounds_of
 from course_tools.config import CONFIG
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
@@ -94,10 +95,92 @@ def test_table_explorer_rejects_bad_settings():
     assert (explorer.num_positions, explorer.base) == (256, 10000.0)
 
 
-def test_wide_slider_ranges_follow_large_settings():
-    explorer = widgets.table_explorer(d_model=600, num_positions=2000, base=1e7)
-    assert (explorer.limits["d_model"], explorer.limits["num_positions"]) == (600, 2000)
-    assert explorer.limits["base_exponent_max"] == 7.0
+def test_settings_beyond_the_sliders_are_refused():
+    # the sliders' ranges bound the settings where the traits are declared (live.Checked): a
+    # notebook cannot set, nor save, a table the browser cannot draw in a frame
+    with pytest.raises(
+        ValueError, match=r"d_model must be an integer from 1 to 512 \(the explorer's range\), got 600"
+    ):
+        widgets.table_explorer(d_model=600)
+    explorer = widgets.table_explorer(lang="ru")
+    with pytest.raises(
+        ValueError,
+        match=r"num_positions: нужно целое число от 1 до 1.024 \(диапазон виджета\), а получено 2000",
+    ):
+        explorer.num_positions = 2000
+    with pytest.raises(ValueError, match=r"base: нужно число от 10 до 1.000.000"):
+        explorer.base = 1e7
+    assert (explorer.num_positions, explorer.base) == (256, 10000.0)
+    assert explorer.limits == {
+        "d_model": 512,
+        "num_positions": 1024,
+        "base_exponent_min": 1.0,
+        "base_exponent_max": 6.0,
+    }
+
+
+# the issue's cases and more: every bounded setting of every explorer, at its bounds and past them
+OUT_OF_RANGE = [
+    (lambda: widgets.rotation_explorer(), "k", 10**9),
+    (lambda: widgets.rotation_explorer(), "pos", 101),
+    (lambda: widgets.rotation_explorer(), "d_model", 1024),
+    (lambda: widgets.rope_explorer(), "m", 10**9),
+    (lambda: widgets.rope_explorer(), "n", 129),
+    (lambda: widgets.rope_explorer(), "max_position", 10**9),
+    (lambda: widgets.rope_explorer(), "head_dim", 130),
+    (lambda: widgets.rope_explorer(), "base", 1e9),
+    (lambda: widgets.rope_explorer(), "seed", 2**40),
+    (lambda: widgets.alibi_explorer(), "num_heads", 65),
+    (lambda: widgets.alibi_explorer(), "seq_len", 10**6),
+    (lambda: widgets.rope_angles_explorer(), "num_positions", 10**9),
+    (lambda: widgets.rope_angles_explorer(), "train_len", 5000),
+    (lambda: widgets.rope_angles_explorer(), "head_dim", 258),
+    (lambda: widgets.rope_angles_explorer(), "scale", 17.0),
+    (lambda: widgets.rope_angles_explorer(), "base", 50.0),
+    (lambda: widgets.left_padding_explorer(["a", "b"]), "max_padding", 33),
+    (lambda: widgets.left_padding_explorer(["a", "b"]), "d_model", 513),
+    (lambda: widgets.embedding_explorer(["a b"], d_model=8), "d_model", 10**6),
+]
+
+
+@pytest.mark.parametrize("make, name, value", OUT_OF_RANGE)
+def test_every_explorer_setting_is_bounded(make, name, value):
+    explorer = make()
+    before = getattr(explorer, name)
+    bound = bounds_of(type(explorer))[name]
+    with pytest.raises(
+        ValueError, match=rf"{name} must be (an integer|a number) from .* \(the explorer's range\), got"
+    ):
+        setattr(explorer, name, value)
+    assert getattr(explorer, name) == before
+    for allowed in (bound["low"], bound["high"]):  # the ends themselves are settings
+        if name in ("head_dim", "max_padding"):
+            continue  # (an even width; a padding already set above 0)
+        setattr(explorer, name, allowed)
+        assert getattr(explorer, name) == allowed
+
+
+def test_texts_are_bounded():
+    from course_lib import Vocab
+
+    explorer = widgets.vocab_explorer(Vocab.build(["a cat"]))
+    with pytest.raises(
+        ValueError, match=r"text must be at most 2.000 characters long \(the explorer's limit\), got 2001"
+    ):
+        explorer.text = "x" * 2001
+    explorer.text = "x" * 2000
+
+
+def test_the_browser_clamps_to_the_same_bounds():
+    # each module ends with its class's bounds (live.bounds_module): the JavaScript's guard
+    # (js/common.js) clamps saved values to them, tested in tests/browser/test_explorers_saved.py
+    for cls in widgets.LiveExplorer.__subclasses__():
+        if not isinstance(cls.__dict__.get("_esm"), str):
+            continue
+        declared = re.search(r"^const BOUNDS = (.*);$", cls._esm, re.M)
+        assert declared and json.loads(declared.group(1)) == bounds_of(cls), cls.__name__
+        assert "guard(saved, el, BOUNDS, RULES)" in cls._esm, cls.__name__
+    assert bounds_of(widgets.RotationExplorer)["k"] == {"default": 2, "low": 0, "high": 50, "integer": True}
 
 
 def test_rotation_explorer_checks_the_rotation():
@@ -107,6 +190,16 @@ def test_rotation_explorer_checks_the_rotation():
     assert ex.error < 1e-12
     assert "PE[7]" in ex.readout()
     assert "ω = base^(-2i/d_model) = 0.5623, angle k·ω = 2.8117 rad" in ex.readout()  # 5 · 10^(-2/8)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_exact_rotation_reads_zero(lang):
+    # the lesson's own setting turns exactly: the readout writes 0, not 0.0e+00 nor «0,0·10⁰»
+    ex = widgets.rotation_explorer(d_model=16, pos=3, k=2, i=0, lang=lang)
+    assert ex.error == 0.0
+    assert ex.readout().endswith("0).") and "10⁰" not in ex.readout() and "e+00" not in ex.readout()
+    assert widgets.table.error_text(2.220446049250313e-16, "ru") == "2,2·10⁻¹⁶"
+    assert widgets.table.error_text(2.220446049250313e-16, "en") == "2.2e-16"
 
 
 def test_rotation_explorer_in_russian():
@@ -528,3 +621,31 @@ def test_every_saved_live_explorer_runs_the_current_javascript():
             if model["model_module"] == "anywidget" and model["state"]["_esm"] not in current
         ]
     assert stale == []
+
+
+# what the site's home page and the READMEs say of the explorers: live in the page, with no kernel
+# (they once said the widgets showed their saved state and only a running notebook moved them)
+STATIC_CLAIMS = [
+    r"run the notebook",
+    r"запустите ноутбук",
+    r"state they were saved in",
+    r"сохранённом состоянии, рядом",
+    r"Sliders stay in the notebooks",
+    r"Слайдеры остаются в ноутбуках",
+    r"to move it and watch the figure follow",
+    r"чтобы двигать слайдер и видеть",
+]
+
+
+def test_the_home_page_and_the_readmes_say_the_explorers_are_live():
+    from course_tools.messages import SITE
+
+    texts = {lang: SITE("intro", lang) for lang in i18n.LANGUAGES}
+    texts |= {
+        name: (CONFIG.root / name).read_text(encoding="utf-8") for name in ("README.md", "README.ru.md")
+    }
+    for where, text in texts.items():
+        flat = " ".join(text.split())
+        assert [claim for claim in STATIC_CLAIMS if re.search(claim, flat)] == [], where
+    assert "live in the page, with no kernel" in texts["en"]
+    assert "прямо на странице, без ядра" in texts["ru"]

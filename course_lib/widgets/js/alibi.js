@@ -169,11 +169,16 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
   ctx.fillText(labels.equal, b.left + b.width / 2, 6, b.width + 40);
 }
 
-async function render({ model, el }) {
+// the head is one of the heads (BOUNDS, from Python, bound the other settings)
+const RULES = { head: (get) => ({ low: 1, high: get("num_heads") }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "alibi-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     num_heads: slider(controls, {
       name: "num_heads",
@@ -193,7 +198,10 @@ async function render({ model, el }) {
   };
   model.on("change:num_heads", clamp);
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = { num_heads: model.get("num_heads"), head: model.get("head"), seq_len: model.get("seq_len") };
     drawAlibi(sizeCanvas(canvas, WIDTH, HEIGHT), values, lut, labels, font, colours());

@@ -66,11 +66,15 @@ export function readout(data, k, labels, numbers) {
 const WIDTH = 600;
 const HEIGHT = 290;
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "balance-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const stops = () => model.get("stops");
   const sliders = {
     // the stops: on a log scale, 0.01 to 100 in steps of 10^0.1, and any scale Python set
@@ -86,7 +90,10 @@ async function render({ model, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const data = { stops: stops(), weights: model.get("weights"), vectors: model.get("vectors"), perm: model.get("perm") };
     sliders.scale.input.max = String(data.stops.length - 1);

@@ -86,12 +86,13 @@ export function frame(el, lang, className) {
   /* the host's text colour, light or dark: the site's theme, else JupyterLab's (the widget renderer fixes its own) */
   color: var(--pst-color-text-base, var(--jp-content-font-color1, inherit)); }
 .course-explorer-controls { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.3em 0; }
-.course-explorer-control { display: flex; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
+.course-explorer-control { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5em; flex: 1 1 16em; min-width: 0; max-width: 30em; }
 .course-explorer-control label { white-space: nowrap; }
 .course-explorer-control input { flex: 1 1 auto; min-width: 6em; }
 .course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
 .course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
-.course-explorer canvas { display: block; max-width: 100%; height: auto; }`;
+.course-explorer canvas { display: block; max-width: 100%; height: auto; }
+.course-explorer .course-explorer-notice { border-left: 3px solid #d62728; padding-left: 0.5em; margin: 0.3em 0; max-width: 46em; }`;
   const controls = document.createElement("div");
   controls.className = "course-explorer-controls";
   const canvas = document.createElement("canvas");
@@ -141,9 +142,11 @@ export function slider(parent, { name, label, min, max, step = 1, value, format 
 }
 
 // The course's font, as the page defines it (--course-sans, or --course-mono for code), loaded
-// before any text is drawn on a canvas
+// before any text is drawn on a canvas. Read from the explorer's element: before the page attaches it
+// (the widget renderers call render first), the page's properties are unknown and this is the
+// fallback; pageColours reads it again once the explorer is in the page.
 export async function courseFont(el, property = "--course-sans", fallback = "sans-serif") {
-  const family = getComputedStyle(el).getPropertyValue(property).trim() || fallback;
+  const family = (el.isConnected && getComputedStyle(el).getPropertyValue(property).trim()) || fallback;
   try {
     await document.fonts.load(`12px ${family}`);
   } catch {
@@ -152,21 +155,47 @@ export async function courseFont(el, property = "--course-sans", fallback = "san
   return family;
 }
 
-// The page's text colour (the host's, see frame's CSS), read once and again when the page switches
-// between light and dark (the site's switch sets data-theme on <html>, JupyterLab's theme a class or
-// data attribute on <body>), then `changed` redraws. Reading computed style on every
-// drawing would make the browser recompute the page's style inside the input handler.
+// A promise kept once `el` is in the document (at once if it already is)
+export function attached(el) {
+  return new Promise((resolve) => {
+    if (el.isConnected) return resolve();
+    const watch = new MutationObserver(() => {
+      if (!el.isConnected) return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(document, { childList: true, subtree: true });
+  });
+}
+
+// The page's text colour (the host's, see frame's CSS), read when the explorer is in the page, and
+// `changed` (which reads the course's font again and redraws) called whenever either may have changed:
+// once the explorer is attached and the page's fonts are loaded (a widget renderer calls render on a
+// detached element, whose colour and properties are not the page's: a dark page once got black
+// labels), when a font finishes loading, when the page switches between light and dark (the site's
+// switch sets data-theme on <html>, JupyterLab's theme a class or data attribute on <body>) and when
+// the system's colour scheme changes (the site's "auto" theme follows it). Reading computed style on
+// every drawing would make the browser recompute the page's style inside the input handler.
 export function pageColours(el, changed) {
   let current = null;
-  const watch = new MutationObserver(() => {
+  const refresh = () => {
     current = null;
     changed();
-  });
+  };
+  const watch = new MutationObserver(refresh);
   for (const node of [document.documentElement, document.body]) {
     watch.observe(node, { attributes: true, attributeFilter: ["data-theme", "data-jp-theme-light", "data-jp-theme-name"] });
   }
+  window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", refresh);
+  document.fonts.addEventListener?.("loadingdone", refresh);
+  attached(el)
+    .then(() => document.fonts.ready)
+    .then(refresh);
   return () => {
-    if (!current) current = { text: getComputedStyle(el).color || "#000" };
+    if (current) return current;
+    const text = el.isConnected ? getComputedStyle(el).color : "";
+    if (!text) return { text: "#000" }; // not in the page yet: drawn again when it is
+    current = { text };
     return current;
   };
 }
@@ -204,5 +233,96 @@ export function live(model, draw, controls) {
   redraw();
   return () => {
     for (const name of Object.keys(controls)) model.off(`change:${name}`, redraw);
+  };
+}
+
+// ----------------------------------------------------------------------------- saved values
+
+// A saved notebook is input: a classmate's copy, or one edited by hand, may hold any value of a
+// setting (10⁹ positions to draw, NaN, a string). Python refuses such values where each trait is
+// declared (course_lib/widgets/live.py, Checked); the same bounds end this module as BOUNDS
+// ({default, low, high, integer}, {default, allowed} or {default, longest}). `guard` gives the explorer a model whose get()
+// returns each bounded setting within its bounds, before anything is computed from it; `rules`
+// bound the settings whose range depends on another one (a pair within d_model): name -> (get) =>
+// {low, high}. Every value replaced is named in a notice in the lesson's language.
+export function clampValue(raw, bound) {
+  if (bound.allowed) return bound.allowed.includes(raw) ? raw : bound.default;
+  if (bound.longest !== undefined) return typeof raw === "string" ? raw.slice(0, bound.longest) : bound.default;
+  const within = (x) => Math.min(Math.max(x, bound.low), bound.high);
+  if (typeof raw !== "number" || !Number.isFinite(raw)) return within(bound.default);
+  return within(bound.integer ? Math.round(raw) : raw);
+}
+
+function shownValue(x, numbers) {
+  if (typeof x === "number" && Number.isFinite(x) && !Number.isInteger(x)) return formatNumber(x, ".6g", numbers);
+  const text = typeof x === "string" ? JSON.stringify(x) : x === undefined ? "undefined" : JSON.stringify(x) ?? String(x);
+  const shown = typeof x === "number" && !Number.isFinite(x) ? String(x) : text;
+  return shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
+}
+
+export function guard(model, el, bounds, rules = {}) {
+  const numbers = model.get("numbers") || { decimal: ".", group: ",", minus: "-" };
+  // the message in the lesson's language (Python's labels); saved labels without it: the values alone
+  const labels = model.get("labels");
+  const clamped = labels && typeof labels.clamped === "string" ? labels.clamped : "{changes}";
+  const replaced = new Map(); // "name" -> "name = saved → shown", in the order met
+  const notice = document.createElement("p");
+  notice.className = "course-explorer-notice";
+  notice.setAttribute("role", "status");
+  const record = (name, raw, value) => {
+    const line = `${name} = ${shownValue(raw, numbers)} → ${shownValue(value, numbers)}`;
+    if (replaced.get(name) === line) return;
+    replaced.set(name, line);
+    notice.textContent = fill(clamped, { changes: [...replaced.values()].join("; ") });
+    if (notice.parentNode !== el) el.insertBefore(notice, el.querySelector(".course-explorer-controls"));
+  };
+  const boundOf = (name) => {
+    const rule = rules[name];
+    if (!rule) return bounds[name];
+    const found = rule(get);
+    if (found.allowed) return { default: found.allowed.at(-1), ...found };
+    const { low, high } = found;
+    const base = bounds[name] || { default: low, integer: true };
+    return { ...base, low: Math.max(low, base.low ?? low), high: Math.max(low, Math.min(high, base.high ?? high)) };
+  };
+  const limits = () => {
+    const raw = model.get("limits");
+    const saved = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+    const out = {};
+    const put = (key, bound) => {
+      const value = clampValue(key in saved ? saved[key] : bound.high, { ...bound, default: bound.high });
+      if (key in saved && value !== saved[key]) record(`limits.${key}`, saved[key], value);
+      out[key] = value;
+    };
+    for (const name of new Set([...Object.keys(bounds), ...Object.keys(rules)])) {
+      const bound = boundOf(name);
+      if (bound.high !== undefined) put(name, bound);
+    }
+    if (bounds.base && bounds.base.high !== undefined) {
+      const exponents = { low: Math.log10(bounds.base.low), high: Math.log10(bounds.base.high), integer: false };
+      for (const key of ["base_exponent_min", "base_exponent_max"]) {
+        const value = clampValue(key in saved ? saved[key] : NaN, { ...exponents, default: key.endsWith("min") ? exponents.low : exponents.high });
+        if (key in saved && value !== saved[key]) record(`limits.${key}`, saved[key], value);
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+  function get(name) {
+    if (name === "limits") return limits();
+    const bound = boundOf(name);
+    const raw = model.get(name);
+    if (!bound) return raw;
+    const value = clampValue(raw, bound);
+    if (value !== raw) record(name, raw, value);
+    return value;
+  }
+  return {
+    get,
+    set: (name, value) => model.set(name, value),
+    save_changes: () => model.save_changes(),
+    on: (...args) => model.on(...args),
+    off: (...args) => model.off(...args),
+    notice,
   };
 }

@@ -69,11 +69,21 @@ const TOP = 30;
 const BOTTOM = 44;
 const RIGHT = 92;
 
-async function render({ model, el }) {
+// the sentence is one of the sentences (BOUNDS, from Python, bound the other settings)
+const RULES = {
+  sentence: (get) => {
+    const lists = ["sentences", "ids", "tokens"].map((name) => get(name));
+    return { low: 0, high: Math.min(...lists.map((list) => (Array.isArray(list) ? list.length : 0))) - 1 };
+  },
+};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "embedding-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sentences = model.get("sentences");
   const controlsByName = {
     sentence: dropdown(controls, {
@@ -93,7 +103,10 @@ async function render({ model, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   let scaleOf = null; // the colour scale, for the weights it was computed from
   const draw = () => {
     const weight = model.get("weight");

@@ -180,21 +180,34 @@ function checkboxes(parent, { label, options, value }) {
   return { input: group, show, read: () => boxes.filter((b) => b.checked).map((b) => b.name) };
 }
 
-async function render({ model, el }) {
+// the length runs from 2 to the test length, and no further than the counts sent
+function lengthRange(data) {
+  const counts = (data.variants || []).flatMap((v) => [v.right, v.targets]).map((c) => (Array.isArray(c) ? c.length : 0));
+  const high = Math.min(Number.isInteger(data.test_len) ? data.test_len : 2, ...counts);
+  return { low: 2, high: Math.max(2, high) };
+}
+const RULES = { length: (get) => lengthRange(get("data")) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "extrapolation-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     shown: checkboxes(controls, {
       label: labels.variants,
       options: data.variants.map((v) => ({ name: v.name, label: v.label })),
       value: model.get("shown"),
     }),
-    length: slider(controls, { name: "length", label: labels.length, min: 2, max: data.test_len, value: model.get("length") }),
+    length: slider(controls, { name: "length", label: labels.length, min: 2, max: lengthRange(data).high, value: model.get("length") }),
   };
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = { length: model.get("length"), shown: model.get("shown") };
     drawAccuracy(sizeCanvas(canvas, WIDTH, HEIGHT), values, data, labels, font, colours());

@@ -70,11 +70,16 @@ function drawPadding(ctx, values, labels, font, colours, lut) {
   );
 }
 
-async function render({ model, el }) {
+// the padding is at most max_padding (BOUNDS, from Python, bound the other settings)
+const RULES = { padding: (get) => ({ low: 0, high: get("max_padding") }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "left-padding-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {
     padding: slider(controls, { name: "padding", label: labels.padding, min: 0, max: model.get("max_padding"), value: model.get("padding") }),
     positions: radios(controls, {
@@ -88,7 +93,10 @@ async function render({ model, el }) {
     }),
   };
   const lut = parseColormap(model.get("colormap"));
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const tokens = model.get("tokens");
     // one height for every setting, with room for the most pads: the page does not jump

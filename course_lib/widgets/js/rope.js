@@ -233,11 +233,21 @@ function checkbox(parent, { name, label, value }) {
   return input;
 }
 
-async function render({ model, el }) {
+// the pair is one of the head's pairs (BOUNDS, from Python, bound the other settings)
+const RULES = {
+  pair: (get) => {
+    const q = get("q");
+    return { low: 0, high: Math.floor(Math.min(get("head_dim"), Array.isArray(q) ? q.length : 0) / 2) - 1 };
+  },
+};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const sliders = {};
   for (const name of ["m", "n", "pair"]) {
     sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: model.get("limits")[name], value: model.get(name) });
@@ -247,7 +257,7 @@ async function render({ model, el }) {
   // the sliders' ends move when Python sets another max_position, head_dim or a position beyond them
   // (before live's listeners: the ends are right when the sliders are redrawn)
   const widen = () => {
-    for (const [name, max] of Object.entries(model.get("limits"))) sliders[name].input.max = String(max);
+    for (const [name, max] of Object.entries(model.get("limits"))) if (sliders[name]) sliders[name].input.max = String(max);
   };
   model.on("change:limits", widen);
   const together = checkbox(controls, { name: "together", label: labels.together, value: model.get("together") });
@@ -283,7 +293,10 @@ async function render({ model, el }) {
     if (key !== curveOf) [curve, curveOf] = [scoreCurve(q, k, maxOffset, base), key];
     return curve;
   };
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = {
       q: model.get("q"),

@@ -158,11 +158,15 @@ function drawAngles(ctx, values, paint, labels, lut, font, colours) {
   drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, { lut, vmin: -1, vmax: 1 }, bar, font, colours);
 }
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-angles-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const limits = model.get("limits");
   const sliders = {
     // a log scale in steps of 10^0.1, as the Python slider had
@@ -189,7 +193,10 @@ async function render({ model, el }) {
   };
   const lut = parseColormap(model.get("colormap"));
   const paint = cellPainter();
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const values = {
       head_dim: model.get("head_dim"),

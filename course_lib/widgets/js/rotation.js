@@ -24,6 +24,11 @@ export function rotationCheck(pos, k, i, d, base) {
   return Math.max(Math.abs(turned[0] - later[0]), Math.abs(turned[1] - later[1]));
 }
 
+// the check's largest difference: 0 when exact (not 0.0e+00, «0,0·10⁰»), as table.py's error_text
+export function errorText(error, numbers) {
+  return error === 0 ? "0" : formatNumber(error, ".1e", numbers);
+}
+
 export function readout({ pos, k, i, d_model: d, base }, labels, numbers) {
   const w = omega(i, d, base);
   return fill(labels.readout, {
@@ -31,7 +36,7 @@ export function readout({ pos, k, i, d_model: d, base }, labels, numbers) {
     angle: formatNumber(k * w, ".4f", numbers),
     pos,
     pos_k: pos + k,
-    err: formatNumber(rotationCheck(pos, k, i, d, base), ".1e", numbers),
+    err: errorText(rotationCheck(pos, k, i, d, base), numbers),
   });
 }
 
@@ -109,18 +114,27 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   );
 }
 
-async function render({ model, el }) {
+// the pair i is one of d_model's pairs (BOUNDS, from Python, bound the other settings)
+const RULES = { i: (get) => ({ low: 0, high: Math.floor(get("d_model") / 2) - 1 }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rotation-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   labels.mono = await courseFont(el, "--course-mono", "monospace");
   const limits = model.get("limits");
   const sliders = {};
   for (const name of ["pos", "k", "i"]) {
     sliders[name] = slider(controls, { name, label: labels[name], min: 0, max: limits[name], value: model.get(name) });
   }
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    labels.mono = await courseFont(el, "--course-mono", "monospace");
+    draw();
+  });
   const draw = () => {
     const values = {
       pos: model.get("pos"),

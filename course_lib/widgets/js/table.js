@@ -102,11 +102,15 @@ function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
   drawColourBar(ctx, { x: x + w + 12, y, w: 12, h }, { lut, vmin: -1, vmax: 1 }, bar, font, colours);
 }
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "table-explorer");
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const limits = model.get("limits");
   const sliders = {
     d_model: slider(controls, { name: "d_model", label: labels.d_model, min: 1, max: limits.d_model, value: model.get("d_model") }),
@@ -132,7 +136,10 @@ async function render({ model, el }) {
   };
   const lut = parseColormap(model.get("colormap"));
   const paint = cellPainter();
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   const draw = () => {
     const d = model.get("d_model");
     const n = model.get("num_positions");

@@ -166,7 +166,12 @@ function spans(view, ids, bytes, data) {
 }
 
 
-async function render({ model, el }) {
+// the size is one of the slider's stops
+const RULES = { size: (get) => ({ allowed: Array.isArray(get("sizes")) ? get("sizes") : [] }) };
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
@@ -188,7 +193,7 @@ async function render({ model, el }) {
   el.append(style);
   await courseFont(el);
   const inputs = {
-    text: textBox(controls, { name: "text", label: labels.text, value: model.get("text") }),
+    text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }),
     // the slider moves over the stops, and its value is the size at that stop
     size: slider(controls, {
       name: "size",

@@ -182,7 +182,11 @@ function drawSizes(ctx, minFreq, data, vocab, labels, font, colours, last) {
   });
 }
 
-async function render({ model, el }) {
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  // the saved values within their bounds, and a notice naming any replaced (js/common.js)
+  const model = guard(saved, el, BOUNDS, RULES);
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const data = model.get("data");
@@ -198,15 +202,18 @@ async function render({ model, el }) {
 .vocab-explorer .course-explorer-token code { color: inherit; } /* not the site's pink for code: a lost word's box is pink */`;
   line.after(view);
   el.append(style);
-  const font = await courseFont(el);
+  let font = await courseFont(el); // read again once the explorer is in the page (pageColours)
   const last = model.get("limits").min_freq;
-  const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text") }) };
+  const inputs = { text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }) };
   if (data.counts) {
     inputs.min_freq = slider(controls, { name: "min_freq", label: labels.min_freq, min: 1, max: last, value: model.get("min_freq") });
   } else {
     canvas.hidden = true; // nothing to cut: no sizes to draw
   }
-  const colours = pageColours(el, () => draw());
+  const colours = pageColours(el, async () => {
+    font = await courseFont(el);
+    draw();
+  });
   let drawn = {}; // what the chart shows: typing changes the table, not the chart
   const draw = () => {
     const values = { text: model.get("text"), min_freq: model.get("min_freq") };

@@ -8,8 +8,34 @@
     try { localStorage.setItem(KEY, value); } catch (e) { /* storage off: the switch still works */ }
   }
 
-  // Index of the section being read: the last numbered section whose top is above 1/4 of the window.
+  // Arrived at page.html#sec-N (a switch, a link): until the reader scrolls, N is the section read,
+  // wherever late layout (widgets, formulas, fonts) has moved it since; measuring it again once landed
+  // one section earlier on each switch. A click or a key on the switch itself is not a scroll.
+  var arrived = /^#sec-\d+$/.test(location.hash) ? parseInt(location.hash.slice(5), 10) : -1;
+  var moved = false;
+  function reading(event) {
+    if (event.target && event.target.closest && event.target.closest("a.course-lang-switch")) return;
+    moved = true;
+  }
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (ev) {
+    window.addEventListener(ev, reading, { passive: true, capture: true });
+  });
+
+  // Focusing the switch (Tab, or a click) made the browser scroll the sticky header's link "into view":
+  // the page jumped up by half a screen, and the switch then read an earlier section. The scroll
+  // position as the last frame left it (scroll events come once per frame, after the focus) is put
+  // back, so the page stays where the reader was.
+  var settledX = window.scrollX, settledY = window.scrollY;
+  window.addEventListener("scroll", function () { settledX = window.scrollX; settledY = window.scrollY; }, { passive: true });
+  document.addEventListener("focusin", function (event) {
+    if (!event.target.closest || !event.target.closest("a.course-lang-switch")) return;
+    if (window.scrollY !== settledY || window.scrollX !== settledX) window.scrollTo(settledX, settledY);
+  }, true);
+
+  // Index of the section being read: the section arrived at, if the reader has not moved since; else
+  // the last numbered section whose top is above 1/4 of the window.
   function currentSection() {
+    if (arrived >= 0 && !moved) return arrived;
     var marks = document.querySelectorAll("article [id^='sec-']");
     var best = -1;
     var limit = window.innerHeight / 4;
@@ -46,18 +72,14 @@
 
   // Arriving at page.html#sec-N: figures, formulas and above all the widgets (rendered on "load")
   // change the layout after the browser has jumped to the anchor. Until the reader scrolls, keep the
-  // target at the top while the page settles (at most 5 s).
+  // target at the top whenever the page's size changes (late on a slow machine as well).
   if (location.hash && window.ResizeObserver) {
-    var moved = false;
-    ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (ev) {
-      window.addEventListener(ev, function () { moved = true; }, { once: true, passive: true });
-    });
     var keep = new ResizeObserver(function () {
       var t = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      if (t && !moved) t.scrollIntoView();
+      if (!moved && t) t.scrollIntoView();
+      if (moved) keep.disconnect();
     });
     document.addEventListener("DOMContentLoaded", function () { keep.observe(document.body); });
-    setTimeout(function () { keep.disconnect(); }, 5000);
   }
 
   // Sphinx's search page fetches every hit to show a snippet; a file:// page may not fetch (CORS), so

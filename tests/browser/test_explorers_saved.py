@@ -1,0 +1,266 @@
+"""A saved notebook is input: every explorer, loaded from saved state whose settings are out of range.
+
+A classmate's notebook, or one edited by hand, may save ``k = 10**9`` (``rotation.js`` once drew 10⁹
+points, and the tab hung on every open, in JupyterLab, on the site and in the decks), NaN, a
+negative number or a string. Python refuses such values where each trait is declared
+(``course_lib/widgets/live.py``, ``Checked``: the unit tests); the browser clamps what it reads from
+saved state to the same bounds (``guard`` in ``js/common.js``). Here each explorer's module renders,
+in a blank page, from its own saved state (``get_state()``, what the notebook keeps) with every
+setting it reads replaced by an extreme, a NaN, a negative or a string value; the page must draw
+within the time budget, the next animation frame must come within 100 ms (the tab responds), the
+picture and the readout must be drawn (no blank widget, no "NaN" written), and the notice must
+name every value replaced, in the lesson's language.
+
+The explorer renders from a ``setTimeout``, so a hang cannot block the test: ``wait_for_function``
+times out in Playwright's driver and the test fails.
+"""
+
+import math
+
+import pytest
+
+from course_lib import widgets
+from course_lib.i18n import LANGUAGES
+from course_lib.widgets.live import bounds_of
+from tests.browser.conftest import is_file, is_local
+
+pytestmark = pytest.mark.browser
+
+VIEWPORT = {"width": 1280, "height": 900}
+#: the next animation frame after the explorer is drawn, in ms: the tab stays responsive
+FRAME_MS = 100
+#: the whole render from saved state, at its largest allowed settings, on a loaded machine
+RENDER_MS = 3_000
+
+
+def small_vocab():
+    from course_lib import Vocab
+
+    return Vocab.build(["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"])
+
+
+def small_tokenizer():
+    from course_lib.bpe import BPETokenizer
+
+    return BPETokenizer.train(["the cat sat on the mat, the dog sat on the log"] * 20, vocab_size=280)
+
+
+def small_extrapolation():
+    from course_lib import extrapolation as ex
+
+    cfg = ex.Config(steps=1, batch_size=4, train_len=8, test_len=16, min_len=3)
+    return ex.run(cfg, seed=0, variants=["learned", "none"]), cfg
+
+
+def balance(lang):
+    from tests.unit.test_plots import balance_setup
+
+    return widgets.balance_explorer(*balance_setup(8), "dog bites man", "man bites dog", lang=lang)
+
+
+# each explorer as its lesson builds it, and the settings whose range depends on another (the
+# JavaScript's RULES); seed is not read by the browser (Python sends the vectors it gives), nor is
+# the embeddings' d_model (the width of the weights Python sends)
+UNREAD = {"seed", "embeddings.d_model"}
+EXPLORERS = {
+    "vocab": (lambda lang: widgets.vocab_explorer(small_vocab(), text="the cat", lang=lang), []),
+    "tokens": (lambda lang: widgets.token_explorer(small_tokenizer(), text="the cat", lang=lang), ["size"]),
+    "embeddings": (
+        lambda lang: widgets.embedding_explorer(["the cat sat", "a dog"], d_model=16, lang=lang),
+        ["sentence"],
+    ),
+    "balance": (balance, []),
+    "table": (lambda lang: widgets.table_explorer(lang=lang), []),
+    "rotation": (lambda lang: widgets.rotation_explorer(lang=lang), ["i"]),
+    "left_padding": (
+        lambda lang: widgets.left_padding_explorer(["the", "dog", "sat"], padding=3, lang=lang),
+        ["padding"],
+    ),
+    "extrapolation": (
+        lambda lang: widgets.extrapolation_explorer(*small_extrapolation(), lang=lang),
+        ["length"],
+    ),
+    "rope": (lambda lang: widgets.rope_explorer(lang=lang), ["pair"]),
+    "alibi": (lambda lang: widgets.alibi_explorer(lang=lang), ["head"]),
+    "rope_angles": (lambda lang: widgets.rope_angles_explorer(lang=lang), []),
+}
+
+# the out-of-range values: what each kind of setting gets (a text's "string" is a valid value)
+BAD = {
+    "extreme": {"number": 10**9, "float": 1e300, "text": "x" * 100_000, "choice": "x" * 1000},
+    "nan": {"number": math.nan, "float": math.nan, "text": math.nan, "choice": math.nan},
+    "negative": {"number": -5, "float": -1e6, "text": -1, "choice": -1},
+    "string": {"number": "abc", "float": "1e9", "text": None, "choice": "bogus"},
+}
+
+RENDER = """([source, state]) => {
+    window.__result = undefined;
+    setTimeout(async () => {
+        try {
+            const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+            const module = await import(url);
+            const listeners = {};
+            const model = {
+                get: (name) => state[name],
+                set: (name, value) => { state[name] = value; (listeners['change:' + name] || []).forEach(f => f()); },
+                save_changes: () => {},
+                on: (event, f) => { (listeners[event] ||= []).push(f); },
+                off: (event, f) => { listeners[event] = (listeners[event] || []).filter(g => g !== f); },
+            };
+            const el = document.createElement('div');
+            document.body.replaceChildren(el);
+            const start = performance.now();
+            await module.default.render({model, el});
+            const rendered = performance.now() - start;
+            const before = performance.now();
+            await new Promise(resolve => requestAnimationFrame(resolve));
+            const frame = performance.now() - before;
+            const canvas = el.querySelector('canvas');
+            let drawn = null;
+            if (canvas && !canvas.hidden) {
+                const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                drawn = 0;
+                for (let i = 3; i < data.length; i += 4) drawn += data[i] > 0;
+            }
+            const notice = el.querySelector('.course-explorer-notice');
+            window.__result = {
+                rendered, frame, drawn,
+                readout: el.querySelector('.course-explorer-readout').textContent,
+                notice: notice && notice.isConnected ? notice.textContent : null,
+                lang: el.lang,
+            };
+        } catch (error) {
+            window.__result = {error: String(error && error.stack || error)};
+        }
+    }, 0);
+}"""
+
+
+def kind_of(bound: dict) -> str:
+    if "allowed" in bound:
+        return "choice"
+    if "longest" in bound:
+        return "text"
+    return "number" if bound.get("integer", True) else "float"
+
+
+@pytest.fixture(scope="module")
+def built():
+    cache = {}
+
+    def build(name, lang):
+        if (name, lang) not in cache:
+            cache[name, lang] = EXPLORERS[name][0](lang)
+        return cache[name, lang]
+
+    return build
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_explorer_clamps_saved_values_and_stays_responsive(offline_page, built, name, lang):
+    explorer = built(name, lang)
+    bounds = {
+        key: value
+        for key, value in bounds_of(type(explorer)).items()
+        if key not in UNREAD and f"{name}.{key}" not in UNREAD
+    }
+    settings = {
+        **{key: kind_of(b) for key, b in bounds.items()},
+        **dict.fromkeys(EXPLORERS[name][1], "number"),
+    }
+    assert settings, name
+    state = explorer.get_state()
+    source = state["_esm"]
+    page, traffic = offline_page(lang, VIEWPORT, lambda url: is_file(url) or is_local(url), "saved state")
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+
+    # the saved state as Python wrote it: drawn, no notice
+    page.evaluate(RENDER, [source, state])
+    page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
+    clean = page.evaluate("window.__result")
+    assert "error" not in clean, clean
+    assert clean["notice"] is None, clean
+
+    for bad, values in BAD.items():
+        tampered = dict(state)
+        wrong = {key: values[kind] for key, kind in settings.items() if values[kind] is not None}
+        tampered.update(wrong)
+        if "limits" in state:  # the sliders' ends are saved too
+            tampered["limits"] = {key: values["number"] for key in state["limits"]}
+        page.evaluate(RENDER, [source, tampered])
+        page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
+        result = page.evaluate("window.__result")
+        where = f"{name} ({lang}), {bad}: {result}"
+        assert "error" not in result, where
+        assert result["rendered"] < RENDER_MS, where
+        assert result["frame"] < FRAME_MS, where
+        assert result["drawn"] is None or result["drawn"] > 1000, where  # a picture, not a blank canvas
+        assert result["readout"].strip() and "NaN" not in result["readout"], where
+        assert "undefined" not in result["readout"], where
+        # the notice, in the lesson's language, names each setting replaced
+        notice = result["notice"]
+        assert notice, where
+        assert notice.startswith(widgets.live.LIVE("clamped", lang, changes="").split("{")[0][:20]), where
+        for key in wrong:
+            assert f"{key} = " in notice, (key, where)
+    traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- drawn in the page's style
+
+# the explorer rendered before it is attached, as the widget renderers do (the page's colour and
+# font are unknown then), on a dark page with a font of its own; attached later: it must redraw in
+# the page's colour and font. Every fillText's colour and font is recorded, the texts of the last
+# drawing of the canvas kept (a drawing starts with sizeCanvas's clearRect).
+DETACHED = """([source, state]) => {
+    window.__result = undefined;
+    const proto = CanvasRenderingContext2D.prototype;
+    proto.courseFillText ||= proto.fillText;
+    proto.courseClearRect ||= proto.clearRect;
+    window.__texts = [];
+    proto.clearRect = function (...args) { window.__texts = []; return proto.courseClearRect.apply(this, args); };
+    proto.fillText = function (text, ...rest) {
+        window.__texts.push({text: String(text), colour: String(this.fillStyle), font: this.font});
+        return proto.courseFillText.call(this, text, ...rest);
+    };
+    setTimeout(async () => {
+        const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+        const module = await import(url);
+        const model = {get: (name) => state[name], set() {}, save_changes() {}, on() {}, off() {}};
+        const el = document.createElement('div');
+        await module.default.render({model, el});
+        const before = window.__texts.map(t => t.colour);
+        await new Promise(resolve => setTimeout(resolve, 50));
+        document.body.append(el);
+        window.__result = {before};
+    }, 0);
+}"""
+
+DARK_PAGE = """<!DOCTYPE html><html><head><style>
+  :root { --course-sans: CourseTestSans, sans-serif; }
+  body { background: #121212; color: rgb(230, 230, 230); }
+</style></head><body></body></html>"""
+
+
+@pytest.mark.parametrize("name", ["table", "rotation", "rope", "alibi", "rope_angles", "left_padding"])
+def test_an_explorer_rendered_before_it_is_attached_redraws_in_the_pages_colour_and_font(
+    offline_page, built, name
+):
+    explorer = built(name, "en")
+    state = explorer.get_state()
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
+    page.set_content(DARK_PAGE)
+    page.evaluate(DETACHED, [state["_esm"], state])
+    page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
+    # drawn again once attached: every text now in the page's light colour and its font
+    page.wait_for_function("() => window.__texts.some(t => t.colour === '#e6e6e6')", timeout=5_000)
+    texts = page.evaluate("window.__texts")
+    before = page.evaluate("window.__result.before")
+    page_coloured = [t for t in texts if t["colour"] == "#e6e6e6"]
+    # the labels drawn black before the page was known (unreadable on it), then in its colour (a few
+    # texts stay black on a white box of their own: rope_angles' training length)
+    black = [t for t in texts if t["colour"] == "#000000"]
+    assert before.count("#000000") >= len(page_coloured) + len(black), (before, texts)
+    assert all("CourseTestSans" in t["font"] or "monospace" in t["font"] for t in page_coloured), texts
+    traffic.assert_clean()
