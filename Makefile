@@ -179,7 +179,7 @@ screenshots: $(STAMP) site
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py \
-		tests/browser/test_explorer_colours.py
+		tests/browser/test_explorer_colours.py tests/browser/test_explorers_saved.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)
