@@ -139,11 +139,15 @@ def ensure_user(name: str, homes: Path, runtime: Path | None = None) -> pwd.stru
     _own_folder(home, entry, 0o700)
     _own_folder(home / ".tmp", entry, 0o700)  # TMPDIR (student_env)
     if runtime is not None:
-        runtime.mkdir(mode=0o711, parents=True, exist_ok=True)
-        info = os.lstat(runtime)
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0:
-            raise PermissionError(f"refusing the runtime folder {str(runtime)!r}: not a folder of root's")
-        os.chmod(runtime, 0o711)
+        # /run/course-hub/ and its <hash>/: root's, crossed by every student (never listed), whatever
+        # the umask of the hub that makes them (make hub's is 077)
+        for folder in (runtime.parent, runtime):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, 0o711)
+            info = os.lstat(folder)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0:
+                raise PermissionError(f"refusing the runtime folder {str(folder)!r}: not a folder of root's")
+            os.chmod(folder, 0o711)
         _own_folder(runtime_dir(runtime, entry), entry, 0o700)
     return entry
 

@@ -425,12 +425,21 @@ def test_a_port_in_time_wait_after_a_restart_is_free_and_a_listener_is_not():
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="one user per student needs root")
-def test_stop_ends_what_students_started_in_sessions_of_their_own(tmp_path):
+def test_stop_ends_what_students_started_in_sessions_of_their_own_and_runtime_folders_are_crossable(tmp_path):
     state = hub.State(tmp_path / "state", 18000)
     state.prepare()
-    entry = hub_users.ensure_user(f"stop{os.getpid()}", state.homes)
+    (tmp_path / "run").mkdir()  # /run
+    runtime = tmp_path / "run" / "course-hub" / "hash"
     bystander = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    umask = os.umask(0o077)  # as `make hub` runs the hub: the runtime folders made under it stay crossable
     try:
+        try:
+            entry = hub_users.ensure_user(f"stop{os.getpid()}", state.homes, runtime)
+        finally:
+            os.umask(umask)
+        for folder in (runtime.parent, runtime):
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o711, folder
+        assert stat.S_IMODE(hub_users.runtime_dir(runtime, entry).stat().st_mode) == 0o700
         left = subprocess.Popen(
             ["setsid", "nohup", "sleep", "600"],
             user=entry.pw_uid,
