@@ -327,7 +327,7 @@ def memory(state_root: Path, name: str) -> tuple[int, int, int, float]:
             if proc.environ().get("JUPYTERHUB_USER") != name:
                 continue
             info = proc.memory_full_info()
-            if "ipykernel" in " ".join(proc.cmdline()):
+            if _is_kernel(proc):
                 kernel += info.rss
             else:
                 server += info.rss
@@ -335,6 +335,12 @@ def memory(state_root: Path, name: str) -> tuple[int, int, int, float]:
             times = proc.cpu_times()
             cpu += times.user + times.system
     return server, kernel, pss, cpu
+
+
+def _is_kernel(proc: psutil.Process) -> bool:
+    """A kernel: the hub's (``course_tools.hub_kernel``, no debugger) or ipykernel's own launcher."""
+    command = " ".join(proc.cmdline())
+    return "course_tools.hub_kernel" in command or "ipykernel" in command
 
 
 def _processes(state_root: Path) -> list[psutil.Process]:
@@ -578,7 +584,7 @@ def _targets(state: hub.State, base: str, victim: str, hub_pid: int) -> tuple[di
     for proc in _processes(state.root):
         with contextlib.suppress(psutil.Error):
             if proc.environ().get("JUPYTERHUB_USER") == victim:
-                if "ipykernel" in " ".join(proc.cmdline()):
+                if _is_kernel(proc):
                     kernel = proc
                 else:
                     server = server or proc
