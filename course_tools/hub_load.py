@@ -568,8 +568,11 @@ def _cleanup(state: hub.State, report: Report) -> int:
 
 
 def _uid(proc: psutil.Process) -> int | None:
+    """The real uid of a running process; None when it is gone or a zombie (it has ended: killed
+    and waiting for its parent, here the container's init, to reap it)."""
     with contextlib.suppress(psutil.Error):
-        return proc.uids().real
+        if proc.status() != psutil.STATUS_ZOMBIE:
+            return proc.uids().real
     return None
 
 
