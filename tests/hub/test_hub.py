@@ -1,11 +1,13 @@
 """The course's JupyterHub (`make hub`) under a class of 5 (course_tools/hub_load.py): every student logs
-in, gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
+in with their own password from the class list (another's name with one's own password, or a name not in
+the class, is refused), gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
 the hub restarts in the middle and nobody loses saved work, a running kernel or its open websocket; a
 server started again keeps the student's edit; every process ends. As root (CI), every student is a
 system user of their own, and one student, from their kernel and from a subprocess of it, can neither
 read, write nor list another's home, reach their kernels (connection file, key, sockets), kill their
-processes (EPERM), read their API token anywhere, reach the hub's secrets nor write the course; every
-system user made for the class is removed. Its own stage of `make test` (`make hub-test`), within
+processes (EPERM), read their API token anywhere, reach the hub's secrets nor write the course, see the
+files the other left in /tmp, /var/tmp or /dev/shm, or find a debugger listening (the kernels have none);
+`hub.stop` ends what a student left running with setsid; every system user made for the class is removed. Its own stage of `make test` (`make hub-test`), within
 STAGE_SECONDS; `make hub-bench` runs the same for 20.
 """
 
