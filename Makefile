@@ -107,7 +107,11 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 # promise as `make lab`). As root (`sudo make hub`) each student is a system user of their own,
 # jupyter-<name>, home hub/state/homes/jupyter-<name>/ (0700); not as root it refuses unless
 # HUB_SHARED_USER=1 accepts one user for all (students then reach each other's work). It exits 1, the
-# reason on the terminal, when a port is taken or the proxy or the hub does not start. Its own extra
+# reason on the terminal, when a port is taken or the proxy or the hub does not start. Students log in
+# with their own password: CLASS=students.txt (one name a line) gives each new name one, written to
+# hub/state/passwords.txt (0600, root's); without a class (given now or before) it refuses, unless
+# HUB_SHARED_PASSWORD=1 asks for one password and any name (a trial, warned). As root the hub's and the
+# proxy's APIs listen below 1024 (HUB_INTERNAL_PORT, default 801 and 802). Its own extra
 # and the npm proxy, installed by their own stamp: `make lab` never installs them. Ctrl-C stops the hub
 # only; `make hub-stop` ends it, the servers and the proxy.
 HUB_PORT ?= 8000
@@ -117,7 +121,7 @@ $(HUB_STAMP): $(STAMP) pyproject.toml
 	touch $@
 
 hub: $(HUB_STAMP) $(NPM_STAMP)
-	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
+	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(CLASS),--class $(CLASS)) $(if $(HUB_INTERNAL_PORT),--internal-port $(HUB_INTERNAL_PORT)) $(if $(filter 1,$(HUB_SHARED_PASSWORD)),--shared-password) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
 
 hub-stop: $(HUB_STAMP)
 	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)

@@ -1,6 +1,7 @@
 """A JupyterHub for a class on one machine: ``make hub``, ``make hub-stop``.
 
-    python -m course_tools.hub start [--state DIR] [--port 8000]
+    python -m course_tools.hub start --class FILE [--state DIR] [--port 8000] [--internal-port 801]
+    python -m course_tools.hub start --shared-password ...   (a trial: any name, one password)
     python -m course_tools.hub stop [--state DIR]
     python -m course_tools.hub singleuser [SERVER ARGS...]
 
@@ -16,9 +17,19 @@ Everything the hub keeps (its database, cookie secret, the proxy's token, the pa
 the proxy and each student's home) is under ``--state`` (default ``hub/state/``, git-ignored): the
 folder mode 0711 (crossed, never listed), the hub's files 0600, the homes in ``STATE/homes/`` (0711).
 
-A student logs in with any user name and the class's shared password (JupyterHub's built-in
-``SharedPasswordAuthenticator``, written to ``STATE/password`` on the first start unless
-``COURSE_HUB_PASSWORD`` gives it). As root, the hub gives each student a system user of their own,
+A student logs in with their own name from the class list (``--class FILE``, one name a line) and
+their own password: ``start`` gives each new name a random password, keeps only its salted hash
+(scrypt) in ``STATE/class.json`` (0600) and writes the names with their passwords once to
+``STATE/passwords.txt`` (0600, root's: the instructor hands them out), and the hub accepts exactly
+those names, each with its own password (``hub_users.ClassAuthenticator``); any other name is
+refused, so no system user is made for it. Without a class list ``start`` refuses, unless
+``--shared-password`` asks for JupyterHub's ``SharedPasswordAuthenticator`` (any name, one password
+in ``STATE/password`` or ``COURSE_HUB_PASSWORD``): a trial, which every start warns is not
+isolated (anyone may log in as anyone).
+
+As root the hub's own API (``--internal-port``, default 801) and the proxy's API (the next port)
+listen on ports below 1024, which no student's process can take while the hub is down (a restart),
+unless ``net.ipv4.ip_unprivileged_port_start`` was lowered: ``start`` refuses then. As root, the hub gives each student a system user of their own,
 ``jupyter-<name>``, created on their first start, their home ``STATE/homes/jupyter-<name>/`` (0700,
 theirs), and runs their server as that user (:mod:`course_tools.hub_users`); it never runs a student
 as root. Not as root it cannot: every student would be the hub's own user, able to read and change
@@ -38,8 +49,10 @@ the server's log, in the language ``COURSE_LANG`` names (``en`` unless the hub w
 import argparse
 import contextlib
 import hashlib
+import hmac
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -67,6 +80,8 @@ __all__ = [
     "start_proxy",
     "check_ports",
     "start",
+    "enroll",
+    "read_class",
     "reach",
     "hub_command",
     "hub_environment",
@@ -85,6 +100,14 @@ PORT_ENV = "COURSE_HUB_PORT"
 PASSWORD_ENV = "COURSE_HUB_PASSWORD"
 LANG_ENV = "COURSE_LANG"
 SHARED_ENV = "COURSE_HUB_SHARED_USER"  # "1": not root, every student the hub's own user (accepted)
+AUTH_ENV = "COURSE_HUB_AUTH"  # "class" (default: the class list's own passwords) or "shared" (a trial)
+INTERNAL_ENV = "COURSE_HUB_INTERNAL_PORT"  # the hub's API; the proxy's API the next port
+DEFAULT_INTERNAL_PORT = 801  # as root: below 1024, no student can listen there while the hub is down
+UNPRIVILEGED_SYSCTL = Path("/proc/sys/net/ipv4/ip_unprivileged_port_start")
+#: a name of the class list: what a login form and a system user both take (hub_users.system_user)
+CLASS_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+#: the hub servers' Jupyter data and configuration: the kernel without the debugger, its UI disabled
+JUPYTER_DIR = CONFIG.root / "hub" / "jupyter"
 
 
 class HubError(RuntimeError):
@@ -100,18 +123,35 @@ def _lang() -> str:
 class State:
     """The folder that holds everything a hub keeps, and the three ports it uses from ``port``.
 
-    ``port`` is the proxy's public port (what students open); the hub listens on ``port + 1`` and
-    the proxy's API on ``port + 2``, all on 127.0.0.1.
+    ``port`` is the proxy's public port (what students open); the hub listens on ``internal`` and
+    the proxy's API on ``internal + 1`` (as root below 1024: ``start``), or, without ``internal``,
+    on ``port + 1`` and ``port + 2``; all on 127.0.0.1.
     """
 
     root: Path
     port: int = DEFAULT_PORT
+    internal: int | None = None
 
     def __post_init__(self):
         if not 1 <= self.port <= 65533:
             raise ValueError(
                 f"the hub's port must be in [1, 65533] (it uses the next two), got {self.port!r}"
             )
+        if self.internal is not None and (
+            not 1 <= self.internal <= 65534 or self.port in (self.internal, self.internal + 1)
+        ):
+            raise ValueError(
+                f"the hub's internal port must be in [1, 65534], its next one free too, and apart from "
+                f"the public port {self.port}, got {self.internal!r}"
+            )
+
+    @property
+    def hub_port(self) -> int:
+        return self.port + 1 if self.internal is None else self.internal
+
+    @property
+    def proxy_api_port(self) -> int:
+        return self.port + 2 if self.internal is None else self.internal + 1
 
     @property
     def url(self) -> str:
@@ -119,11 +159,11 @@ class State:
 
     @property
     def hub_url(self) -> str:
-        return f"http://127.0.0.1:{self.port + 1}"
+        return f"http://127.0.0.1:{self.hub_port}"
 
     @property
     def proxy_api_url(self) -> str:
-        return f"http://127.0.0.1:{self.port + 2}"
+        return f"http://127.0.0.1:{self.proxy_api_port}"
 
     @property
     def homes(self) -> Path:
@@ -141,6 +181,16 @@ class State:
     @property
     def proxy_pid_file(self) -> Path:
         return self.root / "proxy.pid"
+
+    @property
+    def class_file(self) -> Path:
+        """The class: each student's name and the salted hash of their password (0600)."""
+        return self.root / "class.json"
+
+    @property
+    def passwords_file(self) -> Path:
+        """The names with their passwords, for the instructor alone (0600, root's)."""
+        return self.root / "passwords.txt"
 
     def prepare(self) -> None:
         """The state folder and the homes' folder, mode 0711 (crossed, never listed: a student
@@ -202,7 +252,7 @@ def proxy_command(state: State) -> list[str]:
         "--ip=127.0.0.1",
         f"--port={state.port}",
         "--api-ip=127.0.0.1",
-        f"--api-port={state.port + 2}",
+        f"--api-port={state.proxy_api_port}",
         f"--default-target={state.hub_url}",
         f"--error-target={state.hub_url}/hub/error",
         "--log-level=warn",
@@ -232,7 +282,11 @@ def _running_proxy(state: State) -> int | None:
 
 
 def _port_free(port: int) -> bool:
+    """Whether 127.0.0.1:``port`` can be listened on: a listener holds it, a connection of an
+    earlier run still in TIME_WAIT (after a restart) does not (SO_REUSEADDR, as the hub and the
+    proxy bind)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -243,8 +297,8 @@ def _port_free(port: int) -> bool:
 def check_ports(state: State, proxy: bool = True) -> None:
     """Raise :class:`HubError` naming the first of the hub's ports that another program holds
     (the proxy's two unless ``proxy`` is False, when a proxy of this state already holds them)."""
-    ports = [(state.port, "proxy"), (state.port + 2, "proxy_api")] if proxy else []
-    for port, what in [*ports, (state.port + 1, "hub")]:
+    ports = [(state.port, "proxy"), (state.proxy_api_port, "proxy_api")] if proxy else []
+    for port, what in [*ports, (state.hub_port, "hub")]:
         if not _port_free(port):
             raise HubError(TEXT("port_busy", _lang(), what=TEXT(what, _lang()), port=port))
 
@@ -300,7 +354,7 @@ def start_proxy(state: State, seconds: float = 30) -> int:
         state.proxy_pid_file.write_text(f"{pid}\n")
         deadline = time.monotonic() + seconds
         while True:
-            waiting = sorted({state.port, state.port + 2} - _listening(pid))
+            waiting = sorted({state.port, state.proxy_api_port} - _listening(pid))
             code = proc.poll()
             if code is not None:
                 reason = TEXT("exited", _lang(), code=code)
@@ -327,10 +381,18 @@ def hub_command(state: State) -> list[str]:
     return [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)]
 
 
-def hub_environment(state: State) -> dict[str, str]:
-    """The hub's environment: where its state is, its port, the course on PYTHONPATH."""
+def hub_environment(state: State, auth: str = "class") -> dict[str, str]:
+    """The hub's environment: where its state is, its ports, how students log in (``auth``:
+    ``class`` or ``shared``), the course on PYTHONPATH."""
+    if auth not in ("class", "shared"):
+        raise ValueError(f"the hub's login must be 'class' or 'shared', got {auth!r}")
     path = os.pathsep.join(p for p in [str(CONFIG.root), os.environ.get("PYTHONPATH", "")] if p)
-    return dict(os.environ, PYTHONPATH=path, **{STATE_ENV: str(state.root), PORT_ENV: str(state.port)})
+    env = dict(os.environ, PYTHONPATH=path, **{STATE_ENV: str(state.root), PORT_ENV: str(state.port)})
+    env[AUTH_ENV] = auth
+    env.pop(INTERNAL_ENV, None)
+    if state.internal is not None:
+        env[INTERNAL_ENV] = str(state.internal)
+    return env
 
 
 def server_pids(state: State) -> list[int]:
@@ -386,10 +448,147 @@ def stop(state: State) -> None:
     if pid is not None:
         _terminate([pid], 5)
     state.proxy_pid_file.unlink(missing_ok=True)
+    if os.geteuid() == 0:  # what students started on their own (setsid, nohup) ends too
+        kill_students(state)
     if os.geteuid() == 0:  # the students' kernels ended with their servers: their sockets' folders too
         shutil.rmtree(state.runtime, ignore_errors=True)
         with contextlib.suppress(OSError):  # /run/course-hub/ itself, once no hub uses it
             state.runtime.parent.rmdir()
+
+
+def kill_students(state: State, seconds: float = 10) -> list[int]:
+    """SIGKILL every process of the hub's students' system users (``hub_users.our_users``): what a
+    student left running in a session of its own (``setsid``, ``nohup``) outlives their server. The
+    pids it killed. Root only: only root may, and only as root are students users of their own."""
+    uids = {e.pw_uid for e in hub_users.our_users(state.homes)} - {0}
+    if not uids:
+        return []
+    killed = []
+    deadline = time.monotonic() + seconds
+    while True:  # a student's process may fork while it is killed: again until none is left
+        found = [pid for pid in _pids() if _uid(pid) in uids]
+        if not found or time.monotonic() > deadline:
+            return killed
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+        time.sleep(0.1)
+
+
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _uid(pid: int) -> int | None:
+    """The real uid of ``pid`` (None when it is gone or a zombie, which SIGKILL cannot end)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    if fields.get("State", "").strip().startswith("Z"):
+        return None
+    return int(fields["Uid"].split()[0])
+
+
+# ----------------------------------------------------------------------------- the class's logins
+
+
+def read_class(path: Path) -> list[str]:
+    """The names of a class list: one a line, blank lines and ``#`` comments skipped, each
+    lower-case letters, digits, ``.``, ``_`` or ``-`` (at most 64), none twice; ValueError names
+    the line that is not."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read the class list {str(path)!r}: {error}") from None
+    names: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        if not CLASS_NAME.fullmatch(name):
+            raise ValueError(
+                f"{path}:{number}: {name!r} is not a user name for the hub (lower-case letters, digits, "
+                "'.', '_' or '-', starting with a letter or digit, at most 64)"
+            )
+        if name in names:
+            raise ValueError(f"{path}:{number}: {name!r} is in the class list twice")
+        names.append(name)
+    if not names:
+        raise ValueError(f"the class list {str(path)!r} has no names")
+    return names
+
+
+def hash_password(password: str, salt: bytes | None = None) -> str:
+    """``scrypt$<salt hex>$<hash hex>``: what the hub keeps of a password."""
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    """Whether ``password`` is the one ``stored`` (:func:`hash_password`) was made of; constant time."""
+    try:
+        kind, salt, _ = stored.split("$")
+        salt_bytes = bytes.fromhex(salt)
+    except ValueError:
+        return False
+    return kind == "scrypt" and hmac.compare_digest(hash_password(password, salt_bytes), stored)
+
+
+def _write_private(path: Path, text: str, append: bool = False) -> None:
+    """``path`` (0600, never through a link) with ``text``, written in full or appended."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        os.fchmod(out.fileno(), 0o600)
+        out.write(text)
+
+
+def enroll(state: State, names: list[str]) -> dict[str, str]:
+    """Make ``names`` the class: a random password for each name new to it, kept as a salted hash in
+    ``STATE/class.json`` and written with its name to ``STATE/passwords.txt`` (appended: an earlier
+    student's password is never changed); a name no longer listed loses its login. The new names'
+    passwords (what was written)."""
+    state.root.mkdir(parents=True, exist_ok=True)
+    try:
+        known = json.loads(state.class_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        known = {}
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read the hub's class {str(state.class_file)!r}: {error}") from None
+    new = {name: secrets.token_urlsafe(9) for name in names if name not in known}
+    hashes = {name: known.get(name) or hash_password(new[name]) for name in names}
+    if new:
+        _write_private(state.passwords_file, "".join(f"{n}\t{p}\n" for n, p in new.items()), append=True)
+    _write_private(state.class_file, json.dumps(hashes, indent=1) + "\n")
+    return new
+
+
+def class_hashes(state: State) -> dict[str, str]:
+    """The class as the hub keeps it (:func:`enroll`): name → hash; empty when there is none."""
+    try:
+        hashes = json.loads(state.class_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as error:
+        raise HubError(f"cannot read the hub's class {str(state.class_file)!r}: {error}") from None
+    if not isinstance(hashes, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in hashes.items()
+    ):
+        raise HubError(f"the hub's class {str(state.class_file)!r} is not a JSON object of names to hashes")
+    return hashes
+
+
+def unprivileged_port_start() -> int:
+    """``net.ipv4.ip_unprivileged_port_start``: the lowest port any process may listen on (1024
+    where the file is missing: older kernels)."""
+    try:
+        return int(UNPRIVILEGED_SYSCTL.read_text())
+    except (OSError, ValueError):
+        return 1024
 
 
 # ----------------------------------------------------------------------------- configuration
@@ -404,7 +603,12 @@ def configure(c, environ=None) -> None:
     environ = os.environ if environ is None else environ
     if os.geteuid() != 0 and environ.get(SHARED_ENV) != "1":
         raise HubError(TEXT("not_root", _lang(), user=_user_name()))
-    state = State(Path(environ.get(STATE_ENV, DEFAULT_STATE)), int(environ.get(PORT_ENV, DEFAULT_PORT)))
+    internal = environ.get(INTERNAL_ENV)
+    state = State(
+        Path(environ.get(STATE_ENV, DEFAULT_STATE)),
+        int(environ.get(PORT_ENV, DEFAULT_PORT)),
+        None if internal is None else int(internal),
+    )
     state.prepare()
 
     c.JupyterHub.bind_url = state.url
@@ -419,10 +623,23 @@ def configure(c, environ=None) -> None:
     c.ConfigurableHTTPProxy.api_url = state.proxy_api_url
     c.ConfigurableHTTPProxy.auth_token = state.secret("proxy-token")
 
-    # a trial: one password for the class (any user name), no admin
-    c.JupyterHub.authenticator_class = "shared-password"
-    c.SharedPasswordAuthenticator.user_password = state.password()
-    c.Authenticator.allow_all = True
+    auth = environ.get(AUTH_ENV, "class")
+    if auth == "shared":
+        # a trial the instructor asked for (`start --shared-password`): any name, one password
+        c.JupyterHub.authenticator_class = "shared-password"
+        c.SharedPasswordAuthenticator.user_password = state.password()
+        c.Authenticator.allow_all = True
+    elif auth == "class":
+        # the class list's names, each with its own password (enroll); no other name, no admin
+        hashes = class_hashes(state)
+        if not hashes:
+            raise HubError(TEXT("no_class", _lang(), state=state.root))
+        c.JupyterHub.authenticator_class = "course_tools.hub_users.ClassAuthenticator"
+        c.ClassAuthenticator.class_file = str(state.class_file)
+        c.Authenticator.allowed_users = set(hashes)
+        c.Authenticator.allow_all = False
+    else:
+        raise HubError(f"{AUTH_ENV} must be 'class' or 'shared', got {auth!r}")
 
     if os.geteuid() == 0:
         # every student's server a process of their own system user, jupyter-<name>, their home
@@ -446,6 +663,11 @@ def configure(c, environ=None) -> None:
         "PYTHONPATH": pythonpath,  # course_tools (not installed) for `singleuser`; course_lib as `make lab`
         STATE_ENV: str(state.root),  # marks the hub's processes: `stop` and the load test find them
         LANG_ENV: environ.get(LANG_ENV, "en"),
+        # the kernel spec `python3` that starts kernels without the debugger (course_tools.hub_kernel:
+        # ipykernel's debugpy listens on a TCP port any local user could connect to), and JupyterLab's
+        # debugger extension disabled (labconfig/page_config.json); found before anything else
+        "JUPYTER_PATH": str(JUPYTER_DIR),
+        "JUPYTER_CONFIG_PATH": str(JUPYTER_DIR),
     }
     # a class that arrives at once on a few cores: a server may take a minute to answer
     c.Spawner.start_timeout = 300
@@ -489,17 +711,45 @@ def main(argv: list[str] | None = None) -> int:
         "--port", type=int, default=DEFAULT_PORT, help="the public port (the hub uses the next two)"
     )
     parser.add_argument(
+        "--class",
+        dest="class_list",
+        type=Path,
+        help="the class list: one student's user name a line (each gets a password of their own)",
+    )
+    parser.add_argument(
+        "--shared-password",
+        action="store_true",
+        help="no class list: any user name with one shared password (a trial: anyone can log in as anyone)",
+    )
+    parser.add_argument(
+        "--internal-port",
+        type=int,
+        help=f"as root: the hub's API (the proxy's API the next one), below 1024 (default {DEFAULT_INTERNAL_PORT})",
+    )
+    parser.add_argument(
         "--shared-user",
         action="store_true",
         help="not root: run every student as this user (they can read and change each other's work)",
     )
     args = parser.parse_args(argv)
-    state = State(args.state.resolve(), args.port)
+    internal = args.internal_port
+    if internal is None and os.geteuid() == 0:
+        internal = DEFAULT_INTERNAL_PORT
+    try:
+        state = State(args.state.resolve(), args.port, internal)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 1
     if args.command == "stop":
         stop(state)
         return 0
     try:
-        return start(state, shared_user=args.shared_user)
+        return start(
+            state,
+            shared_user=args.shared_user,
+            class_list=args.class_list,
+            shared_password=args.shared_password,
+        )
     except HubError as error:
         print(error, file=sys.stderr)
         return 1
@@ -513,19 +763,46 @@ def _user_name() -> str:
     return str(os.geteuid())
 
 
-def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
-    """``make hub``: the proxy, then JupyterHub in the foreground; its exit code.
+def start(
+    state: State,
+    shared_user: bool = False,
+    seconds: float = 120,
+    class_list: Path | None = None,
+    shared_password: bool = False,
+) -> int:
+    """``make hub``: the class enrolled (``class_list``), the proxy, then JupyterHub in the
+    foreground; its exit code.
 
     Raises :class:`HubError` (nothing started, or what started stopped again) when not root
-    without ``shared_user``, when a port is taken, the course cannot be reached by the students'
-    users, the proxy does not listen, or JupyterHub does not answer within ``seconds``."""
+    without ``shared_user``, with neither a class list (nor one kept from an earlier start) nor
+    ``shared_password``, when the hub's internal ports could be taken by any user, when a port is
+    taken, the course cannot be reached by the students' users, the proxy does not listen, or
+    JupyterHub does not answer within ``seconds``."""
     lang = _lang()
     root = os.geteuid() == 0
     if not root and not shared_user:
         raise HubError(TEXT("not_root", lang, user=_user_name()))
+    if class_list is not None and shared_password:
+        raise HubError(TEXT("class_or_shared", lang, path=class_list))
+    if root:
+        lowest = unprivileged_port_start()
+        if state.internal is None or state.proxy_api_port >= lowest:
+            raise HubError(
+                TEXT("internal_open", lang, hub=state.hub_port, api=state.proxy_api_port, lowest=lowest)
+            )
     running = _running_hub(state)
     if running is not None:
         raise HubError(TEXT("already", lang, state=state.root, pid=running))
+    new: dict[str, str] = {}
+    if class_list is not None:
+        try:
+            names = read_class(class_list)
+        except ValueError as error:
+            raise HubError(f"make hub: {error}") from None
+        state.prepare()
+        new = enroll(state, names)
+    elif not shared_password and not class_hashes(state):
+        raise HubError(TEXT("no_class", lang, state=state.root))
     state.prepare()
     if root:
         if shutil.which("useradd") is None:
@@ -540,7 +817,8 @@ def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
     umask = os.umask(0o077)  # what the proxy and the hub write is theirs alone
     try:
         start_proxy(state)
-        env = hub_environment(state) | ({SHARED_ENV: "1"} if shared_user and not root else {})
+        env = hub_environment(state, "shared" if shared_password else "class")
+        env |= {SHARED_ENV: "1"} if shared_user and not root else {}
         hub = subprocess.Popen(hub_command(state), env=env, stdin=subprocess.DEVNULL)
     finally:
         os.umask(umask)
@@ -554,8 +832,16 @@ def start(state: State, shared_user: bool = False, seconds: float = 120) -> int:
                 hub.wait(30)
                 raise HubError(TEXT("hub_silent", lang, url=state.url, seconds=seconds))
             time.sleep(0.2)
-        where = PASSWORD_ENV if PASSWORD_ENV in os.environ else state.root / "password"
-        print(TEXT("running", lang, url=state.url, where=where))
+        if shared_password:
+            where = PASSWORD_ENV if PASSWORD_ENV in os.environ else state.root / "password"
+            print(TEXT("running_shared", lang, url=state.url, where=where))
+            print(TEXT("shared_password", lang))
+        else:
+            print(
+                TEXT("running", lang, url=state.url, n=len(class_hashes(state)), where=state.passwords_file)
+            )
+            if new:
+                print(TEXT("new_passwords", lang, n=len(new), where=state.passwords_file))
         print(TEXT("isolated", lang, homes=state.homes) if root else TEXT("shared", lang, user=_user_name()))
         print(TEXT("ctrl_c", lang))
         sys.stdout.flush()

@@ -61,6 +61,8 @@ def attack(targets: dict) -> dict:  # runs in the attacker's kernel: imports ins
         tried("create in " + key, lambda p=path: create(p))
     for key, path in targets["connect"].items():
         tried("connect " + key, lambda p=path: connect(p))
+    for key, path in targets.get("exists", {}).items():
+        tried("see " + key, lambda p=path: os.stat(p))
     for key, pid in targets["kill"].items():
         tried("kill " + key, lambda p=pid: os.kill(p, signal.SIGKILL))
         tried("environ of " + key, lambda p=pid: read(f"/proc/{p}/environ"))
@@ -79,6 +81,34 @@ def attack(targets: dict) -> dict:  # runs in the attacker's kernel: imports ins
             )
         except OSError as error:
             found["GET " + key] = f"? {error}"
+
+    # a debugger (debugpy) listening on any local TCP port: it would run the attacker's code in
+    # the kernel it serves. Each listener is sent DAP's "initialize"; debugpy answers with a frame.
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 3 and fields[3] == "0A":  # LISTEN
+                listening.add(int(fields[1].rsplit(":", 1)[1], 16))
+    request = json.dumps({"seq": 1, "type": "request", "command": "initialize", "arguments": {}})
+    frame = f"Content-Length: {len(request)}\r\n\r\n{request}".encode()
+    debuggers = []
+    for port in sorted(listening - set(targets.get("known_ports", []))):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.settimeout(1)
+                s.sendall(frame)
+                answer = s.recv(64)
+        except OSError:
+            continue
+        if answer.startswith(b"Content-Length"):
+            debuggers.append(port)
+    found["debugpy listeners reachable"] = debuggers
 
     # every secret, anywhere in /proc that this user can read
     leaks = []

@@ -6,19 +6,26 @@ Everything on 127.0.0.1, in a temporary state folder, on free ports: the real hu
 (:mod:`course_tools.hub`: configurable-http-proxy on its own, JupyterHub, each student's server
 through ``course_tools.hub singleuser``). Each simulated student, all at once:
 
-1. logs in through the hub's login form (the shared password), asks the hub's API for a token;
+1. logs in through the hub's login form with their own password (the run's class list, enrolled
+   by ``make hub``'s own ``start --class``; the passwords read, as root, from ``STATE/passwords.txt``),
+   asks the hub's API for a token;
 2. has their server spawned (the spawn time: from the request to the hub's ``ready``);
 3. opens lesson 0 through the server's contents API (their home has it: the workspace was made at
    the server's start), starts a kernel on it (a session, as JupyterLab does), and over the
    kernel's websocket runs the lesson's setup cell and then its check cell (the check latency);
 4. saves an edit to the lesson, and leaves a value in the kernel.
 
-Then the hub is stopped and started again, with the servers and the proxy left running. Each
+The hub runs as ``make hub`` runs it (``python -m course_tools.hub start``, its own checks of the
+ports included), and is stopped as an instructor stops it (Ctrl-C: SIGINT to its process group) and
+started again, with the servers and the proxy left running. Each
 student's edit must still be there, and over the very websocket opened before the restart their
-kernel must still hold the value. As root (one system user per student), the first student then
+kernel must still hold the value. Logging in as another student with one's own password, or with
+a name not in the class, is refused. As root (one system user per student), the first student then
 attacks the second and the hub from their kernel, in the kernel and in a subprocess of it
 (:mod:`course_tools.hub_attack`: the other's home, lessons, kernels, pids, token, the hub's
-secrets, the course's files), and the second's kernel must still hold its value after it. Last, one student's server is stopped and started again through
+secrets, the course's files, a file the second left in their /tmp, /var/tmp and /dev/shm, a
+debugpy listener: the second's kernel was asked to start its debugger first, as JupyterLab asks),
+and the second's kernel must still hold its value after it. Last, one student's server is stopped and started again through
 the hub: the workspace update at the start must keep their edited lesson as it is and put the
 course's version beside it. The memory of each student (the RSS and PSS of their server and kernel)
 is read after the check.
@@ -55,10 +62,9 @@ from tornado.websocket import websocket_connect
 
 from . import hub, hub_attack, hub_users
 
-__all__ = ["Student", "Report", "free_port", "run", "main"]
+__all__ = ["Student", "Report", "free_port", "free_internal_port", "run", "main"]
 
 LESSON = "en/00_start_here.ipynb"
-PASSWORD = "load-test-password"
 EDIT = "# {name}'s own line, saved before the hub's restart\n"
 MAX_STUDENTS = 60
 
@@ -99,6 +105,14 @@ class Report:
     users_removed: list = field(default_factory=list)
     users_left: list = field(default_factory=list)
     runtime_left: bool = False  # the students' runtime folders (/run/course-hub/<hash>/) still there
+    # logins that must fail: the second student's name with the first's password, a name not in the
+    # class, the right name with no password (each: the form's status, 302 when it let them in)
+    refused_logins: dict = field(default_factory=dict)
+    victim_kernel_info: dict = field(default_factory=dict)  # the second's kernel_info_reply
+    victim_debug_reply: dict | None = None  # the second's answer to JupyterLab's debug "initialize"
+    # as root, after `stop`: the processes still running as the class's users (a `setsid` left behind)
+    left_after_stop: list = field(default_factory=list)
+    setsid_started: bool = False  # a student's `setsid sleep` ran before the stop
 
     def summary(self) -> dict:
         def pct(values, q):
@@ -138,11 +152,24 @@ class Report:
         found = []
         for where, result in (("kernel", self.attack), ("subprocess", self.attack_subprocess)):
             for key, value in (result or {}).items():
-                if key == "secrets readable in /proc":
-                    found += [f"{where}: {leak}" for leak in value]
+                if isinstance(value, list):  # secrets found in /proc, debuggers that answered
+                    found += [f"{where}: {key}: {item}" for item in value]
                 elif key != "uid" and not str(value).startswith("denied "):
                     found.append(f"{where}: {key}: {value}")
         return found
+
+
+def free_internal_port(low: int = 600, high: int = 1000) -> int:
+    """As root: a port below 1024 whose next is free too (the hub's and the proxy's APIs)."""
+    for port in range(low, high):
+        try:
+            for p in (port, port + 1):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError(f"no two free consecutive ports in [{low}, {high}) on 127.0.0.1")
 
 
 def free_port() -> int:
@@ -170,18 +197,24 @@ def _xsrf_headers(client: httpx.AsyncClient) -> dict:
     return {"X-XSRFToken": client.cookies.get("_xsrf", path="/hub/") or client.cookies.get("_xsrf") or ""}
 
 
-async def log_in(client: httpx.AsyncClient, base: str, name: str) -> str:
-    """Log in through the form; a token of this student's from the hub's API."""
+async def post_login(client: httpx.AsyncClient, base: str, name: str, password: str) -> int:
+    """Post the login form; its status (302: logged in)."""
     page = await client.get(f"{base}/hub/login")
     page.raise_for_status()
     xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page.text).group(1)
     reply = await client.post(
         f"{base}/hub/login",
-        data={"username": name, "password": PASSWORD, "_xsrf": xsrf},
+        data={"username": name, "password": password, "_xsrf": xsrf},
         follow_redirects=False,
     )
-    if reply.status_code != 302:
-        raise RuntimeError(f"{name}: login answered {reply.status_code}")
+    return reply.status_code
+
+
+async def log_in(client: httpx.AsyncClient, base: str, name: str, password: str) -> str:
+    """Log in through the form; a token of this student's from the hub's API."""
+    status = await post_login(client, base, name, password)
+    if status != 302:
+        raise RuntimeError(f"{name}: login answered {status}")
     reply = await client.post(
         f"{base}/hub/api/users/{name}/tokens",
         json={"note": "load test", "expires_in": 3600},
@@ -220,6 +253,24 @@ class Kernel:
         session = uuid.uuid4().hex
         conn = await websocket_connect(HTTPRequest(f"{ws_url}?session_id={session}", headers=auth))
         return cls(conn, session)
+
+    async def request(self, msg_type: str, content: dict, channel: str, seconds: float) -> dict:
+        """Send a request (``kernel_info_request`` on shell, ``debug_request`` on control); its
+        reply's content."""
+        msg_id = uuid.uuid4().hex
+        header = {"msg_id": msg_id, "username": "student", "session": self.session}
+        header |= {"msg_type": msg_type, "version": "5.3", "date": ""}
+        message = {"header": header, "parent_header": {}, "metadata": {}, "content": content}
+        await self.conn.write_message(json.dumps(message | {"channel": channel, "buffers": []}))
+        while True:
+            raw = await asyncio.wait_for(self.conn.read_message(), seconds)
+            if raw is None:
+                raise ConnectionError("the kernel's websocket closed")
+            msg = json.loads(raw)
+            if msg.get("parent_header", {}).get("msg_id") == msg_id and msg["header"]["msg_type"].endswith(
+                "_reply"
+            ):
+                return msg["content"]
 
     async def execute(self, code: str, seconds: float) -> tuple[float, str]:
         """Run ``code``; its seconds (request to reply and idle) and its text outputs (error: raises)."""
@@ -276,7 +327,7 @@ def memory(state_root: Path, name: str) -> tuple[int, int, int, float]:
             if proc.environ().get("JUPYTERHUB_USER") != name:
                 continue
             info = proc.memory_full_info()
-            if "ipykernel" in " ".join(proc.cmdline()):
+            if _is_kernel(proc):
                 kernel += info.rss
             else:
                 server += info.rss
@@ -284,6 +335,12 @@ def memory(state_root: Path, name: str) -> tuple[int, int, int, float]:
             times = proc.cpu_times()
             cpu += times.user + times.system
     return server, kernel, pss, cpu
+
+
+def _is_kernel(proc: psutil.Process) -> bool:
+    """A kernel: the hub's (``course_tools.hub_kernel``, no debugger) or ipykernel's own launcher."""
+    command = " ".join(proc.cmdline())
+    return "course_tools.hub_kernel" in command or "ipykernel" in command
 
 
 def _processes(state_root: Path) -> list[psutil.Process]:
@@ -299,9 +356,11 @@ def _processes(state_root: Path) -> list[psutil.Process]:
 # ----------------------------------------------------------------------------- the class
 
 
-async def _student_work(base: str, state_root: Path, student: Student, kernels: dict, seconds: float):
+async def _student_work(
+    base: str, state_root: Path, student: Student, password: str, kernels: dict, seconds: float
+):
     async with httpx.AsyncClient(timeout=seconds) as client:
-        token = await log_in(client, base, student.name)
+        token = await log_in(client, base, student.name, password)
         auth = {"Authorization": f"token {token}"}
         student.spawn_s = await spawn(client, base, student.name, auth, seconds)
         api = f"{base}/user/{student.name}/api"
@@ -371,12 +430,20 @@ async def _respawn(base: str, student: Student, auth: dict, seconds: float) -> t
         return kept, ",".join(offered)
 
 
-def _start_hub(state: hub.State, log) -> subprocess.Popen:
-    # not root: the hub refuses unless one user for all is accepted, as `make hub HUB_SHARED_USER=1`
-    env = hub.hub_environment(state) | ({} if os.geteuid() == 0 else {hub.SHARED_ENV: "1"})
+def _start_hub(state: hub.State, log, class_list: Path | None = None) -> subprocess.Popen:
+    """``make hub``: ``python -m course_tools.hub start`` (its checks of the ports, its class), in a
+    process group of its own as a terminal's foreground job (Ctrl-C: :func:`_stop_hub`)."""
+    command = [sys.executable, "-m", "course_tools.hub", "start", "--state", str(state.root)]
+    command += ["--port", str(state.port)]
+    if state.internal is not None:
+        command += ["--internal-port", str(state.internal)]
+    if class_list is not None:
+        command += ["--class", str(class_list)]
+    if os.geteuid() != 0:  # not root: the hub refuses unless one user for all is accepted
+        command.append("--shared-user")
     return subprocess.Popen(
-        hub.hub_command(state),
-        env=env,
+        command,
+        cwd=hub.CONFIG.root,
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,
@@ -399,27 +466,53 @@ async def _wait_hub(state: hub.State, proc: subprocess.Popen, seconds: float) ->
 
 
 def _stop_hub(proc: subprocess.Popen, seconds: float = 30) -> None:
+    """Ctrl-C on ``make hub``'s terminal: SIGINT to its process group (start and JupyterHub)."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGINT)
         try:
             proc.wait(seconds)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
 
 
+def read_passwords(state: hub.State) -> dict[str, str]:
+    """As root, as the instructor: the names and passwords ``make hub`` wrote (tab-separated)."""
+    lines = state.passwords_file.read_text(encoding="utf-8").splitlines()
+    return dict(line.split("\t", 1) for line in lines if line)
+
+
 async def _class(state: hub.State, report: Report, n: int, seconds: float, log) -> None:
-    proc = _start_hub(state, log)
+    students = [Student(f"student{i:03d}") for i in range(n)]
+    class_list = state.root.parent / "class.txt"
+    class_list.write_text("".join(f"{s.name}\n" for s in students), encoding="utf-8")
+    proc = _start_hub(state, log, class_list)
     try:
         await _wait_hub(state, proc, 120)
-        students = [Student(f"student{i:03d}") for i in range(n)]
+        passwords = read_passwords(state)
         kernels: dict = {}
-        await asyncio.gather(*(_student_work(state.url, state.root, s, kernels, seconds) for s in students))
+        await asyncio.gather(
+            *(_student_work(state.url, state.root, s, passwords[s.name], kernels, seconds) for s in students)
+        )
+        if n >= 2:
+            first, second = students[0].name, students[1].name
+            async with httpx.AsyncClient(timeout=seconds) as client:
+                report.refused_logins = {
+                    "another's name, one's own password": await post_login(
+                        client, state.url, second, passwords[first]
+                    ),
+                    "a name not in the class": await post_login(
+                        client, state.url, "intruder", passwords[first]
+                    ),
+                    "no password": await post_login(client, state.url, second, ""),
+                }
         report.students = students
         # the hub restarts; the servers, kernels, proxy and open websockets stay
         start = time.monotonic()
         _stop_hub(proc)
-        proc = _start_hub(state, log)
+        proc = _start_hub(state, log)  # no class list: the one kept from the first start
         await _wait_hub(state, proc, 120)
         report.restart_s = time.monotonic() - start
         await asyncio.gather(
@@ -456,6 +549,9 @@ def _cleanup(state: hub.State, report: Report) -> int:
     """End every process of this hub and remove the system users it made; how many processes were
     still there to end (0 when all stopped cleanly)."""
     hub.stop(state)
+    if os.geteuid() == 0:  # what `stop` left of the students' own processes (setsid, nohup): nothing
+        uids = {e.pw_uid for e in hub_users.our_users(state.homes)}
+        report.left_after_stop = [p.pid for p in psutil.process_iter() if _uid(p) in uids]
     left = _processes(state.root)
     if os.geteuid() == 0:  # and whatever else runs as the students' users (a kernel's own children)
         uids = {e.pw_uid for e in hub_users.our_users(state.homes)}
@@ -472,8 +568,11 @@ def _cleanup(state: hub.State, report: Report) -> int:
 
 
 def _uid(proc: psutil.Process) -> int | None:
+    """The real uid of a running process; None when it is gone or a zombie (it has ended: killed
+    and waiting for its parent, here the container's init, to reap it)."""
     with contextlib.suppress(psutil.Error):
-        return proc.uids().real
+        if proc.status() != psutil.STATUS_ZOMBIE:
+            return proc.uids().real
     return None
 
 
@@ -488,7 +587,7 @@ def _targets(state: hub.State, base: str, victim: str, hub_pid: int) -> tuple[di
     for proc in _processes(state.root):
         with contextlib.suppress(psutil.Error):
             if proc.environ().get("JUPYTERHUB_USER") == victim:
-                if "ipykernel" in " ".join(proc.cmdline()):
+                if _is_kernel(proc):
                     kernel = proc
                 else:
                     server = server or proc
@@ -513,7 +612,8 @@ def _targets(state: hub.State, base: str, victim: str, hub_pid: int) -> tuple[di
             "the cookie secret": str(state.root / "jupyterhub_cookie_secret"),
             "the proxy's token": str(state.root / "proxy-token"),
             "the hub's database": str(state.database),
-            "the class's password": str(state.root / "password"),
+            "the class's passwords": str(state.passwords_file),
+            "the class's password hashes": str(state.class_file),
             "the proxy's log": str(state.root / "proxy.log"),
         },
         "append": {
@@ -548,7 +648,7 @@ def _targets(state: hub.State, base: str, victim: str, hub_pid: int) -> tuple[di
             "the other's kernel key": connection["key"],
             "the cookie secret": (state.root / "jupyterhub_cookie_secret").read_text().strip(),
             "the proxy's token": (state.root / "proxy-token").read_text().strip(),
-            "the class's password": PASSWORD,
+            "the other's password": read_passwords(state)[victim],
         },
     }
     known = {
@@ -568,8 +668,33 @@ async def _attack(state: hub.State, report: Report, students: list, kernels: dic
             name = proc.environ().get("JUPYTERHUB_USER")
             if name is not None:  # a server or a kernel (the proxy has no user)
                 report.system_users.setdefault(name, set()).add((proc.username(), proc.uids().real))
+    victim_kernel = kernels[victim][0]
+    # the victim as JupyterLab's debugger would: kernel_info, then "initialize" the debugger
+    report.victim_kernel_info = await victim_kernel.request("kernel_info_request", {}, "shell", seconds)
+    initialize = {"seq": 1, "type": "request", "command": "initialize"}
+    initialize["arguments"] = {"clientID": "jupyterlab", "adapterID": "python", "pathFormat": "path"}
+    with contextlib.suppress(asyncio.TimeoutError):
+        report.victim_debug_reply = await victim_kernel.request("debug_request", initialize, "control", 20)
+    # the victim leaves a file in each temporary folder; the attacker looks for them
+    left = {folder: f"{folder}/left-by-{victim}-{uuid.uuid4().hex[:8]}" for folder in hub_users.PRIVATE_TMP}
+    await victim_kernel.execute(
+        "import os\n"
+        f"for _path in {sorted(left.values())!r}:\n"
+        "    if os.path.isdir(os.path.dirname(_path)):\n"
+        "        open(_path, 'w').close()\n",
+        seconds,
+    )
+    # a process the attacker leaves in a session of its own: `hub.stop` must end it too
+    _, out = await kernels[attacker][0].execute(
+        "import subprocess\n"
+        "_p = subprocess.Popen(['setsid', 'sleep', '3600'], start_new_session=True)\n"
+        "print(_p.pid)\n",
+        seconds,
+    )
+    report.setsid_started = out.strip().isdigit()
     hub_pid = int((state.root / "jupyterhub.pid").read_text())
     targets, known = _targets(state, state.url, victim, hub_pid)
+    targets["exists"] = {f"the other's file in {folder}": path for folder, path in left.items()}
     report.victim_kernel_transport, report.victim_kernel_tcp = known["transport"], known["tcp"]
     kernel = kernels[attacker][0]
     for in_subprocess in (False, True):
@@ -591,8 +716,11 @@ def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
     if not 10 <= seconds <= 3600:
         raise ValueError(f"the time limit must be in [10, 3600] seconds, got {seconds!r}")
     report = Report()
-    root = Path(tempfile.mkdtemp(prefix="course-hub-load-"))
-    state = hub.State(root / "state", free_port())
+    # as root not in /tmp, /var/tmp: each server gets its own (hub_users.private_tmp), the homes not in it
+    where = "/var/lib" if os.geteuid() == 0 and os.path.isdir("/var/lib") else None
+    root = Path(tempfile.mkdtemp(prefix="course-hub-load-", dir=where))
+    # as root the hub's and the proxy's APIs below 1024, as `make hub` puts them
+    state = hub.State(root / "state", free_port(), free_internal_port() if os.geteuid() == 0 else None)
     state.prepare()
     if os.geteuid() == 0:  # as `make hub` checks before it starts: the students' users must reach the course
         reason = hub_users.check_expose(hub_users.reach_plan(hub.reach(state)))
@@ -605,12 +733,6 @@ def run(n: int, seconds: float = 900, keep_log: Path | None = None) -> Report:
     log_path = root / "hub.log"
     try:
         with open(log_path, "ab") as log:
-            # the password in its file, as `make hub` keeps it (0600): the attacker tries to read it
-            state.prepare()
-            fd = os.open(state.root / "password", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(PASSWORD + "\n")
-            hub.start_proxy(state)
             asyncio.run(asyncio.wait_for(_class(state, report, n, seconds, log), seconds))
     except BaseException:
         if log_path.is_file():

@@ -18,8 +18,15 @@ folder is a small empty tmpfs, mode 0711, holding only what the server needs, bo
 the real folder (:func:`reach_plan`, :func:`expose`): the student reaches the course and never
 sees the rest of root's home.
 
-:func:`spawner_class` builds the spawner, ``CourseSpawner`` (JupyterHub is imported there, not
-here: ``make unit`` imports every module of the course without the ``hub`` extra).
+Each server also gets, in that mount namespace (made for every server as root), a ``/tmp``, a
+``/var/tmp`` and a ``/dev/shm`` of its own (:func:`private_tmp`: empty tmpfs, the student's alone):
+what one student leaves there no other student sees. ``TMPDIR`` and ``TORCHINDUCTOR_CACHE_DIR``
+point into the student's home in any case (:func:`student_env`).
+
+:func:`spawner_class` builds the spawner, ``CourseSpawner``, and :func:`authenticator_class` the
+login, ``ClassAuthenticator``: the class list's names, each with its own password, no other name
+(JupyterHub is imported there, not here: ``make unit`` imports every module of the course without
+the ``hub`` extra).
 """
 
 import asyncio
@@ -47,7 +54,11 @@ __all__ = [
     "reach_plan",
     "expose",
     "check_expose",
+    "private_tmp",
+    "PRIVATE_TMP",
+    "student_env",
     "spawner_class",
+    "authenticator_class",
 ]
 
 PREFIX = "jupyter-"
@@ -126,12 +137,17 @@ def ensure_user(name: str, homes: Path, runtime: Path | None = None) -> pwd.stru
             f"hub's (comment {entry.pw_gecos!r}, home {entry.pw_dir!r}; this hub's are {MARK!r}, {str(home)!r})"
         )
     _own_folder(home, entry, 0o700)
+    _own_folder(home / ".tmp", entry, 0o700)  # TMPDIR (student_env)
     if runtime is not None:
-        runtime.mkdir(mode=0o711, parents=True, exist_ok=True)
-        info = os.lstat(runtime)
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0:
-            raise PermissionError(f"refusing the runtime folder {str(runtime)!r}: not a folder of root's")
-        os.chmod(runtime, 0o711)
+        # /run/course-hub/ and its <hash>/: root's, crossed by every student (never listed), whatever
+        # the umask of the hub that makes them (make hub's is 077)
+        for folder in (runtime.parent, runtime):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, 0o711)
+            info = os.lstat(folder)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0:
+                raise PermissionError(f"refusing the runtime folder {str(folder)!r}: not a folder of root's")
+            os.chmod(folder, 0o711)
         _own_folder(runtime_dir(runtime, entry), entry, 0o700)
     return entry
 
@@ -178,15 +194,15 @@ def _check(result: int, what: str) -> None:
         raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def expose(plan: list[tuple[str, list[str]]]) -> None:
+def expose(plan: list[tuple[str, list[str]]], fresh: bool = True) -> None:
     """In a new mount namespace of this process, put over each folder of ``plan`` an empty tmpfs
     (mode 0711: crossed, never listed) holding only its named children, bound back from the real
     ones. Run in the spawned child, as root, before it becomes the student; nothing where ``plan``
-    is empty."""
+    is empty. ``fresh`` False: the mount namespace is already this process's own."""
     if not plan:
         return
-    _check(_libc.unshare(_CLONE_NEWNS), "unshare(CLONE_NEWNS)")
-    _check(_libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
+    if fresh:
+        _new_namespace()
     for folder, children in plan:
         held = {child: os.open(os.path.join(folder, child), os.O_PATH) for child in children}
         _check(
@@ -199,6 +215,45 @@ def expose(plan: list[tuple[str, list[str]]]) -> None:
             source = f"/proc/self/fd/{fd}".encode()
             _check(_libc.mount(source, target.encode(), None, _MS_BIND | _MS_REC, None), f"bind {target}")
             os.close(fd)
+
+
+#: the folders each student's server gets empty and its own (tmpfs, the student's alone), and their size
+PRIVATE_TMP = {"/tmp": "1g", "/var/tmp": "1g", "/dev/shm": "1g"}
+
+
+def private_tmp(entry: pwd.struct_passwd, folders: dict[str, str] = PRIVATE_TMP) -> list[str]:
+    """In this process's mount namespace (made by :func:`expose`, or here), an empty tmpfs owned by
+    ``entry`` (mode 0700) over each existing folder of ``folders``: a ``/tmp`` no other student shares.
+    Run in the spawned child as root, before it becomes the student; the folders it covered."""
+    covered = []
+    for folder, size in folders.items():
+        if not os.path.isdir(folder):
+            continue
+        options = f"mode=0700,uid={entry.pw_uid},gid={entry.pw_gid},size={size}".encode()
+        _check(
+            _libc.mount(b"tmpfs", folder.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options),
+            f"mount tmpfs on {folder}",
+        )
+        covered.append(folder)
+    return covered
+
+
+def _new_namespace() -> None:
+    _check(_libc.unshare(_CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    _check(_libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
+
+
+def student_env(entry: pwd.struct_passwd) -> dict[str, str]:
+    """What each student's server gets in its environment besides JupyterHub's: their user, home,
+    shell, and temporary and cache folders in their own home (made by :func:`ensure_user`)."""
+    home = Path(entry.pw_dir)
+    return {
+        "USER": entry.pw_name,
+        "HOME": str(home),
+        "SHELL": entry.pw_shell,
+        "TMPDIR": str(home / ".tmp"),
+        "TORCHINDUCTOR_CACHE_DIR": str(home / ".cache" / "torchinductor"),
+    }
 
 
 def check_expose(plan: list[tuple[str, list[str]]]) -> str | None:
@@ -219,6 +274,8 @@ def __getattr__(name: str):
     first use (PEP 562): importing this module needs no JupyterHub."""
     if name == "CourseSpawner":
         return spawner_class()
+    if name == "ClassAuthenticator":
+        return authenticator_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -227,12 +284,13 @@ def spawner_class():
     """JupyterHub's ``LocalProcessSpawner`` for the course as root: the student's own user
     (created on the first start), their home, the course reachable (:func:`expose`), umask 077."""
     from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
-    from traitlets import List, Unicode
+    from traitlets import Bool, List, Unicode
 
     class CourseSpawner(LocalProcessSpawner):
         homes = Unicode(help="the folder of the students' homes (0711, root's)").tag(config=True)
         reach = List(help="what each server must reach: the course, its Python, the homes").tag(config=True)
         runtime = Unicode(help="the students' runtime folders, short enough for sockets").tag(config=True)
+        private_tmp = Bool(True, help="a /tmp, /var/tmp and /dev/shm of each server's own").tag(config=True)
         _creating = None  # one useradd at a time: it locks /etc/passwd
 
         @property
@@ -252,9 +310,29 @@ def spawner_class():
                 raise PermissionError(f"refusing to spawn hub user {name!r} as root")
             become = set_user_setuid(self.system_user)
             plan = reach_plan(self.reach)
+            tmp = self.private_tmp
+            # a folder that holds what the server must reach (a hub's state in /tmp) stays shared
+            reached = [os.path.realpath(path) + os.sep for path in self.reach]
+            folders = {
+                f: size
+                for f, size in PRIVATE_TMP.items()
+                if not any(r.startswith(f + os.sep) for r in reached)
+            }
 
             def preexec():
-                expose(plan)
+                if tmp:
+                    # a mount namespace of its own for every server: its own /tmp; without
+                    # namespaces (refused here), TMPDIR in the home is what is left (student_env)
+                    try:
+                        _new_namespace()
+                    except OSError:
+                        if plan:  # the course could not be reached either: make hub checked it
+                            raise
+                    else:
+                        expose(plan, fresh=False)
+                        private_tmp(entry, folders)
+                else:
+                    expose(plan)
                 become()
                 os.umask(0o077)
                 if 0 in os.getresuid() or 0 in os.getresgid():
@@ -264,9 +342,51 @@ def spawner_class():
 
         def user_env(self, env):
             entry = pwd.getpwnam(self.system_user)
-            env.update(USER=entry.pw_name, HOME=entry.pw_dir, SHELL=entry.pw_shell)
+            env.update(student_env(entry))
             env["JUPYTER_RUNTIME_DIR"] = str(runtime_dir(Path(self.runtime), entry))
             return env
 
     CourseSpawner.__module__, CourseSpawner.__qualname__ = __name__, "CourseSpawner"
     return CourseSpawner
+
+
+@functools.cache
+def authenticator_class():
+    """JupyterHub's ``Authenticator`` for a class list (``course_tools.hub.enroll``): a name of the
+    class with its own password (scrypt, compared in constant time), nothing else; the hashes are
+    read from ``class_file`` at each login."""
+    import json
+
+    from jupyterhub.auth import Authenticator
+    from traitlets import Unicode
+
+    from .hub import check_password, hash_password
+
+    unknown = hash_password(os.urandom(16).hex())  # an unknown name costs the same time as a known one
+
+    class ClassAuthenticator(Authenticator):
+        class_file = Unicode(help="STATE/class.json: each student's name and password hash").tag(config=True)
+
+        def _hashes(self) -> dict:
+            try:
+                with open(self.class_file, encoding="utf-8") as f:
+                    hashes = json.load(f)
+            except (OSError, ValueError) as error:
+                self.log.error("cannot read the class %r: %s", self.class_file, error)
+                return {}
+            return hashes if isinstance(hashes, dict) else {}
+
+        async def authenticate(self, handler, data):
+            name = self.normalize_username(str(data.get("username", "")))
+            password = str(data.get("password", ""))
+            stored = self._hashes().get(name)
+            good = await asyncio.to_thread(
+                check_password, password, stored if isinstance(stored, str) else unknown
+            )
+            if good and isinstance(stored, str):
+                return name
+            self.log.warning("refused a login as %r", name)
+            return None
+
+    ClassAuthenticator.__module__, ClassAuthenticator.__qualname__ = __name__, "ClassAuthenticator"
+    return ClassAuthenticator

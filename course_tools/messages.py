@@ -195,8 +195,54 @@ HUB = Messages(
     "hub",
     {
         "running": {
-            "en": "JupyterHub: {url}/  (any user name; the class's password is in {where})",
-            "ru": "JupyterHub: {url}/  (имя — любое; пароль группы — в {where})",
+            "en": "JupyterHub: {url}/  ({n} students, each with a password of their own; the names and "
+            "passwords are in {where}, readable by root alone: hand each student theirs)",
+            "ru": "JupyterHub: {url}/  (студентов: {n}, у каждого свой пароль; имена и пароли — в {where}, "
+            "его может читать только root: раздайте каждому студенту его пароль)",
+        },
+        "new_passwords": {
+            "en": "New in the class list: {n} students; their passwords were added to {where}.",
+            "ru": "Новых студентов в списке группы: {n}; их пароли дописаны в {where}.",
+        },
+        "running_shared": {
+            "en": "JupyterHub: {url}/  (any user name; the shared password is in {where})",
+            "ru": "JupyterHub: {url}/  (имя — любое; общий пароль — в {where})",
+        },
+        "shared_password": {
+            "en": "WARNING: one shared password and any user name (--shared-password): anyone who knows "
+            "the password can log in as any student and use their server, and every new name creates a "
+            "system user. Fine for a trial, not for a class: give a class list "
+            "(`make hub CLASS=students.txt`).",
+            "ru": "ВНИМАНИЕ: общий пароль и любое имя (--shared-password): любой, кто знает пароль, может "
+            "войти под именем любого студента и работать на его сервере, а каждое новое имя создаёт "
+            "системного пользователя. Для пробы годится, для занятий — нет: укажите список группы "
+            "(`make hub CLASS=students.txt`).",
+        },
+        "no_class": {
+            "en": "make hub: no class list: give one, a student's user name a line "
+            "(`make hub CLASS=students.txt`); each student gets a password of their own. The hub for "
+            "{state} has no class from an earlier start. For a trial with one shared password and any "
+            "name (not isolated: anyone can log in as anyone), `make hub HUB_SHARED_PASSWORD=1`.",
+            "ru": "make hub: не указан список группы: дайте файл, по одному имени студента в строке "
+            "(`make hub CLASS=students.txt`), — каждый студент получит собственный пароль. У хаба "
+            "{state} нет группы с прошлого запуска. Для пробы с общим паролем и любым именем "
+            "(без изоляции: любой может войти под чужим именем) — `make hub HUB_SHARED_PASSWORD=1`.",
+        },
+        "class_or_shared": {
+            "en": "make hub: a class list ({path}) and a shared password cannot both be given: choose one",
+            "ru": "make hub: нельзя указать одновременно список группы ({path}) и общий пароль: выберите одно",
+        },
+        "internal_open": {
+            "en": "make hub: the hub's API (127.0.0.1:{hub}) and the proxy's API (127.0.0.1:{api}) must be "
+            "on ports below {lowest}, which only root can listen on "
+            "(net.ipv4.ip_unprivileged_port_start = {lowest}): otherwise, while the hub restarts, any "
+            "student could listen there and pose as the hub. Choose `make hub HUB_INTERNAL_PORT=...` "
+            "below {lowest} minus 1, or raise that sysctl back to 1024.",
+            "ru": "make hub: API хаба (127.0.0.1:{hub}) и API прокси (127.0.0.1:{api}) должны быть на "
+            "портах ниже {lowest}, которые может занять только root "
+            "(net.ipv4.ip_unprivileged_port_start = {lowest}); иначе, пока хаб перезапускается, любой "
+            "студент может занять этот порт и выдать себя за хаб. Укажите "
+            "`make hub HUB_INTERNAL_PORT=...` меньше {lowest} минус 1 или верните этот sysctl к 1024.",
         },
         "ctrl_c": {
             "en": "Ctrl-C stops the hub only; `make hub` again takes the servers back, "
@@ -231,9 +277,9 @@ HUB = Messages(
         },
         "port_busy": {
             "en": "make hub: cannot start {what}: 127.0.0.1:{port} is already in use by another program "
-            "(choose other ports: `make hub HUB_PORT=...`; the hub uses that port and the next two)",
+            "(choose other ports: `make hub HUB_PORT=...` or `HUB_INTERNAL_PORT=...`)",
             "ru": "make hub: не удаётся запустить {what}: порт 127.0.0.1:{port} уже занят другой программой "
-            "(выберите другие порты: `make hub HUB_PORT=...`; хаб занимает этот порт и два следующих)",
+            "(выберите другие порты: `make hub HUB_PORT=...` или `HUB_INTERNAL_PORT=...`)",
         },
         "proxy": {"en": "the proxy (configurable-http-proxy)", "ru": "прокси (configurable-http-proxy)"},
         "proxy_api": {"en": "the proxy's API", "ru": "API прокси"},

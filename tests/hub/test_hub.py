@@ -1,11 +1,13 @@
 """The course's JupyterHub (`make hub`) under a class of 5 (course_tools/hub_load.py): every student logs
-in, gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
+in with their own password from the class list (another's name with one's own password, or a name not in
+the class, is refused), gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
 the hub restarts in the middle and nobody loses saved work, a running kernel or its open websocket; a
 server started again keeps the student's edit; every process ends. As root (CI), every student is a
 system user of their own, and one student, from their kernel and from a subprocess of it, can neither
 read, write nor list another's home, reach their kernels (connection file, key, sockets), kill their
-processes (EPERM), read their API token anywhere, reach the hub's secrets nor write the course; every
-system user made for the class is removed. Its own stage of `make test` (`make hub-test`), within
+processes (EPERM), read their API token anywhere, reach the hub's secrets nor write the course, see the
+files the other left in /tmp, /var/tmp or /dev/shm, or find a debugger listening (the kernels have none);
+`hub.stop` ends what a student left running with setsid; every system user made for the class is removed. Its own stage of `make test` (`make hub-test`), within
 STAGE_SECONDS; `make hub-bench` runs the same for 20.
 """
 
@@ -99,15 +101,48 @@ def test_from_one_student_s_kernel_nothing_of_another_nor_of_the_hub_is_in_reach
         assert result["kill the other's kernel"] == result["kill the other's server"] == "denied EPERM"
         assert result["read the other's kernel connection file"] == "denied EACCES"
         assert result["read the cookie secret"] == result["read the proxy's token"] == "denied EACCES"
-        assert result["read the hub's database"] == result["read the class's password"] == "denied EACCES"
+        assert result["read the hub's database"] == result["read the class's passwords"] == "denied EACCES"
+        assert result["read the class's password hashes"] == "denied EACCES"
         assert result["append course_lib/__init__.py"] == "denied EACCES"
         assert result["secrets readable in /proc"] == []
-        assert len(result) >= 40  # nothing was skipped
+        assert len(result) >= 44  # nothing was skipped
     # the other's kernel talks over sockets in their runtime folder (0700), not over TCP; the one TCP
     # port ipykernel keeps is its forked children's output pipe (PULL: nothing to read, a random key)
     assert report.victim_kernel_transport == "ipc"
     assert len(report.victim_kernel_tcp) <= 1
     assert report.victim_kept_kernel  # nothing of theirs was killed
+
+
+def test_only_the_class_s_names_log_in_each_with_their_own_password(report):
+    # the form answers 302 (logged in) to nobody of these
+    assert set(report.refused_logins) == {
+        "another's name, one's own password",
+        "a name not in the class",
+        "no password",
+    }
+    assert all(status in (403, 200) for status in report.refused_logins.values()), report.refused_logins
+
+
+def test_the_students_kernels_have_no_debugger(report):
+    info = report.victim_kernel_info
+    assert info.get("status") == "ok" and "debugger" not in info.get("supported_features", []), info
+    assert not info.get("debugger", False)
+    # JupyterLab's "initialize" got no debugger's answer (ipykernel's reply without one is empty)
+    assert not (report.victim_debug_reply or {}).get("success"), report.victim_debug_reply
+
+
+@as_root
+def test_no_debugger_listens_and_one_student_s_temporary_files_are_not_another_s(report):
+    for result in (report.attack, report.attack_subprocess):
+        assert result["debugpy listeners reachable"] == []
+        for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+            assert result[f"see the other's file in {folder}"] == "denied ENOENT", (folder, result)
+
+
+@as_root
+def test_stop_ends_what_a_student_left_running_in_a_session_of_their_own(report):
+    assert report.setsid_started
+    assert report.left_after_stop == []
 
 
 @as_root

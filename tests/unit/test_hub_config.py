@@ -1,14 +1,18 @@
 """The course's JupyterHub configuration (course_tools/hub.py), offline: what `make hub` promises."""
 
+import errno
 import json
 import os
 import pwd
 import re
+import socket
 import sqlite3
 import stat
 import subprocess
 import sys
+import time
 
+import psutil
 import pytest
 from traitlets.config import Config
 
@@ -22,6 +26,9 @@ def configured(tmp_path, **environ):
     as root, else with the instructor's consent to one user for all (``make hub HUB_SHARED_USER=1``)."""
     c = Config()
     consent = {} if os.geteuid() == 0 else {hub.SHARED_ENV: "1"}
+    state = hub.State(tmp_path / "state", 18000)
+    if environ.get(hub.AUTH_ENV, "class") == "class" and not state.class_file.exists():
+        hub.enroll(state, ["ada", "boris"])
     hub.configure(c, {hub.STATE_ENV: str(tmp_path / "state"), hub.PORT_ENV: "18000", **consent, **environ})
     return c
 
@@ -39,7 +46,8 @@ def test_everything_the_hub_keeps_is_under_its_state_folder_and_on_loopback(tmp_
     # the state folder and the homes' folder crossed, never listed, by others; every file the hub
     # keeps there its alone, the secrets the configuration made included
     assert stat.S_IMODE(state.stat().st_mode) == stat.S_IMODE((state / "homes").stat().st_mode) == 0o711
-    for name in ("proxy-token", "password", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid", "proxy.log"):
+    names = ("proxy-token", "class.json", "passwords.txt", "jupyterhub.sqlite", "jupyterhub.pid", "proxy.pid")
+    for name in (*names, "proxy.log"):
         assert stat.S_IMODE((state / name).stat().st_mode) == 0o600, name
     (state / "jupyterhub_cookie_secret").write_text("made by an older hub\n")
     os.chmod(state, 0o755)
@@ -101,17 +109,97 @@ def test_each_server_makes_the_workspace_and_runs_jupyterlab_offline(tmp_path):
     assert str(ROOT) in c.Spawner.environment["PYTHONPATH"].split(os.pathsep)
 
 
-def test_the_trial_s_password_is_shared_and_kept(tmp_path):
-    c = configured(tmp_path)
+def test_the_trial_s_password_is_shared_and_kept_only_when_asked_for(tmp_path):
+    shared = {hub.AUTH_ENV: "shared"}
+    c = configured(tmp_path, **shared)
     assert c.JupyterHub.authenticator_class == "shared-password"
     first = c.SharedPasswordAuthenticator.user_password
-    assert len(first) >= 8 and configured(tmp_path).SharedPasswordAuthenticator.user_password == first
-    assert configured(tmp_path, COURSE_HUB_PASSWORD="a-class-pass").SharedPasswordAuthenticator.user_password
+    assert (
+        len(first) >= 8 and configured(tmp_path, **shared).SharedPasswordAuthenticator.user_password == first
+    )
+    assert configured(
+        tmp_path, COURSE_HUB_PASSWORD="a-class-pass", **shared
+    ).SharedPasswordAuthenticator.user_password
+
+
+def test_by_default_only_the_class_s_names_log_in_each_with_their_own_password(tmp_path):
+    c = configured(tmp_path)
+    assert c.JupyterHub.authenticator_class == "course_tools.hub_users.ClassAuthenticator"
+    assert c.Authenticator.allowed_users == {"ada", "boris"} and c.Authenticator.allow_all is False
+    assert c.ClassAuthenticator.class_file == str(tmp_path / "state" / "class.json")
+    # no class given, now or before: the hub refuses to configure itself, naming the way out
+    with pytest.raises(hub.HubError, match="no class list.*CLASS=students.txt"):
+        hub.configure(
+            Config(), {hub.STATE_ENV: str(tmp_path / "other"), hub.PORT_ENV: "18000", hub.SHARED_ENV: "1"}
+        )
+
+
+def test_the_class_list_gives_each_name_a_password_kept_only_as_a_salted_hash(tmp_path):
+    listing = tmp_path / "students.txt"
+    listing.write_text("# group 1\nada\n\nboris  # late\n", encoding="utf-8")
+    assert hub.read_class(listing) == ["ada", "boris"]
+    state = hub.State(tmp_path / "state", 18000)
+    new = hub.enroll(state, hub.read_class(listing))
+    assert sorted(new) == ["ada", "boris"] and new["ada"] != new["boris"] and len(new["ada"]) >= 12
+    for path in (state.class_file, state.passwords_file):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    hashes = json.loads(state.class_file.read_text())
+    assert new["ada"] not in state.class_file.read_text()  # only the hash is kept
+    assert hub.check_password(new["ada"], hashes["ada"]) and not hub.check_password(
+        new["boris"], hashes["ada"]
+    )
+    assert hashes["ada"].startswith("scrypt$") and hashes["ada"] != hub.hash_password(new["ada"])  # salted
+    assert state.passwords_file.read_text() == f"ada\t{new['ada']}\nboris\t{new['boris']}\n"
+    # a later start: a new name gets a password, nobody else's changes, a name no longer listed is out
+    later = hub.enroll(state, ["boris", "clara"])
+    assert list(later) == ["clara"]
+    kept = json.loads(state.class_file.read_text())
+    assert set(kept) == {"boris", "clara"} and kept["boris"] == hashes["boris"]
+    assert state.passwords_file.read_text().endswith(f"clara\t{later['clara']}\n")
+    for text, reason in [
+        ("ada\nAda Lovelace\n", r"students.txt:2: 'Ada Lovelace' is not a user name"),
+        ("ada\nada\n", r"students.txt:2: 'ada' is in the class list twice"),
+        ("# nobody\n", r"has no names"),
+    ]:
+        listing.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=reason):
+            hub.read_class(listing)
+
+
+def test_the_class_s_authenticator_accepts_a_name_with_its_own_password_and_nothing_else(tmp_path):
+    pytest.importorskip("jupyterhub")
+    import asyncio
+
+    state = hub.State(tmp_path / "state", 18000)
+    new = hub.enroll(state, ["ada", "boris"])
+    auth = hub_users.authenticator_class()(class_file=str(state.class_file))
+
+    def login(name, password):
+        return asyncio.run(auth.authenticate(None, {"username": name, "password": password}))
+
+    assert login("ada", new["ada"]) == "ada" and login("boris", new["boris"]) == "boris"
+    assert login("ada", new["boris"]) is None  # another student's password
+    assert login("intruder", new["ada"]) is None  # a name not in the class: no login, no system user
+    assert login("ada", "") is None and login("ada", new["ada"] + "x") is None
+
+
+def test_without_a_class_list_make_hub_refuses_unless_the_shared_password_is_asked_for(tmp_path, capsys):
+    argv = ["start", "--state", str(tmp_path / "state"), "--port", "18000", "--shared-user"]
+    argv += ["--internal-port", "701"] if os.geteuid() == 0 else []
+    assert hub.main(argv) == 1
+    said = capsys.readouterr().err
+    assert "no class list" in said and "HUB_SHARED_PASSWORD=1" in said
+    assert hub.main([*argv, "--class", str(tmp_path / "missing.txt")]) == 1
+    assert f"cannot read the class list {str(tmp_path / 'missing.txt')!r}" in capsys.readouterr().err
+    assert hub.main([*argv, "--class", str(tmp_path / "x.txt"), "--shared-password"]) == 1
+    assert "cannot both be given" in capsys.readouterr().err
 
 
 def test_bad_ports_passwords_and_class_sizes_are_refused(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"port must be in \[1, 65533\].*got 65534"):
         hub.State(tmp_path, 65534)
+    with pytest.raises(ValueError, match=r"internal port must be.*apart from the public port 8000, got 7999"):
+        hub.State(tmp_path, 8000, 7999)
     monkeypatch.setenv(hub.PASSWORD_ENV, "short")
     with pytest.raises(ValueError, match="COURSE_HUB_PASSWORD must be at least 8 characters, got 5"):
         hub.State(tmp_path).password()
@@ -256,8 +344,182 @@ def test_without_mount_namespaces_a_closed_folder_stops_make_hub_naming_it(tmp_p
     monkeypatch.setattr(hub, "reach", lambda state: [str(closed / "course")])
     monkeypatch.setattr(hub_users, "check_expose", lambda plan: "exit 1")
     monkeypatch.setattr(hub.shutil, "which", lambda name: f"/usr/sbin/{name}")
-    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    assert (
+        hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000", "--shared-password"]) == 1
+    )
     said = capsys.readouterr().err
     first = hub_users.reach_plan([closed / "course"])[0][0]  # pytest's own folder may be closed already
     assert f"students could not reach {closed / 'course'}: {first} is closed to other users" in said, said
     assert (tmp_path / "state" / "proxy.pid").read_text() == ""  # no proxy started
+
+
+# ----------------------------------------------------------------------------- ports, restarts, leftovers
+
+
+def test_as_root_the_hub_s_internal_ports_are_below_1024_unless_the_sysctl_opened_them(tmp_path, monkeypatch):
+    state = hub.State(tmp_path / "state", 18000, 801)
+    assert (state.hub_url, state.proxy_api_url) == ("http://127.0.0.1:801", "http://127.0.0.1:802")
+    assert hub.hub_environment(state)[hub.INTERNAL_ENV] == "801"
+    c = configured(tmp_path, **{hub.INTERNAL_ENV: "801"})
+    assert c.JupyterHub.hub_bind_url == "http://127.0.0.1:801"
+    assert c.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:802"
+    assert "--api-port=802" in hub.proxy_command(state)
+    # a lowered net.ipv4.ip_unprivileged_port_start lets any user take them: refused, naming it
+    monkeypatch.setattr(hub.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(hub, "unprivileged_port_start", lambda: 0)
+    with pytest.raises(hub.HubError, match=r"127.0.0.1:801.*127.0.0.1:802.*ports below 0"):
+        hub.start(state, class_list=tmp_path / "students.txt")
+    monkeypatch.setattr(hub, "unprivileged_port_start", lambda: 1024)
+    with pytest.raises(hub.HubError, match=r"127.0.0.1:18001.*ports below 1024"):
+        hub.start(hub.State(tmp_path / "state", 18000), class_list=tmp_path / "students.txt")
+
+
+def test_this_machine_keeps_ports_below_1024_for_root():
+    assert hub.unprivileged_port_start() == int(hub.UNPRIVILEGED_SYSCTL.read_text())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to another user")
+def test_an_unprivileged_process_cannot_take_the_hub_s_internal_ports():
+    if hub.unprivileged_port_start() <= hub.DEFAULT_INTERNAL_PORT + 1:
+        pytest.skip("this machine lets any user listen below 1024: `make hub` refuses here")
+    port = hub_load.free_internal_port()
+
+    def bind_as(uid: int) -> int:
+        """In a child as ``uid``: 0 when it could listen on the port, the errno when not."""
+        child = os.fork()
+        if child == 0:
+            code = 99
+            try:
+                if uid:
+                    os.setgid(uid)
+                    os.setuid(uid)
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+                    s.listen()
+                code = 0
+            except OSError as error:
+                code = error.errno
+            finally:
+                os._exit(code)
+        return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+
+    assert bind_as(65534) == errno.EACCES  # nobody, as any student: refused
+    assert bind_as(0) == 0  # the hub, as root, can
+
+
+def test_a_port_in_time_wait_after_a_restart_is_free_and_a_listener_is_not():
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado and node listen
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    assert not hub._port_free(port)  # a real listener still conflicts
+    client = socket.create_connection(("127.0.0.1", port))
+    server, _ = listener.accept()
+    server.close()  # the hub's side closes first: its port's connection stays in TIME_WAIT
+    client.close()
+    listener.close()
+    states = subprocess.run(["ss", "-tan", f"sport = :{port}"], capture_output=True, text=True).stdout
+    assert "TIME-WAIT" in states, states
+    assert hub._port_free(port)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="one user per student needs root")
+def test_stop_ends_what_students_started_in_sessions_of_their_own_and_runtime_folders_are_crossable(tmp_path):
+    state = hub.State(tmp_path / "state", 18000)
+    state.prepare()
+    (tmp_path / "run").mkdir()  # /run
+    runtime = tmp_path / "run" / "course-hub" / "hash"
+    bystander = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    umask = os.umask(0o077)  # as `make hub` runs the hub: the runtime folders made under it stay crossable
+    try:
+        try:
+            entry = hub_users.ensure_user(f"stop{os.getpid()}", state.homes, runtime)
+        finally:
+            os.umask(umask)
+        for folder in (runtime.parent, runtime):
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o711, folder
+        assert stat.S_IMODE(hub_users.runtime_dir(runtime, entry).stat().st_mode) == 0o700
+        left = subprocess.Popen(
+            ["setsid", "nohup", "sleep", "600"],
+            user=entry.pw_uid,
+            group=entry.pw_gid,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(0.5)
+
+        def uids():  # the student's processes still running (a zombie has ended: its parent reaps it)
+            return [
+                p.pid
+                for p in psutil.process_iter(["uids", "status"])
+                if p.info["uids"].real == entry.pw_uid and p.info["status"] != psutil.STATUS_ZOMBIE
+            ]
+
+        assert uids(), "the student's process did not start"
+        hub.stop(state)
+        left.wait(5)
+        assert uids() == [] and bystander.poll() is None
+    finally:
+        bystander.kill()
+        bystander.wait()
+        hub_users.remove_users(state.homes)
+
+
+# ----------------------------------------------------------------------------- the debugger, /tmp
+
+
+def _kernel_info(env: dict) -> dict:
+    from jupyter_client.manager import KernelManager
+
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        km = KernelManager(kernel_name="python3")
+        km.kernel_spec_manager.kernel_dirs = km.kernel_spec_manager._kernel_dirs_default()
+        km.start_kernel(env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            client = km.client()
+            client.start_channels()
+            client.wait_for_ready(60)
+            reply = client.kernel_info(reply=True, timeout=60)["content"]
+            client.stop_channels()
+            return reply
+        finally:
+            km.shutdown_kernel(now=True)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_the_hub_s_kernels_have_no_debugger_and_jupyterlab_shows_none(tmp_path):
+    c = configured(tmp_path)
+    env = c.Spawner.environment
+    assert env["JUPYTER_PATH"] == env["JUPYTER_CONFIG_PATH"] == str(hub.JUPYTER_DIR)
+    spec = json.loads((hub.JUPYTER_DIR / "kernels" / "python3" / "kernel.json").read_text())
+    assert spec["argv"][:3] == ["python", "-m", "course_tools.hub_kernel"]
+    # the same kernel spec as the hub's servers find it: no debugger; ipykernel's own has one
+    hub_kernel = _kernel_info({"JUPYTER_PATH": env["JUPYTER_PATH"]})
+    assert "debugger" not in hub_kernel["supported_features"], hub_kernel
+    plain = _kernel_info({"JUPYTER_PATH": str(tmp_path / "none")})
+    assert "debugger" in plain["supported_features"], plain  # so the check above can fail
+    from jupyterlab_server.config import get_page_config
+
+    os.environ["JUPYTER_CONFIG_PATH"] = env["JUPYTER_CONFIG_PATH"]
+    try:
+        page = get_page_config([], None)
+    finally:
+        del os.environ["JUPYTER_CONFIG_PATH"]
+    assert "@jupyterlab/debugger-extension" in page["disabledExtensions"]
+
+
+def test_each_student_s_server_has_its_own_temporary_folders(tmp_path):
+    entry = fake_user("jupyter-ada", home=str(tmp_path / "jupyter-ada"))
+    env = hub_users.student_env(entry)
+    assert env["TMPDIR"] == str(tmp_path / "jupyter-ada" / ".tmp")
+    assert env["TORCHINDUCTOR_CACHE_DIR"] == str(tmp_path / "jupyter-ada" / ".cache" / "torchinductor")
+    assert set(hub_users.PRIVATE_TMP) == {"/tmp", "/var/tmp", "/dev/shm"}
