@@ -502,22 +502,19 @@ def read_class(path: Path) -> list[str]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read the class list {str(path)!r}: {error}") from None
+        raise ValueError(TEXT("class_unreadable", _lang(), path=repr(str(path)), error=error)) from None
     names: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
         name = line.split("#", 1)[0].strip()
         if not name:
             continue
         if not CLASS_NAME.fullmatch(name):
-            raise ValueError(
-                f"{path}:{number}: {name!r} is not a user name for the hub (lower-case letters, digits, "
-                "'.', '_' or '-', starting with a letter or digit, at most 64)"
-            )
+            raise ValueError(TEXT("class_bad_name", _lang(), where=f"{path}:{number}", name=repr(name)))
         if name in names:
-            raise ValueError(f"{path}:{number}: {name!r} is in the class list twice")
+            raise ValueError(TEXT("class_twice", _lang(), where=f"{path}:{number}", name=repr(name)))
         names.append(name)
     if not names:
-        raise ValueError(f"the class list {str(path)!r} has no names")
+        raise ValueError(TEXT("class_empty", _lang(), path=repr(str(path))))
     return names
 
 
@@ -558,7 +555,9 @@ def enroll(state: State, names: list[str]) -> dict[str, str]:
     except FileNotFoundError:
         known = {}
     except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read the hub's class {str(state.class_file)!r}: {error}") from None
+        raise ValueError(
+            TEXT("class_state_unreadable", _lang(), path=repr(str(state.class_file)), error=error)
+        ) from None
     new = {name: secrets.token_urlsafe(9) for name in names if name not in known}
     hashes = {name: known.get(name) or hash_password(new[name]) for name in names}
     if new:

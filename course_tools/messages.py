@@ -194,6 +194,28 @@ WORKSPACE = Messages(
 HUB = Messages(
     "hub",
     {
+        "class_unreadable": {
+            "en": "cannot read the class list {path}: {error}",
+            "ru": "не удаётся прочитать список группы {path}: {error}",
+        },
+        "class_bad_name": {
+            "en": "{where}: {name} is not a user name for the hub (lower-case letters, digits, '.', '_' or "
+            "'-', starting with a letter or digit, at most 64)",
+            "ru": "{where}: {name} не годится в имя пользователя хаба (строчные латинские буквы, цифры, '.', "
+            "'_' или '-', в начале буква или цифра, не больше 64 знаков)",
+        },
+        "class_twice": {
+            "en": "{where}: {name} is in the class list twice",
+            "ru": "{where}: {name} встречается в списке группы дважды",
+        },
+        "class_empty": {
+            "en": "the class list {path} has no names",
+            "ru": "в списке группы {path} нет ни одного имени",
+        },
+        "class_state_unreadable": {
+            "en": "cannot read the hub's class {path}: {error}",
+            "ru": "не удаётся прочитать сохранённый список группы хаба {path}: {error}",
+        },
         "running": {
             "en": "JupyterHub: {url}/  ({n} students, each with a password of their own; the names and "
             "passwords are in {where}, readable by root alone: hand each student theirs)",
