@@ -828,11 +828,6 @@ def equivariant_from_the_code(f, x, perm):
     return f._f.__code__.co_code in _EQUIVARIANT_CODE
 
 
-def equivariant_from_the_code_one_call(f, x, perm):
-    f(x)
-    return f._f.__code__.co_code in _EQUIVARIANT_CODE
-
-
 # ----------------------------------------------------------------------------- lesson 3: one BPE merge step
 # right, in other styles
 
@@ -1122,7 +1117,6 @@ WRONG = [
     (PERM, equivariant_never, "perm.mismatch"),
     (PERM, equivariant_token_sums, "perm.token_summary"),
     (PERM, equivariant_from_the_code, "perm.f_never_called"),
-    (PERM, equivariant_from_the_code_one_call, "perm.f_not_applied"),
     (PERM, equivariant_item, "error_call"),
     (MERGE, merge_across_words, "merge.across_words"),
     (MERGE, merge_across_words_weighted, "merge.across_words"),

@@ -352,7 +352,7 @@ def test_the_permutation_exercise_cannot_be_answered_from_the_function_s_name_or
         answers_from_the_order.answers = iter(right)
         wrong += check(PERM, answers_from_the_order).status == "incorrect"
     # shuffled every check: right by chance once in 7!/(4!·3!) = 35 (and then caught, f never
-    # applied: perm.f_not_applied); 6 of 10 by chance: p < 1e-6
+    # called: perm.f_never_called); 6 of 10 by chance: p < 1e-6
     assert wrong >= 5
 
 
