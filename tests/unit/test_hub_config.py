@@ -357,6 +357,8 @@ def test_without_mount_namespaces_a_closed_folder_stops_make_hub_naming_it(tmp_p
 
 
 def test_as_root_the_hub_s_internal_ports_are_below_1024_unless_the_sysctl_opened_them(tmp_path, monkeypatch):
+    # the proxy's script comes with `make hub`'s npm packages, which `make unit` does not install
+    monkeypatch.setattr(hub, "proxy_script", lambda: tmp_path / "configurable-http-proxy")
     state = hub.State(tmp_path / "state", 18000, 801)
     assert (state.hub_url, state.proxy_api_url) == ("http://127.0.0.1:801", "http://127.0.0.1:802")
     assert hub.hub_environment(state)[hub.INTERNAL_ENV] == "801"
