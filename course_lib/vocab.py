@@ -234,7 +234,12 @@ def pad_batch(encoded: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torc
     (tensor([[5, 6, 7],
             [8, 0, 0]]), tensor([[ True,  True,  True],
             [ True, False, False]]))
+
+    A nested tensor of 1-D id sequences (``torch.nested``, what the course's classes refuse) is padded
+    the same way.
     """
+    if isinstance(encoded, torch.Tensor) and encoded.is_nested:
+        encoded = [t.tolist() for t in encoded.unbind()]
     if not encoded:
         raise ValueError(MESSAGES("empty_batch"))
     seq = max(len(e) for e in encoded)

@@ -107,3 +107,12 @@ def test_sparse_ids_get_the_course_s_type_error():
         TypeError, match=r"^ids must be a dense tensor, got layout torch.sparse_coo: .*to_dense\(\)"
     ):
         TokenEmbedding(10, 8)(torch.tensor([[1, 2]]).to_sparse())
+
+
+def test_pad_batch_pads_the_nested_tensor_the_course_s_message_points_to():
+    from course_lib.vocab import pad_batch
+
+    nested = torch.nested.nested_tensor([torch.tensor([5, 6, 7]), torch.tensor([8])])
+    ids, mask = pad_batch(nested, pad_id=0)
+    assert ids.tolist() == [[5, 6, 7], [8, 0, 0]]
+    assert mask.tolist() == [[True, True, True], [True, False, False]]
