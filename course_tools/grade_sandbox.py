@@ -351,7 +351,7 @@ def start(job: dict, limits, hidden: list[Path], mpl_cache: dict[str, str]) -> S
            "MKL_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}  # fmt: skip
     if sandboxed:
         setup = {"uid": uid, "procs": cgroup.procs_files if cgroup else [], "hidden": [str(p) for p in hidden],
-                 "needed": _needed_paths(), "memory": limits.memory_bytes,
+                 "needed": needed_paths(), "memory": limits.memory_bytes,
                  # with a cgroup its pids.max comes first, and says so in pids.events
                  "nproc": NPROC + 32 if cgroup else NPROC,
                  "file_bytes": TMP_BYTES, "argv": [python, "-I", "-B", "-c", runner], "env": env}  # fmt: skip
@@ -395,7 +395,7 @@ def start(job: dict, limits, hidden: list[Path], mpl_cache: dict[str, str]) -> S
     return session
 
 
-def _needed_paths() -> list[str]:
+def needed_paths() -> list[str]:
     """What the sandbox's user must read: the course, Python's installation and its packages."""
     import course_lib
 
