@@ -221,19 +221,29 @@ def expose(plan: list[tuple[str, list[str]]], fresh: bool = True) -> None:
 PRIVATE_TMP = {"/tmp": "1g", "/var/tmp": "1g", "/dev/shm": "1g"}
 
 
-def private_tmp(entry: pwd.struct_passwd, folders: dict[str, str] = PRIVATE_TMP) -> list[str]:
+def private_tmp(entry: pwd.struct_passwd, folders: dict[str, str] = PRIVATE_TMP, keep=()) -> list[str]:
     """In this process's mount namespace (made by :func:`expose`, or here), an empty tmpfs owned by
     ``entry`` (mode 0700) over each existing folder of ``folders``: a ``/tmp`` no other student shares.
-    Run in the spawned child as root, before it becomes the student; the folders it covered."""
+    The paths of ``keep`` that lie in such a folder (a course cloned under ``/tmp``) are bound back
+    into it. Run in the spawned child as root, before it becomes the student; the folders it covered."""
     covered = []
+    keep = [os.path.realpath(path) for path in keep]
     for folder, size in folders.items():
         if not os.path.isdir(folder):
             continue
+        inside = [path for path in keep if path.startswith(folder + os.sep)]
+        outer = [path for path in inside if not any(path.startswith(other + os.sep) for other in inside)]
+        held = {path: os.open(path, os.O_PATH) for path in outer}  # before the folder is covered
         options = f"mode=0700,uid={entry.pw_uid},gid={entry.pw_gid},size={size}".encode()
         _check(
             _libc.mount(b"tmpfs", folder.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options),
             f"mount tmpfs on {folder}",
         )
+        for path, fd in held.items():
+            os.makedirs(path, mode=0o755, exist_ok=True)
+            source = f"/proc/self/fd/{fd}".encode()
+            _check(_libc.mount(source, path.encode(), None, _MS_BIND | _MS_REC, None), f"bind {path}")
+            os.close(fd)
         covered.append(folder)
     return covered
 
@@ -311,13 +321,8 @@ def spawner_class():
             become = set_user_setuid(self.system_user)
             plan = reach_plan(self.reach)
             tmp = self.private_tmp
-            # a folder that holds what the server must reach (a hub's state in /tmp) stays shared
-            reached = [os.path.realpath(path) + os.sep for path in self.reach]
-            folders = {
-                f: size
-                for f, size in PRIVATE_TMP.items()
-                if not any(r.startswith(f + os.sep) for r in reached)
-            }
+            # what the server must reach inside a covered folder (a course cloned under /tmp) is bound back
+            reached = [os.path.realpath(path) for path in self.reach]
 
             def preexec():
                 if tmp:
@@ -330,7 +335,7 @@ def spawner_class():
                             raise
                     else:
                         expose(plan, fresh=False)
-                        private_tmp(entry, folders)
+                        private_tmp(entry, PRIVATE_TMP, keep=reached)
                 else:
                     expose(plan)
                 become()
