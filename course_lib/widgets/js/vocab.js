@@ -4,12 +4,12 @@
 // Vocab.with_min_freq's cut and VocabExplorer.readout, tested equal to them in
 // tests/browser/test_explorers_data.py; the vocabulary and the counts come from Python (data).
 
-// course_lib.normalize: Unicode NFC, without zero-width space, non-joiner, joiner, word joiner,
-// byte-order mark and soft hyphen
-const INVISIBLE = /[\u200b\u200c\u200d\u2060\ufeff\u00ad]/g;
+// course_lib.normalize: Unicode NFC, without format characters (category Cf: zero-width spaces and
+// joiners, the soft hyphen, the byte-order mark, the bidirectional controls), "İ" as "I", NFC again
+const INVISIBLE = /\p{Cf}/gu;
 
 export function normalize(text) {
-  return text.normalize("NFC").replace(INVISIBLE, "");
+  return text.normalize("NFC").replace(INVISIBLE, "").replace(/\u0130/g, "I").normalize("NFC");
 }
 
 // Python's \w on str is a letter, a number or "_"; its \s also takes the separators \x1c-\x1f and \x85
