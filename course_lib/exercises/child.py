@@ -373,13 +373,15 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes | None:
     return b"".join(chunks)
 
 
-def _receive(fd: int, deadline: float | None = None) -> bytes | None:
+def _receive(
+    fd: int, deadline: float | None = None, limit: int = _MAX_REPLY_BYTES + (1 << 20)
+) -> bytes | None:
     head = _read_exactly(fd, 8, deadline)
     if head is None:
         return None
     (size,) = struct.unpack("!Q", head)
-    if size > _MAX_REPLY_BYTES + (1 << 20):
-        raise EOFError(f"a reply of {size} bytes")
+    if size > limit:
+        raise EOFError(f"a frame of {size} bytes, more than {limit}")
     return _read_exactly(fd, size, deadline)
 
 
@@ -940,15 +942,7 @@ def send_frame(fd: int, payload: bytes) -> None:
 def receive_frame(fd: int, deadline: float | None = None, limit: int | None = None) -> bytes | None:
     """The next frame's bytes, None at the end; raises ``TimeoutError`` past ``deadline``, ``EOFError``
     when larger than ``limit`` bytes (a reply's own limit when None), before reading it."""
-    if limit is None:
-        return _receive(fd, deadline)
-    head = _read_exactly(fd, 8, deadline)
-    if head is None:
-        return None
-    (size,) = struct.unpack("!Q", head)
-    if size > limit:
-        raise EOFError(f"a frame of {size} bytes, more than {limit}")
-    return _read_exactly(fd, size, deadline)
+    return _receive(fd, deadline) if limit is None else _receive(fd, deadline, limit)
 
 
 def load_plain(data: bytes):

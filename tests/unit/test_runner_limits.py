@@ -244,10 +244,11 @@ def test_the_reader_stops_at_its_deadline():
         child.pickle.dumps(("ok", (child._TensorData("not_a_dtype", (1,), b"1234", False), []))),
         child.pickle.dumps(("ok", (child._TensorData("float32", (-1,), b"", False), []))),
         child.pickle.dumps(("ok", (child.Handle("0", {}), []))),
+        child._dumps(("raised", child.ErrorInfo("E", ("E",), 1, ""))),  # the grader slices these texts
         child._dumps(("ok", 1)) + b"N",  # bytes after the end
         child._dumps(("ok", 1))[:-1],  # no end
     ],
-    ids=["short_tensor", "dtype", "negative_shape", "handle", "trailing", "truncated"],
+    ids=["short_tensor", "dtype", "negative_shape", "handle", "error", "trailing", "truncated"],
 )
 def test_the_reader_refuses_records_the_child_does_not_write(payload):
     with pytest.raises(child.pickle.UnpicklingError):
