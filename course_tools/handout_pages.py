@@ -13,7 +13,15 @@ import copy
 from .lecture import is_notes, slide_groups
 from .messages import SLIDES_INDEX as TEXT
 
-__all__ = ["HANDOUT_SUFFIX", "PDF_SUFFIX", "SLIDE_KEY", "NOTES_KEY", "handout_name", "pdf_name", "handout_notebook"]
+__all__ = [
+    "HANDOUT_SUFFIX",
+    "PDF_SUFFIX",
+    "SLIDE_KEY",
+    "NOTES_KEY",
+    "handout_name",
+    "pdf_name",
+    "handout_notebook",
+]
 
 HANDOUT_SUFFIX = ".handout.html"
 PDF_SUFFIX = ".pdf"

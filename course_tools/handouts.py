@@ -58,12 +58,18 @@ def build(
     """Print the handouts of the chosen lessons in every language, then rewrite the index pages; all or nothing."""
     course = Course.load(config)
     names = course.select(list(prefixes))
-    pages = [(lang, name, config.slides_dir / lang / handout_name(name)) for lang in LANGUAGES for name in names]
+    pages = [
+        (lang, name, config.slides_dir / lang / handout_name(name)) for lang in LANGUAGES for name in names
+    ]
     missing = [config.relative(page) for _, _, page in pages if not page.is_file()]
     if missing:
-        raise HandoutError([f"{path} is missing: run `make slides`" for path in missing] + ["no PDF was written"])
+        raise HandoutError(
+            [f"{path} is missing: run `make slides`" for path in missing] + ["no PDF was written"]
+        )
     if not Path(chromium).exists():
-        raise HandoutError([f"{chromium} is missing: install Debian's chromium package (apt-get install chromium)"])
+        raise HandoutError(
+            [f"{chromium} is missing: install Debian's chromium package (apt-get install chromium)"]
+        )
 
     from playwright.sync_api import sync_playwright
 
@@ -118,7 +124,12 @@ def _print(browser, lang: str, page_path: Path, pdf: Path, outside: list[str]) -
             "document.documentElement.dataset.courseTypeset === 'done'", timeout=TYPESET_TIMEOUT_MS
         )
         page.emulate_media(media="print")
-        page.pdf(path=str(pdf), format="A4", print_background=True, margin={"top": "12mm", "bottom": "12mm", "left": "12mm", "right": "12mm"})
+        page.pdf(
+            path=str(pdf),
+            format="A4",
+            print_background=True,
+            margin={"top": "12mm", "bottom": "12mm", "left": "12mm", "right": "12mm"},
+        )
     finally:
         context.close()
 

@@ -71,7 +71,9 @@ def _kind(cell) -> str:
 def main_path_words(notebook) -> int:
     """The words of a rendered notebook's prose outside its deep dives."""
     return sum(
-        prose_words(c.source) for c in notebook.cells if c.cell_type == "markdown" and DEEP_DIVE not in _tags(c)
+        prose_words(c.source)
+        for c in notebook.cells
+        if c.cell_type == "markdown" and DEEP_DIVE not in _tags(c)
     )
 
 
@@ -155,7 +157,9 @@ def lesson_shape(course: Course, name: str, lang: str) -> LessonShape:
     table = lambda _lang: ""  # noqa: E731  (the lesson table is made, not written: not counted)
     notebook = render(src, lang, "notebook", table=table)
     deck = render(src, lang, "slides", table=table)
-    return LessonShape(name, lang, main_path_words(notebook), len(deep_dives(notebook.cells)), deck_slides(deck))
+    return LessonShape(
+        name, lang, main_path_words(notebook), len(deep_dives(notebook.cells)), deck_slides(deck)
+    )
 
 
 def budget_problems(shape: LessonShape) -> list[str]:
@@ -163,7 +167,9 @@ def budget_problems(shape: LessonShape) -> list[str]:
     where = f"{shape.name} [{shape.lang}]"
     problems = []
     if shape.words > MAX_WORDS:
-        problems.append(f"{where}: the main path has {shape.words} words (at most {MAX_WORDS}): move detail into deep dives")
+        problems.append(
+            f"{where}: the main path has {shape.words} words (at most {MAX_WORDS}): move detail into deep dives"
+        )
     low, high = DECK_SLIDES
     if not low <= len(shape.slides) <= high:
         problems.append(f"{where}: the deck has {len(shape.slides)} slides (from {low} to {high})")

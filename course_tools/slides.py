@@ -37,6 +37,7 @@ from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
 from .messages import SLIDES_INDEX as TEXT
+from .source import DEEP_DIVE
 from .speaker_view import SpeakerViewError, notes_file, translate_notes
 from .templates import render
 from .handout_pages import handout_name, handout_notebook, pdf_name
@@ -157,14 +158,14 @@ def deck_notebook(course: Course, name: str, lang: str) -> nbformat.NotebookNode
     """The slides of one lesson in one language, every output taken from its committed notebook.
 
     The caller has checked that the committed notebook is fresh: then its code cells are the
-    deck's code cells plus the ``notebook-only`` ones, in the same order.
+    deck's code cells plus the ``notebook-only`` and ``deep-dive`` ones, in the same order.
     """
     deck = course.render(name, lang, target="slides")
     committed = nbformat.read(course.config.notebook(name, lang), as_version=4)
     done = [
         c
         for c in committed.cells
-        if c.cell_type == "code" and "notebook-only" not in c.metadata.get("tags", ())
+        if c.cell_type == "code" and not {"notebook-only", DEEP_DIVE} & set(c.metadata.get("tags", ()))
     ]
     shown = [c for c in deck.cells if c.cell_type == "code"]
     if [c.source for c in done] != [c.source for c in shown]:
@@ -191,7 +192,7 @@ def exporter(lang: str, config: Config, handout: bool = False):
 
     settings = TraitletsConfig()
     if handout:
-        settings.HTMLExporter.update(URLS)
+        settings.HTMLExporter.update({k: v for k, v in URLS.items() if k != "reveal_url_prefix"})
         settings.HTMLExporter.update(
             template_name=HANDOUT_TEMPLATE,
             extra_template_basedirs=[str(config.slides_template.parent)],

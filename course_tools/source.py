@@ -441,7 +441,9 @@ def deep_dive_problems(src: Source) -> list[str]:
         where = src.where(run.start)
         for lang in LANGUAGES:
             wanted = DEEP_DIVE_HEADING[lang].format("")
-            prose = [i for i in run if src.cells[i].cell_type == "markdown" and cell_lang(src.cells[i]) == lang]
+            prose = [
+                i for i in run if src.cells[i].cell_type == "markdown" and cell_lang(src.cells[i]) == lang
+            ]
             first_code = next((i for i in run if src.cells[i].cell_type == "code"), None)
             if not prose or (first_code is not None and first_code < prose[0]):
                 problems.append(
@@ -458,7 +460,9 @@ def deep_dive_problems(src: Source) -> list[str]:
                 )
             for i in prose:
                 lines = src.cells[i].source.strip().splitlines()
-                later = [h for h in HEADING.findall("\n".join(lines[1:] if i == prose[0] else lines)) if len(h) < 4]
+                later = [
+                    h for h in HEADING.findall("\n".join(lines[1:] if i == prose[0] else lines)) if len(h) < 4
+                ]
                 if later:
                     problems.append(
                         f"{src.where(i)}: a {'#' * len(later[0])} heading inside a deep dive (lang-{lang}) "

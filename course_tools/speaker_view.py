@@ -40,7 +40,11 @@ STRINGS: dict[str, list[tuple[str, str, int]]] = {
         # the clock: 24 hours, as a Russian reader reads the time
         ("toLocaleTimeString( 'en-US', { hour12: true,", "toLocaleTimeString( 'ru-RU', { hour12: false,", 1),
         ('\\"The pacing time for \\"', '\\"Время на \\"', 1),
-        ('\\" slide(s) is under the configured minimum of \\"', '\\" слайд(ов) меньше заданного минимума, \\"', 1),
+        (
+            '\\" slide(s) is under the configured minimum of \\"',
+            '\\" слайд(ов) меньше заданного минимума, \\"',
+            1,
+        ),
         (
             '\\" seconds. Check the data-timing attribute on individual slides, or consider increasing the '
             'totalTime or minimumTimePerSlide configuration options (or removing some slides).\\"',

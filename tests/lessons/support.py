@@ -28,7 +28,11 @@ def twins(
     cells = [("markdown", by_lang[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}", *tags], **meta})]
     for lang in TRANSLATIONS:
         cells.append(
-            ("markdown", by_lang[lang], {"tags": [f"lang-{lang}", *tags], "translation_of": fingerprint(en), **meta})
+            (
+                "markdown",
+                by_lang[lang],
+                {"tags": [f"lang-{lang}", *tags], "translation_of": fingerprint(en), **meta},
+            )
         )
     return cells
 
@@ -67,8 +71,9 @@ def write_lesson(root: Path, name: str, *cells) -> Path:
 
 
 def course(root: Path, **renamed) -> Config:
-    """An empty course below ``root``, with the real slides template and READMEs without tables."""
+    """An empty course below ``root``, with the real slides and handout templates and READMEs without tables."""
     shutil.copytree(ROOT / "slides" / "template", root / "slides" / "template")
+    shutil.copytree(ROOT / "slides" / "handout", root / "slides" / "handout")
     for lang in LANGUAGES:
         (root / "notebooks" / lang).mkdir(parents=True)
     return Config(root=root, renamed=renamed)

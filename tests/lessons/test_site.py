@@ -69,7 +69,9 @@ def small_course(root):
             deck.parent.mkdir(parents=True, exist_ok=True)
             deck.write_text(f"deck {lang} {page}", encoding="utf-8")
         for name in loaded.names:
-            (config.slides_dir / lang / f"{name}.handout.html").write_text(f"handout {lang} {name}", encoding="utf-8")
+            (config.slides_dir / lang / f"{name}.handout.html").write_text(
+                f"handout {lang} {name}", encoding="utf-8"
+            )
     (config.slides_dir / "assets").mkdir()
     (config.slides_dir / "assets" / "reveal.js").write_text("reveal", encoding="utf-8")
     for src, _ in site.VENDOR_FILES:
@@ -150,7 +152,9 @@ def test_sections_are_numbered_alike_in_every_language(built):
     config, _ = built
     for lang in LANGUAGES:
         page = (config.site_dir / lang / "02_second.html").read_text(encoding="utf-8")
-        found = re.findall(r'<span id="(sec-\d+)"></span>(?:<details class="course-deep-dive">\s*<summary>)?<h([1-6])>', page)
+        found = re.findall(
+            r'<span id="(sec-\d+)"></span>(?:<details class="course-deep-dive">\s*<summary>)?<h([1-6])>', page
+        )
         assert found == [("sec-0", "1"), ("sec-1", "2"), ("sec-2", "3"), ("sec-3", "3"), ("sec-4", "4")]
 
 
