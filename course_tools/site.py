@@ -38,10 +38,10 @@ from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import copy_sources, missing_sources
 from .fonts import FontsError, copy_fonts
+from .handout_pages import handout_name, pdf_name
 from .site_pages import glossary_page, home_page, root_page
 from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
 from .site_theme.deep_dives import mark
-from .handout_pages import handout_name, pdf_name
 from .slides import ANYWIDGET_FILES
 
 __all__ = ["SiteError", "VENDOR_FILES", "build", "main"]

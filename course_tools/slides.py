@@ -36,11 +36,11 @@ from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
+from .handout_pages import handout_name, handout_notebook, pdf_name
 from .messages import SLIDES_INDEX as TEXT
 from .source import DEEP_DIVE
 from .speaker_view import SpeakerViewError, notes_file, translate_notes
 from .templates import render
-from .handout_pages import handout_name, handout_notebook, pdf_name
 
 __all__ = [
     "SlidesError",
