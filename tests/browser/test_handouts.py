@@ -53,7 +53,9 @@ def test_handout_has_every_slide_and_its_notes_and_a_pdf_of_a_page_or_more_each(
     for number, group in enumerate(slide_groups(deck), 1):
         for cell in group:
             if cell.cell_type == "markdown" and first_words(cell.source):
-                assert first_words(cell.source) in text, f"slide {number}: {cell.source[:60]!r} not in the handout"
+                assert first_words(cell.source) in text, (
+                    f"slide {number}: {cell.source[:60]!r} not in the handout"
+                )
     notes = sum(is_notes(cell) for group in slide_groups(deck) for cell in group)
     assert len(re.findall(r'<aside [^>]*class="course-notes"', page)) == notes
     data = pdf.read_bytes()
@@ -79,7 +81,9 @@ def small(tmp_path):
 
 def write_handout(config, body: str) -> None:
     for lang in LANGUAGES:
-        labels = "".join(f'<p class="course-slide-label" style="break-before: page">{n}</p><p>{lang}</p>' for n in range(3))
+        labels = "".join(
+            f'<p class="course-slide-label" style="break-before: page">{n}</p><p>{lang}</p>' for n in range(3)
+        )
         page = f'<!DOCTYPE html><html lang="{lang}"><body>{labels}{body}{FLAG}</body></html>'
         (config.slides_dir / lang / "01_one.handout.html").write_text(page, encoding="utf-8")
 

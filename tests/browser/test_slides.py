@@ -386,10 +386,16 @@ def test_speaker_notes_open_on_s_in_the_decks_language(deck_page, lang):
 def test_index_lists_every_deck_in_its_language(deck_page, lang):
     page, traffic = deck_page(SLIDES / lang / "index.html", lang)
     assert page.evaluate("document.documentElement.lang") == lang
-    links = page.evaluate("() => [...document.querySelectorAll('ul li > a:first-child')].map(a => a.getAttribute('href'))")
+    links = page.evaluate(
+        "() => [...document.querySelectorAll('ul li > a:first-child')].map(a => a.getAttribute('href'))"
+    )
     assert links == [f"{name}.html" for name in COURSE.names]
-    handouts = page.evaluate("() => [...document.querySelectorAll('ul .more a')].map(a => a.getAttribute('href'))")
-    assert [h for h in handouts if h.endswith(".handout.html")] == [f"{name}.handout.html" for name in COURSE.names]
+    handouts = page.evaluate(
+        "() => [...document.querySelectorAll('ul .more a')].map(a => a.getAttribute('href'))"
+    )
+    assert [h for h in handouts if h.endswith(".handout.html")] == [
+        f"{name}.handout.html" for name in COURSE.names
+    ]
     assert all((SLIDES / lang / link).exists() for link in links + handouts)
     others = page.evaluate(
         "() => [...document.querySelectorAll('a[hreflang]')].map(a => a.getAttribute('hreflang'))"
