@@ -37,6 +37,7 @@ The first prose cell is the lesson's title: ``# N. Title``, then one italic line
 what the student will be able to do, ``*...*``; the lesson tables are made of these.
 """
 
+import ast
 import copy
 import hashlib
 import re
@@ -469,6 +470,47 @@ def deep_dive_problems(src: Source) -> list[str]:
                         "would end its fold on the site: use #### inside a deep dive, or end the deep dive "
                         "(untag the cells) before the heading"
                     )
+    return problems + _deep_dive_name_problems(src)
+
+
+def _bound_names(code: str) -> set[str]:
+    """The names a cell's code binds: assignments, loop and ``with`` targets, defs, classes, imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def _deep_dive_name_problems(src: Source) -> list[str]:
+    """Main-path code that reads a name only a deep dive makes: a reader who skips the fold would
+    get a NameError."""
+    inside = {i for run in deep_dives(src.cells) for i in run}
+    code = [
+        (i, c) for i, c in enumerate(src.cells) if c.cell_type == "code" and EXERCISE_KEY not in c.metadata
+    ]
+    main = set().union(*(_bound_names(c.source) for i, c in code if i not in inside))
+    only_deep: dict[str, int] = {}
+    problems = []
+    for i, cell in code:
+        if i in inside:
+            for name in _bound_names(cell.source) - main:
+                only_deep.setdefault(name, i)
+            continue
+        for name, made in sorted(only_deep.items()):
+            if uses_name(cell.source, name):
+                problems.append(
+                    f"{src.where(i)}: main-path code uses {name!r}, which only deep-dive code makes "
+                    f"({src.where(made)}): a reader who skips the deep dive gets a NameError"
+                )
     return problems
 
 

@@ -62,3 +62,21 @@ def test_speaker_notes_are_prose_in_the_notebook_and_notes_in_the_deck():
         assert cell.metadata.get("slideshow") == {"slide_type": "slide"}  # the notebook as written
         cell = render(src, lang, "slides").cells[1]
         assert cell.metadata["slideshow"] == {"slide_type": "notes"}
+
+
+def test_main_path_code_that_needs_a_deep_dive_is_reported():
+    made = [*twins("### Deep dive: a table\n\nMore.", "### Подробнее: таблица\n\nЕщё.", tags=DIVE)]
+    made.append(("code", "table = [1, 2]\nx = 1", {"tags": DIVE}))
+    src = source(
+        *title(1), ("code", "x = 0", {}), *made, *twins("Main.", "Основное."), ("code", "print(table, x)", {})
+    )
+    found = deep_dive_problems(src)
+    assert (
+        len(found) == 1
+        and "cell 9: main-path code uses 'table', which only deep-dive code makes (01_test.md, cell 6)"
+        in found[0]
+    )
+    src = source(*title(1), *made, *twins("Main.", "Основное."), ("code", "print(x)", {}))
+    assert "uses 'x'" in deep_dive_problems(src)[0]
+    src = source(*title(1), ("code", "table = []\nx = 0", {}), *made, ("code", "print(table, x)", {}))
+    assert deep_dive_problems(src) == []
