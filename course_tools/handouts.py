@@ -53,9 +53,12 @@ class HandoutError(ValueError):
 
 
 def build(
-    prefixes: Sequence[str] = (), config: Config = CONFIG, say=print, chromium: str = CHROMIUM
+    prefixes: Sequence[str] = (), config: Config = CONFIG, say=print, chromium: str = CHROMIUM, browser=None
 ) -> list[Path]:
-    """Print the handouts of the chosen lessons in every language, then rewrite the index pages; all or nothing."""
+    """Print the handouts of the chosen lessons in every language, then rewrite the index pages; all or nothing.
+
+    ``browser``: a Playwright Chromium already running (the browser tests' own), else one is started.
+    """
     course = Course.load(config)
     names = course.select(list(prefixes))
     pages = [
@@ -66,7 +69,7 @@ def build(
         raise HandoutError(
             [f"{path} is missing: run `make slides`" for path in missing] + ["no PDF was written"]
         )
-    if not Path(chromium).exists():
+    if browser is None and not Path(chromium).exists():
         raise HandoutError(
             [f"{chromium} is missing: install Debian's chromium package (apt-get install chromium)"]
         )
@@ -76,14 +79,19 @@ def build(
     staging = Path(tempfile.mkdtemp(dir=config.slides_dir, prefix=".build-"))
     outside: list[str] = []
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
-            try:
-                for lang, name, page_path in pages:
-                    (staging / lang).mkdir(exist_ok=True)
-                    _print(browser, lang, page_path, staging / lang / pdf_name(name), outside)
-            finally:
-                browser.close()
+        for lang in LANGUAGES:
+            (staging / lang).mkdir()
+        if browser is not None:
+            for lang, name, page_path in pages:
+                _print(browser, lang, page_path, staging / lang / pdf_name(name), outside)
+        else:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+                try:
+                    for lang, name, page_path in pages:
+                        _print(browser, lang, page_path, staging / lang / pdf_name(name), outside)
+                finally:
+                    browser.close()
         if outside:
             raise HandoutError(
                 [f"a handout tried to load from the network (blocked): {url}" for url in outside]

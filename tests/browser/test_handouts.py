@@ -6,6 +6,7 @@ slide. The last two print small handouts of a synthetic course: a PDF and the in
 and a handout that asks the network for something, which fails the build and writes nothing.
 """
 
+import html
 import re
 
 import pytest
@@ -25,17 +26,22 @@ DECKS = [(name, lang) for name in COURSE.names for lang in LANGUAGES]
 PAGE = re.compile(rb"/Type\s*/Page\b")
 
 
-def text_of(html: str) -> str:
-    """The page's text, tags dropped and whitespace folded (enough to find a sentence in it)."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+def words(text: str) -> str:
+    """The words of a text, one space apart: markup, punctuation and link targets left out."""
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return " ".join(re.findall(r"[^\W_]+", text))
 
 
-def first_words(markdown: str) -> str:
-    """The first few plain words of a prose cell, as its rendering shows them."""
+def page_words(page: str) -> str:
+    """The words of an HTML page's text (its tags dropped, its entities read)."""
+    return words(html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def opening(markdown: str) -> str:
+    """The first four words of a prose cell's first line that has any."""
+    markdown = re.sub(r"<[^>]+>", " ", markdown)  # raw HTML in the prose: its text only
     line = next((line for line in markdown.splitlines() if re.search(r"\w", line)), "")
-    line = re.sub(r"^[#>*\-\d. ]+|[*_`]|\$[^$]*\$|\[|\]\([^)]*\)", " ", line)
-    words = re.findall(r"[^\W\d_]{3,}", line)
-    return " ".join(words[:3])
+    return " ".join(words(line).split()[:4])
 
 
 @pytest.mark.parametrize(("name", "lang"), DECKS, ids=[f"{lang}-{name}" for name, lang in DECKS])
@@ -49,11 +55,11 @@ def test_handout_has_every_slide_and_its_notes_and_a_pdf_of_a_page_or_more_each(
     labels = re.findall(r'<p class="course-slide-label[^"]*">([^<]+)</p>', page)
     assert labels == [slides.TEXT("slide", lang, number=n, total=count) for n in range(1, count + 1)]
     assert 'role="application"' not in page
-    text = text_of(page)
+    text = page_words(page)
     for number, group in enumerate(slide_groups(deck), 1):
         for cell in group:
-            if cell.cell_type == "markdown" and first_words(cell.source):
-                assert first_words(cell.source) in text, (
+            if cell.cell_type == "markdown" and opening(cell.source):
+                assert opening(cell.source) in text, (
                     f"slide {number}: {cell.source[:60]!r} not in the handout"
                 )
     notes = sum(is_notes(cell) for group in slide_groups(deck) for cell in group)
@@ -88,9 +94,9 @@ def write_handout(config, body: str) -> None:
         (config.slides_dir / lang / "01_one.handout.html").write_text(page, encoding="utf-8")
 
 
-def test_a_handout_is_printed_and_the_index_links_it(small):
+def test_a_handout_is_printed_and_the_index_links_it(small, browser):
     write_handout(small, "")
-    written = handouts.build([], small, say=lambda _: None)
+    written = handouts.build([], small, say=lambda _: None, browser=browser)
     assert sorted(p.name for p in written) == ["01_one.pdf"] * len(LANGUAGES)
     for lang in LANGUAGES:
         data = (small.slides_dir / lang / "01_one.pdf").read_bytes()
@@ -100,8 +106,8 @@ def test_a_handout_is_printed_and_the_index_links_it(small):
     assert not list(small.slides_dir.glob(".build-*"))
 
 
-def test_a_handout_that_asks_the_network_fails_and_writes_nothing(small):
+def test_a_handout_that_asks_the_network_fails_and_writes_nothing(small, browser):
     write_handout(small, '<img src="https://example.org/picture.png" alt="">')
     with pytest.raises(handouts.HandoutError, match=r"network \(blocked\): https://example.org/picture.png"):
-        handouts.build([], small, say=lambda _: None)
+        handouts.build([], small, say=lambda _: None, browser=browser)
     assert not list(small.slides_dir.glob("*/*.pdf")) and not list(small.slides_dir.glob(".build-*"))
