@@ -39,7 +39,8 @@ def page_words(page: str) -> str:
 
 def opening(markdown: str) -> str:
     """The first four words of a prose cell's first line that has any."""
-    markdown = re.sub(r"<[^>]+>", " ", markdown)  # raw HTML in the prose: its text only
+    # raw HTML in the prose: its text only (not `<bos>` in code, which the page shows as text)
+    markdown = re.sub(r"</?(?:details|summary|div|span|br|p|b|i|em|strong|sub|sup|a)\b[^>]*>", " ", markdown)
     line = next((line for line in markdown.splitlines() if re.search(r"\w", line)), "")
     return " ".join(words(line).split()[:4])
 
