@@ -414,28 +414,38 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
 
 
 def deep_dives(cells: Sequence) -> list[range]:
-    """The deep dives among ``cells`` (a source's, or a rendered notebook's): each a maximal run of
-    consecutive cells tagged ``deep-dive``, as the range of its indices."""
+    """The deep dives among ``cells`` (a source's, or a rendered notebook's), each as the range of its
+    indices: a maximal run of consecutive cells tagged ``deep-dive``, cut again before each prose cell
+    that opens with a heading of level 3 or above (a deep dive right after another; in a source, at
+    the English cell, whose twins follow it)."""
     runs: list[range] = []
     start = None
     for index, cell in enumerate([*cells, None]):
         inside = cell is not None and DEEP_DIVE in cell.metadata.get("tags", ())
-        if inside and start is None:
-            start = index
-        elif not inside and start is not None:
+        opens = inside and start is not None and _opens_section(cell) and cell_lang(cell) not in TRANSLATIONS
+        if start is not None and (not inside or opens):
             runs.append(range(start, index))
             start = None
+        if inside and start is None:
+            start = index
     return runs
+
+
+def _opens_section(cell) -> bool:
+    """A prose cell whose first line is a heading of level 1 to 3."""
+    first = cell.source.lstrip().split("\n", 1)[0] if cell.cell_type == "markdown" else ""
+    found = HEADING.match(first)
+    return bool(found) and len(found.group(1)) <= 3
 
 
 def deep_dive_problems(src: Source) -> list[str]:
     """Deep dives that do not open, in every language, with a prose cell ``### Deep dive: <title>``
-    (``### Подробнее: <title>``), or that hold a heading above level 4 further on.
+    (``### Подробнее: <title>``), or that hold a heading above level 4 further on in a cell.
 
     The site folds each deep dive under its heading and lists it in the page's table of contents,
-    so the heading must come first; a second ``###`` (or ``##``) inside would start a section the
-    fold cannot hold (use ``####`` inside a deep dive). Twins that differ in the tag are reported by
-    :func:`translation_problems`.
+    so the heading must come first; a ``###`` (or ``##``) inside a cell would start a section the
+    fold cannot hold (use ``####`` inside a deep dive; a prose cell that opens with ``###`` starts the
+    next deep dive). Twins that differ in the tag are reported by :func:`translation_problems`.
     """
     problems = []
     for run in deep_dives(src.cells):

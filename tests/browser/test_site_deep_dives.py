@@ -44,7 +44,7 @@ def small_site(tmp_path_factory):
 def test_a_deep_dive_is_folded_and_opens_with_one_click(small_site, offline_page, lang):
     page, _ = offline_page(lang, {"width": 1280, "height": 900}, is_file, "site")
     page.goto((small_site / lang / "02_second.html").as_uri())
-    fold = page.locator("details.course-deep-dive")
+    fold = page.locator("details.course-deep-dive").first
     summary = fold.locator("summary")
     assert summary.inner_text().strip().startswith(HEADING[lang])
     assert not fold.evaluate("d => d.open")

@@ -40,11 +40,22 @@ def test_a_deep_dive_that_opens_with_code_or_holds_a_section_heading_is_reported
     src = source(*title(1), ("code", "x = 1", {"tags": DIVE}), *dive())
     found = deep_dive_problems(src)
     assert len(found) == 2 and all("before any code" in p for p in found)
-    src = source(*title(1), *dive(), *twins("### Another\n\nText.", "### Другое\n\nТекст.", tags=DIVE))
+    src = source(*title(1), *dive(), *twins("Text.\n\n### Another", "Текст.\n\n### Другое", tags=DIVE))
     found = deep_dive_problems(src)
     assert len(found) == 2 and all("use #### inside a deep dive" in p for p in found)
+    # a prose cell that opens with ### starts the next deep dive, which must then open as one
+    src = source(*title(1), *dive(), *twins("### Another\n\nText.", "### Другое\n\nТекст.", tags=DIVE))
+    found = deep_dive_problems(src)
+    assert len(found) == 2 and "must be '### Deep dive: <title>', got '### Another'" in found[0]
     src = source(*title(1), *dive(), *twins("#### Detail\n\nText.", "#### Деталь\n\nТекст.", tags=DIVE))
     assert deep_dive_problems(src) == []
+
+
+def test_two_deep_dives_in_a_row_are_two():
+    src = source(*title(1), *dive(), *dive("### Deep dive: more\n\nMore.", "### Подробнее: ещё\n\nЕщё."))
+    assert deep_dive_problems(src) == []
+    assert [list(r) for r in deep_dives(src.cells)] == [[2, 3, 4], [5, 6, 7]]
+    assert [list(r) for r in deep_dives(render(src, "ru").cells)] == [[1, 2], [3, 4]]
 
 
 def test_twins_that_differ_in_the_tag_are_reported():

@@ -52,6 +52,8 @@ def small_course(root):
         ),
         ("code", "print('deep')", {"tags": ["deep-dive"]}),
         *twins("#### Detail\n\nMore.", "#### Деталь\n\nЕщё.", tags=["deep-dive"]),
+        # a second deep dive right after the first
+        *twins("### Deep dive: more\n\nSecond.", "### Подробнее: ещё\n\nВторой.", tags=["deep-dive"]),
         *twins("Back on the main path.", "Снова основной путь."),
         ("code", "print(3)", {}),
     )
@@ -155,7 +157,14 @@ def test_sections_are_numbered_alike_in_every_language(built):
         found = re.findall(
             r'<span id="(sec-\d+)"></span>(?:<details class="course-deep-dive">\s*<summary>)?<h([1-6])>', page
         )
-        assert found == [("sec-0", "1"), ("sec-1", "2"), ("sec-2", "3"), ("sec-3", "3"), ("sec-4", "4")]
+        assert found == [
+            ("sec-0", "1"),
+            ("sec-1", "2"),
+            ("sec-2", "3"),
+            ("sec-3", "3"),
+            ("sec-4", "4"),
+            ("sec-5", "3"),
+        ]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -166,8 +175,10 @@ def test_a_deep_dive_is_folded_under_its_heading_and_listed_in_the_contents(buil
     heading = {"en": "Deep dive: the history", "ru": "Подробнее: история"}[lang]
     main = {"en": "Back on the main path.", "ru": "Снова основной путь."}[lang]
     folds = re.findall(r'<details class="course-deep-dive">(.*?)</details>', page, flags=re.S)
-    assert len(folds) == 1
+    assert len(folds) == 2
     fold = folds[0]
+    second = {"en": ("Deep dive: more", "Second."), "ru": ("Подробнее: ещё", "Второй.")}[lang]
+    assert second[0] in folds[1] and second[1] in folds[1] and second[1] not in fold
     summary = re.match(r"\s*<summary><h3>(.*?)<a class=\"headerlink\" href=\"#([^\"]+)\"", fold)
     assert summary and summary[1] == heading
     assert f"{lang} output 1" in fold  # the deep dive's code cell, with its output
