@@ -3,8 +3,8 @@
     python -m course_tools.slides          # every lesson, every language -> slides/<lang>/
     python -m course_tools.slides 04       # only the lessons whose names start so
 
-A deck is the lesson rendered for the slides (``notebook-only`` cells left out, ``slides-only``
-prose and speaker notes kept, ``slideshow.slide_type`` made into reveal.js sections, fragments
+A deck is the lesson rendered for the slides (``notebook-only`` and ``deep-dive`` cells left out,
+``slides-only`` prose and speaker notes kept, ``speaker-notes`` prose made the notes of its slide, ``slideshow.slide_type`` made into reveal.js sections, fragments
 and notes) with every output taken from the committed, executed notebook of its language,
 which nbval checks in ``make test``. The slides build never executes anything: a lesson whose
 notebooks are stale is an error that names the command rebuilding them.
