@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
+.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
@@ -141,10 +141,18 @@ hub-bench: $(HUB_STAMP) $(NPM_STAMP)
 slides: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)
 
+# each deck's handout (slides/<lang>/NN_name.handout.html, which `make slides` writes) printed to
+# slides/<lang>/NN_name.pdf by headless Chromium, offline (course_tools/handouts.py); the index pages
+# then link the PDFs. The one step of the decks that needs a browser.
+handouts: slides
+	$(BIN)/python -m course_tools.handouts $(L)
+
 # every deck from file:// in headless Chromium, English and Russian: stepped through with →, every slide
-# measured as shown and every text drawn by the course's fonts
-browser-slides: slides
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_fonts.py tests/browser/test_slides.py
+# measured as shown at 1280x720 and again at 1920x1080, every text drawn by the course's fonts, the
+# speaker view in the deck's language; each handout and its PDF
+browser-slides: handouts
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_fonts.py tests/browser/test_slides.py \
+		tests/browser/test_handouts.py
 
 # The course as a website, offline: site/index.html, site/<lang>/ (every lesson's page, a home page,
 # the glossary, search), site/slides/ (the decks), from the committed notebooks (nothing is executed).

@@ -21,6 +21,7 @@ from .source import (
     Source,
     SourceError,
     code_cell_problems,
+    deep_dive_problems,
     read_source,
     render,
     translation_problems,
@@ -129,7 +130,12 @@ class Course:
         if name in self.unreadable:
             return list(self.unreadable[name])
         src = self.sources[name]
-        return translation_problems(src) + code_cell_problems(src) + title_problems(src)
+        return (
+            translation_problems(src)
+            + code_cell_problems(src)
+            + deep_dive_problems(src)
+            + title_problems(src)
+        )
 
     def committed_problems(self, names: list[str]) -> list[str]:
         """What stops a build made from the committed notebooks (the decks, the site): the lessons'

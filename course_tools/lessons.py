@@ -4,6 +4,7 @@
     python -m course_tools.lessons build 02 04     # only the lessons whose names start so
     python -m course_tools.lessons check           # no execution: list every problem, exit 1 if any
     python -m course_tools.lessons stamp 04        # after reviewing a translation: accept it as current
+    python -m course_tools.lessons words [04 05]   # main-path words, reading minutes, deep dives, slides
 
 ``build`` executes each lesson once per language and writes the notebooks
 (``notebooks/<lang>/NN_name.ipynb``) only when every lesson asked for ran to the end in every
@@ -12,6 +13,10 @@ regenerates the lesson table of each README. Each file is replaced in one step (
 file, then a rename), so a reader never sees half a notebook.
 
 A folder where one of its outputs goes stops the build before anything runs.
+
+``words`` measures each lesson's source against the budgets of a lecture (:mod:`course_tools.lecture`):
+main-path words and reading minutes per language, deep dives, deck slides and how many have notes;
+it exits 1 when a lesson breaks a budget, listing every slide that does.
 
 ``check`` reports everything at once: sources misnamed (not ``NN_name.md``) or that cannot be read (an unclosed code cell,
 broken metadata), missing or stale translations, code comments without their twins and ``pick()``
@@ -34,7 +39,7 @@ from .execute import ExecutionError, execute
 from .files import blocked, write_all
 from .source import SourceError, selected_cells, stamp
 
-__all__ = ["BuildError", "build", "check", "stamp_lessons", "main"]
+__all__ = ["BuildError", "build", "check", "stamp_lessons", "words", "main"]
 
 
 class BuildError(ValueError):
@@ -129,6 +134,21 @@ def stamp_lessons(prefixes: list[str], config: Config = CONFIG, say=print) -> li
     return problems
 
 
+def words(prefixes: list[str], config: Config = CONFIG, say=print) -> int:
+    """Print each chosen lesson's shape (:mod:`course_tools.lecture`) and what breaks a budget; 1 if anything does."""
+    from .lecture import budget_problems, course_shapes, report
+
+    course = Course.load(config)
+    names = course.select(prefixes)
+    unreadable = [p for name in names if name in course.unreadable for p in course.unreadable[name]]
+    shapes = course_shapes(course, [name for name in names if name in course.sources])
+    say(report(shapes))
+    problems = unreadable + [p for shape in shapes for p in budget_problems(shape)]
+    for problem in problems:
+        say(f"  {problem}")
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m course_tools.lessons",
@@ -141,8 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("check", help="list every problem without executing anything")
     stamp_parser = commands.add_parser("stamp", help="accept the current translations of lessons as reviewed")
     stamp_parser.add_argument("lessons", nargs="+", help="lesson name prefixes, e.g. 04")
+    words_parser = commands.add_parser("words", help="main-path words, deep dives and slides of each lesson")
+    words_parser.add_argument("lessons", nargs="*", help="lesson name prefixes, e.g. 04 (default: all)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "words":
+            return words(args.lessons)
         if args.command == "build":
             build(args.lessons)
             return 0

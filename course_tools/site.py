@@ -7,7 +7,9 @@ is one Sphinx site per language: a home page (the lesson list, made from the les
 cells, and how to run the course), each lesson's committed notebook as a page with its outputs,
 formulas, figures and the widgets' saved state, the notebook itself next to its page to
 download, and the glossary; ``site/slides/`` is a copy of the decks. Every page has a link to
-the same page, at the same section, in each other language.
+the same page, at the same section, in each other language. A lesson's deep dives are folded,
+each under its heading, and listed in the page's table of contents (``site_theme/deep_dives.py``);
+each deck's handout and PDF are copied with it.
 
 Sphinx with myst-nb (which never executes anything here: the notebooks are committed executed,
 and nbval checks them) and sphinx-book-theme. The pages this tool writes, and its catalogue,
@@ -30,12 +32,16 @@ import sys
 import tempfile
 from pathlib import Path
 
+import nbformat
+
 from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import copy_sources, missing_sources
 from .fonts import FontsError, copy_fonts
+from .handout_pages import handout_name, pdf_name
 from .site_pages import glossary_page, home_page, root_page
 from .site_theme import THEME, run_sphinx, sphinx_config, translations_js
+from .site_theme.deep_dives import mark
 from .slides import ANYWIDGET_FILES
 
 __all__ = ["SiteError", "VENDOR_FILES", "build", "main"]
@@ -102,8 +108,9 @@ def write_sources(course: Course, lang: str, srcdir: Path, downloads: Path) -> N
         folder.mkdir(parents=True)
     for name in course.names:
         notebook = course.config.notebook(name, lang)
-        shutil.copy2(notebook, srcdir / notebook.name)
-        shutil.copy2(notebook, downloads / notebook.name)  # the download, next to its page
+        # the page: its deep dives marked, for the theme to fold them (site_theme/deep_dives.py)
+        nbformat.write(mark(nbformat.read(notebook, as_version=4)), srcdir / notebook.name)
+        shutil.copy2(notebook, downloads / notebook.name)  # the download, next to its page, as committed
     (srcdir / "index.md").write_text(home_page(course, lang), encoding="utf-8")
     (srcdir / "glossary.md").write_text(glossary_page(course.config, lang), encoding="utf-8")
 
@@ -113,6 +120,7 @@ def missing_decks(course: Course) -> list[str]:
     slides = course.config.slides_dir
     wanted = [slides / "assets"]
     wanted += [slides / lang / f"{page}.html" for lang in LANGUAGES for page in ["index", *course.names]]
+    wanted += [slides / lang / handout_name(name) for lang in LANGUAGES for name in course.names]
     return [course.config.relative(path) for path in wanted if not path.exists()]
 
 
@@ -124,6 +132,10 @@ def copy_decks(course: Course, dest: Path) -> None:
         (dest / lang).mkdir(parents=True)
         for page in ["index", *course.names]:
             shutil.copy2(slides / lang / f"{page}.html", dest / lang / f"{page}.html")
+        for name in course.names:
+            for extra in (handout_name(name), pdf_name(name)):
+                if (slides / lang / extra).exists():  # the PDFs only where `make handouts` printed them
+                    shutil.copy2(slides / lang / extra, dest / lang / extra)
 
 
 # what Sphinx and the themes leave in the output that no page loads

@@ -3,8 +3,8 @@
     python -m course_tools.slides          # every lesson, every language -> slides/<lang>/
     python -m course_tools.slides 04       # only the lessons whose names start so
 
-A deck is the lesson rendered for the slides (``notebook-only`` cells left out, ``slides-only``
-prose and speaker notes kept, ``slideshow.slide_type`` made into reveal.js sections, fragments
+A deck is the lesson rendered for the slides (``notebook-only`` and ``deep-dive`` cells left out,
+``slides-only`` prose and speaker notes kept, ``speaker-notes`` prose made the notes of its slide, ``slideshow.slide_type`` made into reveal.js sections, fragments
 and notes) with every output taken from the committed, executed notebook of its language,
 which nbval checks in ``make test``. The slides build never executes anything: a lesson whose
 notebooks are stale is an error that names the command rebuilding them.
@@ -13,7 +13,12 @@ Everything a deck loads is a relative URL into ``slides/assets/``, copied from t
 packages in ``node_modules/`` (``npm ci``): reveal.js, MathJax 2, require.js, jQuery, the
 widget renderer, and the course's fonts (``course_tools.fonts``), which draw all the text. Opened from ``file://``, a deck sends no request off the machine.
 
-All or nothing: the assets, the decks and the index pages are made in a temporary folder
+Each deck also comes as a handout, ``slides/<lang>/NN_name.handout.html``: every slide in order, its
+speaker notes under it, a plain page a screen reader reads line by line (:mod:`course_tools.handouts`,
+which also prints them to PDF: ``make handouts``, the one step that needs Chromium). A Russian deck's
+speaker view is Russian (:mod:`course_tools.speaker_view`).
+
+All or nothing: the assets, the decks, the handouts and the index pages are made in a temporary folder
 inside ``slides/``; only when everything is made are they moved into place.
 """
 
@@ -31,7 +36,10 @@ from .config import CONFIG, LANGUAGES, Config
 from .course import Course, LessonSelectionError
 from .files import blocked, copy_sources, missing_sources
 from .fonts import STYLESHEET, FontsError, copy_fonts
+from .handout_pages import handout_name, handout_notebook, pdf_name
 from .messages import SLIDES_INDEX as TEXT
+from .source import DEEP_DIVE
+from .speaker_view import SpeakerViewError, notes_file, translate_notes
 from .templates import render
 
 __all__ = [
@@ -42,6 +50,8 @@ __all__ = [
     "map_anywidget",
     "deck_notebook",
     "index_page",
+    "course_index",
+    "deck_resources",
     "build",
     "main",
 ]
@@ -103,6 +113,19 @@ URLS = {
 FONTS_URL = f"../assets/{STYLESHEET}"
 
 ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
+# the handouts' nbconvert template, a folder beside the decks' (slides/handout/)
+HANDOUT_TEMPLATE = "handout"
+NOTES_PLUGIN = "reveal.js/plugin/notes"
+
+
+def deck_resources(name: str, lang: str) -> dict:
+    """What the decks' and handouts' templates read besides the notebook: texts in ``lang``, URLs."""
+    return {
+        "metadata": {"name": name},
+        "course_fonts_url": FONTS_URL,
+        "course_notes_js": f"{URLS['reveal_url_prefix']}/plugin/notes/{notes_file(lang)}",
+        "course_text": {key: TEXT(key, lang) for key in ("full_code", "notes_heading")},
+    }
 
 
 def map_anywidget(deck: str) -> str:
@@ -135,14 +158,14 @@ def deck_notebook(course: Course, name: str, lang: str) -> nbformat.NotebookNode
     """The slides of one lesson in one language, every output taken from its committed notebook.
 
     The caller has checked that the committed notebook is fresh: then its code cells are the
-    deck's code cells plus the ``notebook-only`` ones, in the same order.
+    deck's code cells plus the ``notebook-only`` and ``deep-dive`` ones, in the same order.
     """
     deck = course.render(name, lang, target="slides")
     committed = nbformat.read(course.config.notebook(name, lang), as_version=4)
     done = [
         c
         for c in committed.cells
-        if c.cell_type == "code" and "notebook-only" not in c.metadata.get("tags", ())
+        if c.cell_type == "code" and not {"notebook-only", DEEP_DIVE} & set(c.metadata.get("tags", ()))
     ]
     shown = [c for c in deck.cells if c.cell_type == "code"]
     if [c.source for c in done] != [c.source for c in shown]:
@@ -162,11 +185,22 @@ def deck_notebook(course: Course, name: str, lang: str) -> nbformat.NotebookNode
     return deck
 
 
-def exporter(lang: str, config: Config):
-    from nbconvert import SlidesExporter
+def exporter(lang: str, config: Config, handout: bool = False):
+    """nbconvert's exporter of a deck (reveal.js) or, with ``handout``, of its handout (a plain page)."""
+    from nbconvert import HTMLExporter, SlidesExporter
     from traitlets.config import Config as TraitletsConfig
 
     settings = TraitletsConfig()
+    if handout:
+        settings.HTMLExporter.update({k: v for k, v in URLS.items() if k != "reveal_url_prefix"})
+        settings.HTMLExporter.update(
+            template_name=HANDOUT_TEMPLATE,
+            extra_template_basedirs=[str(config.slides_template.parent)],
+            language_code=lang,
+            exclude_input_prompt=True,
+            exclude_output_prompt=True,
+        )
+        return HTMLExporter(config=settings)
     settings.SlidesExporter.update(URLS)
     settings.SlidesExporter.update(
         template_name=config.slides_template.name,
@@ -181,17 +215,32 @@ def exporter(lang: str, config: Config):
     return SlidesExporter(config=settings)
 
 
-def index_page(lang: str, decks: list[tuple[str, str]]) -> str:
-    """``slides/<lang>/index.html``: links to the other languages, the decks, the keys to present them."""
+def index_page(lang: str, decks: list[tuple[str, str]], pdfs: frozenset[str] = frozenset()) -> str:
+    """``slides/<lang>/index.html``: links to the other languages, the decks with their handouts (and
+    PDFs, those in ``pdfs``), the keys to present them."""
     return render(
         "slides_index.html.j2",
         lang=lang,
         others=[other for other in LANGUAGES if other != lang],
         decks=decks,
+        pdfs=pdfs,
         keys=KEYS,
         fonts_url=FONTS_URL,
         t=lambda key, in_lang=lang: TEXT(key, in_lang),
     )
+
+
+def course_index(course: Course, lang: str, names: Sequence[str] = ()) -> str:
+    """The index page of ``lang``: every deck there will be (``names``, being built, and those an
+    earlier run built), with its handout, and its PDF where ``make handouts`` has printed it."""
+    slides = course.config.slides_dir / lang
+    decks = [
+        (name, course.titles[name].heading(lang))
+        for name in course.names
+        if name in course.titles and (name in names or (slides / f"{name}.html").exists())
+    ]
+    pdfs = frozenset(name for name, _ in decks if (slides / pdf_name(name)).exists())
+    return index_page(lang, decks, pdfs)
 
 
 # ----------------------------------------------------------------------------- build
@@ -208,6 +257,14 @@ def copy_assets(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
+    plugin = config.node_modules / NOTES_PLUGIN / "notes.js"
+    for lang in LANGUAGES:
+        if notes_file(lang) != "notes.js" and plugin.exists():
+            try:
+                text = translate_notes(plugin.read_text(encoding="utf-8"), lang)
+            except SpeakerViewError as error:
+                raise SlidesError([str(error)]) from None
+            (dest / NOTES_PLUGIN / notes_file(lang)).write_text(text, encoding="utf-8")
     try:
         copy_fonts(config.node_modules, dest)
     except FontsError as error:
@@ -224,6 +281,7 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
     names = course.select(list(prefixes))
     problems = course.committed_problems(names)
     pages = [config.slides_dir / lang / f"{page}.html" for lang in LANGUAGES for page in [*names, "index"]]
+    pages += [config.slides_dir / lang / handout_name(name) for lang in LANGUAGES for name in names]
     problems += blocked(pages, config.relative)  # else the move into place would stop halfway
     if problems:
         raise SlidesError(problems + ["no deck was written"])
@@ -233,27 +291,22 @@ def build(prefixes: Sequence[str] = (), config: Config = CONFIG, say=print) -> l
     try:
         copy_assets(config, staging / "assets")
         for lang in LANGUAGES:
-            export = exporter(lang, config)
+            export, export_handout = exporter(lang, config), exporter(lang, config, handout=True)
             (staging / lang).mkdir()
             for name in names:
-                body, _ = export.from_notebook_node(
-                    deck_notebook(course, name, lang),
-                    resources={"metadata": {"name": name}, "course_fonts_url": FONTS_URL},
-                )
+                deck = deck_notebook(course, name, lang)
+                body, _ = export.from_notebook_node(deck, resources=deck_resources(name, lang))
                 (staging / lang / f"{name}.html").write_text(map_anywidget(body), encoding="utf-8")
-            # the index lists every deck there will be, including ones an earlier run built
-            decks = [
-                (name, course.titles[name].heading(lang))
-                for name in course.names
-                if name in course.titles
-                and (name in names or (config.slides_dir / lang / f"{name}.html").exists())
-            ]
-            (staging / lang / "index.html").write_text(index_page(lang, decks), encoding="utf-8")
+                body, _ = export_handout.from_notebook_node(
+                    handout_notebook(deck, lang), resources=deck_resources(name, lang)
+                )
+                (staging / lang / handout_name(name)).write_text(map_anywidget(body), encoding="utf-8")
+            (staging / lang / "index.html").write_text(course_index(course, lang, names), encoding="utf-8")
         written = _move_into_place(staging, config.slides_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for path in written:
-        if path.suffix == ".html":
+        if path.suffix == ".html" and not path.name.endswith(".handout.html"):
             say(f"built {config.relative(path)}")
     return written
 

@@ -11,7 +11,14 @@ What a source may say, besides nbval's own tags (``nbval-ignore-output`` and fri
 - tags ``notebook-only`` and ``slides-only`` keep a cell out of the slides or the notebook;
   only prose may be ``slides-only``: the decks show the outputs of the executed notebook,
   so every code cell is in the notebook;
-- tag ``slides-output-only`` on a code cell shows only its outputs on the slides;
+- tag ``slides-output-only`` on a code cell shows only its outputs on the slides, with a
+  line saying the full code is in the notebook;
+- tag ``deep-dive`` (prose and code): a maximal run of consecutive such cells is a *deep dive*,
+  opened by a prose cell ``### Deep dive: <title>`` (Russian twin ``### Подробнее: <title>``):
+  the notebook keeps its cells, the site folds it (:mod:`course_tools.site_theme`), the decks
+  leave it out (:func:`deep_dive_problems`, :func:`deep_dives`);
+- tag ``speaker-notes`` on prose: ordinary prose in the notebook; in the deck, the speaker
+  notes of the slide it falls in (rendered as ``slide_type: notes``);
 - metadata ``slideshow.slide_type`` (slide, subslide, fragment, skip, notes) goes to the
   slides; speaker notes (``notes``) appear in the slides only;
 - metadata ``exercise_template: NAME`` on a code cell whose body is a one-line comment:
@@ -30,6 +37,7 @@ The first prose cell is the lesson's title: ``# N. Title``, then one italic line
 what the student will be able to do, ``*...*``; the lesson tables are made of these.
 """
 
+import ast
 import copy
 import hashlib
 import re
@@ -66,6 +74,11 @@ __all__ = [
     "exercise_template",
     "known_exercises",
     "selected_cells",
+    "DEEP_DIVE",
+    "SPEAKER_NOTES",
+    "DEEP_DIVE_HEADING",
+    "deep_dives",
+    "deep_dive_problems",
     "render",
     "stamp",
 ]
@@ -83,6 +96,10 @@ DECIMAL_COMMA = re.compile(r"\d\{,\}\d")
 TEXT = re.compile(r"\\text\{([^{}]*)\}")
 HEADING = re.compile(r"^(#+) ", re.M)
 TABLE_MARKER = "<!-- lesson-table -->"
+DEEP_DIVE = "deep-dive"
+SPEAKER_NOTES = "speaker-notes"
+#: the first line of a deep dive, by language (``{}``: its title)
+DEEP_DIVE_HEADING = {"en": "### Deep dive: {}", "ru": "### Подробнее: {}"}
 EXERCISE_KEY = "exercise_template"
 
 # the MyST markers jupytext reads: a code cell's opening fence, a prose cell break, any fence
@@ -396,6 +413,117 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
     return problems
 
 
+def deep_dives(cells: Sequence) -> list[range]:
+    """The deep dives among ``cells`` (a source's, or a rendered notebook's), each as the range of its
+    indices: a maximal run of consecutive cells tagged ``deep-dive``, cut again before each prose cell
+    that opens with a heading of level 3 or above (a deep dive right after another; in a source, at
+    the English cell, whose twins follow it)."""
+    runs: list[range] = []
+    start = None
+    for index, cell in enumerate([*cells, None]):
+        inside = cell is not None and DEEP_DIVE in cell.metadata.get("tags", ())
+        opens = inside and start is not None and _opens_section(cell) and cell_lang(cell) not in TRANSLATIONS
+        if start is not None and (not inside or opens):
+            runs.append(range(start, index))
+            start = None
+        if inside and start is None:
+            start = index
+    return runs
+
+
+def _opens_section(cell) -> bool:
+    """A prose cell whose first line is a heading of level 1 to 3."""
+    first = cell.source.lstrip().split("\n", 1)[0] if cell.cell_type == "markdown" else ""
+    found = HEADING.match(first)
+    return bool(found) and len(found.group(1)) <= 3
+
+
+def deep_dive_problems(src: Source) -> list[str]:
+    """Deep dives that do not open, in every language, with a prose cell ``### Deep dive: <title>``
+    (``### Подробнее: <title>``), or that hold a heading above level 4 further on in a cell.
+
+    The site folds each deep dive under its heading and lists it in the page's table of contents,
+    so the heading must come first; a ``###`` (or ``##``) inside a cell would start a section the
+    fold cannot hold (use ``####`` inside a deep dive; a prose cell that opens with ``###`` starts the
+    next deep dive). Twins that differ in the tag are reported by :func:`translation_problems`.
+    """
+    problems = []
+    for run in deep_dives(src.cells):
+        where = src.where(run.start)
+        for lang in LANGUAGES:
+            wanted = DEEP_DIVE_HEADING[lang].format("")
+            prose = [
+                i for i in run if src.cells[i].cell_type == "markdown" and cell_lang(src.cells[i]) == lang
+            ]
+            first_code = next((i for i in run if src.cells[i].cell_type == "code"), None)
+            if not prose or (first_code is not None and first_code < prose[0]):
+                problems.append(
+                    f"{where}: a deep dive must open with a lang-{lang} prose cell whose first line is "
+                    f"{DEEP_DIVE_HEADING[lang].format('<title>')!r}, before any code"
+                )
+                continue
+            text = src.cells[prose[0]].source.strip()
+            first = text.splitlines()[0] if text else ""
+            if not first.startswith(wanted) or not first[len(wanted) :].strip():
+                problems.append(
+                    f"{src.where(prose[0])}: a deep dive's first lang-{lang} line must be "
+                    f"{DEEP_DIVE_HEADING[lang].format('<title>')!r}, got {first[:60]!r}"
+                )
+            for i in prose:
+                lines = src.cells[i].source.strip().splitlines()
+                later = [
+                    h for h in HEADING.findall("\n".join(lines[1:] if i == prose[0] else lines)) if len(h) < 4
+                ]
+                if later:
+                    problems.append(
+                        f"{src.where(i)}: a {'#' * len(later[0])} heading inside a deep dive (lang-{lang}) "
+                        "would end its fold on the site: use #### inside a deep dive, or end the deep dive "
+                        "(untag the cells) before the heading"
+                    )
+    return problems + _deep_dive_name_problems(src)
+
+
+def _bound_names(code: str) -> set[str]:
+    """The names a cell's code binds: assignments, loop and ``with`` targets, defs, classes, imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def _deep_dive_name_problems(src: Source) -> list[str]:
+    """Main-path code that reads a name only a deep dive makes: a reader who skips the fold would
+    get a NameError."""
+    inside = {i for run in deep_dives(src.cells) for i in run}
+    code = [
+        (i, c) for i, c in enumerate(src.cells) if c.cell_type == "code" and EXERCISE_KEY not in c.metadata
+    ]
+    main = set().union(*(_bound_names(c.source) for i, c in code if i not in inside))
+    only_deep: dict[str, int] = {}
+    problems = []
+    for i, cell in code:
+        if i in inside:
+            for name in _bound_names(cell.source) - main:
+                only_deep.setdefault(name, i)
+            continue
+        for name, made in sorted(only_deep.items()):
+            if uses_name(cell.source, name):
+                problems.append(
+                    f"{src.where(i)}: main-path code uses {name!r}, which only deep-dive code makes "
+                    f"({src.where(made)}): a reader who skips the deep dive gets a NameError"
+                )
+    return problems
+
+
 def code_cell_problems(src: Source) -> list[str]:
     """Code the slides would have to run, exercise cells that do not name a template, and code the
     build cannot put in each language (:func:`course_tools.lesson_code.code_problems`): a comment
@@ -467,6 +595,8 @@ def selected_cells(src: Source, lang: str, target: str = "notebook") -> list[int
     for index, cell in enumerate(src.cells):
         if skip_tag in cell.metadata.get("tags", ()):
             continue
+        if target == "slides" and DEEP_DIVE in cell.metadata.get("tags", ()):
+            continue  # the site folds deep dives; a lecture leaves them out
         if target == "notebook" and cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
             continue  # speaker notes are for the instructor's deck only
         if cell.cell_type == "markdown" and cell_lang(cell) != prose_lang:
@@ -512,6 +642,9 @@ def render(
         for key in SOURCE_ONLY_KEYS:
             meta.pop(key, None)
         kept = [t for t in tags if t not in LANG_TAGS]
+        if target == "slides" and SPEAKER_NOTES in tags and cell.cell_type == "markdown":
+            # the notebook's prose, said by the lecturer: the notes of the slide it falls in
+            meta["slideshow"] = {"slide_type": "notes"}
         if kept:
             meta["tags"] = kept
         else:

@@ -12,7 +12,8 @@ the switch's links) and takes this folder's ``_templates/``, ``_static/`` and ``
 - ``_static/``: ``course-site.js`` (the switch keeps the section, remembers the language; no
   search snippets under ``file://``), ``widgets-setup.js`` (where the widget renderer finds its
   fonts; MathJax 2's ``Hub.Queue`` as MathJax 3 calls), ``course-site.css``;
-- ``locales/<lang>/LC_MESSAGES/sphinx.po``: what the themes leave in English.
+- ``locales/<lang>/LC_MESSAGES/sphinx.po``: what the themes leave in English;
+- ``deep_dives.py``: each deep dive of a lesson folded in a ``<details>`` under its heading.
 
 The hooks read what the configuration put in ``html_context["course"]``: for every other
 language, its name and the title of the switch's link.
@@ -208,6 +209,9 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
 
 
 def setup(app):
+    from . import deep_dives
+
+    deep_dives.setup(app)
     app.connect("doctree-resolved", number_sections)
     app.connect("html-page-context", page_context)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

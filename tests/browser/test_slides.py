@@ -35,8 +35,10 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 SLIDES = ROOT / "slides"
 SCREENSHOTS = SLIDES / "screenshots"
-# a 16:9 projector; reveal scales its 960x700 slides into it
+# a 16:9 projector; reveal scales its 960x700 slides into it (by CSS zoom when it scales up, which
+# lays the text out again: a slide that fits at one size may not at another, so both are measured)
 VIEWPORT = {"width": 1280, "height": 720}
+LARGE = {"width": 1920, "height": 1080}
 # the code that draws lesson 5's positional-encoding table as a heatmap (course_lib.plots)
 HEATMAP_CALL = "plot_table("
 # code spans and fenced blocks: a `$` there is code, not mathematics
@@ -206,6 +208,44 @@ def walk_with_arrow_key(page) -> Walk:
     return Walk(order, [tuple(s) for s in shown["slides"]], too_tall, fonts)
 
 
+# One slide shown with all its fragments and laid out (as SHOWN); whether its content overflows the
+# slide, compared in the slide's own units (scrollHeight against clientHeight), whatever reveal's zoom.
+OVERFLOW = f"""async ([h, v]) => {{
+    const Reveal = await {REVEAL};
+    Reveal.slide(h, v, Number.MAX_SAFE_INTEGER);
+    await new Promise(done => MathJax.Hub.Queue(done));
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise(requestAnimationFrame);
+    const slide = Reveal.getCurrentSlide();
+    const own = slide.querySelector('h1, h2, h3');
+    return {{
+        scroll: slide.scrollHeight,
+        client: slide.clientHeight,
+        heading: own ? own.textContent.replace('¶', '').trim() : '',
+    }};
+}}"""
+
+
+def too_tall_at(page, viewport: dict, slides: list[tuple[int, int]]) -> list[str]:
+    """Resize the page to ``viewport`` and show each slide again: those whose content overflows."""
+    page.set_viewport_size(viewport)
+    page.evaluate(f"async () => (await {REVEAL}).layout()")
+    found = []
+    for h, v in slides:
+        shown = page.evaluate(OVERFLOW, [h, v])
+        for _ in range(SETTLE_TRIES):
+            if shown["scroll"] <= shown["client"] + 1:
+                break
+            page.wait_for_timeout(SETTLE_MS)
+            shown = page.evaluate(OVERFLOW, [h, v])
+        if shown["scroll"] > shown["client"] + 1:
+            found.append(
+                f'slide {h + 1}.{v + 1} "{shown["heading"]}" at {viewport["width"]}x{viewport["height"]}: '
+                f"content {shown['scroll']} of {shown['client']}"
+            )
+    return found
+
+
 # ----------------------------------------------------------------------------- every deck
 
 
@@ -295,6 +335,10 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
         f"slides of {lang}/{name}.html taller than the screen: {walk.too_tall}; split them in the lesson "
         "source (a later cell with slide_type subslide) or hide what the slide can do without"
     )
+    large = too_tall_at(page, LARGE, walk.slides)
+    assert large == [], (
+        f"slides of {lang}/{name}.html that overflow at {LARGE['width']}x{LARGE['height']}: {large}"
+    )
     foreign = foreign_fonts(walk.fonts, course_font)
     assert foreign == {}, f"text of {lang}/{name}.html drawn by fonts that are not the course's: {foreign}"
     local = page.evaluate(LOCAL_FONT_FACES)
@@ -302,13 +346,18 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
     traffic.assert_clean()
 
 
-def test_speaker_notes_open_on_s(deck_page):
-    """S opens reveal's speaker view, which shows the notes of the slide on screen."""
-    with_notes = [(name, lang) for name, lang in DECKS if expected(name, lang).notes]
+# the speaker view's own words, as reveal.js's notes plugin writes them in English
+SPEAKER_VIEW_ENGLISH = ("Upcoming", "Time", "Click to Reset", "Notes", "Layout", "Default", "Speaker View")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_speaker_notes_open_on_s_in_the_decks_language(deck_page, lang):
+    """S opens reveal's speaker view, which shows the notes of the slide on screen, its own words in the
+    deck's language (course_tools/speaker_view.py)."""
+    with_notes = [name for name, in_lang in DECKS if in_lang == lang and expected(name, lang).notes]
     if not with_notes:
         pytest.skip("no lesson has speaker notes yet")
-    name, lang = with_notes[0]
-    page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
+    page, traffic = deck_page(SLIDES / lang / f"{with_notes[0]}.html", lang)
     wait_until_ready(page)
     go_to(page, "document.querySelector('aside.notes')")
     note = page.evaluate("document.querySelector('section.present aside.notes').innerText.trim()")
@@ -320,6 +369,16 @@ def test_speaker_notes_open_on_s(deck_page):
         "document.querySelector('.speaker-controls-notes').innerText.includes(note)",
         arg=note.splitlines()[0],
     )
+    chrome = speaker.evaluate(
+        """() => [...document.querySelectorAll('.label, .reset-button, .speaker-layout-label, option, title, #connection-status')]
+                  .map(e => e.textContent.trim()).filter(Boolean)"""
+    )
+    assert chrome, "the speaker view has no labels"
+    if lang != SOURCE_LANGUAGE:
+        english = [text for text in chrome if any(word in text for word in SPEAKER_VIEW_ENGLISH)]
+        assert english == [], f"English left in the {lang} speaker view: {english}"
+        assert all(LANGUAGE_DATA[lang].script.search(text) for text in chrome), chrome
+        assert speaker.evaluate("document.documentElement.lang") == lang
     traffic.assert_clean()
 
 
@@ -327,9 +386,17 @@ def test_speaker_notes_open_on_s(deck_page):
 def test_index_lists_every_deck_in_its_language(deck_page, lang):
     page, traffic = deck_page(SLIDES / lang / "index.html", lang)
     assert page.evaluate("document.documentElement.lang") == lang
-    links = page.evaluate("() => [...document.querySelectorAll('ul a')].map(a => a.getAttribute('href'))")
+    links = page.evaluate(
+        "() => [...document.querySelectorAll('ul li > a:first-child')].map(a => a.getAttribute('href'))"
+    )
     assert links == [f"{name}.html" for name in COURSE.names]
-    assert all((SLIDES / lang / link).exists() for link in links)
+    handouts = page.evaluate(
+        "() => [...document.querySelectorAll('ul .more a')].map(a => a.getAttribute('href'))"
+    )
+    assert [h for h in handouts if h.endswith(".handout.html")] == [
+        f"{name}.handout.html" for name in COURSE.names
+    ]
+    assert all((SLIDES / lang / link).exists() for link in links + handouts)
     others = page.evaluate(
         "() => [...document.querySelectorAll('a[hreflang]')].map(a => a.getAttribute('hreflang'))"
     )

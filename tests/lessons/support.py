@@ -13,9 +13,9 @@ from tests.support import ROOT
 
 
 def twins(
-    en: str, ru: str | None = None, *, texts: dict[str, str] | None = None, **meta
+    en: str, ru: str | None = None, *, texts: dict[str, str] | None = None, tags=(), **meta
 ) -> list[tuple[str, str, dict]]:
-    """A prose cell in every language, each translation stamped as current.
+    """A prose cell in every language, each translation stamped as current, all with ``tags`` besides their language's.
 
     ``ru`` is the Russian twin, ``texts`` any translation's; a twin not given is the English
     followed by the language's name in itself (``Русский``), a paragraph of its own, so that it
@@ -25,10 +25,14 @@ def twins(
     by_lang[SOURCE_LANGUAGE] = en
     if ru is not None:
         by_lang["ru"] = ru
-    cells = [("markdown", by_lang[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}"], **meta})]
+    cells = [("markdown", by_lang[SOURCE_LANGUAGE], {"tags": [f"lang-{SOURCE_LANGUAGE}", *tags], **meta})]
     for lang in TRANSLATIONS:
         cells.append(
-            ("markdown", by_lang[lang], {"tags": [f"lang-{lang}"], "translation_of": fingerprint(en), **meta})
+            (
+                "markdown",
+                by_lang[lang],
+                {"tags": [f"lang-{lang}", *tags], "translation_of": fingerprint(en), **meta},
+            )
         )
     return cells
 
@@ -67,8 +71,9 @@ def write_lesson(root: Path, name: str, *cells) -> Path:
 
 
 def course(root: Path, **renamed) -> Config:
-    """An empty course below ``root``, with the real slides template and READMEs without tables."""
+    """An empty course below ``root``, with the real slides and handout templates and READMEs without tables."""
     shutil.copytree(ROOT / "slides" / "template", root / "slides" / "template")
+    shutil.copytree(ROOT / "slides" / "handout", root / "slides" / "handout")
     for lang in LANGUAGES:
         (root / "notebooks" / lang).mkdir(parents=True)
     return Config(root=root, renamed=renamed)

@@ -45,6 +45,17 @@ def small_course(root):
         *twins("## One\n\nText.", "## Один\n\nТекст."),
         *twins("### Two\n\nText.", "### Два\n\nТекст."),
         ("code", "print(2)", {}),
+        *twins(
+            "### Deep dive: the history\n\nOld text.",
+            "### Подробнее: история\n\nСтарый текст.",
+            tags=["deep-dive"],
+        ),
+        ("code", "print('deep')", {"tags": ["deep-dive"]}),
+        *twins("#### Detail\n\nMore.", "#### Деталь\n\nЕщё.", tags=["deep-dive"]),
+        # a second deep dive right after the first
+        *twins("### Deep dive: more\n\nSecond.", "### Подробнее: ещё\n\nВторой.", tags=["deep-dive"]),
+        *twins("Back on the main path.", "Снова основной путь."),
+        ("code", "print(3)", {}),
     )
     loaded = Course.load(config)
     for name in loaded.names:
@@ -59,6 +70,10 @@ def small_course(root):
             deck = config.slides_dir / lang / f"{page}.html"
             deck.parent.mkdir(parents=True, exist_ok=True)
             deck.write_text(f"deck {lang} {page}", encoding="utf-8")
+        for name in loaded.names:
+            (config.slides_dir / lang / f"{name}.handout.html").write_text(
+                f"handout {lang} {name}", encoding="utf-8"
+            )
     (config.slides_dir / "assets").mkdir()
     (config.slides_dir / "assets" / "reveal.js").write_text("reveal", encoding="utf-8")
     for src, _ in site.VENDOR_FILES:
@@ -139,8 +154,47 @@ def test_sections_are_numbered_alike_in_every_language(built):
     config, _ = built
     for lang in LANGUAGES:
         page = (config.site_dir / lang / "02_second.html").read_text(encoding="utf-8")
-        found = re.findall(r'<span id="(sec-\d+)"></span><h([1-6])>', page)
-        assert found == [("sec-0", "1"), ("sec-1", "2"), ("sec-2", "3")]
+        found = re.findall(
+            r'<span id="(sec-\d+)"></span>(?:<details class="course-deep-dive">\s*<summary>)?<h([1-6])>', page
+        )
+        assert found == [
+            ("sec-0", "1"),
+            ("sec-1", "2"),
+            ("sec-2", "3"),
+            ("sec-3", "3"),
+            ("sec-4", "4"),
+            ("sec-5", "3"),
+        ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_deep_dive_is_folded_under_its_heading_and_listed_in_the_contents(built, lang):
+    """One <details> holds the deep dive's cells, its heading the summary; the main path goes on after it."""
+    config, _ = built
+    page = (config.site_dir / lang / "02_second.html").read_text(encoding="utf-8")
+    heading = {"en": "Deep dive: the history", "ru": "Подробнее: история"}[lang]
+    main = {"en": "Back on the main path.", "ru": "Снова основной путь."}[lang]
+    folds = re.findall(r'<details class="course-deep-dive">(.*?)</details>', page, flags=re.S)
+    assert len(folds) == 2
+    fold = folds[0]
+    second = {"en": ("Deep dive: more", "Second."), "ru": ("Подробнее: ещё", "Второй.")}[lang]
+    assert second[0] in folds[1] and second[1] in folds[1] and second[1] not in fold
+    summary = re.match(r"\s*<summary><h3>(.*?)<a class=\"headerlink\" href=\"#([^\"]+)\"", fold)
+    assert summary and summary[1] == heading
+    assert f"{lang} output 1" in fold  # the deep dive's code cell, with its output
+    assert {"en": "Detail", "ru": "Деталь"}[lang] in fold  # its #### subsection
+    assert main not in fold and f"{lang} output 2" not in fold  # the main path after it
+    assert page.index("</details>") < page.index(main) < page.index(f"{lang} output 2")
+    # the page's table of contents links the deep dive
+    assert re.search(rf'<a class="reference internal nav-link" href="#{summary[2]}">{heading}</a>', page)
+
+
+def test_the_site_copy_marks_each_deep_dive_and_the_download_is_as_committed(built):
+    config, _ = built
+    for lang in LANGUAGES:
+        download = (config.site_dir / lang / "02_second.ipynb").read_text(encoding="utf-8")
+        assert download == config.notebook("02_second", lang).read_text(encoding="utf-8")
+        assert "course-deep-dive" not in download
 
 
 def test_the_build_asks_the_network_nothing(built):

@@ -146,3 +146,138 @@ def test_the_index_text_is_complete_in_every_language():
     assert {f"key_{key}" for key in slides.KEYS} | {f"does_{key}" for key in slides.KEYS} <= set(
         slides.TEXT.entries
     )
+
+
+# ----------------------------------------------------------------------------- the lecture's shape
+
+
+@pytest.fixture
+def lecture_course(small_course):
+    """A third lesson written for a lecture: slides-only bullets, speaker-notes prose, a long cell
+    shown by its output only, a deep dive."""
+    write_lesson(
+        small_course.root,
+        "03_third",
+        *title(3),
+        *twins("The goal, said aloud.", "Цель, вслух.", tags=["speaker-notes"]),
+        *twins(
+            "## Bullets\n\n- one point",
+            "## Пункты\n\n- один пункт",
+            tags=["slides-only"],
+            slideshow={"slide_type": "slide"},
+        ),
+        *twins("The fuller prose of the notebook.", "Полный текст ноутбука.", tags=["speaker-notes"]),
+        ("code", "long_code = 1\nprint(long_code)", {"tags": ["slides-output-only"]}),
+        *twins(
+            "### Deep dive: history\n\nOld facts.",
+            "### Подробнее: история\n\nСтарые факты.",
+            tags=["deep-dive"],
+        ),
+        ("code", "print('deep')", {"tags": ["deep-dive"]}),
+    )
+    commit_notebooks(small_course, names=("03_third",))
+    return small_course
+
+
+def test_a_lecture_deck_has_notes_a_pointer_to_the_code_and_no_deep_dive(lecture_course):
+    slides.build(["03"], lecture_course, say=quiet)
+    for lang, pointer in (("en", "Full code: in the notebook"), ("ru", "Полный код — в ноутбуке")):
+        deck = (lecture_course.slides_dir / lang / "03_third.html").read_text(encoding="utf-8")
+        notes = re.findall(r'<aside class="notes">(.*?)</aside>', deck, flags=re.S)
+        assert len(notes) == 2
+        assert {"en": "The goal, said aloud.", "ru": "Цель, вслух."}[lang] in notes[0]
+        assert f'<p class="course-full-code">{pointer}</p>' in deck and "long_code" not in deck
+        assert f"from the {lang} notebook 0" in deck  # the output of the slides-output-only cell
+        assert "&#39;deep&#39;" not in deck and "notebook 1" not in deck
+        assert {"en": "Old facts", "ru": "Старые факты"}[lang] not in deck
+        assert f'plugin/notes/{"notes-ru.js" if lang == "ru" else "notes.js"}"' in deck
+
+
+def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_course):
+    slides.build(["03"], lecture_course, say=quiet)
+    for lang in LANGUAGES:
+        page = (lecture_course.slides_dir / lang / "03_third.handout.html").read_text(encoding="utf-8")
+        assert (
+            'role="application"' not in page and "reveal.js/dist" not in page and 'class="reveal' not in page
+        )
+        labels = re.findall(r'<p class="course-slide-label[^"]*">([^<]+)</p>', page)
+        assert labels == [slides.TEXT("slide", lang, number=n, total=2) for n in (1, 2)]
+        texts = {
+            "en": [
+                "Test lesson",
+                "The goal, said aloud.",
+                "Bullets",
+                "one point",
+                "The fuller prose",
+                "Full code: in the notebook",
+            ],
+            "ru": [
+                "Тестовый урок",
+                "Цель, вслух.",
+                "Пункты",
+                "один пункт",
+                "Полный текст ноутбука",
+                "Полный код — в ноутбуке",
+            ],
+        }[lang]
+        at = [page.index(text) for text in texts]
+        # each slide's content, then its notes: the notes of slide 2 come after its bullets and output
+        assert at[0] < at[1] < page.index(labels[1]) < at[2] < at[3] < at[5] < at[4]
+        notes = re.findall(r'<aside aria-label="([^"]+)" class="course-notes">', page)
+        assert notes == [slides.TEXT("notes_heading", lang)] * 2
+        assert "Old facts" not in page and "Старые факты" not in page
+
+
+def test_the_index_links_each_handout_and_each_pdf_once_printed(lecture_course):
+    slides.build([], lecture_course, say=quiet)
+    index = (lecture_course.slides_dir / "ru" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="03_third.handout.html">конспект</a>' in index and ".pdf" not in index
+    (lecture_course.slides_dir / "ru" / "03_third.pdf").write_bytes(b"%PDF-1.4")
+    slides.build(["01"], lecture_course, say=quiet)
+    index = (lecture_course.slides_dir / "ru" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="03_third.pdf">PDF</a>' in index and '<a href="01_first.pdf">' not in index
+
+
+# ----------------------------------------------------------------------------- the speaker view
+
+
+def test_the_russian_speaker_view_has_no_english_word_left():
+    from course_tools.speaker_view import STRINGS, translate_notes
+    from tests.support import ROOT
+
+    original = (ROOT / "node_modules" / "reveal.js" / "plugin" / "notes" / "notes.js").read_text(
+        encoding="utf-8"
+    )
+    russian = translate_notes(original, "ru")
+    for english, translated, _ in STRINGS["ru"]:
+        assert english not in russian and translated in russian
+    # the speaker window's page: every text between tags is Russian, numbers or empty
+    start, end = russian.index("<body>"), russian.index("<script>", russian.index("<body>"))
+    words = re.findall(
+        r">([^<>]*[A-Za-z][^<>]*)<", russian[start:end].replace("\\n", " ").replace("\\t", " ")
+    )
+    assert words == []
+    assert '<html lang=\\"ru\\">' in russian
+
+
+def test_a_changed_notes_plugin_is_a_build_error_naming_the_string(small_course, monkeypatch):
+    from course_tools.speaker_view import STRINGS
+
+    plugin = small_course.node_modules / "reveal.js" / "plugin" / "notes" / "notes.js"
+    plugin.parent.mkdir(parents=True)
+    text = " ".join(english for english, _, _ in STRINGS["ru"])
+    plugin.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(
+        slides, "ASSET_FILES", [ASSET, ("reveal.js/plugin/notes/notes.js", "reveal.js/plugin/notes/notes.js")]
+    )
+    slides.build(["01"], small_course, say=quiet)
+    written = (
+        small_course.slides_dir / "assets" / "reveal.js" / "plugin" / "notes" / "notes-ru.js"
+    ).read_text(encoding="utf-8")
+    assert ">Следующий слайд<" in written and ">Upcoming<" not in written
+    plugin.write_text(text.replace(">Upcoming<", ">Next<"), encoding="utf-8")
+    with pytest.raises(slides.SlidesError, match=r"'>Upcoming<' occurs 0 times, expected 1"):
+        slides.build(["01"], small_course, say=quiet)
+    assert (small_course.slides_dir / "assets" / "reveal.js" / "plugin" / "notes" / "notes-ru.js").read_text(
+        encoding="utf-8"
+    ) == written

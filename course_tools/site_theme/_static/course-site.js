@@ -89,4 +89,23 @@
 
   // Reading a page in one language counts as choosing it, so the root page opens it next time.
   store(lang);
+
+  // A link into a deep dive (the table of contents, a search hit, #sec-N from the other language)
+  // opens it: its section holds the <details>, anything inside it lies within.
+  function openDeepDive() {
+    if (!location.hash) return;
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    var section = target.closest("section");
+    var fold = target.closest("details.course-deep-dive") ||
+      (section && section.querySelector(":scope > details.course-deep-dive"));
+    while (fold) {
+      fold.open = true;
+      fold = fold.parentElement && fold.parentElement.closest("details.course-deep-dive");
+    }
+    if (!moved) target.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openDeepDive);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", openDeepDive);
+  else openDeepDive();
 })();
