@@ -357,16 +357,16 @@ ROTARY = Messages(
     {
         # plot_rope_rotation
         "rope_q": {
-            "en": "q at position m = {m}: turned by m·θ = {angle} rad",
-            "ru": "q на позиции m = {m}: повёрнут на m·θ = {angle} рад",
+            "en": "q at position m = {m}: turned by m·ω = {angle} rad",
+            "ru": "q на позиции m = {m}: повёрнут на m·ω = {angle} рад",
         },
         "rope_k": {
-            "en": "k at position n = {n}: turned by n·θ = {angle} rad",
-            "ru": "k на позиции n = {n}: повёрнут на n·θ = {angle} рад",
+            "en": "k at position n = {n}: turned by n·ω = {angle} rad",
+            "ru": "k на позиции n = {n}: повёрнут на n·ω = {angle} рад",
         },
         "rope_pair_title": {
-            "en": "pair i = {i}, θ = base^(−2i/head_dim) = {theta}",
-            "ru": "пара i = {i}, θ = base^(−2i/head_dim) = {theta}",
+            "en": "pair i = {i}, ω = base^(−2i/head_dim) = {theta}",
+            "ru": "пара i = {i}, ω = base^(−2i/head_dim) = {theta}",
         },
         "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
         "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
@@ -426,20 +426,20 @@ LONG_CONTEXT = Messages(
 ALIBI = Messages(
     "plots_alibi",
     {
-        "alibi_query": {"en": "query i", "ru": "запрос i"},
-        "alibi_key": {"en": "key j", "ru": "ключ j"},
+        "alibi_query": {"en": "query m", "ru": "запрос m"},
+        "alibi_key": {"en": "key n", "ru": "ключ n"},
         "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
-        "alibi_bias": {"en": "bias −m·(i − j)", "ru": "смещение −m·(i − j)"},
+        "alibi_bias": {"en": "bias −s·(m − n)", "ru": "смещение −s·(m − n)"},
         "alibi_title": {
-            "en": "ALiBi, {heads} heads: the bias added to the score of query i and key j",
-            "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса i и ключа j",
+            "en": "ALiBi, {heads} heads: the bias added to the score of query m and key n",
+            "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса m и ключа n",
         },
-        "alibi_distance": {"en": "distance i − j", "ru": "расстояние i − j"},
+        "alibi_distance": {"en": "distance m − n", "ru": "расстояние m − n"},
         "alibi_weight": {"en": "weight of the last query", "ru": "вес последнего запроса"},
         "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
         "alibi_weights_title": {
-            "en": "Weights of the last query when all content scores are equal: softmax(−m·(i − j))",
-            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−m·(i − j))",
+            "en": "Weights of the last query when all content scores are equal: softmax(−s·(m − n))",
+            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−s·(m − n))",
         },
         "plot_alibi_head": {
             "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",

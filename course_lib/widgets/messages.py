@@ -279,9 +279,9 @@ ROTARY = Messages(
             "ru": "Одна голова: её наклон равен 2^(−8).",
         },
         "alibi_readout": {
-            "en": "Head {head}: m = {slope} = {value}. With equal content scores the last query gives "
+            "en": "Head {head}: s = {slope} = {value}. With equal content scores the last query gives "
             "half of its attention to the nearest {half} of {seq} keys.",
-            "ru": "Голова {head}: m = {slope} = {value}. При равных оценках по содержанию последний "
+            "ru": "Голова {head}: s = {slope} = {value}. При равных оценках по содержанию последний "
             "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
         },
         # rope_angles_explorer

@@ -251,7 +251,7 @@ class AlibiExplorer(LiveExplorer):
             "other": template(MESSAGES, "alibi_other", lang),
             "readout": template(MESSAGES, "alibi_readout", lang),
             # the static figure writes the slope as mathtext ($m = 2^{-1}$), the canvas as text: m = 2^−1
-            "title": template(ALIBI_MESSAGES, "alibi_head", lang).replace("{slope}", "m = {slope}"),
+            "title": template(ALIBI_MESSAGES, "alibi_head", lang).replace("{slope}", "s = {slope}"),
             "query": ALIBI_MESSAGES("alibi_query", lang),
             "key": ALIBI_MESSAGES("alibi_key", lang),
             "bias": ALIBI_MESSAGES("alibi_bias", lang),

@@ -72,10 +72,10 @@ def test_rope_explorer_in_russian():
     )  # the Russian decimal comma and minus
     assert re.search(r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout()[0])  # a power of ten, not 2e-15
     assert (
-        explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·θ = {angle} рад"
+        explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·ω = {angle} рад"
     )  # filled by the browser
     assert explorer.readout()[1] == (
-        "q на позиции m = 5: повёрнут на m·θ = 5,00 рад; k на позиции n = 2: повёрнут на n·θ = 2,00 рад"
+        "q на позиции m = 5: повёрнут на m·ω = 5,00 рад; k на позиции n = 2: повёрнут на n·ω = 2,00 рад"
     )
 
 
@@ -113,7 +113,7 @@ def test_alibi_explorer_shows_the_heads_slope_and_weights():
     assert rule == "8 heads: the slopes are 2^(−8h/8) for h = 1 … 8, a geometric sequence."
     assert (
         detail
-        == f"Head 3: m = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
+        == f"Head 3: s = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
     )
 
 
@@ -135,9 +135,9 @@ def test_alibi_explorer_in_russian():
     assert (explorer.labels["num_heads"], explorer.labels["head"]) == ("число голов", "голова h")
     rule, detail = explorer.readout()
     assert "не степень двойки" in rule
-    assert re.search(r"m = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
+    assert re.search(r"s = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
     # templates, filled by the browser
-    assert explorer.labels["title"] == "голова {h}: m = {slope}"
+    assert explorer.labels["title"] == "голова {h}: s = {slope}"
 
 
 def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
