@@ -151,7 +151,7 @@ import torch
 
 
 def my_pad(seqs, pad_id):  # en: seqs: list of lists of ids -> ids (batch, seq) long, mask (batch, seq) bool
-    # ru: seqs: список списков ID токенов -> ids (batch, seq) long, mask (batch, seq) bool
+    # ru: seqs: списки индексов токенов -> ids (batch, seq) long, mask (batch, seq) bool
     raise NotImplementedError
 """
 

@@ -236,7 +236,11 @@ def plot_balance(
     ax.plot(scales, [p.word_effect for p in points], ".-", label=MESSAGES("balance_word_effect", lang))
     for c, key, y in ((1.0, "balance_course_lib", 0.97), (math.sqrt(d_model), "balance_default", 0.87)):
         ax.axvline(c, color="0.5", linestyle=":")
-        ax.text(c, y, MESSAGES(key, lang, c=c), va="top", ha="left", fontsize="small", color="0.3")
+        # two lines, "c = …:" over what it is: on one line the label of √d_model ran past the right edge
+        label = MESSAGES(key, lang, c=c).strip().replace(": ", ":\n", 1)
+        ax.annotate(
+            label, (c, y), xytext=(3, 0), textcoords="offset points", va="top", fontsize="small", color="0.3"
+        )
     ax.set_xscale("log")
     ax.set_ylim(0, 1)
     ax.set_xlabel(MESSAGES("balance_scale", lang))

@@ -111,7 +111,7 @@ def plot_magnitudes(
     ax.set_yticks(range(3), labels=[MESSAGES(f"magnitude_{key}", lang) for key in keys])
     ax.invert_yaxis()
     notes = [
-        f"{format_number(w, '.2f', lang)} = {format_number(w / m['positions'], '.1f', lang)} × PE"
+        f"{format_number(w, '.2f', lang)} = {format_number(w / m['positions'], '.1f', lang)} × P"
         for w in widths[:2]
     ] + [format_number(widths[2], ".2f", lang)]
     ax.bar_label(bars, labels=notes, padding=4)

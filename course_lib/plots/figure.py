@@ -12,6 +12,7 @@ what was wrong, in the student's language.
 import contextlib
 import io
 import numbers
+import re
 
 import numpy as np
 import PIL.Image
@@ -72,15 +73,22 @@ class NotebookFigure(Figure):
         return to_png(self)
 
 
+# a decimal point: between two digits, so that "nn.Embedding" or "a.b" in a text label stays as it is
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
 class LocalisedFormatter(Formatter):
     """matplotlib's tick labels (``0.5``, ``−1.0``) with the decimal mark of ``lang``: ``0,5``, ``−1,0``.
 
     Wraps the axis' own formatter, which still chooses the ticks' digits; matplotlib already
-    writes the minus sign. Text labels (tokens, vocabulary sizes) have no decimal point to change.
+    writes the minus sign. Only a point between two digits is a decimal point: text labels
+    (tokens, ``nn.Embedding``, a file name) keep theirs.
 
-        >>> from matplotlib.ticker import StrMethodFormatter
+        >>> from matplotlib.ticker import FixedFormatter, StrMethodFormatter
         >>> LocalisedFormatter(StrMethodFormatter("{x:.1f}"), "ru").format_ticks([0.0, 0.5])
         ['0,0', '0,5']
+        >>> LocalisedFormatter(FixedFormatter(["nn.Embedding, N(0, 1)", "x 2.5"]), "ru").format_ticks([0, 1])
+        ['nn.Embedding, N(0, 1)', 'x 2,5']
     """
 
     def __init__(self, formatter: Formatter, lang: str):
@@ -90,7 +98,7 @@ class LocalisedFormatter(Formatter):
         # mathtext ($10^{-3}$) keeps its minus; its comma needs braces to stay a decimal mark
         point = decimal_mark(self.lang)
         point = "{" + point + "}" if "$" in label else point
-        return label.replace(".", point)
+        return _DECIMAL_POINT.sub(point, label)
 
     def set_axis(self, axis):
         super().set_axis(axis)

@@ -495,7 +495,7 @@ def test_catalogue_has_every_language_with_the_same_placeholders():
 
 
 # words a figure shows as they are in every language: maths and code
-MATHS = {"PE", "pos", "sin", "cos", "d_model", "p", "q", "k", "i"}
+MATHS = {"P", "PE", "pos", "sin", "cos", "d_model", "p", "q", "k", "i"}
 
 
 def untranslated(text: str, data=()) -> list[str]:
@@ -578,7 +578,7 @@ NUMBER_FIGURES = {
     "waves": (lambda lang: plots.plot_waves(dims=(5,), lang=lang), "λ = 11.2", "λ = 11,2"),
     "rotation": (lambda lang: plots.plot_rotation(lang=lang), "[-0.416  0.909]", "[−0,416  0,909]"),
     "rotation_title": (lambda lang: plots.plot_rotation(lang=lang), "k·ω = 2.000 rad", "k·ω = 2,000 рад"),
-    "magnitudes": (lambda lang: plots.plot_magnitudes(lang=lang), "1.00 = 1.4 × PE", "1,00 = 1,4 × PE"),
+    "magnitudes": (lambda lang: plots.plot_magnitudes(lang=lang), "1.00 = 1.4 × P", "1,00 = 1,4 × P"),
     "attention": (
         lambda lang: plots.plot_attention([torch.eye(2) * 0.5], [["a", "b"]], lang=lang),
         "0.50",
@@ -628,3 +628,12 @@ def test_tick_labels_keep_their_digits_and_change_only_the_decimal_mark():
     assert sorted(t.replace(".", ",") for t in en_texts if re.fullmatch(r"−?[\d.]+", t)) == sorted(
         t for t in ru_texts if re.fullmatch(r"−?[\d,]+", t)
     )
+
+
+def test_a_text_tick_label_keeps_its_points_in_russian():
+    # the decimal comma of Russian ticks once wrote the class nn.Embedding as "nn,Embedding"
+    texts = figure_texts(plots.plot_magnitudes(d_model=16, vocab_size=50, num_positions=8, lang="ru"))
+    labels = [t for t in texts if "Embedding" in t]
+    assert labels and all("nn.Embedding" in t or "TokenEmbedding" in t for t in labels), labels
+    assert not [t for t in texts if "nn,Embedding" in t]
+    assert any(re.search(r"\d,\d", t) for t in texts), texts  # the numbers still take the comma
