@@ -13,7 +13,7 @@ PORT ?= 8888
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
 # official Russian pack's place. Its build runs `npm ci` for its extension (lab/relative-time/, its own
 # lock and node_modules), never for the decks' npm packages.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/po/replaced/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
 	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
