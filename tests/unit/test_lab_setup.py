@@ -79,7 +79,9 @@ def test_the_server_side_translates_the_menus_of_the_settings_schemas():
         translated = bundle.pgettext(m.context, m.id) if m.context else bundle.gettext(m.id)
         assert translated == m.string, m.id
     assert bundle.pgettext("menu", "Save and Export Notebook As") == "Сохранить и экспортировать ноутбук как"
-    assert bundle.pgettext("menu", "Save and Export Notebook As…") == "Сохранить и экспортировать ноутбук как…"
+    assert (
+        bundle.pgettext("menu", "Save and Export Notebook As…") == "Сохранить и экспортировать ноутбук как…"
+    )
     assert bundle.pgettext("schema", "Notebook") == "Ноутбук"  # replaced/
     assert bundle.pgettext("menu", "Appearance") == "Оформление"  # the official pack's, still there
     assert bundle.ngettext("%1 Item", "%1 Items", 3) == "%1 элемента"
