@@ -13,7 +13,7 @@ PORT ?= 8888
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
 # official Russian pack's place. Its build runs `npm ci` for its extension (lab/relative-time/, its own
 # lock and node_modules), never for the decks' npm packages.
-LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
+LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/po/replaced/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
 	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
 # the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
@@ -81,8 +81,10 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
-# lesson 5 in JupyterLab in headless Chromium, English and Russian, and the Russian interface whole
-# (every menu, the command palette); a workspace in JupyterLab: opening a lesson leaves it clean, running
+# lesson 5 in JupyterLab in headless Chromium, English and Russian, and the interface whole in both
+# (every menu and submenu, the context menus, the command palette: no English word but names in Russian,
+# no Russian in English; COURSE_MENU_SCREENSHOTS=DIR keeps a picture of each menu), the file browser's ages
+# twenty minutes later, an explorer's line while no kernel is connected; a workspace in JupyterLab: opening a lesson leaves it clean, running
 # and saving it leaves it the course's; a notebook sent by a classmate, beside the lessons, runs none of its
 # saved JavaScript while the lessons' explorers draw. `make screenshots` refreshes notebooks/screenshots/
 browser-lab: $(STAMP)
@@ -108,7 +110,8 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 # jupyter-<name>, home hub/state/homes/jupyter-<name>/ (0700); not as root it refuses unless
 # HUB_SHARED_USER=1 accepts one user for all (students then reach each other's work). It exits 1, the
 # reason on the terminal, when a port is taken or the proxy or the hub does not start. Students log in
-# with their own password: CLASS=students.txt (one name a line) gives each new name one, written to
+# with their own password: CLASS=students.txt (one name a line, then optionally the student's language:
+# `ada ru`; HUB_LANG=ru for the rest) gives each new name one, written to
 # hub/state/passwords.txt (0600, root's); without a class (given now or before) it refuses, unless
 # HUB_SHARED_PASSWORD=1 asks for one password and any name (a trial, warned). As root the hub's and the
 # proxy's APIs listen below 1024 (HUB_INTERNAL_PORT, default 801 and 802). Its own extra
@@ -121,7 +124,7 @@ $(HUB_STAMP): $(STAMP) pyproject.toml
 	touch $@
 
 hub: $(HUB_STAMP) $(NPM_STAMP)
-	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(CLASS),--class $(CLASS)) $(if $(HUB_INTERNAL_PORT),--internal-port $(HUB_INTERNAL_PORT)) $(if $(filter 1,$(HUB_SHARED_PASSWORD)),--shared-password) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
+	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(CLASS),--class $(CLASS)) $(if $(HUB_LANG),--lang $(HUB_LANG)) $(if $(HUB_INTERNAL_PORT),--internal-port $(HUB_INTERNAL_PORT)) $(if $(filter 1,$(HUB_SHARED_PASSWORD)),--shared-password) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
 
 hub-stop: $(HUB_STAMP)
 	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)
@@ -177,7 +180,7 @@ browser-no-system-fonts: $(STAMP)
 # changed. Only here: Chromium's rendering cannot be pinned, so a test run never writes them.
 screenshots: $(STAMP) site
 	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
-		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or russian_interface_is_russian or screenshot"
+		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or interface_is_wholly or screenshot"
 
 # the eleven live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
 # course_lib, and every control moving the picture and the readout on the site (file://; lesson 5's also

@@ -39,6 +39,12 @@ says the instructor accepts it (``SimpleLocalProcessSpawner``, homes ``STATE/hom
 ``start`` fails (exit 1, the reason on the terminal) when a port is taken, the proxy does not
 listen or JupyterHub does not answer; it says the hub runs only once it answers.
 
+Each student's language (``STATE/languages.json``): the class list's second column (``ada ru``), else
+the class's (``start --lang``, ``make hub HUB_LANG=ru``; default ``COURSE_LANG``, else English). It is read
+at each server's start (``pre_spawn_hook``): the server opens lesson 0 in that language, its messages are
+in it, and at the student's first start JupyterLab's interface is set to it (then the student's own
+choice, Settings › Language, stays).
+
 ``singleuser`` is each server's command: it brings the student's home up to date with the course
 (:mod:`course_tools.workspace`, the same promise as ``make lab``: nothing the student changed is
 ever overwritten), trusts the lessons there, as ``make lab`` does, and then becomes
@@ -82,6 +88,10 @@ __all__ = [
     "start",
     "enroll",
     "read_class",
+    "read_class_languages",
+    "write_languages",
+    "student_language",
+    "first_page",
     "reach",
     "hub_command",
     "hub_environment",
@@ -186,6 +196,11 @@ class State:
     def class_file(self) -> Path:
         """The class: each student's name and the salted hash of their password (0600)."""
         return self.root / "class.json"
+
+    @property
+    def languages_file(self) -> Path:
+        """Each student's language and the class's (:func:`write_languages`, 0600)."""
+        return self.root / "languages.json"
 
     @property
     def passwords_file(self) -> Path:
@@ -495,27 +510,84 @@ def _uid(pid: int) -> int | None:
 # ----------------------------------------------------------------------------- the class's logins
 
 
-def read_class(path: Path) -> list[str]:
-    """The names of a class list: one a line, blank lines and ``#`` comments skipped, each
-    lower-case letters, digits, ``.``, ``_`` or ``-`` (at most 64), none twice; ValueError names
-    the line that is not."""
+def _class_lines(path: Path) -> list[tuple[str, str | None]]:
+    """Each student of a class list with their language (None: the class's): one a line, ``name`` or
+    ``name lang``, blank lines and ``#`` comments skipped; ValueError names the line that is not so."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(TEXT("class_unreadable", _lang(), path=repr(str(path)), error=error)) from None
-    names: list[str] = []
+    students: dict[str, str | None] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        name = line.split("#", 1)[0].strip()
-        if not name:
+        words = line.split("#", 1)[0].split()
+        if not words:
             continue
-        if not CLASS_NAME.fullmatch(name):
-            raise ValueError(TEXT("class_bad_name", _lang(), where=f"{path}:{number}", name=repr(name)))
-        if name in names:
-            raise ValueError(TEXT("class_twice", _lang(), where=f"{path}:{number}", name=repr(name)))
-        names.append(name)
-    if not names:
+        where = f"{path}:{number}"
+        name, lang = words[0], (words[1] if len(words) > 1 else None)
+        if not CLASS_NAME.fullmatch(name) or len(words) > 2:
+            raise ValueError(TEXT("class_bad_name", _lang(), where=where, name=repr(" ".join(words))))
+        if lang is not None and lang not in LANGUAGES:
+            langs = ", ".join(LANGUAGES)
+            raise ValueError(TEXT("class_bad_lang", _lang(), where=where, lang=repr(lang), langs=langs))
+        if name in students:
+            raise ValueError(TEXT("class_twice", _lang(), where=where, name=repr(name)))
+        students[name] = lang
+    if not students:
         raise ValueError(TEXT("class_empty", _lang(), path=repr(str(path))))
-    return names
+    return list(students.items())
+
+
+def read_class(path: Path) -> list[str]:
+    """The names of a class list: one a line (then, optionally, the student's language: a code of
+    ``LANGUAGES``), blank lines and ``#`` comments skipped, each lower-case letters, digits, ``.``,
+    ``_`` or ``-`` (at most 64), none twice; ValueError names the line that is not."""
+    return [name for name, _ in _class_lines(path)]
+
+
+def read_class_languages(path: Path) -> dict[str, str]:
+    """The language a class list gives each student who has one: ``ada ru`` → ``{"ada": "ru"}``."""
+    return {name: lang for name, lang in _class_lines(path) if lang is not None}
+
+
+# ----------------------------------------------------------------------------- each student's language
+
+
+def write_languages(state: State, languages: dict[str, str], default: str) -> None:
+    """Keep each student's language (``languages``, from the class list) and the class's (``default``,
+    ``start --lang``) in ``STATE/languages.json`` (0600), read at each server's start."""
+    if default not in LANGUAGES or not set(languages.values()) <= set(LANGUAGES):
+        raise ValueError(f"languages must be among {LANGUAGES}, got {default!r} and {languages!r}")
+    _write_private(
+        state.languages_file, json.dumps({"default": default, "students": languages}, indent=1) + "\n"
+    )
+
+
+def student_language(state: State, name: str, default: str = LANGUAGES[0]) -> str:
+    """The language of student ``name``: the class list's for them, else the class's, else ``default``
+    (a hub with no class list: a trial)."""
+    try:
+        data = json.loads(state.languages_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    lang = data.get("students", {}).get(name) or data.get("default")
+    return lang if lang in LANGUAGES else default
+
+
+def first_page(lang: str) -> str:
+    """Where a student in ``lang`` lands: lesson 0 in their language, as ``make lab-<lang>`` opens it."""
+    return f"/lab/tree/{lang}/{CONFIG.lesson_names()[0]}.ipynb"
+
+
+def _language_hook(state: State, default: str):
+    """JupyterHub's ``pre_spawn_hook``: each server in its student's language (``COURSE_LANG``: the
+    workspace's messages and JupyterLab's interface, :func:`singleuser`) and opening their lesson 0."""
+
+    def hook(spawner) -> None:
+        lang = student_language(state, spawner.user.name, default)
+        spawner.environment = {**spawner.environment, LANG_ENV: lang}
+        spawner.default_url = first_page(lang)
+
+    return hook
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -656,7 +728,10 @@ def configure(c, environ=None) -> None:
         kernel_options = []
     c.Spawner.cmd = [sys.executable, "-m", "course_tools.hub", "singleuser"]
     c.Spawner.args = list(LAB_OFFLINE_OPTIONS) + kernel_options
-    c.Spawner.default_url = "/lab"
+    # each student's language: the interface, the messages, the lesson that opens first (languages.json)
+    hub_lang = environ.get(LANG_ENV) if environ.get(LANG_ENV) in LANGUAGES else LANGUAGES[0]
+    c.Spawner.default_url = first_page(hub_lang)
+    c.Spawner.pre_spawn_hook = _language_hook(state, hub_lang)
     pythonpath = os.pathsep.join(p for p in [str(CONFIG.root), environ.get("PYTHONPATH", "")] if p)
     c.Spawner.environment = {
         "PYTHONPATH": pythonpath,  # course_tools (not installed) for `singleuser`; course_lib as `make lab`
@@ -679,7 +754,15 @@ def singleuser(argv: list[str]) -> None:
 
     home = Path(os.environ.get("HOME") or Path.cwd())
     lang = os.environ.get(LANG_ENV, "en")
-    workspace.main(["--workspace", str(home), "--lang", lang if lang in LANGUAGES else "en"])
+    lang = lang if lang in LANGUAGES else "en"
+    workspace.main(["--workspace", str(home), "--lang", lang])
+    # JupyterLab's interface in the student's language at their first start; afterwards their own
+    # choice (Settings › Language) stays
+    settings = Path(os.environ.get("JUPYTERLAB_SETTINGS_DIR") or home / ".jupyter" / "lab" / "user-settings")
+    if not (settings / workspace.LAB_LOCALE_FILE).exists():
+        with contextlib.suppress(OSError):  # a link in the way: JupyterLab starts in English
+            settings.parent.mkdir(parents=True, exist_ok=True)
+            workspace.write_lab_settings(settings, lang)
     sys.stdout.flush()
     with contextlib.suppress(Exception):  # an untrusted lesson still opens: its widgets show as text
         trust(home)
@@ -726,6 +809,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"as root: the hub's API (the proxy's API the next one), below 1024 (default {DEFAULT_INTERNAL_PORT})",
     )
     parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="with --class: the class's language (interface and first lesson) for every student the list "
+        "gives none (default: COURSE_LANG, else en)",
+    )
+    parser.add_argument(
         "--shared-user",
         action="store_true",
         help="not root: run every student as this user (they can read and change each other's work)",
@@ -748,6 +837,7 @@ def main(argv: list[str] | None = None) -> int:
             shared_user=args.shared_user,
             class_list=args.class_list,
             shared_password=args.shared_password,
+            class_lang=args.lang,
         )
     except HubError as error:
         print(error, file=sys.stderr)
@@ -768,6 +858,7 @@ def start(
     seconds: float = 120,
     class_list: Path | None = None,
     shared_password: bool = False,
+    class_lang: str | None = None,
 ) -> int:
     """``make hub``: the class enrolled (``class_list``), the proxy, then JupyterHub in the
     foreground; its exit code.
@@ -800,6 +891,7 @@ def start(
             raise HubError(f"make hub: {error}") from None
         state.prepare()
         new = enroll(state, names)
+        write_languages(state, read_class_languages(class_list), class_lang or lang)
     elif not shared_password and not class_hashes(state):
         raise HubError(TEXT("no_class", lang, state=state.root))
     state.prepare()

@@ -9,7 +9,9 @@ through ``course_tools.hub singleuser``). Each simulated student, all at once:
 1. logs in through the hub's login form with their own password (the run's class list, enrolled
    by ``make hub``'s own ``start --class``; the passwords read, as root, from ``STATE/passwords.txt``),
    asks the hub's API for a token;
-2. has their server spawned (the spawn time: from the request to the hub's ``ready``);
+2. has their server spawned (the spawn time: from the request to the hub's ``ready``), in their
+   language (the second student is Russian by the class list, the others take the class's English):
+   where the server sends them first and the interface language its settings give are recorded;
 3. opens lesson 0 through the server's contents API (their home has it: the workspace was made at
    the server's start), starts a kernel on it (a session, as JupyterLab does), and over the
    kernel's websocket runs the lesson's setup cell and then its check cell (the check latency);
@@ -82,6 +84,9 @@ class Student:
     check_output: str = ""
     kept_work: bool = False
     kept_kernel: bool = False
+    lang: str = "en"  # the class list's language for them (the second student's: Russian)
+    first_page: str = ""  # where their server sends them (its default URL)
+    locale: str = ""  # JupyterLab's interface language, as their server's settings give it
 
 
 @dataclass
@@ -363,6 +368,15 @@ async def _student_work(
         token = await log_in(client, base, student.name, password)
         auth = {"Authorization": f"token {token}"}
         student.spawn_s = await spawn(client, base, student.name, auth, seconds)
+        # the student's language: where their server opens and the interface it is in
+        reply = await client.get(f"{base}/user/{student.name}/", headers=auth)
+        student.first_page = reply.headers.get("location", "").split("?", 1)[0]
+        reply = await client.get(
+            f"{base}/user/{student.name}/lab/api/settings/@jupyterlab/translation-extension:plugin",
+            headers=auth,
+        )
+        reply.raise_for_status()
+        student.locale = reply.json().get("settings", {}).get("locale", "")
         api = f"{base}/user/{student.name}/api"
         reply = await client.get(f"{api}/contents/{LESSON}", headers=auth)
         reply.raise_for_status()
@@ -485,9 +499,13 @@ def read_passwords(state: hub.State) -> dict[str, str]:
 
 
 async def _class(state: hub.State, report: Report, n: int, seconds: float, log) -> None:
-    students = [Student(f"student{i:03d}") for i in range(n)]
+    # the second student Russian by the class list, the rest in the class's language (English)
+    students = [Student(f"student{i:03d}", lang="ru" if i == 1 else "en") for i in range(n)]
     class_list = state.root.parent / "class.txt"
-    class_list.write_text("".join(f"{s.name}\n" for s in students), encoding="utf-8")
+    class_list.write_text(
+        "".join(f"{s.name} {s.lang}\n" if s.lang != "en" else f"{s.name}\n" for s in students),
+        encoding="utf-8",
+    )
     proc = _start_hub(state, log, class_list)
     try:
         await _wait_hub(state, proc, 120)

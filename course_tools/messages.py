@@ -213,6 +213,12 @@ HUB = Messages(
             "en": "{where}: {name} is in the class list twice",
             "ru": "{where}: {name} встречается в списке группы дважды",
         },
+        "class_bad_lang": {
+            "en": "{where}: {lang} is not one of the course's languages ({langs}); a line is a user name, then "
+            "optionally the student's language",
+            "ru": "{where}: {lang} — не язык курса ({langs}); в строке имя пользователя и, если нужно, язык "
+            "студента",
+        },
         "class_empty": {
             "en": "the class list {path} has no names",
             "ru": "в списке группы {path} нет ни одного имени",

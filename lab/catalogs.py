@@ -2,9 +2,13 @@
 
 JupyterLab reads a pack twice: its browser side loads ``locale/ru_RU/LC_MESSAGES/DOMAIN.json``
 (gettext messages as JSON, a context joined to its message by U+0004), its server side translates
-the settings' schemas (menu labels among them) with ``DOMAIN.mo``. Both get the same additions.
-A string the official pack already translates is an error here: when a newer pack translates it,
-the course's copy goes.
+the settings' schemas (menu labels among them) with ``DOMAIN.mo``. Both get the same changes:
+
+- ``po/DOMAIN.po``: strings the official pack lacks. One it already translates is an error here: when a
+  newer pack translates it, the course's copy goes.
+- ``po/replaced/DOMAIN.po``: strings the official pack translates, translated again (the course's terms:
+  «ноутбук», never «блокнот»). One the official pack lacks is an error (it belongs in ``po/DOMAIN.po``),
+  and so is one whose translation is the official pack's own (nothing to replace).
 """
 
 import json
@@ -35,24 +39,37 @@ def additions(po: Path) -> list:
     return messages
 
 
+def translation(message) -> list[str]:
+    return list(message.string) if message.pluralizable else [message.string]
+
+
 def write(official: Path, po_dir: Path, out: Path) -> list[str]:
-    """Copies the official pack's ``locale/`` into ``out`` and adds every po_dir/DOMAIN.po to DOMAIN's
-    catalogues; returns the domains extended."""
+    """Copies the official pack's ``locale/`` into ``out``, adds every po_dir/DOMAIN.po to DOMAIN's
+    catalogues and replaces there the translations of po_dir/replaced/DOMAIN.po; returns the domains
+    changed."""
     shutil.copytree(official / "locale", out / "locale", dirs_exist_ok=True)
-    domains = []
-    for po in sorted(po_dir.glob("*.po")):
-        domain, messages = po.stem, additions(po)
+    changes: dict[str, list[tuple[Path, object, bool]]] = {}
+    for replaced, folder in ((False, po_dir), (True, po_dir / "replaced")):
+        for po in sorted(folder.glob("*.po")):
+            changes.setdefault(po.stem, []).extend((po, m, replaced) for m in additions(po))
+    for domain, messages in sorted(changes.items()):
         json_path, mo_path = out / MESSAGES / f"{domain}.json", out / MESSAGES / f"{domain}.mo"
         data = json.loads(json_path.read_text(encoding="utf-8"))
         with mo_path.open("rb") as f:
             catalog = read_mo(f)
-        for m in messages:
-            if key(m) in data:
-                raise ValueError(f"{po.name}: {key(m)!r} is already in the official pack: delete it here")
-            data[key(m)] = list(m.string) if m.pluralizable else [m.string]
+        for po, m, replaced in messages:
+            where = f"{po.parent.name}/{po.name}" if replaced else po.name
+            if not replaced and key(m) in data:
+                raise ValueError(f"{where}: {key(m)!r} is already in the official pack: delete it here")
+            if replaced and key(m) not in data:
+                raise ValueError(f"{where}: {key(m)!r} is not in the official pack: move it to {po.name}")
+            if replaced and data[key(m)] == translation(m):
+                raise ValueError(f"{where}: {key(m)!r} is translated so by the official pack: delete it here")
+            data[key(m)] = translation(m)
+            if replaced:  # (Catalog.add keeps an existing message's translation)
+                catalog.delete(m.id, context=m.context)
             catalog.add(m.id, m.string, context=m.context)
         json_path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
         with mo_path.open("wb") as f:
             write_mo(f, catalog)
-        domains.append(domain)
-    return domains
+    return sorted(changes)

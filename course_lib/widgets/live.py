@@ -207,8 +207,11 @@ class LiveExplorer(anywidget.AnyWidget):
     def __init__(self, lang: str, labels: dict[str, str], **traits):
         # what the browser writes when it replaced a saved value out of bounds (js/common.js, guard)
         # (a language being added, with no text in the catalogue yet: the browser names the values alone)
+        # and under it in a notebook with no kernel connected (js/common.js, kernelStatus)
         if lang in LIVE.entries["clamped"]:
             labels = {**labels, "clamped": template(LIVE, "clamped", lang)}
+        if lang in LIVE.entries["no_kernel"]:
+            labels = {**labels, "no_kernel": LIVE("no_kernel", lang)}
         super().__init__(lang=lang, labels=labels, numbers=number_symbols(lang), **traits)
 
     @classmethod

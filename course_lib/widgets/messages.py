@@ -36,6 +36,12 @@ LIVE = Messages(
             "ru": "В сохранённом ноутбуке были значения, которые виджет не может показать; вместо них "
             "показаны такие: {changes}.",
         },
+        # under an explorer in a notebook whose kernel is not connected (js/common.js, kernelStatus), in
+        # place of JupyterLab's unexplained red "disconnected" icon
+        "no_kernel": {
+            "en": "Live in the page; run the lesson's cells to connect it to Python.",
+            "ru": "Работает прямо на странице; чтобы связать с Python, выполните ячейки урока.",
+        },
     },
 )
 

@@ -27,10 +27,12 @@ and the guard does see the news lookup when the feed is left on.
 """
 
 import hashlib
+import json
 import os
 import re
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -218,6 +220,30 @@ def age_lessons(folder: Path, lang: str) -> dict[str, str]:
     return expected
 
 
+# the lesson made 14 minutes older (FILE_AGES' first), twenty minutes later
+LATER = {"en": r"3[45]m ago", "ru": r"3[45] мин\. назад"}
+AGE_OF = """name => [...document.querySelectorAll('#filebrowser .jp-DirListing-item')]
+    .filter(item => item.querySelector('.jp-DirListing-itemText').textContent === name)
+    .map(item => item.querySelector('.jp-DirListing-itemModified').textContent)[0]"""
+
+
+def assert_ages_follow_the_clock(page, lang: str, expected: dict[str, str]) -> None:
+    """Twenty minutes later by the page's clock, the files unchanged, the file browser's next poll (every
+    10 s) shows each age twenty minutes older: JupyterLab alone would keep the age it listed the file with
+    (lab/relative-time/ages.js)."""
+    name = sorted(n for n in expected if n != f"{LESSON}.ipynb")[0]
+    before = page.evaluate(AGE_OF, name)
+    page.evaluate("() => { const now = Date.now.bind(Date); Date.now = () => now() + 20 * 60 * 1000; }")
+    try:
+        page.wait_for_function(
+            f"name => new RegExp({json.dumps('^(' + LATER[lang] + ')$')}).test(({AGE_OF})(name))",
+            arg=name,
+            timeout=30_000,
+        )
+    except PlaywrightTimeoutError:
+        pytest.fail(f"twenty minutes later {name} is still {page.evaluate(AGE_OF, name)!r} (was {before!r})")
+
+
 def assert_file_ages(page, expected: dict[str, str]) -> float:
     """Every age in the file browser matches its pattern and shows whole, and so does the column's heading;
     returns the column's width."""
@@ -333,33 +359,57 @@ def test_the_server_guard_sees_the_news_lookup_when_the_feed_is_on(jupyterlab):
     )
 
 
-# --------------------------------------------------------------------------- the Russian interface
+# --------------------------------------------------------------------------- the interface, whole
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-LATIN = re.compile(r"[A-Za-z]")
-# Names, which stay as they are in a Russian interface: the course's kernel, JupyterLab's own name,
-# the names of formats; file names and paths are recognised by their form (FILE_NAME).
-NAMES = {KERNELSPEC["display_name"], "JupyterLab", "Jupytext", "Python", "Markdown", "JSON"}
-FILE_NAME = re.compile(r"^\S*(/\S*|\.[A-Za-z0-9]+)$")
+# a word in Latin letters, with what a name holds inside it (C++, ipykernel, R's "Rmd")
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[+#]+)?")
+# Names, which stay as they are in a Russian interface: the course's kernel, Jupyter's and its tools' own
+# names, the names of formats and of the file types Jupytext pairs a notebook with (its own lower-case names:
+# percent, light, nomarker); file names and paths are recognised by their form (FILE_TOKEN).
+NAMES = {
+    *LATIN_WORD.findall(KERNELSPEC["display_name"]),  # Python 3 (ipykernel)
+    *("Jupyter", "JupyterLab", "Jupytext", "Python", "IPython", "Markdown", "MyST", "JSON", "HTML", "URL"),
+    *("R", "Quarto", "Marimo", "Hydrogen", "ipynb", "md", "Rmd", "qmd", "percent", "light", "nomarker"),
+    *("Enter", "Shift"),  # keys, as the keyboard names them
+}
+# a keyboard shortcut: «Файловый менеджер (Ctrl+Shift+F)», «Вставить ячейку ниже (B)», «Shift+правый клик»
+SHORTCUT = re.compile(r"\((?:(?:Ctrl|Shift|Alt|Cmd|Accel)\+)*[\w-]+\)$|\b(?:Ctrl|Shift|Alt|Cmd|Accel)\+")
+# a file name or a path inside a string: 05_sinusoidal_encoding.ipynb, ru/, /lab/tree
+FILE_TOKEN = re.compile(r"\S*(?:/|\.[A-Za-z0-9]+\b)\S*")
 # Commands whose label is the name of what they open or switch to: a syntax, a theme, an open tab
 # (a file name), a recent file (a path), an export format, a kernel's reference manual (the title
 # the kernel gives it: "NumPy Reference"), an interface language (as the server names it).
 NAME_COMMANDS = re.compile(
     r"^(fileeditor:change-language|fileeditor:change-theme|apputils:change-theme|tabsmenu:activate-by-id"
-    r"|recentmenu:open-recent|notebook:export-to-format|help-menu-.*|jupyterlab-translation:[a-z]{2,3}(_[A-Z]{2})?)$"
+    r"|recentmenu:open-recent|notebook:export-to-format|help-menu-.*|jupyterlab-translation:[a-z]{2,3}(_[A-Z]{2})?"
+    r"|apputils:change-(light|dark)-theme)$"
 )
-# English that JupyterLab 4.6.6 writes without its translator, so that no language pack can
-# translate it: the debugger's (@jupyterlab/debugger-extension, @jupyterlab/debugger)
-UNTRANSLATABLE = {
-    "Breakpoints on exception",  # the label of debugger:pause-on-exceptions without a filter
-    "Notebook Operations",  # the palette group of debugger:restart-debug, a plain string there
-    "Enable Debugger",  # the notebook toolbar's debugger button, made with the null translator
-}
-# and commands whose every label is such: jupytext 1.19.6's pairing commands (their `caption` and
-# `paletteLabel`, jupyterlab-jupytext's index.ts, never passed to its translator)
-UNTRANSLATABLE_COMMANDS = re.compile(r"^jupytext:pair-nb-with-.*$")
+# what a string never shows in any language: a placeholder left unfilled, a value JavaScript wrote as text
+GARBAGE = re.compile(r"%\d|\{\w*\}|\bundefined\b|\bnull\b|\bNaN\b|\[object |\ufffd")
+# the glossary's word for a notebook is «ноутбук» (notebooks/GLOSSARY.md); the official pack's were others
+OTHER_NOTEBOOK = re.compile(r"блокнот|записн\w* книж|заметк", re.IGNORECASE)
 
 NEWS_PROMPT = re.compile(r"Jupyter news|новост", re.IGNORECASE)
+# where each part of the walk is, in the report
+PARTS = {
+    "en": {
+        "cell": "a cell's context menu",
+        "file": "a file's context menu",
+        "palette": "the command palette",
+        "status": "the status bar",
+        "tooltip": "a tooltip",
+        "browser": "the file browser",
+    },
+    "ru": {
+        "cell": "контекстное меню ячейки",
+        "file": "контекстное меню файла",
+        "palette": "палитра команд",
+        "status": "строка состояния",
+        "tooltip": "подсказка",
+        "browser": "файловый менеджер",
+    },
+}
 
 # every item of the menu open at `depth` (0: the menu bar's), as the page shows it
 MENU_ITEMS = """depth => {
@@ -386,24 +436,72 @@ PALETTE_ITEMS = """() => [...document.querySelectorAll('.lm-CommandPalette-heade
     }))"""
 
 
-def needs_russian(label: str, command: str = "") -> bool:
-    """True for a visible English string: Latin letters, no Cyrillic, and not a name."""
-    label = label.strip()
-    return bool(
-        LATIN.search(label)
-        and not CYRILLIC.search(label)
-        and label not in NAMES
-        and label not in UNTRANSLATABLE
-        and not FILE_NAME.match(label)
-        and not NAME_COMMANDS.match(command)
-        and not UNTRANSLATABLE_COMMANDS.match(command)
-    )
+@dataclass(frozen=True)
+class Shown:
+    """One string of the interface: where it is, the text, the command it runs (menus and the palette)."""
+
+    where: str
+    text: str
+    command: str = ""
+    item: bool = False  # a menu's or the palette's item: it must have a label
 
 
-def open_menu(page, depth: int, path: str, seen: list[tuple[str, str]]) -> None:
-    """Records every item of the menu open at ``depth``, and opens each of its submenus in turn."""
+def foreign_words(shown: Shown) -> list[str]:
+    """The Latin-letter words of a Russian interface's string that are not names."""
+    if NAME_COMMANDS.match(shown.command):
+        return []
+    text = SHORTCUT.sub(" ", FILE_TOKEN.sub(" ", shown.text))
+    return [w for w in LATIN_WORD.findall(text) if w not in NAMES]
+
+
+def problems(lang: str, seen: list[Shown]) -> list[str]:
+    """What is wrong with the strings ``seen`` in the ``lang`` interface: an item without a label, a
+    placeholder or a JavaScript value shown as text; in English any Cyrillic; in Russian any Latin-letter
+    word that is not a name, or a notebook called otherwise than the glossary says."""
+    found = [f"{s.where}: no label ({s.command})" for s in seen if s.item and not s.text.strip()]
+    found += [f"{s.where} › {s.text}" for s in seen if GARBAGE.search(s.text)]
+    if lang == "ru":
+        found += [f"{s.where} › {s.text} ({', '.join(words)})" for s in seen if (words := foreign_words(s))]
+        found += [f"{s.where} › {s.text} (ноутбук)" for s in seen if OTHER_NOTEBOOK.search(s.text)]
+    else:
+        # (but the name of an interface language, which is its own: «Русский (Россия)»)
+        found += [
+            f"{s.where} › {s.text}"
+            for s in seen
+            if CYRILLIC.search(s.text) and not NAME_COMMANDS.match(s.command)
+        ]
+    return found
+
+
+def test_the_checks_of_the_walk_catch_what_they_are_for():
+    """The walk's rules on made-up strings: each kind of mistake is caught, names and file names are not."""
+    assert problems("ru", [Shown("Файл", "Новый ноутбук", "notebook:create-new", True)]) == []
+    assert problems("ru", [Shown("Файл", "Связать ноутбук со скриптом в формате percent")]) == []
+    assert problems("ru", [Shown("Ядро", "Python 3 (ipykernel) | Ожидание")]) == []
+    assert problems("ru", [Shown("Вкладки", "05_sinusoidal_encoding.ipynb", "tabsmenu:activate-by-id")]) == []
+    assert problems("ru", [Shown("подсказка", "Открыть ru/05_sinusoidal_encoding.ipynb")]) == []
+    assert problems("ru", [Shown("подсказка", "Файловый менеджер (Ctrl+Shift+F)")]) == []
+    assert problems("ru", [Shown("подсказка", "Последняя контрольная точка: None")]) == [
+        "подсказка › Последняя контрольная точка: None (None)"
+    ]
+    assert problems("ru", [Shown("Файл", "Pair with md", "jupytext:pair-nb-with-md", True)]) == [
+        "Файл › Pair with md (Pair, with)"
+    ]
+    assert problems("ru", [Shown("Файл", "Новый блокнот")]) == ["Файл › Новый блокнот (ноутбук)"]
+    assert problems("ru", [Shown("Файл", "", "jupytext:faq", True)]) == ["Файл: no label (jupytext:faq)"]
+    assert problems("en", [Shown("File", "Новый ноутбук")]) == ["File › Новый ноутбук"]
+    assert problems("en", [Shown("File", "Reopen %1")]) == ["File › Reopen %1"]
+    assert problems("en", [Shown("Help", "About undefined")]) == ["Help › About undefined"]
+
+
+def open_menu(page, depth: int, path: str, seen: list[Shown], shots: Path | None = None) -> None:
+    """Records every item of the menu open at ``depth``, and opens each of its submenus in turn; with
+    ``shots``, a picture of each menu of the menu bar and each of their submenus goes there."""
+    if shots is not None and depth <= 1:
+        name = re.sub(r"[^\w]+", "_", path).strip("_")
+        page.screenshot(path=str(shots / f"{name}.png"), animations="disabled")
     for index, item in enumerate(page.evaluate(MENU_ITEMS, depth)):
-        seen.append((f"{path} › {item['label']}", item["command"]))
+        seen.append(Shown(path, item["label"], item["command"], item=True))
         if not (item["submenu"] and item["enabled"]):
             continue
         page.locator(".lm-Menu").nth(depth).locator(f":scope > ul > li[data-course-index='{index}']").hover()
@@ -411,7 +509,7 @@ def open_menu(page, depth: int, path: str, seen: list[tuple[str, str]]) -> None:
             page.wait_for_function(f"() => ({MENUS_OPEN})() > {depth + 1}", timeout=5_000)
         except PlaywrightTimeoutError:
             pytest.fail(f"the submenu {path} › {item['label']} does not open")
-        open_menu(page, depth + 1, f"{path} › {item['label']}", seen)
+        open_menu(page, depth + 1, f"{path} › {item['label']}", seen, shots)
         page.keyboard.press("ArrowLeft")  # back to this menu, the submenu closed
         page.wait_for_function(f"() => ({MENUS_OPEN})() === {depth + 1}", timeout=5_000)
 
@@ -421,17 +519,100 @@ def assert_no_news_prompt(page) -> None:
     assert not [t for t in toasts if NEWS_PROMPT.search(t)], f"the news prompt is shown: {toasts}"
 
 
-def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_property):
+def walk_interface(page, lang: str, shots: Path | None = None) -> list[Shown]:
+    """Every string a student meets in the lesson's JupyterLab: every menu of the menu bar and each of their
+    submenus, the context menus of a cell and of a file in the file browser, the command palette, the
+    status bar, the tooltips (a cell's toolbar shown) and the file browser."""
+    part = PARTS[lang]
+    seen: list[Shown] = []
+    for top in page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():
+        page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(top, exact=True).click()
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+        seen.append(Shown("", top, item=True))
+        open_menu(page, 0, top, seen, shots)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
+    for where, target in [
+        (part["cell"], page.locator(".jp-Notebook .jp-CodeCell .jp-InputArea-editor").first),
+        (part["file"], page.locator(".jp-DirListing-item").first),
+    ]:
+        target.click(button="right")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+        open_menu(page, 0, where, seen, shots)
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
+
+    page.keyboard.press("Control+Shift+C")  # the command palette, as the Help menu's shortcut says
+    page.locator(".lm-CommandPalette-item:visible").first.wait_for()
+    seen += [
+        Shown(part["palette"], i["label"], i["command"], item=True) for i in page.evaluate(PALETTE_ITEMS)
+    ]
+    page.keyboard.press("Escape")
+
+    lines = page.locator("#jp-main-statusbar").inner_text().split("\n")
+    seen += [Shown(part["status"], t) for t in lines if t.strip()]
+    page.locator(".jp-Notebook .jp-CodeCell").first.click()  # its cell toolbar shows
+    seen += [Shown(part["tooltip"], t) for t in page.evaluate(TOOLTIPS)]
+    seen += [
+        Shown(part["browser"], t)
+        for t in page.locator(".jp-FileBrowser").inner_text().split("\n")
+        if t.strip()
+    ]
+    return seen
+
+
+def test_the_interface_is_wholly_in_each_language(jupyterlab, guarded_page, record_property):
+    """The walk in English, then in Russian, each in a fresh JupyterLab: in Russian every string is Russian
+    but for names, in English nothing is Russian, nowhere a label is missing or garbled, and both walks meet
+    the same commands. ``COURSE_MENU_SCREENSHOTS=DIR`` saves a picture of every menu and submenu there (not
+    the README's: `make screenshots` writes that one)."""
     page, traffic = guarded_page
-    lab = jupyterlab(locale=LOCALES["ru"])
-    ages = age_lessons(lab.root_dir / "ru", "ru")
     page.set_viewport_size(VIEWPORT)
-    page.goto(lab.url(f"lab/tree/ru/{LESSON}.ipynb"))
-    page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
-    # the file browser at its default width, as a student first sees it
+    shots_root = os.environ.get("COURSE_MENU_SCREENSHOTS")
+    commands, counts, wrong = {}, {}, {}
+    for lang in ("en", "ru"):
+        lab = jupyterlab(locale=LOCALES[lang])
+        ages = age_lessons(lab.root_dir / lang, lang)
+        page.goto(lab.url(f"lab/tree/{lang}/{LESSON}.ipynb"))
+        page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
+        menus = page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts()
+        assert menus == MENUS[lang], f"JupyterLab's menus in the {lang} interface: {menus}"
+        if lang == "ru":
+            check_russian_file_ages(page, ages)
+        shots = None
+        if shots_root:
+            shots = Path(shots_root) / lang
+            shots.mkdir(parents=True, exist_ok=True)
+        seen = walk_interface(page, lang, shots)
+        assert_ages_follow_the_clock(page, lang, ages)
+        commands[lang] = {s.command for s in seen if s.command}
+        counts[lang] = len(seen)
+        wrong[lang] = problems(lang, seen)
+        if lang == "ru":
+            # the README's picture of the Russian interface: the File menu over the lesson
+            page.evaluate("jupyterapp.shell.collapseLeft()")
+            page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(MENUS["ru"][0], exact=True).click()
+            page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
+            screenshot(page, "jupyterlab_ru")
+            page.keyboard.press("Escape")
+        assert_no_news_prompt(page)
+    assert wrong == {"en": [], "ru": []}, "\n".join(f"[{lang}] {w}" for lang, ws in wrong.items() for w in ws)
+    assert commands["ru"] == commands["en"], (
+        f"only in English: {sorted(commands['en'] - commands['ru'])}; "
+        f"only in Russian: {sorted(commands['ru'] - commands['en'])}"
+    )
+    traffic.assert_clean()
+    report = ", ".join(f"{lang}: {n} strings" for lang, n in counts.items())
+    report += f", {len(commands['en'])} commands in each"
+    print(f"\nthe interface, whole: {report}")
+    record_property("timings", report)
+
+
+def check_russian_file_ages(page, ages: dict[str, str]) -> None:
+    """The file browser at its default width, as a student first sees it, and its Modified column dragged as
+    narrow as it goes: every age as Russian writes it, none cut (lab/relative-time/)."""
     default = assert_file_ages(page, ages)
-    # and its Modified column dragged as narrow as it goes (a pixel at a time: JupyterLab ignores a move
-    # that would take the column under its minimum)
+    # (a pixel at a time: JupyterLab ignores a move that would take the column under its minimum)
     handle = page.locator("#filebrowser .jp-DirListing-resizeHandle").first.bounding_box()
     x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x, y)
@@ -441,52 +622,71 @@ def test_the_russian_interface_is_russian(jupyterlab, guarded_page, record_prope
     narrowest = assert_file_ages(page, ages)
     assert narrowest < default, f"the Modified column stayed {default} px wide"
 
-    seen: list[tuple[str, str]] = []
-    for top in page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts():
-        page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(top, exact=True).click()
-        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
-        seen.append((top, ""))
-        open_menu(page, 0, top, seen)
-        page.keyboard.press("Escape")
-        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
-    # the context menus: of a cell, and of a file in the file browser
-    for where, target in [
-        ("контекстное меню ячейки", page.locator(".jp-Notebook .jp-CodeCell .jp-InputArea-editor").first),
-        ("контекстное меню файла", page.locator(".jp-DirListing-item").first),
-    ]:
-        target.click(button="right")
-        page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
-        open_menu(page, 0, where, seen)
-        page.keyboard.press("Escape")
-        page.wait_for_function(f"() => ({MENUS_OPEN})() === 0")
-    menu_items = len(seen)
 
-    page.keyboard.press("Control+Shift+C")  # the command palette, as the Help menu's shortcut says
-    page.locator(".lm-CommandPalette-item:visible").first.wait_for()
-    seen += [(f"палитра команд › {i['label']}", i["command"]) for i in page.evaluate(PALETTE_ITEMS)]
-    page.keyboard.press("Escape")
+# --------------------------------------------------------------------------- an explorer without a kernel
 
-    seen += [
-        (f"строка состояния › {t}", "") for t in page.locator("#jp-main-statusbar").inner_text().split("\n")
+EXPLORERS_NOTEBOOK = "explorers_without_a_kernel.ipynb"
+# each explorer in the notebook: its language, the line under it, whether the renderer marks it
+# disconnected and whether that mark shows as JupyterLab's red icon (its ::before)
+EXPLORER_STATUS = """() => [...document.querySelectorAll('.jp-OutputArea-output .course-explorer')].map(el => {
+    const icon = getComputedStyle(el, '::before');
+    const line = el.querySelector(':scope > .course-explorer-status');
+    return {lang: el.lang, line: line && line.offsetParent !== null ? line.textContent : null,
+            disconnected: el.classList.contains('jupyter-widgets-disconnected'),
+            icon: icon.display !== 'none' && icon.content !== 'none'};
+})"""
+
+
+def explorers_notebook(folder: Path) -> str:
+    """A notebook with lesson 5's explorer in each of the course's languages, run and saved with its widget
+    state as `make notebooks` saves a lesson (its module and texts are today's course_lib's), and signed as
+    `make lab` signs the lessons; its name in ``folder``."""
+    import subprocess
+    import sys
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": KERNELSPEC})
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            f"from course_lib.widgets import TableExplorer\nTableExplorer(lang={lang!r})"
+        )
+        for lang in LANGUAGES
     ]
-    page.locator(".jp-Notebook .jp-CodeCell").first.click()  # its cell toolbar shows
-    seen += [(f"подсказка › {t}", "") for t in page.evaluate(TOOLTIPS)]
-    browser = page.locator(".jp-FileBrowser")
-    seen += [(f"файловый менеджер › {t}", "") for t in browser.inner_text().split("\n")]
+    NotebookClient(nb, kernel_name=KERNELSPEC["name"], store_widget_state=True, timeout=120).execute()
+    path = folder / EXPLORERS_NOTEBOOK
+    nbformat.write(nb, path)
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", str(path)], check=True, capture_output=True)
+    return path.name
 
-    # the README's picture of the Russian interface: the File menu over the lesson
-    page.evaluate("jupyterapp.shell.collapseLeft()")
-    page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").get_by_text(MENUS["ru"][0], exact=True).click()
-    page.wait_for_function(f"() => ({MENUS_OPEN})() === 1")
-    screenshot(page, "jupyterlab_ru")
-    page.keyboard.press("Escape")
 
-    english = [where for where, command in seen if needs_russian(where.rsplit(" › ", 1)[-1], command)]
-    assert english == [], (
-        f"{len(english)} of {len(seen)} strings of the Russian interface are English: {english}"
+def test_an_explorer_says_it_needs_no_kernel_until_the_lesson_runs(jupyterlab, guarded_page):
+    """Opened, a lesson's explorers draw from its saved state with no kernel connected: under each, in its
+    language, a line says it works in the page and how to connect it, instead of the renderer's red
+    "disconnected" icon; once the cells run, the kernel's explorers are connected and the line is gone."""
+    from course_lib.widgets.messages import LIVE
+
+    page, traffic = guarded_page
+    lab = jupyterlab(locale=LOCALES["ru"])
+    name = explorers_notebook(lab.root_dir)
+    page.set_viewport_size(VIEWPORT)
+    page.goto(lab.url(f"lab/tree/{name}"))
+    page.wait_for_function(NOTEBOOK_READY, timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        f"() => ({EXPLORER_STATUS})().filter(e => e.line).length === {len(LANGUAGES)}", timeout=TIMEOUT_MS
     )
-    assert_no_news_prompt(page)
+    before = page.evaluate(EXPLORER_STATUS)
+    assert before == [
+        {"lang": lang, "line": LIVE("no_kernel", lang), "disconnected": True, "icon": False}
+        for lang in LANGUAGES
+    ], before
+
+    page.evaluate("jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(RUN_ALL_OVER, timeout=TIMEOUT_MS, polling=100)
+    page.wait_for_function(
+        f"() => {{ const e = ({EXPLORER_STATUS})(); return e.length === {len(LANGUAGES)}"
+        " && e.every(x => !x.disconnected && !x.line); }",
+        timeout=TIMEOUT_MS,
+    )
     traffic.assert_clean()
-    report = f"{menu_items} menu items, {len(seen) - menu_items} palette, status bar, tooltip and file browser strings"
-    print(f"\nthe Russian interface: {report}")
-    record_property("timings", report)

@@ -1,6 +1,7 @@
 """The course's JupyterHub (`make hub`) under a class of 5 (course_tools/hub_load.py): every student logs
 in with their own password from the class list (another's name with one's own password, or a name not in
-the class, is refused), gets a server with the lessons in their home, runs lesson 0's check in a kernel and saves an edit;
+the class, is refused), gets a server with the lessons in their home, opening lesson 0 in their language with
+JupyterLab's interface in it (one Russian student by the class list, the others English), runs lesson 0's check in a kernel and saves an edit;
 the hub restarts in the middle and nobody loses saved work, a running kernel or its open websocket; a
 server started again keeps the student's edit; every process ends. As root (CI), every student is a
 system user of their own, and one student, from their kernel and from a subprocess of it, can neither
@@ -19,6 +20,7 @@ import time
 import psutil
 import pytest
 
+from course_lib.i18n import LANGUAGE_INFO
 from course_tools import hub, hub_load, hub_users
 
 pytestmark = pytest.mark.hub
@@ -47,6 +49,17 @@ def test_every_student_gets_a_server_and_runs_the_lesson_s_check(report):
         # lesson 0's exercise, untouched: the check says so in the student's kernel
         assert "Not attempted yet" in student.check_output, student
         assert student.server_rss > 0 and student.kernel_rss > 0, student
+
+
+def test_each_student_s_server_opens_lesson_0_in_their_language_and_interface(report):
+    # the class list says `student001 ru`, the rest take the class's language, English
+    langs = {s.name: s.lang for s in report.students}
+    assert langs["student001"] == "ru" and set(langs.values()) == {"en", "ru"}
+    for student in report.students:
+        assert student.first_page.endswith(
+            f"/user/{student.name}/lab/tree/{student.lang}/00_start_here.ipynb"
+        ), student
+        assert student.locale == LANGUAGE_INFO[student.lang].lab_locale, student
 
 
 def test_a_hub_restart_loses_no_saved_work_and_no_running_kernel(report):

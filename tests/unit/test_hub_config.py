@@ -104,7 +104,7 @@ def test_each_server_makes_the_workspace_and_runs_jupyterlab_offline(tmp_path):
     for option in LAB_OFFLINE_OPTIONS:
         assert option in c.Spawner.args
     assert "--allow-root" not in c.Spawner.args
-    assert c.Spawner.default_url == "/lab"
+    assert c.Spawner.default_url == "/lab/tree/en/00_start_here.ipynb"
     assert c.Spawner.environment[hub.STATE_ENV] == str(tmp_path / "state")
     assert str(ROOT) in c.Spawner.environment["PYTHONPATH"].split(os.pathsep)
 
@@ -158,6 +158,8 @@ def test_the_class_list_gives_each_name_a_password_kept_only_as_a_salted_hash(tm
     assert state.passwords_file.read_text().endswith(f"clara\t{later['clara']}\n")
     for text, reason in [
         ("ada\nAda Lovelace\n", r"students.txt:2: 'Ada Lovelace' is not a user name"),
+        ("ada\nboris ru fr\n", r"students.txt:2: 'boris ru fr' is not a user name"),
+        ("ada\nboris fr\n", r"students.txt:2: 'fr' is not one of the course's languages \(en, ru\)"),
         ("ada\nada\n", r"students.txt:2: 'ada' is in the class list twice"),
         ("# nobody\n", r"has no names"),
     ]:
@@ -227,6 +229,55 @@ def test_the_singleuser_command_makes_the_workspace_then_becomes_the_server(tmp_
     hub.singleuser(["--allow-root"])
     assert (tmp_path / "en" / "00_start_here.ipynb").is_file() and (tmp_path / "ru").is_dir()
     assert calls == [["trust", tmp_path], [sys.executable, "-m", "jupyterhub.singleuser", "--allow-root"]]
+
+
+def test_each_student_s_language_comes_from_the_class_list_or_the_class(tmp_path, monkeypatch):
+    """``ada ru`` in the class list, ``start --lang`` for the rest: each server is started in its student's
+    language (COURSE_LANG) and opens lesson 0 in it; a hub with no languages kept uses COURSE_LANG."""
+    listing = tmp_path / "students.txt"
+    listing.write_text("ada ru  # from Novosibirsk\nboris\n", encoding="utf-8")
+    assert hub.read_class(listing) == ["ada", "boris"]
+    assert hub.read_class_languages(listing) == {"ada": "ru"}
+    c = configured(tmp_path, **{hub.LANG_ENV: "ru"})
+    state = hub.State(tmp_path / "state", 18000)
+
+    class Spawner:  # what the hook reads and sets of JupyterHub's spawner
+        def __init__(self, name):
+            self.user = type("User", (), {"name": name})()
+            self.environment = dict(c.Spawner.environment)
+            self.default_url = c.Spawner.default_url
+
+    def spawned(name):
+        spawner = Spawner(name)
+        c.Spawner.pre_spawn_hook(spawner)
+        return spawner.environment[hub.LANG_ENV], spawner.default_url
+
+    assert spawned("boris") == ("ru", "/lab/tree/ru/00_start_here.ipynb")  # no languages kept: COURSE_LANG
+    hub.write_languages(state, hub.read_class_languages(listing), "en")
+    assert stat.S_IMODE(state.languages_file.stat().st_mode) == 0o600
+    assert spawned("ada") == ("ru", "/lab/tree/ru/00_start_here.ipynb")
+    assert spawned("boris") == ("en", "/lab/tree/en/00_start_here.ipynb")
+    with pytest.raises(ValueError, match="languages must be among"):
+        hub.write_languages(state, {"ada": "fr"}, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_student_s_interface_is_set_at_their_first_start_and_their_choice_kept(
+    tmp_path, monkeypatch, lang
+):
+    from course_tools import workspace
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv(hub.LANG_ENV, lang)
+    monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
+    monkeypatch.setattr(hub.os, "execv", lambda path, argv: None)
+    monkeypatch.setattr(hub, "trust", lambda home: None)
+    hub.singleuser([])
+    setting = tmp_path / ".jupyter" / "lab" / "user-settings" / workspace.LAB_LOCALE_FILE
+    assert json.loads(setting.read_text()) == {"locale": workspace.LAB_LOCALES[lang]}
+    setting.write_text('{"locale": "en"}')  # the student's own choice, Settings › Language
+    hub.singleuser([])
+    assert json.loads(setting.read_text()) == {"locale": "en"}
 
 
 def test_the_lesson_s_setup_and_check_cells_are_found():

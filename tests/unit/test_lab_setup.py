@@ -17,6 +17,10 @@ from course_lib.i18n import LANGUAGE_INFO
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "lab"
 POS = sorted((LAB / "po").glob("*.po"))  # one per domain: jupyterlab, jupytext
+# the official pack's strings the course translates again (jupyterlab, jupytext, jupyterlab_widgets)
+REPLACED = sorted((LAB / "po" / "replaced").glob("*.po"))
+# the domains of what the course's JupyterLab shows: JupyterLab, Jupytext, the widgets' settings
+SHOWN_DOMAINS = ("jupyterlab", "jupytext", "jupyterlab_widgets")
 EXTENSION = LAB / "relative-time"
 
 spec = importlib.util.spec_from_file_location("lab_catalogs", LAB / "catalogs.py")
@@ -41,12 +45,30 @@ def test_the_installed_russian_pack_has_every_string_the_course_adds():
     assert message == "", message
     missing = {
         (po.stem, catalogs.key(m)): m.string
-        for po in POS
+        for po in POS + REPLACED
         for m in catalogs.additions(po)
         if data[po.stem].get(catalogs.key(m)) != [m.string]
     }
     assert missing == {}, f"the browser side of the installed pack lacks: {missing}"
-    assert data["jupyterlab"]["Notebook"] == ["Блокнот"], "the official pack's own strings are gone"
+    assert data["jupyterlab"]["Notebook"] == ["Ноутбук"], "the course's term is not the installed pack's"
+    assert data["jupyterlab"]["Run"] == ["Запуск"], "the official pack's own strings are gone"
+
+
+def test_the_installed_pack_calls_a_notebook_as_the_glossary_does():
+    """«ноутбук» (notebooks/GLOSSARY.md), in every string of what the course's JupyterLab shows."""
+    from jupyterlab_server.translation_utils import get_language_pack
+
+    data, _ = get_language_pack("ru_RU")
+    other = re.compile(r"блокнот|записн\w* книж|заметк", re.IGNORECASE)
+    found = {
+        (domain, msgid): text
+        for domain in SHOWN_DOMAINS
+        for msgid, translated in data[domain].items()
+        if msgid
+        for text in translated
+        if isinstance(text, str) and other.search(text)
+    }
+    assert found == {}, f"{len(found)} strings name a notebook otherwise: {found}"
 
 
 def test_the_server_side_translates_the_menus_of_the_settings_schemas():
@@ -56,12 +78,16 @@ def test_the_server_side_translates_the_menus_of_the_settings_schemas():
     for m in _additions():
         translated = bundle.pgettext(m.context, m.id) if m.context else bundle.gettext(m.id)
         assert translated == m.string, m.id
-    assert bundle.pgettext("menu", "Save and Export Notebook As") == "Сохранить и экспортировать блокнот как"
+    assert bundle.pgettext("menu", "Save and Export Notebook As") == "Сохранить и экспортировать ноутбук как"
+    assert (
+        bundle.pgettext("menu", "Save and Export Notebook As…") == "Сохранить и экспортировать ноутбук как…"
+    )
+    assert bundle.pgettext("schema", "Notebook") == "Ноутбук"  # replaced/
     assert bundle.pgettext("menu", "Appearance") == "Оформление"  # the official pack's, still there
     assert bundle.ngettext("%1 Item", "%1 Items", 3) == "%1 элемента"
 
 
-@pytest.mark.parametrize("po", POS, ids=lambda po: po.name)
+@pytest.mark.parametrize("po", POS + REPLACED, ids=lambda po: f"{po.parent.name}/{po.name}")
 def test_each_addition_reads_as_russian_and_keeps_its_placeholders(po):
     wrong = []
     for message in catalogs.additions(po):
@@ -90,6 +116,30 @@ def test_the_build_refuses_a_string_the_official_pack_has(tmp_path):
         write_mo(f, Catalog(locale="ru_RU"))
     with pytest.raises(ValueError, match=r"'Open Recent' is already in the official pack"):
         catalogs.write(official, LAB / "po", tmp_path / "out")
+
+
+@pytest.mark.parametrize(
+    ("official_text", "error"),
+    [(None, "is not in the official pack: move it"), ("Ноутбук", "is translated so by the official pack")],
+)
+def test_the_build_refuses_a_replacement_of_nothing(tmp_path, official_text, error):
+    official = tmp_path / "official"
+    messages = official / catalogs.MESSAGES
+    messages.mkdir(parents=True)
+    data = {"": {"domain": "jupyterlab"}} | ({} if official_text is None else {"Notebook": [official_text]})
+    (messages / "jupyterlab.json").write_text(json.dumps(data))
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    with (messages / "jupyterlab.mo").open("wb") as f:
+        write_mo(f, Catalog(locale="ru_RU"))
+    po_dir = tmp_path / "po"
+    (po_dir / "replaced").mkdir(parents=True)
+    (po_dir / "replaced" / "jupyterlab.po").write_text(
+        '#. official\nmsgid "Notebook"\nmsgstr "Ноутбук"\n', encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match=rf"replaced/jupyterlab.po: 'Notebook' {error}"):
+        catalogs.write(official, po_dir, tmp_path / "out")
 
 
 def test_the_build_refuses_a_message_without_translation(tmp_path):

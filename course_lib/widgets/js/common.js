@@ -92,7 +92,10 @@ export function frame(el, lang, className) {
 .course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
 .course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
 .course-explorer canvas { display: block; max-width: 100%; height: auto; }
-.course-explorer .course-explorer-notice { border-left: 3px solid #d62728; padding-left: 0.5em; margin: 0.3em 0; max-width: 46em; }`;
+.course-explorer .course-explorer-notice { border-left: 3px solid #d62728; padding-left: 0.5em; margin: 0.3em 0; max-width: 46em; }
+.course-explorer .course-explorer-status { font-size: 0.9rem; font-style: italic; margin: 0.3em 0; max-width: 46em; }
+/* kernelStatus says it in words, or there is no kernel to connect (the site, the decks) */
+.course-explorer-kernel-aware.jupyter-widgets-disconnected::before { display: none; }`;
   const controls = document.createElement("div");
   controls.className = "course-explorer-controls";
   const canvas = document.createElement("canvas");
@@ -236,6 +239,35 @@ export function live(model, draw, controls) {
   };
 }
 
+// ----------------------------------------------------------------------------- kernel
+
+// The widget renderers mark a widget whose kernel is not connected (the class jupyter-widgets-disconnected,
+// which JupyterLab shows as a red broken-chain icon before the lesson's cells run, and after the kernel
+// stops). An explorer needs no kernel: in a notebook it says so instead, in the lesson's language, in a line
+// under it while the mark is there (`labels.no_kernel`); in a static page (the site, a deck), where there
+// is never a kernel to connect, it shows neither. Saved labels without the text keep the icon.
+export function kernelStatus(el, labels) {
+  const text = labels && typeof labels.no_kernel === "string" ? labels.no_kernel : null;
+  if (!text) return;
+  el.classList.add("course-explorer-kernel-aware");
+  const line = document.createElement("p");
+  line.className = "course-explorer-status";
+  line.setAttribute("role", "status");
+  line.textContent = text;
+  let inNotebook = false;
+  // the mark comes and goes with the kernel; the explorer's frame replaces its children once drawn
+  const update = () => {
+    const show = inNotebook && el.classList.contains("jupyter-widgets-disconnected");
+    if (show && el.lastElementChild !== line) el.append(line);
+    else if (!show && line.parentNode) line.remove();
+  };
+  new MutationObserver(update).observe(el, { attributes: true, attributeFilter: ["class"], childList: true });
+  attached(el).then(() => {
+    inNotebook = el.closest(".jp-NotebookPanel") !== null; // JupyterLab's notebook, not a page made from one
+    update();
+  });
+}
+
 // ----------------------------------------------------------------------------- saved values
 
 // A saved notebook is input: a classmate's copy, or one edited by hand, may hold any value of a
@@ -264,6 +296,7 @@ export function guard(model, el, bounds, rules = {}) {
   const numbers = model.get("numbers") || { decimal: ".", group: ",", minus: "-" };
   // the message in the lesson's language (Python's labels); saved labels without it: the values alone
   const labels = model.get("labels");
+  kernelStatus(el, labels);
   const clamped = labels && typeof labels.clamped === "string" ? labels.clamped : "{changes}";
   const replaced = new Map(); // "name" -> "name = saved → shown", in the order met
   const notice = document.createElement("p");
