@@ -105,7 +105,11 @@ def sphinx_config(lang: str, vendor: Path, locales: Path, downloads: Path) -> di
         # light: the lessons' figures are drawn for a white page (the reader can switch)
         "html_context": {
             "default_mode": "light",
-            "course": {"others": others, "download": TEXT("download", lang), "download_label": TEXT("download_label", lang)},
+            "course": {
+                "others": others,
+                "download": TEXT("download", lang),
+                "download_label": TEXT("download_label", lang),
+            },
         },
         "templates_path": [str(THEME / "_templates")],
         "html_static_path": [str(THEME / "_static"), str(vendor)],
