@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8888
 
-.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers screenshots notebooks bench clean
+.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers browser-a11y screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
@@ -47,7 +47,7 @@ lab-%: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
-test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-no-system-fonts
+test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-a11y browser-no-system-fonts
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)
@@ -195,6 +195,16 @@ browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py \
 		tests/browser/test_explorer_colours.py tests/browser/test_explorers_saved.py
+
+# Accessibility, WCAG 2.2 A and AA (tests/browser/test_accessibility.py): axe-core (npm, pinned; injected into
+# each page from node_modules/, offline) over every page of the site in its light and dark theme, every slide
+# of every deck (reveal's print view), a deck as shown, the decks' index pages and the grader's report: 0
+# violations; and every live explorer by keyboard alone (Tab reaches each control, a focus ring shows,
+# the keys operate it and the readout changes; targets at least 24 px). One browser context, pages one after
+# the other. Budget: 12 minutes (57 tests in 8 min 21 s on the 2 cores shared at load average 10-13; axe over
+# a deck's print view, every slide at once, is most of it)
+browser-a11y: site
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_accessibility.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

@@ -112,6 +112,9 @@ SITE = Messages(
         # on a page in another language, the link to this one
         "this_page": {"en": "This page in English", "ru": "Эта страница по-русски"},
         "download": {"en": "Download the notebook (.ipynb)", "ru": "Скачать ноутбук (.ipynb)"},
+        # the download link's name for screen readers and speech input: it must contain what the link
+        # shows (".ipynb", WCAG 2.2, 2.5.3 Label in Name), and words in parentheses do not count
+        "download_label": {"en": "Download the notebook .ipynb", "ru": "Скачать ноутбук .ipynb"},
     },
 )
 

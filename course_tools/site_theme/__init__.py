@@ -8,7 +8,8 @@ the switch's links) and takes this folder's ``_templates/``, ``_static/`` and ``
 
 - ``_templates/``: ``lang-switch.html`` (a link to the same page in each other language, and
   the notebook's download), ``layout.html`` and three of sphinx-book-theme's components
-  re-declared with their English strings made translatable;
+  re-declared with their English strings made translatable, and pydata-sphinx-theme's search button
+  with an accessible name that holds what it shows;
 - ``_static/``: ``course-site.js`` (the switch keeps the section, remembers the language; no
   search snippets under ``file://``), ``widgets-setup.js`` (where the widget renderer finds its
   fonts; MathJax 2's ``Hub.Queue`` as MathJax 3 calls), ``course-site.css``;
@@ -105,7 +106,11 @@ def sphinx_config(lang: str, vendor: Path, locales: Path, downloads: Path) -> di
         # light: the lessons' figures are drawn for a white page (the reader can switch)
         "html_context": {
             "default_mode": "light",
-            "course": {"others": others, "download": TEXT("download", lang)},
+            "course": {
+                "others": others,
+                "download": TEXT("download", lang),
+                "download_label": TEXT("download_label", lang),
+            },
         },
         "templates_path": [str(THEME / "_templates")],
         "html_static_path": [str(THEME / "_static"), str(vendor)],
