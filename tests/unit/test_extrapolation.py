@@ -83,7 +83,7 @@ def test_config_says_it_in_russian(lang):
         return
     with pytest.raises(ValueError, match=r"задаче lookup нужно k \+ 1 < min_len"):
         ex.Config(task="lookup", k=3)
-    with pytest.raises(ValueError, match=r"d_model=30 должен делиться на n_heads=4 голов чётной ширины"):
+    with pytest.raises(ValueError, match=r"размерность модели d_model=30 должна делиться на n_heads=4 голов чётной ширины"):
         ex.Config(d_model=30, n_heads=4)
 
 
