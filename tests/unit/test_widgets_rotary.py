@@ -113,7 +113,7 @@ def test_alibi_explorer_shows_the_heads_slope_and_weights():
     assert rule == "8 heads: the slopes are 2^(−8h/8) for h = 1 … 8, a geometric sequence."
     assert (
         detail
-        == f"Head 3: m = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
+        == f"Head 3: s_h = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
     )
 
 
