@@ -23,17 +23,17 @@ MESSAGES = Messages(
     {
         "correct": {
             "en": "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/n)`, a penalty "
-            "m·(i − j) for each key before the query, and −inf for the keys after it.",
+            "s_h·(m − n) for each key before the query, and −inf for the keys after it.",
             "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны от `2^(-8/n)`, штраф "
-            "m·(i − j) для каждого ключа перед запросом и −inf для ключей после него.",
+            "s_h·(m − n) для каждого ключа перед запросом и −inf для ключей после него.",
         },
         "shape": {
             "en": "For {heads} heads and {seq} positions your function returned {got}; the bias "
             "is added to scores (batch, heads, seq, seq), so it must be ({heads}, {seq}, {seq}): "
-            "head, query i, key j.",
+            "head, query m, key n.",
             "ru": "Для {heads} голов и {seq} позиций ваша функция вернула {got}; смещение "
             "прибавляют к оценкам (batch, heads, seq, seq), поэтому его форма — ({heads}, {seq}, {seq}): "
-            "голова, запрос i, ключ j.",
+            "голова, запрос m, ключ n.",
         },
         "not_float": {
             "en": "Your bias has dtype {dtype}: it holds fractions like 1/256 and −inf, so it "
@@ -43,37 +43,37 @@ MESSAGES = Messages(
         },
         "no_mask": {
             "en": "Query {i} gets a finite bias, {value}, for key {j}, which comes after it. A "
-            "causal model must not see the future: put −inf at every j > i, so that softmax "
+            "causal model must not see the future: put −inf at every n > m, so that softmax "
             "gives those keys weight 0.",
             "ru": "Запрос {i} получает конечное смещение {value} для ключа {j}, который стоит после "
-            "него. Каузальная модель не должна видеть будущее: поставьте −inf во все j > i, чтобы "
+            "него. Каузальная модель не должна видеть будущее: поставьте −inf во все n > m, чтобы "
             "softmax дал этим ключам вес 0.",
         },
         "finite_mask": {
             "en": "Query {i} gets {value} for key {j}, which comes after it, not −inf. That works in "
             "practice, and much code masks so (`torch.finfo(dtype).min`): softmax gives the key a "
-            "weight that rounds to 0. This exercise asks for −inf at every j > i: added to any "
+            "weight that rounds to 0. This exercise asks for −inf at every n > m: added to any "
             "score it stays −inf, so the weight is exactly 0.",
             "ru": "Запрос {i} получает {value} для ключа {j}, который стоит после него, а не −inf. "
             "На практике это работает, и во многих реализациях маскируют именно так "
             "(`torch.finfo(dtype).min`): softmax даёт такому ключу вес, который округляется до 0. "
-            "В этом упражнении во всех j > i нужен −inf: в сумме с любой оценкой он остаётся −inf, "
+            "В этом упражнении во всех n > m нужен −inf: в сумме с любой оценкой он остаётся −inf, "
             "и вес ключа равен ровно 0.",
         },
         "symmetric": {
-            "en": "Your bias is the symmetric −m·|i − j| that an encoder uses: query {i} gets "
+            "en": "Your bias is the symmetric −s_h·|m − n| that an encoder uses: query {i} gets "
             "{value} for key {j}, which comes after it. A causal model must not see the future: "
-            "keep −m·(i − j) for j <= i and put −inf at every j > i.",
-            "ru": "У вас симметричное смещение −m·|i − j|, как у энкодера: запрос {i} получает "
+            "keep −s_h·(m − n) for n ≤ m and put −inf at every n > m.",
+            "ru": "У вас симметричное смещение −s_h·|m − n|, как у энкодера: запрос {i} получает "
             "{value} для ключа {j}, который стоит после него. Каузальная модель не должна видеть "
-            "будущее: оставьте −m·(i − j) для j <= i и поставьте −inf во все j > i.",
+            "будущее: оставьте −s_h·(m − n) для n ≤ m и поставьте −inf во все n > m.",
         },
         "masked_diagonal": {
-            "en": "Your bias is −inf on the diagonal, j = i: each query would not see its own "
-            "token. Mask only the keys after the query, j > i; the distance to itself is 0, "
+            "en": "Your bias is −inf on the diagonal, n = m: each query would not see its own "
+            "token. Mask only the keys after the query, n > m; the distance to itself is 0, "
             "and so is its penalty.",
-            "ru": "У вас −inf на диагонали, j = i: запрос не увидит собственного токена. "
-            "Маскируйте только ключи после запроса, j > i; расстояние до себя — 0, и штраф тоже 0.",
+            "ru": "У вас −inf на диагонали, n = m: запрос не увидит собственного токена. "
+            "Маскируйте только ключи после запроса, n > m; расстояние до себя — 0, и штраф тоже 0.",
         },
         "masked_past": {
             "en": "Query {i} gets −inf for key {j}, which comes before it: ALiBi never hides a "
@@ -82,29 +82,29 @@ MESSAGES = Messages(
             "не прячет прошлые ключи, он лишь понижает их оценку, тем сильнее, чем дальше ключ.",
         },
         "offset": {
-            "en": "For query {i} and its own key, j = i, your bias is {value}, not 0. The distance "
-            "from a token to itself is 0, and so is its penalty −m·(i − j). An off-by-one (i − j + 1, "
+            "en": "For query {i} and its own key, n = m, your bias is {value}, not 0. The distance "
+            "from a token to itself is 0, and so is its penalty −s_h·(m − n). An off-by-one (m − n + 1, "
             "or positions counted from 1 for the queries only) shifts every entry by one slope.",
-            "ru": "Для запроса {i} и его собственного ключа, j = i, ваше смещение равно {value}, а не 0. "
-            "Расстояние от токена до него самого равно 0, и штраф −m·(i − j) тоже 0. Ошибка на "
-            "единицу (i − j + 1 или нумерация позиций с 1 только у запросов) сдвигает каждый "
+            "ru": "Для запроса {i} и его собственного ключа, n = m, ваше смещение равно {value}, а не 0. "
+            "Расстояние от токена до него самого равно 0, и штраф −s_h·(m − n) тоже 0. Ошибка на "
+            "единицу (m − n + 1 или нумерация позиций с 1 только у запросов) сдвигает каждый "
             "элемент на один наклон.",
         },
         "sign": {
             "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
-            "ALiBi's is a penalty, −m·(i − j), below 0 for every key before the query, so "
+            "ALiBi's is a penalty, −s_h·(m − n), below 0 for every key before the query, so "
             "that near keys win when the contents are equal.",
             "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это надбавка за "
-            "расстояние. У ALiBi это штраф, −m·(i − j), меньше нуля для каждого ключа перед "
+            "расстояние. У ALiBi это штраф, −s_h·(m − n), меньше нуля для каждого ключа перед "
             "запросом, чтобы при равном содержании побеждали близкие ключи.",
         },
         "not_linear": {
-            "en": "In head {head} your bias is not −m·(i − j): at distance 1 it is "
+            "en": "In head {head} your bias is not −s_h·(m − n): at distance 1 it is "
             "{one}, at distance {d} it is {value}, not {expected}. The penalty grows linearly "
-            "with the distance i − j, the same slope at every distance.",
-            "ru": "В голове {head} ваше смещение не равно −m·(i − j): на расстоянии 1 оно равно "
+            "with the distance m − n, the same slope at every distance.",
+            "ru": "В голове {head} ваше смещение не равно −s_h·(m − n): на расстоянии 1 оно равно "
             "{one}, а на расстоянии {d} — {value}, а не {expected}. Штраф растёт линейно с "
-            "расстоянием i − j, с одним наклоном на любом расстоянии.",
+            "расстоянием m − n, с одним наклоном на любом расстоянии.",
         },
         "slopes_reversed": {
             "en": "Your slopes for {heads} heads are ALiBi's in reverse order: head 1 must be "
@@ -158,33 +158,33 @@ MESSAGES = Messages(
             "h = 1 .. n, когда n — степень двойки.",
         },
         "hint1": {
-            "en": "Slopes first. For n heads, n a power of two, m_h = `2^(-8h/n)` for h = 1 .. n: "
+            "en": "Slopes first. For n heads, n a power of two, s_h = `2^(-8h/n)` for h = 1 .. n: "
             "8 heads get 1/2, 1/4, ..., 1/256. For other n, take the slopes of the closest power "
             "of two below, n', then every other slope of 2n' (the 1st, 3rd, ...) until you have n.",
-            "ru": "Сначала наклоны. Для n голов, когда n — степень двойки, m_h = `2^(-8h/n)`, h = 1 .. n: "
+            "ru": "Сначала наклоны. Для n голов, когда n — степень двойки, s_h = `2^(-8h/n)`, h = 1 .. n: "
             "8 головам достаются 1/2, 1/4, …, 1/256. Для других n возьмите наклоны ближайшей "
             "меньшей степени двойки n', а затем каждый второй наклон для 2n' (1-й, 3-й, …), пока "
             "их не станет n.",
         },
         "hint2": {
-            "en": "Then the distances by broadcasting: `i = torch.arange(seq_len)[:, None]` (the "
-            "query) and `j = torch.arange(seq_len)[None, :]` (the key) give `i - j`, shape (seq, "
+            "en": "Then the distances by broadcasting: `m = torch.arange(seq_len)[:, None]` (the "
+            "query) and `n = torch.arange(seq_len)[None, :]` (the key) give `m - n`, shape (seq, "
             "seq); multiply by the slopes shaped (heads, 1, 1) and negate it.",
-            "ru": "Затем расстояния через транслирование: `i = torch.arange(seq_len)[:, None]` "
-            "(запрос) и `j = torch.arange(seq_len)[None, :]` (ключ) дают `i - j` формы (seq, "
+            "ru": "Затем расстояния через транслирование: `m = torch.arange(seq_len)[:, None]` "
+            "(запрос) и `n = torch.arange(seq_len)[None, :]` (ключ) дают `m - n` формы (seq, "
             "seq); умножьте на наклоны формы (heads, 1, 1) и поменяйте знак.",
         },
         "hint3": {
-            "en": "Last, the causal mask: `bias.masked_fill(j > i, float('-inf'))`. Only the "
+            "en": "Last, the causal mask: `bias.masked_fill(n > m, float('-inf'))`. Only the "
             "keys after the query are masked; the diagonal, the query's own token, keeps 0.",
-            "ru": "Напоследок каузальная маска: `bias.masked_fill(j > i, float('-inf'))`. "
+            "ru": "Напоследок каузальная маска: `bias.masked_fill(n > m, float('-inf'))`. "
             "Маскируются только ключи после запроса; диагональ, собственный токен запроса, "
             "остаётся нулём.",
         },
         "solution": {
-            "en": "The slopes by the paper's rule, the penalty −m_h·(i − j) by broadcasting, and "
+            "en": "The slopes by the paper's rule, the penalty −s_h·(m − n) by broadcasting, and "
             "−inf after the query.",
-            "ru": "Наклоны по правилу из статьи, штраф −m_h·(i − j) через транслирование и −inf "
+            "ru": "Наклоны по правилу из статьи, штраф −s_h·(m − n) через транслирование и −inf "
             "после запроса.",
         },
     },
@@ -196,8 +196,8 @@ import math
 import torch
 
 
-def my_alibi_bias(num_heads, seq_len):  # en: -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf for j > i
-    # ru: -> (num_heads, seq_len, seq_len): -m_h (i - j), -inf при j > i
+def my_alibi_bias(num_heads, seq_len):  # en: -> (num_heads, seq_len, seq_len): -s_h (m - n), -inf for n > m
+    # ru: -> (num_heads, seq_len, seq_len): -s_h (m - n), -inf при n > m
     raise NotImplementedError
 """
 
@@ -216,13 +216,13 @@ def slopes(n):
 
 
 def my_alibi_bias(num_heads, seq_len):
-    m = torch.tensor(slopes(num_heads))[:, None, None]  # (heads, 1, 1)
-    i = torch.arange(seq_len)[:, None]  # en: (seq, 1): the query
+    s = torch.tensor(slopes(num_heads))[:, None, None]  # (heads, 1, 1)
+    m = torch.arange(seq_len)[:, None]  # en: (seq, 1): the query
     # ru: (seq, 1): запрос
-    j = torch.arange(seq_len)[None, :]  # en: (1, seq): the key
+    n = torch.arange(seq_len)[None, :]  # en: (1, seq): the key
     # ru: (1, seq): ключ
-    bias = -m * (i - j)  # (heads, seq, seq)
-    return bias.masked_fill(j > i, float("-inf"))  # en: a causal model never sees the keys after the query
+    bias = -s * (m - n)  # (heads, seq, seq)
+    return bias.masked_fill(n > m, float("-inf"))  # en: a causal model never sees the keys after the query
     # ru: каузальная модель не видит ключей после запроса
 """
 
