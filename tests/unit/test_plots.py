@@ -618,7 +618,9 @@ def test_slope_label_writes_the_exponent_as_the_language_does():
     assert plots.slope_label(2**-0.5, "en") == "2^-0.5"
     assert plots.slope_label(2**-0.5, "ru") == "2^−0,5"
     assert plots.slope_label(2**-3, "ru") == "2^−3"
-    assert plots.alibi.slope_math(2**-0.5, "ru") == "$s_h = 2^{−0{,}5}$"  # braces keep the comma a decimal mark
+    assert (
+        plots.alibi.slope_math(2**-0.5, "ru") == "$s_h = 2^{−0{,}5}$"
+    )  # braces keep the comma a decimal mark
     assert plots.alibi.slope_math(2**-1, "en") == "$s_h = 2^{-1}$"
 
 

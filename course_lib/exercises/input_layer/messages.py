@@ -155,11 +155,11 @@ MESSAGES = Messages(
         "positions_mismatch": {
             "en": "With `positions=torch.tensor({positions})`, at batch row {row}, coordinate {dim} of "
             "the token at position {position}, your layer gives {got}, but token vector × "
-            "√d_model + PE({position}, {dim}) = {expected}. Position p must get row p: "
+            "√d_model + PE({position}, {dim}) = {expected}. Position pos must get row pos: "
             "`self.pe[positions]`.",
             "ru": "С `positions=torch.tensor({positions})` в примере {row} батча, в координате {dim} "
             "токена на позиции {position} ваш слой даёт {got}, а вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected}. Позиция p должна получать строку p: "
+            "PE({position}, {dim}) = {expected}. Позиция pos должна получать строку pos: "
             "`self.pe[positions]`.",
         },
         "positions_batch_error": {
