@@ -297,7 +297,7 @@ LANGUAGE_MESSAGES = Messages(
         # in the language set so far: set_language("de") after set_language("ru") answers in Russian
         "unknown_language": {
             "en": "the course speaks {choices}: language must be one of them, got {value!r}",
-            "ru": "курс говорит на языках {choices}: язык должен быть одним из них, а получено {value!r}",
+            "ru": "курс доступен на языках {choices}: язык должен быть одним из них, а получено {value!r}",
         },
     },
 )

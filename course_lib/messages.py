@@ -16,11 +16,11 @@ INPUT = Messages(
     {
         "not_positive_int": {
             "en": "{name} must be a positive integer, got {value!r}",
-            "ru": "{name} должен быть целым положительным числом, а получено {value!r}",
+            "ru": "аргумент `{name}` должен быть целым положительным числом, а получено {value!r}",
         },
         "not_non_negative_int": {
             "en": "{name} must be a non-negative integer, got {value!r}",
-            "ru": "{name} должен быть целым неотрицательным числом, а получено {value!r}",
+            "ru": "аргумент `{name}` должен быть целым неотрицательным числом, а получено {value!r}",
         },
         "table_too_large": {
             "en": "a table of {rows} × {d_model} = {entries} entries is too large: building it takes {need} GiB "
@@ -38,13 +38,13 @@ INPUT = Messages(
         "nested_tensor": {
             "en": "{name} must be one rectangular tensor, got a nested tensor (torch.nested) of {count} "
             "sequences: pad them to one length first (course_lib.vocab.pad_batch)",
-            "ru": "{name} должен быть одним прямоугольным тензором, а получен вложенный тензор (torch.nested) "
-            "из {count} последовательностей: сначала дополните их до одной длины (course_lib.vocab.pad_batch)",
+            "ru": "аргумент `{name}` должен быть одним прямоугольным тензором, а получен вложенный тензор (torch.nested) "
+            "из {count} последовательностей: сначала дополните их паддингом до одной длины (course_lib.vocab.pad_batch)",
         },
         "sparse_tensor": {
             "en": "{name} must be a dense tensor, got layout {layout}: convert it with .to_dense()",
-            "ru": "{name} должен быть плотным тензором, а получен разреженный тензор (layout {layout}): преобразуйте его через "
-            ".to_dense()",
+            "ru": "аргумент `{name}` должен быть плотным тензором, а получен разреженный тензор (layout {layout}): "
+            "преобразуйте его методом .to_dense()",
         },
         "base_invalid": {
             "en": "base must be a finite number greater than 1, got {value!r}: the wavelengths run from 2π "
@@ -56,43 +56,43 @@ INPUT = Messages(
         },
         "dropout_range": {
             "en": "dropout must be a probability between 0 and 1, got {value!r}",
-            "ru": "dropout должен быть вероятностью от 0 до 1, а получено {value!r}",
+            "ru": "аргумент `dropout` — вероятность дропаута, он должен лежать в диапазоне от 0 до 1, а получено {value!r}",
         },
         "dtype_not_dtype": {
             "en": "dtype must be a torch.dtype such as torch.float32, got {value!r}",
-            "ru": "dtype должен быть типом torch.dtype, например torch.float32, а получено {value!r}",
+            "ru": "аргумент `dtype` должен быть типом данных torch.dtype, например torch.float32, а получено {value!r}",
         },
         "dtype_not_float": {
             "en": "dtype must be a floating-point dtype (torch.float32, torch.float64, ...), got {value}: "
             "the table holds sines and cosines between -1 and 1",
-            "ru": "dtype должен быть вещественным (torch.float32, torch.float64, ...), а получен {value}: "
-            "в таблице синусы и косинусы от -1 до 1",
+            "ru": "аргумент `dtype` должен быть вещественным типом (torch.float32, torch.float64, ...), а получен {value}: "
+            "в таблице синусы и косинусы от −1 до 1",
         },
         "not_a_choice": {
             "en": "{name} must be one of {allowed}, got {value!r}",
-            "ru": "{name} должен быть одним из значений {allowed}, а получено {value!r}",
+            "ru": "аргумент `{name}` должен быть одним из значений {allowed}, а получено {value!r}",
         },
         "not_a_flag": {
             "en": "{name} must be True or False, got {value!r}",
-            "ru": "{name} должен быть True или False, а получено {value!r}",
+            "ru": "аргумент `{name}` должен быть True или False, а получено {value!r}",
         },
         "padding_idx_type": {
             "en": "padding_idx must be an integer or None, got {value!r}",
-            "ru": "padding_idx должен быть целым числом или None, а получено {value!r}",
+            "ru": "аргумент `padding_idx` должен быть целым числом или None, а получено {value!r}",
         },
         "padding_idx_range": {
             "en": "padding_idx={value!r} is outside the vocabulary: it must be in [0, {vocab_size})",
-            "ru": "padding_idx={value!r} вне словаря: он должен лежать в [0, {vocab_size})",
+            "ru": "padding_idx={value!r} вне словаря: индекс паддинга должен лежать в [0, {vocab_size})",
         },
         "no_torchscript": {
             "en": "{name} cannot be compiled by torch.jit.script: its input checks, which speak the student's "
             "language, are plain Python; use torch.compile(model) instead (TorchScript is in maintenance mode)",
-            "ru": "{name} нельзя скомпилировать через torch.jit.script: проверки входа, которые говорят на языке "
-            "студента, написаны на обычном Python; используйте torch.compile(model) (TorchScript больше не развивается)",
+            "ru": "модуль {name} нельзя скомпилировать через torch.jit.script: его проверки входных данных, которые "
+            "пишут сообщения на языке студента, написаны на обычном Python; используйте torch.compile(model) (TorchScript больше не развивается)",
         },
         "ids_not_tensor": {
             "en": "token ids must be a torch.Tensor of integers, got {type_name}",
-            "ru": "индексы токенов должны быть тензором torch.Tensor с целыми числами, а получен {type_name}",
+            "ru": "индексы токенов должны быть тензором torch.Tensor из целых чисел, а получен {type_name}",
         },
         "ids_not_integer": {
             "en": "token ids must be integers (torch.long), got dtype {dtype}: "
@@ -127,20 +127,20 @@ INPUT = Messages(
         },
         "x_not_tensor": {
             "en": "x must be a torch.Tensor of shape (batch, seq, d_model), got {type_name}",
-            "ru": "x должен быть тензором torch.Tensor формы (batch, seq, d_model), а получен {type_name}",
+            "ru": "аргумент `x` должен быть тензором torch.Tensor формы (batch, seq, d_model), а получен {type_name}",
         },
         "x_not_float": {
             "en": "x must hold floating-point vectors, got dtype {dtype}: embed the token ids first",
-            "ru": "x должен содержать вещественные векторы, а получен dtype {dtype}: "
-            "сначала получите эмбеддинги токенов",
+            "ru": "аргумент `x` должен содержать вещественные векторы, а получен dtype {dtype}: "
+            "сначала превратите индексы токенов в эмбеддинги",
         },
         "x_bad_ndim": {
             "en": "x must have shape (batch, seq, d_model), got shape {shape}",
-            "ru": "x должен иметь форму (batch, seq, d_model), а получена форма {shape}",
+            "ru": "аргумент `x` должен иметь форму (batch, seq, d_model), а получена форма {shape}",
         },
         "last_dim": {
             "en": "the last dimension of x is {got}, but this module was built with d_model={d_model}",
-            "ru": "размер x по последней оси равен {got}, а модуль создан с d_model={d_model}",
+            "ru": "размер `x` по последней оси равен {got}, а модуль создан с d_model={d_model}",
         },
         "seq_too_long": {
             "en": "sequence length {seq_len} exceeds max_len={max_len}: build the module with a larger max_len",
@@ -149,37 +149,37 @@ INPUT = Messages(
         },
         "tensor_not_tensor": {
             "en": "{name} must be a torch.Tensor of shape {layout}, got {type_name}",
-            "ru": "{name} должен быть тензором torch.Tensor формы {layout}, а получен {type_name}",
+            "ru": "аргумент `{name}` должен быть тензором torch.Tensor формы {layout}, а получен {type_name}",
         },
         "tensor_not_float": {
             "en": "{name} must hold floating-point numbers, got dtype {dtype}",
-            "ru": "{name} должен содержать вещественные числа, а получен dtype {dtype}",
+            "ru": "аргумент `{name}` должен содержать вещественные числа, а получен dtype {dtype}",
         },
         "tensor_bad_ndim": {
             "en": "{name} must have shape {layout}, got shape {shape}",
-            "ru": "{name} должен иметь форму {layout}, а получена форма {shape}",
+            "ru": "аргумент `{name}` должен иметь форму {layout}, а получена форма {shape}",
         },
         "positions_not_tensor": {
             "en": "positions must be a torch.Tensor of integers, shape (seq,) or (batch, seq), got {type_name}",
-            "ru": "аргумент positions должен быть тензором torch.Tensor с целыми числами формы (seq,) или (batch, seq), "
+            "ru": "аргумент `positions` должен быть тензором torch.Tensor из целых чисел формы (seq,) или (batch, seq), "
             "а получен {type_name}",
         },
         "positions_not_integer": {
             "en": "positions must be integers, got dtype {dtype}: a position is a row number of the table",
-            "ru": "аргумент positions должен содержать целые числа, а получен dtype {dtype}: позиция — это номер строки "
+            "ru": "аргумент `positions` должен содержать целые числа, а получен dtype {dtype}: позиция — это номер строки "
             "таблицы",
         },
         "positions_shape": {
             "en": "positions must have shape ({seq},) or ({batch}, {seq}) for {name} of shape {x_shape}, "
             "got shape {shape}",
-            "ru": "аргумент positions должен иметь форму ({seq},) или ({batch}, {seq}) для {name} формы {x_shape}, "
+            "ru": "аргумент `positions` должен иметь форму ({seq},) или ({batch}, {seq}) для `{name}` формы {x_shape}, "
             "а получена форма {shape}",
         },
         "positions_meta": {
             "en": "positions {value!r} are on the meta device, which holds shapes but no values, while this "
             "module computes on {device}: put the positions on {device}",
-            "ru": "аргумент positions {value!r} лежит на устройстве meta, где есть формы, но нет значений, а этот модуль "
-            "считает на {device}: перенесите positions на {device}",
+            "ru": "аргумент `positions` {value!r} лежит на устройстве meta, где есть формы, но нет значений, а этот "
+            "модуль считает на {device}: перенесите позиции на {device}",
         },
         "position_too_large": {
             "en": "position {value} is out of range: this module was built with max_len={max_len}, "
@@ -200,7 +200,7 @@ VOCAB = Messages(
     {
         "texts_not_list": {
             "en": "texts must be a list of strings, got {type_name}",
-            "ru": "texts должен быть списком строк, а получен {type_name}",
+            "ru": "аргумент `texts` должен быть списком строк, а получен {type_name}",
         },
         "text_not_str": {
             "en": "each text must be a str, got {type_name}",
@@ -208,7 +208,7 @@ VOCAB = Messages(
         },
         "empty_batch": {
             "en": "encode_batch needs at least one text, got an empty list",
-            "ru": "для encode_batch нужен хотя бы один текст, а получен пустой список",
+            "ru": "методу encode_batch нужен хотя бы один текст, а получен пустой список",
         },
         "tokens_not_list": {
             "en": "a vocabulary is built from a list of token strings, got {type_name}: "
@@ -228,12 +228,12 @@ VOCAB = Messages(
         },
         "decode_not_ids": {
             "en": "decode takes a list or a 1-d tensor of integer ids, got {got}",
-            "ru": "decode принимает список или одномерный тензор целых индексов, а получено {got}",
+            "ru": "метод decode принимает список или одномерный тензор целых индексов, а получено {got}",
         },
         "decode_meta": {
             "en": "decode needs the ids' values, but {value!r} is on the meta device, which holds shapes only: "
             "decode ids computed on a real device (cpu, cuda)",
-            "ru": "decode нужны значения индексов, а {value!r} лежит на устройстве meta, где есть только формы: "
+            "ru": "методу decode нужны значения индексов, а {value!r} лежит на устройстве meta, где есть только формы: "
             "декодируйте индексы, вычисленные на настоящем устройстве (cpu, cuda)",
         },
         "decode_id_range": {
@@ -242,13 +242,13 @@ VOCAB = Messages(
         },
         "min_freq": {
             "en": "min_freq must be a positive integer, got {value!r}",
-            "ru": "min_freq должен быть целым положительным числом, а получено {value!r}",
+            "ru": "аргумент `min_freq` должен быть целым положительным числом, а получено {value!r}",
         },
         "no_counts": {
             "en": "this vocabulary was made from a list of tokens, so it has no word counts to cut by "
             "min_freq: build it with Vocab.build(texts)",
-            "ru": "этот словарь создан из списка токенов, и у него нет частот слов, по которым можно "
-            "отсечь min_freq: постройте его вызовом Vocab.build(texts)",
+            "ru": "этот словарь создан из списка токенов, и у него нет частот слов, чтобы отсечь редкие слова "
+            "порогом min_freq: постройте его вызовом Vocab.build(texts)",
         },
     },
 )
@@ -259,17 +259,17 @@ ROTARY = Messages(
     {
         "odd_head_dim": {
             "en": "head_dim must be even, got {value}: RoPE rotates the coordinates of a head in pairs",
-            "ru": "head_dim должен быть чётным, а получено {value}: RoPE поворачивает координаты головы парами",
+            "ru": "аргумент `head_dim` должен быть чётным, а получено {value}: RoPE поворачивает координаты головы парами",
         },
         "last_dim": {
             "en": "the last dimension of {name} is {got}, but this module was built with head_dim={head_dim}",
-            "ru": "размер {name} по последней оси равен {got}, а модуль создан с head_dim={head_dim}",
+            "ru": "размер `{name}` по последней оси равен {got}, а модуль создан с head_dim={head_dim}",
         },
         "qk_mismatch": {
             "en": "q and k must have the same batch size and sequence length (their numbers of heads may "
             "differ, as in grouped-query attention), got q of shape {q_shape} and k of shape {k_shape}",
             "ru": "у q и k должны совпадать размер батча и длина последовательности (число голов может "
-            "различаться, как во внимании с группировкой запросов, grouped-query attention), "
+            "различаться, как во внимании с группами запросов — grouped-query attention), "
             "а получены q формы {q_shape} и k формы {k_shape}",
         },
         "bias_too_large": {
@@ -281,7 +281,7 @@ ROTARY = Messages(
         "heads_too_many": {
             "en": "num_heads={value!r} is too large: its slopes take {need} GiB of memory at their peak, and the "
             "limit is {limit} GiB",
-            "ru": "num_heads={value!r} слишком велико: наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
+            "ru": "num_heads={value!r} — слишком много голов: их наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
         },
     },
 )
@@ -293,7 +293,7 @@ EXTRAPOLATION = Messages(
         "head_dim": {
             "en": "d_model={d_model} must split into n_heads={n_heads} heads of an even width "
             "(RoPE turns the coordinates of a head in pairs)",
-            "ru": "d_model={d_model} должен делиться на n_heads={n_heads} голов чётной ширины "
+            "ru": "размерность модели d_model={d_model} должна делиться на n_heads={n_heads} голов чётной ширины "
             "(RoPE поворачивает координаты головы парами)",
         },
         "lengths": {
@@ -310,15 +310,16 @@ EXTRAPOLATION = Messages(
         },
         "lr": {
             "en": "lr must be a positive number, got {value!r}",
-            "ru": "lr должен быть положительным числом, а получено {value!r}",
+            "ru": "скорость обучения lr должна быть положительным числом, а получено {value!r}",
         },
         "pairs_or_weights": {
             "en": "by_pair splits scores, and weights are not a sum of pair terms: ask for one of the two",
-            "ru": "by_pair раскладывает оценки, а веса не раскладываются в сумму по парам: выберите что-то одно",
+            "ru": "by_pair раскладывает оценки внимания по парам координат, а веса внимания в такую сумму не "
+            "раскладываются: выберите что-то одно",
         },
         "test_length": {
             "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
-            "ru": "длина для проверки должна лежать в 2 .. test_len={test_len}, а получено {value!r}",
+            "ru": "тестовая длина должна лежать в диапазоне от 2 до test_len={test_len}, а получено {value!r}",
         },
     },
 )

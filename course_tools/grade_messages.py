@@ -49,7 +49,7 @@ GRADE = Messages(
         },
         "kernel_died": {
             "en": "The kernel died while running the notebook (a crash, `os._exit`, or out of memory).",
-            "ru": "Ядро упало во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
+            "ru": "Ядро Jupyter аварийно завершилось во время работы ноутбука (сбой, `os._exit` или нехватка памяти).",
         },
         "memory": {
             "en": "The notebook's processes together used more than {memory} MiB of memory and were stopped.",
@@ -91,7 +91,7 @@ GRADE = Messages(
         },
         "grader_failed": {
             "en": "The grader itself failed on this notebook ({code}): please report it.",
-            "ru": "Сам грейдер упал на этом ноутбуке ({code}): пожалуйста, сообщите об этом.",
+            "ru": "Сам грейдер завершился с ошибкой на этом ноутбуке ({code}): пожалуйста, сообщите об этом.",
         },
     },
 )

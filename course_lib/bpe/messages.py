@@ -15,26 +15,26 @@ MESSAGES = Messages(
         # training input (tokenizer.py)
         "texts_not_list": {
             "en": "texts must be a list of strings, got {type_name}: a single text goes in a list, [text]",
-            "ru": "texts должен быть списком строк, а получен {type_name}: один текст передают списком, [text]",
+            "ru": "аргумент `texts` должен быть списком строк, а получен {type_name}: один текст передают списком из одного элемента, [text]",
         },
         "text_not_str": {
             "en": "texts[{index}] must be a str, got {type_name}",
-            "ru": "texts[{index}] должен быть строкой str, а получен {type_name}",
+            "ru": "элемент texts[{index}] должен быть строкой str, а получен {type_name}",
         },
         "empty_corpus": {
             "en": "the training texts hold no characters ({count} texts, all empty): BPE learns its merges "
             "from the pairs of bytes it sees, so give it some text",
-            "ru": "в текстах для обучения нет ни одного символа (текстов: {count}, все пустые): BPE учит "
-            "слияния по парам байтов, которые видит в тексте, поэтому дайте ему текст",
+            "ru": "в обучающих текстах нет ни одного символа (текстов: {count}, все пустые): BPE выучивает "
+            "слияния по парам байтов, которые встречает в тексте, поэтому ему нужен непустой текст",
         },
         "vocab_size_type": {
             "en": "vocab_size must be an integer, got {value!r}",
-            "ru": "vocab_size должен быть целым числом, а получено {value!r}",
+            "ru": "аргумент `vocab_size` должен быть целым числом, а получено {value!r}",
         },
         "vocab_size_small": {
             "en": "vocab_size={value!r} is too small: the 256 byte values and the special tokens ({n_specials}) "
             "already take the ids 0 to {last}, so vocab_size must be at least {minimum}",
-            "ru": "vocab_size={value!r} слишком мал: 256 значений байта и специальные токены (их {n_specials}) "
+            "ru": "vocab_size={value!r} — слишком маленький словарь: 256 значений байта и специальные токены (их {n_specials}) "
             "уже занимают индексы с 0 по {last}, поэтому vocab_size должен быть не меньше {minimum}",
         },
         "truncate_range": {
@@ -46,11 +46,11 @@ MESSAGES = Messages(
         },
         "specials_not_list": {
             "en": "specials must be a tuple or list of strings, got {type_name}",
-            "ru": "specials должен быть кортежем или списком строк, а получен {type_name}",
+            "ru": "аргумент `specials` должен быть кортежем или списком строк, а получен {type_name}",
         },
         "specials_empty": {
             "en": "specials needs at least one token: the first one pads batches and gets id 0",
-            "ru": "в specials нужен хотя бы один токен: первый дополняет батчи паддингом и получает индекс 0",
+            "ru": "в `specials` нужен хотя бы один токен: первый из них служит паддингом в батчах и получает индекс 0",
         },
         "special_not_str": {
             "en": "each special token must be a non-empty str, got {value!r}",
@@ -58,34 +58,34 @@ MESSAGES = Messages(
         },
         "special_duplicate": {
             "en": "the special token {value!r} appears twice in specials: each one needs its own id",
-            "ru": "специальный токен {value!r} встречается в specials дважды, а каждому нужен свой индекс",
+            "ru": "специальный токен {value!r} встречается в `specials` дважды, а каждому нужен свой индекс",
         },
         "special_is_token": {
             "en": "the special token {value!r} is spelled like the ordinary token {token_id}, so a saved or "
             "exported vocabulary could not tell them apart: choose a name that no text produces, "
             "such as '<{value}>'",
             "ru": "специальный токен {value!r} пишется так же, как обычный токен {token_id}, и в сохранённом "
-            "или экспортированном словаре их не различить: выберите имя, которое не получится ни из "
+            "или экспортированном словаре их не различить: выберите имя, которое не может получиться ни из "
             "какого текста, например '<{value}>'",
         },
         # encoding and decoding
         "encode_not_str": {
             "en": "encode takes a str, got {type_name}",
-            "ru": "encode принимает строку str, а получен {type_name}",
+            "ru": "метод encode принимает строку str, а получен {type_name}",
         },
         "surrogate": {
             "en": "{name} has a lone surrogate {char!r} at position {index}, in {context!r}: half of a UTF-16 "
             "pair, not a character, so it has no UTF-8 bytes to encode. It usually comes from a broken "
             "'\\ud83d' escape in JSON or from bytes decoded with errors='surrogateescape': fix the text where "
             "it is read",
-            "ru": "в строке {name} одиночный суррогат {char!r} на позиции {index}, в {context!r}: это половина "
-            "пары UTF-16, а не символ, и байтов UTF-8 у него нет. Обычно он появляется из сломанной "
+            "ru": "в строке `{name}` одиночный суррогат {char!r} на позиции {index}, в {context!r}: это половина "
+            "пары UTF-16, а не символ, и байтов UTF-8 у него нет. Обычно он появляется из испорченной "
             "escape-последовательности '\\ud83d' в JSON или из байтов, декодированных с "
             "errors='surrogateescape': исправьте текст там, где его читают",
         },
         "not_str": {
             "en": "{name} takes a str, got {type_name}",
-            "ru": "{name} принимает строку str, а получен {type_name}",
+            "ru": "функция {name} принимает строку str, а получен {type_name}",
         },
         "no_bos_eos": {
             "en": "add_bos_eos=True needs the special tokens '<bos>' and '<eos>', but this tokenizer has "
@@ -105,21 +105,21 @@ MESSAGES = Messages(
         # a vocabulary given as data: to the constructor, loaded from a file or a Hugging Face tokenizer
         "tokens_not_list": {
             "en": "tokens must be a list of str (the special tokens) and bytes (every other token), got {type_name}",
-            "ru": "tokens должен быть списком из str (специальные токены) и bytes (все остальные токены), "
+            "ru": "аргумент `tokens` должен быть списком из str (специальные токены) и bytes (все остальные токены), "
             "а получен {type_name}",
         },
         "token_type": {
             "en": "tokens[{index}] must be a str (a special token) or bytes (any other token), got {value!r}",
-            "ru": "tokens[{index}] должен быть строкой str (специальный токен) или bytes (любой другой токен), "
+            "ru": "элемент tokens[{index}] должен быть строкой str (специальный токен) или bytes (любой другой токен), "
             "а получено {value!r}",
         },
         "merges_not_list": {
             "en": "merges must be a list of pairs of token ids (first, second), got {type_name}",
-            "ru": "merges должен быть списком пар индексов токенов (first, second), а получен {type_name}",
+            "ru": "аргумент `merges` должен быть списком пар индексов токенов (first, second), а получен {type_name}",
         },
         "merge_not_pair": {
             "en": "merges[{index}] must be a pair of integer token ids (first, second), got {value!r}",
-            "ru": "merges[{index}] должен быть парой целых индексов токенов (first, second), а получено {value!r}",
+            "ru": "элемент merges[{index}] должен быть парой целых индексов токенов (first, second), а получено {value!r}",
         },
         "load_version": {
             "en": "{path} is a tokenizer file of version {value!r}, but this course_lib reads only version "
@@ -142,7 +142,7 @@ MESSAGES = Messages(
         "not_a_tokenizer": {
             "en": "from_tokenizers takes a tokenizers.Tokenizer, got {value!r}: a name such as 'gpt2' would "
             "need a download, so load a tokenizer.json with tokenizers.Tokenizer.from_file(path)",
-            "ru": "from_tokenizers принимает объект tokenizers.Tokenizer, а получено {value!r}: имя вроде "
+            "ru": "функция from_tokenizers принимает объект tokenizers.Tokenizer, а получено {value!r}: имя вроде "
             "'gpt2' потребовало бы загрузки из сети, поэтому прочитайте tokenizer.json через "
             "tokenizers.Tokenizer.from_file(path)",
         },
@@ -154,7 +154,7 @@ MESSAGES = Messages(
         },
         "bad_tokens": {
             "en": "the vocabulary is not byte-level BPE: {reason}",
-            "ru": "словарь не является байтовым BPE: {reason}",
+            "ru": "это не словарь байтового BPE: {reason}",
         },
         "reason_bytes": {
             "en": "the 256 single bytes are not all tokens",
@@ -184,14 +184,14 @@ MESSAGES = Messages(
             "en": "from_tokenizers takes a byte-level BPE tokenizer (models.BPE, "
             "pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True), decoders.ByteLevel, "
             "no normalizer), but this one has {what}",
-            "ru": "from_tokenizers принимает байтовый BPE-токенизатор (models.BPE, "
+            "ru": "функция from_tokenizers принимает байтовый BPE-токенизатор (models.BPE, "
             "pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True), decoders.ByteLevel, "
             "без нормализатора), а у этого {what}",
         },
         # the helpers of training (train.py)
         "words_not_dict": {
             "en": "{name} takes a dict from each word to its count, got {type_name}",
-            "ru": "{name} принимает словарь dict «слово → частота», а получен {type_name}",
+            "ru": "{name} принимает словарь Python (`dict`) «слово → частота», а получен {type_name}",
         },
         "word_not_ids": {
             "en": "{name}: each word must be a tuple of integer token ids, got {value!r}",
@@ -208,20 +208,20 @@ MESSAGES = Messages(
         },
         "pair_not_ids": {
             "en": "merge: pair must be two integer token ids (first, second), got {value!r}",
-            "ru": "merge: pair должен быть двумя целыми индексами токенов (first, second), а получено {value!r}",
+            "ru": "merge: аргумент `pair` должен быть двумя целыми индексами токенов (first, second), а получено {value!r}",
         },
         "new_id_not_int": {
             "en": "merge: new_id must be an integer token id, got {value!r}",
-            "ru": "merge: new_id должен быть целым индексом токена, а получено {value!r}",
+            "ru": "merge: аргумент `new_id` должен быть целым индексом токена, а получено {value!r}",
         },
         # the corpus (corpus.py)
         "corpus_lang": {
             "en": "lang must be one of {languages}, got {value!r}",
-            "ru": "lang должен быть одним из {languages}, а получено {value!r}",
+            "ru": "аргумент `lang` должен быть одним из {languages}, а получено {value!r}",
         },
         "corpus_split": {
             "en": "split must be one of {splits}, got {value!r}",
-            "ru": "split должен быть одним из {splits}, а получено {value!r}",
+            "ru": "аргумент `split` должен быть одним из {splits}, а получено {value!r}",
         },
     },
 )

@@ -23,9 +23,9 @@ MESSAGES = Messages(
     {
         "correct": {
             "en": "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/H)`, a penalty "
-            "s·(m − n) for each key before the query, and −inf for the keys after it.",
+            "s_h·(m − n) for each key before the query, and −inf for the keys after it.",
             "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны от `2^(-8/H)`, штраф "
-            "s·(m − n) для каждого ключа перед запросом и −inf для ключей после него.",
+            "s_h·(m − n) для каждого ключа перед запросом и −inf для ключей после него.",
         },
         "shape": {
             "en": "For {heads} heads and {seq} positions your function returned {got}; the bias "
@@ -61,12 +61,12 @@ MESSAGES = Messages(
             "и вес ключа равен ровно 0.",
         },
         "symmetric": {
-            "en": "Your bias is the symmetric −s·|m − n| that an encoder uses: query {i} gets "
+            "en": "Your bias is the symmetric −s_h·|m − n| that an encoder uses: query {i} gets "
             "{value} for key {j}, which comes after it. A causal model must not see the future: "
-            "keep −s·(m − n) for n <= m and put −inf at every n > m.",
-            "ru": "У вас симметричное смещение −s·|m − n|, как у энкодера: запрос {i} получает "
+            "keep −s_h·(m − n) for n ≤ m and put −inf at every n > m.",
+            "ru": "У вас симметричное смещение −s_h·|m − n|, как у энкодера: запрос {i} получает "
             "{value} для ключа {j}, который стоит после него. Каузальная модель не должна видеть "
-            "будущее: оставьте −s·(m − n) для n <= m и поставьте −inf во все n > m.",
+            "будущее: оставьте −s_h·(m − n) для n ≤ m и поставьте −inf во все n > m.",
         },
         "masked_diagonal": {
             "en": "Your bias is −inf on the diagonal, n = m: each query would not see its own "
@@ -83,26 +83,26 @@ MESSAGES = Messages(
         },
         "offset": {
             "en": "For query {i} and its own key, n = m, your bias is {value}, not 0. The distance "
-            "from a token to itself is 0, and so is its penalty −s·(m − n). An off-by-one (m − n + 1, "
+            "from a token to itself is 0, and so is its penalty −s_h·(m − n). An off-by-one (m − n + 1, "
             "or positions counted from 1 for the queries only) shifts every entry by one slope.",
             "ru": "Для запроса {i} и его собственного ключа, n = m, ваше смещение равно {value}, а не 0. "
-            "Расстояние от токена до него самого равно 0, и штраф −s·(m − n) тоже 0. Ошибка на "
+            "Расстояние от токена до него самого равно 0, и штраф −s_h·(m − n) тоже 0. Ошибка на "
             "единицу (m − n + 1 или нумерация позиций с 1 только у запросов) сдвигает каждый "
             "элемент на один наклон.",
         },
         "sign": {
             "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
-            "ALiBi's is a penalty, −s·(m − n), below 0 for every key before the query, so "
+            "ALiBi's is a penalty, −s_h·(m − n), below 0 for every key before the query, so "
             "that near keys win when the contents are equal.",
             "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это надбавка за "
-            "расстояние. У ALiBi это штраф, −s·(m − n), меньше нуля для каждого ключа перед "
+            "расстояние. У ALiBi это штраф, −s_h·(m − n), меньше нуля для каждого ключа перед "
             "запросом, чтобы при равном содержании побеждали близкие ключи.",
         },
         "not_linear": {
-            "en": "In head {head} your bias is not −s·(m − n): at distance 1 it is "
+            "en": "In head {head} your bias is not −s_h·(m − n): at distance 1 it is "
             "{one}, at distance {d} it is {value}, not {expected}. The penalty grows linearly "
             "with the distance m − n, the same slope at every distance.",
-            "ru": "В голове {head} ваше смещение не равно −s·(m − n): на расстоянии 1 оно равно "
+            "ru": "В голове {head} ваше смещение не равно −s_h·(m − n): на расстоянии 1 оно равно "
             "{one}, а на расстоянии {d} — {value}, а не {expected}. Штраф растёт линейно с "
             "расстоянием m − n, с одним наклоном на любом расстоянии.",
         },

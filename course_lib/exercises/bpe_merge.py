@@ -171,14 +171,14 @@ MESSAGES = Messages(
             "`word[i : i + 2] == pair`, append `new_id` and jump by 2; otherwise append `word[i]` and "
             "step by 1.",
             "ru": "Слияние: пройдите по каждому слову с индексом, `i = 0` и `while i < len(word)`. Если "
-            "`word[i : i + 2] == pair`, добавьте `new_id` и прыгните на 2, иначе добавьте `word[i]` и "
-            "шагните на 1.",
+            "`word[i : i + 2] == pair`, добавьте `new_id` и сдвиньтесь на 2, иначе добавьте `word[i]` "
+            "и сдвиньтесь на 1.",
         },
         "hint3": {
             "en": "The jump by 2 is what makes `a a a` become `aa a` and not `aa aa a`. The new word is "
             "`tuple(out)` and keeps the old word's count: `new_words[tuple(out)] = count`, for every "
             "word, also those without the pair.",
-            "ru": "Именно прыжок на 2 превращает `a a a` в `aa a`, а не в `aa aa a`. Новое слово — это "
+            "ru": "Именно сдвиг на 2 превращает `a a a` в `aa a`, а не в `aa aa a`. Новое слово — это "
             "`tuple(out)`, и оно сохраняет число вхождений старого: `new_words[tuple(out)] = count` "
             "для каждого слова, в том числе без пары.",
         },

@@ -44,13 +44,13 @@ MESSAGES = Messages(
         "not_attempted": {
             "en": "`{where}` still raises `NotImplementedError`: replace that line with your code "
             "and run this cell again.",
-            "ru": "`{where}` всё ещё выбрасывает `NotImplementedError`: замените эту строку своим "
+            "ru": "`{where}` всё ещё вызывает исключение `NotImplementedError`: замените эту строку своим "
             "кодом и снова запустите ячейку.",
         },
         "not_a_class": {
             "en": "`check` expects your class itself, e.g. `check(MyPositionalEncoding)`; it got a "
             "value of type `{type_name}`.",
-            "ru": "`check` ждёт сам класс, например `check(MyPositionalEncoding)`, а получил "
+            "ru": "Функции `check` нужен сам класс, например `check(MyPositionalEncoding)`, а она получила "
             "значение типа `{type_name}`.",
         },
         "instance_not_class": {
@@ -62,7 +62,7 @@ MESSAGES = Messages(
         "not_a_function": {
             "en": "`check` expects your function itself, e.g. `check(my_pad)`, without calling it; "
             "it got a value of type `{type_name}`.",
-            "ru": "`check` ждёт саму функцию, например `check(my_pad)`, без вызова, а получил "
+            "ru": "Функции `check` нужна сама ваша функция, например `check(my_pad)`, без вызова, а она получила "
             "значение типа `{type_name}`.",
         },
         "not_module": {
@@ -78,17 +78,17 @@ MESSAGES = Messages(
         },
         "error_init": {
             "en": "Your `__init__` raised `{error}`: `{detail}`.",
-            "ru": "Ваш `__init__` упал с ошибкой `{error}`: `{detail}`.",
+            "ru": "Ваш `__init__` вызвал исключение `{error}`: `{detail}`.",
         },
         "error_forward": {
             "en": "Your `forward` raised `{error}` on an input of shape {shape} and dtype {dtype}: "
             "`{detail}`.",
-            "ru": "Ваш `forward` упал с ошибкой `{error}` на входе формы {shape} с типом {dtype}: "
+            "ru": "Ваш `forward` вызвал исключение `{error}` на входе формы {shape} с типом данных {dtype}: "
             "`{detail}`.",
         },
         "error_call": {
             "en": "Your function `{name}` raised `{error}`: `{detail}`.",
-            "ru": "Ваша функция `{name}` упала с ошибкой `{error}`: `{detail}`.",
+            "ru": "Ваша функция `{name}` вызвала исключение `{error}`: `{detail}`.",
         },
         "not_tensor": {
             "en": "`{name}` returned {got} instead of a tensor. Is a `return` missing?",
@@ -100,7 +100,7 @@ MESSAGES = Messages(
             "plain numbers, or the result of ordinary tensor operations).",
             "ru": "Результат `{name}` — объект `{type_name}`, подкласс `torch.Tensor`, а проверка "
             "сравнивает только обычные тензоры. Верните значения как обычный `torch.Tensor`: "
-            "результат обычных операций над тензорами.",
+            "`torch.as_tensor(...)` от обычных чисел или результат обычных операций над тензорами.",
         },
         "meta_tensor": {
             "en": "`{name}` returned a tensor on the `meta` device: it has a shape but no values, so "
@@ -171,7 +171,7 @@ MESSAGES = Messages(
         "check_failed": {
             "en": "The check itself failed on your code with `{error}`: `{detail}`. That is a bug "
             "in the course, not in your code: please tell your instructor.",
-            "ru": "Сама проверка упала на вашем коде с ошибкой `{error}`: `{detail}`. Это ошибка "
+            "ru": "Сама проверка вызвала исключение `{error}` на вашем коде: `{detail}`. Это ошибка "
             "курса, а не ваша: пожалуйста, сообщите о ней преподавателю.",
         },
         "timeout": {

@@ -100,12 +100,12 @@ MESSAGES = Messages(
             "token, but your mask says False there. A mask built as `ids != pad_id` cannot tell the "
             "padding from a real token with the same ID, and that happens: GPT-2 has no pad token, "
             "and a common recipe pads with its end-of-text token, which every document also ends "
-            "with. Build the mask from the lengths: position t of row b is real if t < len(seqs[b]).",
+            "with. Build the mask from the lengths: position pos of row b is real if pos < len(seqs[b]).",
             "ru": "Строка {row} — это {seq}, а pad_id = {pad_id}: {pad_id} на позиции {pos} — настоящий "
             "токен, но ваша маска ставит там False. Маска вида `ids != pad_id` не отличает паддинг "
             "от настоящего токена с тем же индексом, и так бывает: у GPT-2 нет токена паддинга, и "
             "часто его дополняют токеном конца текста, которым заканчивается и каждый документ. "
-            "Стройте маску по длинам: позиция t в строке b настоящая, если t < len(seqs[b]).",
+            "Стройте маску по длинам: позиция pos в строке b настоящая, если pos < len(seqs[b]).",
         },
         "modifies_input": {
             "en": "The result is right, but `{name}` changed the lists it was given: "
@@ -130,11 +130,11 @@ MESSAGES = Messages(
             "`ids[row, : len(s)] = torch.tensor(s)`.",
         },
         "hint3": {
-            "en": "The mask is True where a real token stands: position t of row b is real if t < "
-            "len(seqs[b]). Comparing the row `torch.arange(seq)` with the column of lengths "
+            "en": "The mask is True where a real token stands: position pos of row b is real if "
+            "pos < len(seqs[b]). Comparing the row `torch.arange(seq)` with the column of lengths "
             "`lengths.unsqueeze(1)` gives the whole mask at once.",
-            "ru": "Маска равна True там, где стоит настоящий токен: позиция t в строке b настоящая, "
-            "если t < len(seqs[b]). Сравнение строки `torch.arange(seq)` со столбцом длин "
+            "ru": "Маска равна True там, где стоит настоящий токен: позиция pos в строке b "
+            "настоящая, если pos < len(seqs[b]). Сравнение строки `torch.arange(seq)` со столбцом длин "
             "`lengths.unsqueeze(1)` сразу даёт всю маску.",
         },
         "solution": {

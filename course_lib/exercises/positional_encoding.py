@@ -50,7 +50,7 @@ MESSAGES = Messages(
             "en": "`forward` adds the whole table, which fits only sequences of exactly max_len: on x of shape "
             "{shape} it fails. Add the first seq = x.size(1) rows: `self.pe[:x.size(1)]`.",
             "ru": "`forward` прибавляет всю таблицу, а она подходит только последовательностям длины ровно "
-            "max_len: на x формы {shape} модуль падает. Прибавляйте первые seq = x.size(1) строк: "
+            "max_len: на x формы {shape} модуль вызывает исключение. Прибавляйте первые seq = x.size(1) строк: "
             "`self.pe[:x.size(1)]`.",
         },
         "sequence_first": {
@@ -74,7 +74,7 @@ MESSAGES = Messages(
             "en": "x came in as {expected}, but the output is {got}: a sum with a table of another dtype is "
             "promoted (float16 + float32 gives float32). Convert the table: "
             "`self.pe[:x.size(1)].to(x.dtype)`.",
-            "ru": "x пришёл как {expected}, а выход получился {got}: сумма с таблицей другого типа приводится к "
+            "ru": "x пришёл в типе {expected}, а выход получился в типе {got}: сумма с таблицей другого типа приводится к "
             "более широкому (float16 + float32 даёт float32). Приведите таблицу к типу x: "
             "`self.pe[:x.size(1)].to(x.dtype)`.",
         },
@@ -83,14 +83,14 @@ MESSAGES = Messages(
             "p)` needs `training=self.training`, while an `nn.Dropout` layer is switched off by "
             "`.eval()`.",
             "ru": "Два вызова с одним и тем же x в режиме инференса (`model.eval()`) дали разные результаты: "
-            "`F.dropout(x, p)` нужен `training=self.training`, а слой `nn.Dropout` выключается вызовом "
+            "в `F.dropout(x, p)` нужно передать `training=self.training`, а слой `nn.Dropout` выключается вызовом "
             "`.eval()`.",
         },
         "scaled_inside": {
             "en": "x is multiplied by √d_model inside the positional encoding. That is the token embedding's "
             "job, done once, there; the positional encoding only adds the table: `x + pe`.",
-            "ru": "x умножается на √d_model внутри позиционного кодирования. Это работа эмбеддинга токенов, и "
-            "делается она один раз, там; позиционное кодирование только прибавляет таблицу: `x + pe`.",
+            "ru": "x умножается на √d_model внутри позиционного кодирования. Это дело эмбеддинга токенов, и "
+            "делается оно один раз, там; позиционное кодирование только прибавляет таблицу: `x + pe`.",
         },
         "sin_cos_swapped": {
             "en": "Sine and cosine are swapped. Columns are numbered from 0: the even ones (0, 2, 4, …) hold "
@@ -149,7 +149,7 @@ MESSAGES = Messages(
             "embeddings that came in are overwritten, and autograd may fail. Return a new tensor: `x + "
             "pe`.",
             "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): входные эмбеддинги "
-            "затёрты, и autograd может упасть. Верните новый тензор: `x + pe`.",
+            "затёрты, и autograd может вызвать исключение. Верните новый тензор: `x + pe`.",
         },
         "not_buffer": {
             "en": "The table `{name}` is a plain attribute, not a buffer: `model.to(device)` and `model.half()` "
@@ -190,8 +190,8 @@ MESSAGES = Messages(
             "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` raised "
             "`{error}`: `{detail}`. With an odd d_model there is one cosine column fewer than sine "
             "columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
-            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` упал с "
-            "ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один меньше, чем "
+            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` вызвал "
+            "исключение `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один меньше, чем "
             "синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
         },
         "odd_d_model_values": {

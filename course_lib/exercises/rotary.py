@@ -84,10 +84,10 @@ MESSAGES = Messages(
         },
         "positions_ignored": {
             "en": "Your rotation uses positions 0, 1, 2, … instead of the `positions` argument, here "
-            "{positions}. With a cache, the token generated at step t has position t even when "
+            "{positions}. With a cache, a newly generated token keeps its true position even when "
             "it is alone in x: take the angles from `positions`.",
             "ru": "Ваш поворот использует позиции 0, 1, 2, … вместо аргумента `positions`, здесь "
-            "{positions}. При генерации с кэшем токен шага t имеет позицию t, даже когда он один "
+            "{positions}. При генерации с кэшем новый токен сохраняет свою настоящую позицию, даже когда он один "
             "в x: берите углы из `positions`.",
         },
         "same_angle": {
@@ -103,7 +103,7 @@ MESSAGES = Messages(
         "dtype": {
             "en": "x came in as {expected}, but the output is {got}. Compute in float64 if you like, "
             "but cast the result back at the end: `return out.to(x.dtype)`.",
-            "ru": "x пришёл как {expected}, а выход получился {got}. Считать можно и во float64, "
+            "ru": "x пришёл в типе {expected}, а выход получился в типе {got}. Считать можно и во float64, "
             "но в конце приведите результат обратно: `return out.to(x.dtype)`.",
         },
         "float64": {
@@ -176,7 +176,7 @@ MESSAGES = Messages(
             "jb)·e^(j·angle). Put the pairs back side by side in a new tensor: "
             "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
             "ru": "Поверните (a, b) на угол: (a·cos − b·sin, a·sin + b·cos), комплексное произведение "
-            "(a + jb)·e^(j·angle). Сложите пары обратно рядом, в новый тензор: "
+            "(a + jb)·e^(j·angle). Поставьте пары обратно рядом, в новый тензор: "
             "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
         },
         "hint3": {

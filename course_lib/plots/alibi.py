@@ -47,13 +47,13 @@ def slope_label(slope: float, lang: str = "en") -> str:
 
 
 def slope_math(slope: float, lang: str = "en") -> str:
-    """``m = 2^-3`` as mathtext for a figure's titles and legends, the exponent raised.
+    """``s_h = 2^-3`` as mathtext for a figure's titles and legends, the exponent raised.
 
     >>> slope_math(0.125, "en"), slope_math(2 ** -0.5, "ru")
-    ('$m = 2^{-3}$', '$m = 2^{−0{,}5}$')
+    ('$s_h = 2^{-3}$', '$s_h = 2^{−0{,}5}$')
     """
     exponent = slope_label(slope, lang).removeprefix("2^").replace(",", "{,}")  # a comma, not a list
-    return f"$m = 2^{{{exponent}}}$"
+    return f"$s_h = 2^{{{exponent}}}$"
 
 
 def alibi_weights(slope: float, seq_len: int) -> np.ndarray:
@@ -127,7 +127,7 @@ def plot_alibi(
 
         >>> fig = plot_alibi(4, 6, lang="ru")
         >>> [ax.get_title() for ax in fig.axes[:2]]
-        ['голова 1: $m = 2^{−2}$', 'голова 2: $m = 2^{−4}$']
+        ['голова 1: $s_h = 2^{−2}$', 'голова 2: $s_h = 2^{−4}$']
     """
     lang = resolve(lang)
     num_heads = validate.positive_int("num_heads", num_heads)
@@ -167,7 +167,7 @@ def plot_alibi_weights(
 
     >>> fig = plot_alibi_weights(2, 8)
     >>> [line.get_label() for line in fig.axes[0].lines]
-    ['head 1: $m = 2^{-4}$', 'head 2: $m = 2^{-8}$']
+    ['head 1: $s_h = 2^{-4}$', 'head 2: $s_h = 2^{-8}$']
     """
     lang = resolve(lang)
     num_heads = validate.positive_int("num_heads", num_heads)

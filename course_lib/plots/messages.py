@@ -29,23 +29,23 @@ MESSAGES = Messages(
         # input checks (figure.py)
         "plot_not_array": {
             "en": "{name} must be a torch.Tensor or a numpy array, got {type_name}",
-            "ru": "{name} должен быть тензором torch.Tensor или массивом numpy, а получен {type_name}",
+            "ru": "аргумент `{name}` должен быть тензором torch.Tensor или массивом numpy, а получен {type_name}",
         },
         "plot_not_numeric": {
             "en": "{name} must hold numbers, got dtype {dtype}",
-            "ru": "{name} должен содержать числа, а получен dtype {dtype}",
+            "ru": "аргумент `{name}` должен содержать числа, а получен dtype {dtype}",
         },
         "plot_bad_ndim": {
             "en": "{name} must have {ndim} dimensions (rows, columns), got shape {shape}",
-            "ru": "{name} должен быть {ndim}-мерным (строки, столбцы), а получена форма {shape}",
+            "ru": "аргумент `{name}` должен быть {ndim}-мерным (строки, столбцы), а получена форма {shape}",
         },
         "plot_empty": {
             "en": "{name} is empty (shape {shape}): there is nothing to draw",
-            "ru": "{name} пуст (форма {shape}): рисовать нечего",
+            "ru": "аргумент `{name}` пуст (форма {shape}): рисовать нечего",
         },
         "plot_no_dims": {
             "en": "dims is empty: give at least one column of the table to draw",
-            "ru": "dims пуст: укажите хотя бы один столбец таблицы",
+            "ru": "список `dims` пуст: укажите хотя бы один столбец таблицы",
         },
         "plot_dim_range": {
             "en": "dimension {dim!r} is out of range: with d_model={d_model} the columns are 0 .. {last}",
@@ -69,10 +69,10 @@ MESSAGES = Messages(
             "ru": "столбец {dim}: {func}, i = {i}, λ = {wavelength}",
         },
         "similarity_title": {
-            "en": "The dot product of two positions depends only on the offset k = q − p:\n"
-            "constant along each diagonal, the same curve for every p",
-            "ru": "Скалярное произведение двух позиций зависит только от сдвига k = q − p:\n"
-            "оно постоянно вдоль каждой диагонали, и кривая одна и та же при любом p",
+            "en": "The dot product of positions pos and pos + k depends only on the offset k:\n"
+            "constant along each diagonal, the same curve for every pos",
+            "ru": "Скалярное произведение позиций pos и pos + k зависит только от сдвига k:\n"
+            "оно постоянно вдоль каждой диагонали, и кривая одна и та же при любом pos",
         },
         "rotation_at_pos": {"en": "position pos = {pos}", "ru": "позиция pos = {pos}"},
         "rotation_at_pos_k": {"en": "position pos + k = {pos}", "ru": "позиция pos + k = {pos}"},
@@ -87,8 +87,8 @@ MESSAGES = Messages(
         "plot_pair_range": {
             "en": "pair i={i!r} is out of range: with d_model={d_model} there are {pairs} sine/cosine pairs, "
             "so i = 0 .. {last}",
-            "ru": "пара i={i!r} вне диапазона: при d_model={d_model} число пар синус/косинус: {pairs}, "
-            "поэтому i = 0 .. {last}",
+            "ru": "пара i={i!r} вне диапазона: при d_model={d_model} пар «синус, косинус» всего {pairs}, "
+            "поэтому i от 0 до {last}",
         },
         # embeddings.py: plot_embeddings, plot_magnitudes
         "embeddings_title": {
@@ -111,7 +111,7 @@ MESSAGES = Messages(
             "en": "positional encoding\n(sinusoidal table)",
             "ru": "позиционное кодирование\n(синусоидальная таблица)",
         },
-        "rms": {"en": "RMS of the entries", "ru": "среднеквадратичное значение (RMS)"},
+        "rms": {"en": "RMS of the entries", "ru": "среднеквадратичное значение элементов (RMS)"},
         "magnitudes_title": {
             "en": "Token vectors and the positional encoding added to them\n(d_model = {d_model}, vocab_size = {vocab_size})",
             "ru": "Векторы токенов и прибавляемое к ним позиционное кодирование\n(d_model = {d_model}, vocab_size = {vocab_size})",
@@ -143,17 +143,17 @@ MESSAGES = Messages(
         "attention_key": {"en": "key", "ru": "ключ"},
         "plot_attention_list": {
             "en": "weights must be a non-empty list of (seq, seq) tensors, one per heatmap, got {value}",
-            "ru": "weights должен быть непустым списком тензоров (seq, seq), по одному на тепловую карту, "
+            "ru": "аргумент `weights` должен быть непустым списком тензоров формы (seq, seq), по одному на тепловую карту, "
             "а получено {value}",
         },
         "plot_attention_square": {
             "en": "weights[{j}] must be a square (seq, seq) matrix of attention weights, got shape {shape}",
-            "ru": "weights[{j}] должен быть квадратной матрицей весов внимания (seq, seq), "
+            "ru": "элемент weights[{j}] должен быть квадратной матрицей весов внимания (seq, seq), "
             "а получена форма {shape}",
         },
         "plot_attention_count": {
             "en": "{name} has {got} items for {n} weight matrices: give one per heatmap",
-            "ru": "в {name} элементов: {got}, а матриц весов: {n}; нужно по одному на тепловую карту",
+            "ru": "в `{name}` элементов: {got}, а матриц весов: {n}; нужно по одному элементу на тепловую карту",
         },
         # attention.py: attention_balance, plot_balance
         "balance_position_effect": {
@@ -173,10 +173,13 @@ MESSAGES = Messages(
             "en": "c, the factor in front of the token vectors",
             "ru": "c — множитель перед векторами токенов",
         },
-        "balance_moved": {"en": "attention weight that moves", "ru": "доля сдвинутого веса внимания"},
+        "balance_moved": {
+            "en": "attention weight that moves",
+            "ru": "доля веса внимания, которая сдвигается",
+        },
         "balance_title": {
-            "en": 'Input c · tokens + PE: "{first}" against "{second}"',
-            "ru": "Вход c · токены + PE: «{first}» и «{second}»",
+            "en": 'Input c · tokens + P: "{first}" against "{second}"',
+            "ru": "Вход c · токены + P: «{first}» и «{second}»",
         },
         "balance_not_permutation": {
             "en": "the two sentences must have the same tokens in another order, each token once; "
@@ -186,7 +189,7 @@ MESSAGES = Messages(
         },
         "balance_scale_range": {
             "en": "scale must be a finite number >= 0, got {value!r}",
-            "ru": "scale должен быть конечным числом >= 0, а получено {value!r}",
+            "ru": "аргумент `scale` должен быть конечным числом ≥ 0, а получено {value!r}",
         },
         "plot_attention_tokens": {
             "en": "tokens[{j}] has {n_tokens} tokens for a {seq} × {seq} matrix: give one token per row",
@@ -207,7 +210,7 @@ VOCAB = Messages(
         },
         "not_vocab": {
             "en": "vocab must be a course_lib.Vocab, e.g. Vocab.build(corpus), got {type_name}",
-            "ru": "vocab должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
+            "ru": "аргумент `vocab` должен быть объектом course_lib.Vocab, например Vocab.build(corpus), а получен {type_name}",
         },
     },
 )
@@ -232,20 +235,20 @@ TOKENS = Messages(
         },
         "not_tokenizer": {
             "en": "{name} must be a course_lib.BPETokenizer, got {type_name}",
-            "ru": "{name} должен быть объектом course_lib.BPETokenizer, а получен {type_name}",
+            "ru": "аргумент `{name}` должен быть объектом course_lib.BPETokenizer, а получен {type_name}",
         },
         "not_text": {
             "en": "text must be a str, got {type_name}",
-            "ru": "text должен быть строкой str, а получен {type_name}",
+            "ru": "аргумент `text` должен быть строкой str, а получен {type_name}",
         },
         "no_tokenizers": {
             "en": "tokenizers must be a non-empty list of course_lib.BPETokenizer, got {value!r}",
-            "ru": "tokenizers должен быть непустым списком объектов course_lib.BPETokenizer, а получено {value!r}",
+            "ru": "аргумент `tokenizers` должен быть непустым списком объектов course_lib.BPETokenizer, а получено {value!r}",
         },
         "bad_curves": {
             "en": "curves must map each label to a non-empty {{vocabulary size: tokens per word}} dict, with "
             "sizes positive integers and values positive numbers; the problem is {value!r}",
-            "ru": "curves должен сопоставлять каждой подписи непустой словарь {{размер словаря: токенов на "
+            "ru": "аргумент `curves` должен сопоставлять каждой подписи непустой `dict` {{размер словаря: токенов на "
             "слово}}, где размеры — целые положительные числа, а значения — положительные числа; "
             "ошибка в {value!r}",
         },
@@ -282,7 +285,7 @@ POSITIONS = Messages(
         },
         "tokens_invalid": {
             "en": "tokens must be a non-empty list of strings, got {value!r}",
-            "ru": "tokens должен быть непустым списком строк, а получено {value!r}",
+            "ru": "аргумент `tokens` должен быть непустым списком строк, а получено {value!r}",
         },
     },
 )
@@ -322,7 +325,7 @@ EXTRAPOLATION = Messages(
         "head": {"en": "layer {layer}, head {head}", "ru": "слой {layer}, голова {head}"},
         "scores_title_rotary": {
             "en": "The score the rotary model gives a key at each distance",
-            "ru": "Оценка, которую модель с поворотными позициями даёт ключу на каждом расстоянии",
+            "ru": "Оценка, которую модель с RoPE даёт ключу на каждом расстоянии",
         },
         "scores_title_alibi": {
             "en": "The score the ALiBi model gives a key at each distance, its bias included",
@@ -340,12 +343,12 @@ EXTRAPOLATION = Messages(
         },
         "bad_distance": {
             "en": "a distance must be an integer in 0 .. {last}, got {value!r}",
-            "ru": "расстояние должно быть целым числом в 0 .. {last}, а получено {value!r}",
+            "ru": "расстояние должно быть целым числом от 0 до {last}, а получено {value!r}",
         },
         "not_results": {
             "en": "results must be the non-empty dict that extrapolation.run returns, {{variant: Result}}, "
             "got {value}",
-            "ru": "results должен быть непустым словарём Python (`dict`) {{вариант: Result}}, который возвращает "
+            "ru": "аргумент `results` должен быть непустым словарём Python (`dict`) {{вариант: Result}}, который возвращает "
             "extrapolation.run, а получено {value}",
         },
     },
@@ -357,16 +360,16 @@ ROTARY = Messages(
     {
         # plot_rope_rotation
         "rope_q": {
-            "en": "q at position m = {m}: turned by m·ω = {angle} rad",
-            "ru": "q на позиции m = {m}: повёрнут на m·ω = {angle} рад",
+            "en": "q at position m = {m}: turned by m·ω_i = {angle} rad",
+            "ru": "q на позиции m = {m}: повёрнут на m·ω_i = {angle} рад",
         },
         "rope_k": {
-            "en": "k at position n = {n}: turned by n·ω = {angle} rad",
-            "ru": "k на позиции n = {n}: повёрнут на n·ω = {angle} рад",
+            "en": "k at position n = {n}: turned by n·ω_i = {angle} rad",
+            "ru": "k на позиции n = {n}: повёрнут на n·ω_i = {angle} рад",
         },
         "rope_pair_title": {
-            "en": "pair i = {i}, ω = base^(−2i/head_dim) = {theta}",
-            "ru": "пара i = {i}, ω = base^(−2i/head_dim) = {theta}",
+            "en": "pair i = {i}, ω_i = θ^(−2i/head_dim) = {theta}",
+            "ru": "пара i = {i}, ω_i = θ^(−2i/head_dim) = {theta}",
         },
         "rope_offset": {"en": "offset m − n", "ru": "сдвиг m − n"},
         "rope_coordinate": {"en": "coordinate {c}", "ru": "координата {c}"},
@@ -381,11 +384,11 @@ ROTARY = Messages(
         # plot_rope_layouts
         "layout_interleaved": {
             "en": "interleaved (2i, 2i+1)\nRoFormer, Meta's LLaMA",
-            "ru": "соседние пары (2i, 2i+1)\nRoFormer, LLaMA от Meta",
+            "ru": "пары соседних координат (2i, 2i+1)\nRoFormer, LLaMA от Meta",
         },
         "layout_half": {
             "en": "halves (i, i + d/2)\nGPT-NeoX, Hugging Face",
-            "ru": "пары из половин (i, i + d/2)\nGPT-NeoX, Hugging Face",
+            "ru": "пары из двух половин (i, i + d/2)\nGPT-NeoX, Hugging Face",
         },
         "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
         "layout_title": {
@@ -394,11 +397,11 @@ ROTARY = Messages(
         },
         "plot_even_head_dim": {
             "en": "head_dim must be even, got {value!r}: RoPE turns the coordinates of a head in pairs",
-            "ru": "head_dim должен быть чётным, а получено {value!r}: RoPE поворачивает координаты головы парами",
+            "ru": "аргумент `head_dim` должен быть чётным, а получено {value!r}: RoPE поворачивает координаты головы парами",
         },
         "plot_rope_pair": {
             "en": "pair={value!r} is out of range: head_dim={head_dim} has pairs 0 .. {last}",
-            "ru": "pair={value!r} вне диапазона: при head_dim={head_dim} пары нумеруются от 0 до {last}",
+            "ru": "номер пары pair={value!r} вне диапазона: при head_dim={head_dim} пары нумеруются от 0 до {last}",
         },
     },
 )
@@ -408,7 +411,7 @@ LONG_CONTEXT = Messages(
     "plots_long_context",
     {
         "angles_pair": {"en": "pair i", "ru": "пара i"},
-        "angles_position": {"en": "position p", "ru": "позиция p"},
+        "angles_position": {"en": "position m", "ru": "позиция m"},
         "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
         "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
         "angles_title": {
@@ -417,7 +420,7 @@ LONG_CONTEXT = Messages(
         },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
-            "ru": "scale должен быть числом >= 1 (на него делятся позиции), а получено {value!r}",
+            "ru": "аргумент `scale` должен быть числом ≥ 1 (на него делятся позиции), а получено {value!r}",
         },
     },
 )
@@ -429,17 +432,17 @@ ALIBI = Messages(
         "alibi_query": {"en": "query m", "ru": "запрос m"},
         "alibi_key": {"en": "key n", "ru": "ключ n"},
         "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
-        "alibi_bias": {"en": "bias −s·(m − n)", "ru": "смещение −s·(m − n)"},
+        "alibi_bias": {"en": "bias −s_h·(m − n)", "ru": "смещение −s_h·(m − n)"},
         "alibi_title": {
             "en": "ALiBi, {heads} heads: the bias added to the score of query m and key n",
-            "ru": "ALiBi, голов: {heads}; смещение, прибавляемое к оценке запроса m и ключа n",
+            "ru": "ALiBi, голов: {heads}. Смещение, прибавляемое к оценке запроса m и ключа n",
         },
         "alibi_distance": {"en": "distance m − n", "ru": "расстояние m − n"},
-        "alibi_weight": {"en": "weight of the last query", "ru": "вес последнего запроса"},
+        "alibi_weight": {"en": "weight of the last query", "ru": "вес внимания последнего запроса"},
         "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
         "alibi_weights_title": {
-            "en": "Weights of the last query when all content scores are equal: softmax(−s·(m − n))",
-            "ru": "Веса последнего запроса при равных оценках по содержанию: softmax(−s·(m − n))",
+            "en": "Weights of the last query when all content scores are equal: softmax(−s_h·(m − n))",
+            "ru": "Веса внимания последнего запроса при равных оценках по содержанию: softmax(−s_h·(m − n))",
         },
         "plot_alibi_head": {
             "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",

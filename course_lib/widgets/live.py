@@ -16,8 +16,8 @@ trait, and how that language writes numbers from :func:`course_lib.i18n.number_s
 the ``numbers`` trait. Each setting is checked where its trait is declared (:class:`Checked`).
 
 >>> from course_lib.widgets import MESSAGES
->>> template(MESSAGES, "table_slow", "ru")[:30]
-'{slow} из {d_model} столбцов ('
+>>> template(MESSAGES, "table_slow", "ru")[:32]
+'У {slow} из {d_model} столбцов ('
 >>> format_length(6.283185307179586, "en"), format_length(6.283185307179586, "ru"), format_length(35332.9)
 ('6.3', '6,3', '35 333')
 """

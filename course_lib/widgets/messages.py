@@ -28,7 +28,7 @@ LIVE = Messages(
         },
         "text_too_long": {
             "en": "{name} must be at most {longest} characters long (the explorer's limit), got {length}",
-            "ru": "{name}: не больше {longest} символов (предел виджета), а получено {length}",
+            "ru": "{name}: нужно не больше {longest} символов (предел виджета), а получено {length}",
         },
         # written by the browser (js/common.js, guard) when a saved notebook held a value outside the bounds
         "clamped": {
@@ -60,7 +60,7 @@ MESSAGES = Messages(
         "table_slow": {
             "en": "{slow} of {d_model} columns ({percent}%) have a wavelength longer than the "
             "{num_positions} positions shown: they change slowly.",
-            "ru": "{slow} из {d_model} столбцов ({percent} %) имеют длину волны больше, чем {num_positions} "
+            "ru": "У {slow} из {d_model} столбцов ({percent} %) длина волны больше, чем {num_positions} "
             "показанных позиций: они меняются медленно.",
         },
         # table.py: rotation_explorer (lesson 5)
@@ -70,7 +70,7 @@ MESSAGES = Messages(
             "en": "ω = base^(-2i/d_model) = {omega}, angle k·ω = {angle} rad. "
             "Turning the pair of PE[{pos}] by it gives the pair of PE[{pos_k}] "
             "(largest difference {err}).",
-            "ru": "ω = base^(-2i/d_model) = {omega}, угол k·ω = {angle} рад. "
+            "ru": "ω = base^(−2i/d_model) = {omega}, угол k·ω = {angle} рад. "
             "Поворот пары из PE[{pos}] на этот угол даёт пару из PE[{pos_k}] "
             "(наибольшее расхождение {err}).",
         },
@@ -101,39 +101,39 @@ MESSAGES = Messages(
         },
         "sentence_range": {
             "en": "sentence must be the index of a sentence, an integer from 0 to {last} ({count} sentences), got {value!r}",
-            "ru": "sentence должен быть номером предложения, целым числом от 0 до {last} (предложений: {count}), а получено {value!r}",
+            "ru": "аргумент `sentence` должен быть номером предложения, целым числом от 0 до {last} (предложений: {count}), а получено {value!r}",
         },
         "sentences_invalid": {
             "en": "sentences must be a non-empty list of non-empty strings, got {value!r}",
-            "ru": "sentences должен быть непустым списком непустых строк, а получено {value!r}",
+            "ru": "аргумент `sentences` должен быть непустым списком непустых строк, а получено {value!r}",
         },
         # attention.py: balance_explorer (lesson 4)
         "slider_token_scale": {"en": "token scale c", "ru": "множитель токенов c"},
         "balance_title": {
-            "en": "input = {scale} · token vectors + PE",
-            "ru": "вход = {scale} · векторы токенов + PE",
+            "en": "input = {scale} · token vectors + P",
+            "ru": "вход = {scale} · векторы токенов + P",
         },
         "balance_rms": {
-            "en": "c = {scale}. RMS of the token vectors × c: {tokens}, of PE: {positions} (ratio {ratio}).",
-            "ru": "c = {scale}. RMS векторов токенов × c: {tokens}, PE: {positions} (отношение {ratio}).",
+            "en": "c = {scale}. RMS of the token vectors × c: {tokens}, of P: {positions} (ratio {ratio}).",
+            "ru": "c = {scale}. RMS векторов токенов × c: {tokens}, RMS таблицы P: {positions} (отношение {ratio}).",
         },
         "balance_effects": {
             "en": "Attention weight that moves — effect of the positions: {positions} "
             "(0: attention sees only the words); effect of the words: {words} "
             "(0: it sees only the positions).",
-            "ru": "Доля сдвинутого веса внимания — влияние позиций: {positions} "
+            "ru": "Доля веса внимания, которая сдвигается, — влияние позиций: {positions} "
             "(0: внимание видит только слова); влияние слов: {words} "
             "(0: оно видит только позиции).",
         },
         "balance_fixed": {
             "en": "{name} is fixed when the explorer is built (the weights are computed for it): "
             "call balance_explorer again for other sentences, got {value!r}",
-            "ru": "{name} задаётся при создании графика (веса посчитаны для него): "
-            "для других предложений вызовите balance_explorer снова, а получено {value!r}",
+            "ru": "аргумент `{name}` задаётся при создании виджета (веса посчитаны для него): "
+            "для других предложений снова вызовите balance_explorer, а получено {value!r}",
         },
         "balance_slider_range": {
             "en": "scale must be a number from 0.01 to 100, the slider's range, got {value!r}",
-            "ru": "scale должен быть числом от 0,01 до 100 (диапазон слайдера), а получено {value!r}",
+            "ru": "аргумент `scale` должен быть числом от 0,01 до 100 (диапазон слайдера), а получено {value!r}",
         },
     },
 )
@@ -163,7 +163,7 @@ VOCAB = Messages(
         },
         "not_texts": {
             "en": "heldout must be a list of strings, got {type_name}",
-            "ru": "heldout должен быть списком строк, а получен {type_name}",
+            "ru": "аргумент `heldout` должен быть списком строк, а получен {type_name}",
         },
     },
 )
@@ -182,11 +182,11 @@ TOKENS = Messages(
         },
         "bad_sizes": {
             "en": "sizes must be a non-empty list of vocabulary sizes, got {value!r}",
-            "ru": "sizes должен быть непустым списком размеров словаря, а получено {value!r}",
+            "ru": "аргумент `sizes` должен быть непустым списком размеров словаря, а получено {value!r}",
         },
         "not_a_size": {
             "en": "size must be one of the sizes of the slider, {sizes}, got {value!r}",
-            "ru": "size должен быть одним из размеров на слайдере, {sizes}, а получено {value!r}",
+            "ru": "аргумент `size` должен быть одним из размеров на слайдере, {sizes}, а получено {value!r}",
         },
     },
 )
@@ -206,7 +206,7 @@ POSITIONS = Messages(
         },
         "padding_range": {
             "en": "padding must be an integer from 0 to max_padding = {max_padding}, got {value!r}",
-            "ru": "padding должен быть целым числом от 0 до max_padding = {max_padding}, а получено {value!r}",
+            "ru": "аргумент `padding` должен быть целым числом от 0 до max_padding = {max_padding}, а получено {value!r}",
         },
     },
 )
@@ -242,7 +242,7 @@ EXTRAPOLATION = Messages(
         },
         "length_range": {
             "en": "length must be an integer in 2 .. {test_len} (the test length), got {value!r}",
-            "ru": "length должна быть целым числом в 2 .. {test_len} (длина тестовых последовательностей), "
+            "ru": "аргумент `length` должен быть целым числом от 2 до {test_len} (длина тестовых последовательностей), "
             "а получено {value!r}",
         },
     },
@@ -259,10 +259,10 @@ ROTARY = Messages(
         "slider_pair": {"en": "pair i", "ru": "пара i"},
         "together": {"en": "move m and n together", "ru": "двигать m и n вместе"},
         "rope_readout": {
-            "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by any s that keeps "
-            "them in 0 … {last} gives the same score: {shifts} shifts checked, largest difference {err}.",
-            "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на любое s, при котором "
-            "они остаются в 0 … {last}, даёт то же скалярное произведение: проверено сдвигов: {shifts}, "
+            "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by the same amount, keeping "
+            "them in 0 … {last}, gives the same score: {shifts} shifts checked, largest difference {err}.",
+            "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на одну и ту же величину, при котором "
+            "они остаются в 0 … {last}, даёт ту же оценку: проверено сдвигов: {shifts}, "
             "наибольшее расхождение {err}.",
         },
         # alibi_explorer
@@ -285,9 +285,9 @@ ROTARY = Messages(
             "ru": "Одна голова: её наклон равен 2^(−8).",
         },
         "alibi_readout": {
-            "en": "Head {head}: s = {slope} = {value}. With equal content scores the last query gives "
+            "en": "Head {head}: s_h = {slope} = {value}. With equal content scores the last query gives "
             "half of its attention to the nearest {half} of {seq} keys.",
-            "ru": "Голова {head}: s = {slope} = {value}. При равных оценках по содержанию последний "
+            "ru": "Голова {head}: s_h = {slope} = {value}. При равных оценках по содержанию последний "
             "запрос отдаёт половину внимания ближайшим {half} из {seq} ключей.",
         },
         # rope_angles_explorer

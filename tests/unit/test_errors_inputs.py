@@ -97,7 +97,7 @@ def test_a_nested_tensor_gets_the_course_s_type_error(where):
 
 def test_a_nested_tensor_is_named_in_russian(russian):
     with pytest.raises(
-        TypeError, match=r"^x должен быть одним прямоугольным тензором, а получен вложенный тензор"
+        TypeError, match=r"^аргумент `x` должен быть одним прямоугольным тензором, а получен вложенный тензор"
     ):
         PositionalEncoding(8)(nested((2, 8), (3, 8)))
 

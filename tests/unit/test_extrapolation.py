@@ -83,7 +83,9 @@ def test_config_says_it_in_russian(lang):
         return
     with pytest.raises(ValueError, match=r"задаче lookup нужно k \+ 1 < min_len"):
         ex.Config(task="lookup", k=3)
-    with pytest.raises(ValueError, match=r"d_model=30 должен делиться на n_heads=4 голов чётной ширины"):
+    with pytest.raises(
+        ValueError, match=r"размерность модели d_model=30 должна делиться на n_heads=4 голов чётной ширины"
+    ):
         ex.Config(d_model=30, n_heads=4)
 
 
@@ -298,7 +300,7 @@ def test_plot_of_scores_names_its_variant(results, lang):
     scores = ex.attention_by_distance(results["alibi"].model, SMALL, n_seqs=2)
     ax = plots.plot_attention_by_distance(scores, SMALL, variant="alibi").axes[0]
     assert ax.get_title() == PLOT_MESSAGES("scores_title_alibi", lang)
-    with pytest.raises(ValueError, match=r"variant .*'rotary', 'alibi'.* 'none'"):
+    with pytest.raises(ValueError, match=r"variant.*'rotary', 'alibi'.* 'none'"):
         plots.plot_attention_by_distance(scores, SMALL, variant="none")
 
 

@@ -595,7 +595,7 @@ NUMBER_FIGURES = {
         "s = 1.5",
         "s = 1,5",
     ),
-    "alibi": (lambda lang: plots.plot_alibi(num_heads=3, lang=lang), "$m = 2^{-4}$", "$m = 2^{−4}$"),
+    "alibi": (lambda lang: plots.plot_alibi(num_heads=3, lang=lang), "$s_h = 2^{-4}$", "$s_h = 2^{−4}$"),
     "table_ticks": (lambda lang: plots.plot_table(sinusoidal_table(8, 8), lang=lang), "0.5", "0,5"),
     "embeddings_ticks": (
         lambda lang: plots.plot_embeddings(torch.ones(2, 4), ["a", "b"], lang=lang),
@@ -618,8 +618,10 @@ def test_slope_label_writes_the_exponent_as_the_language_does():
     assert plots.slope_label(2**-0.5, "en") == "2^-0.5"
     assert plots.slope_label(2**-0.5, "ru") == "2^−0,5"
     assert plots.slope_label(2**-3, "ru") == "2^−3"
-    assert plots.alibi.slope_math(2**-0.5, "ru") == "$m = 2^{−0{,}5}$"  # braces keep the comma a decimal mark
-    assert plots.alibi.slope_math(2**-1, "en") == "$m = 2^{-1}$"
+    assert (
+        plots.alibi.slope_math(2**-0.5, "ru") == "$s_h = 2^{−0{,}5}$"
+    )  # braces keep the comma a decimal mark
+    assert plots.alibi.slope_math(2**-1, "en") == "$s_h = 2^{-1}$"
 
 
 def test_tick_labels_keep_their_digits_and_change_only_the_decimal_mark():

@@ -354,7 +354,9 @@ def test_an_unknown_positional_is_named_with_the_choices(value):
 
 def test_an_unknown_positional_in_russian():
     course_lib.set_language("ru")
-    with pytest.raises(ValueError, match=r"positional должен быть одним из значений 'sinusoidal', 'learned'"):
+    with pytest.raises(
+        ValueError, match=r"аргумент `positional` должен быть одним из значений 'sinusoidal', 'learned'"
+    ):
         TransformerEmbedding(50, 8, positional="alibi")
 
 

@@ -347,11 +347,11 @@ def test_forward_errors(q, k, positions, error, message):
 
 def test_rope_errors_in_russian():
     course_lib.set_language("ru")
-    with pytest.raises(ValueError, match=r"head_dim должен быть чётным, а получено 7"):
+    with pytest.raises(ValueError, match=r"аргумент `head_dim` должен быть чётным, а получено 7"):
         RotaryEmbedding(7)
     with pytest.raises(ValueError, match=r"у q и k должны совпадать размер батча и длина последовательности"):
         RotaryEmbedding(8)(Q, Q[:, :, :4])
-    with pytest.raises(TypeError, match=r"q должен быть тензором torch.Tensor формы"):
+    with pytest.raises(TypeError, match=r"аргумент `q` должен быть тензором torch.Tensor формы"):
         RotaryEmbedding(8)(None, Q)
 
 

@@ -498,7 +498,7 @@ def test_balance_explorer_adds_a_scale_off_the_stops():
 def test_balance_explorer_in_russian():
     ex = make_balance_explorer(lang="ru")
     assert ex.labels["scale"] == "множитель токенов c"
-    assert ex.labels["title"] == "вход = {scale} · векторы токенов + PE"
+    assert ex.labels["title"] == "вход = {scale} · векторы токенов + P"
     assert "влияние позиций" in ex.readout()[1]
     assert ex.readout()[0].startswith("c = 1,00.")
 

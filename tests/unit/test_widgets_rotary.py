@@ -40,7 +40,7 @@ def test_rope_explorer_shows_the_score_of_its_positions():
     explorer.m, explorer.n = 20, 17  # the same offset: the same score
     assert math.isclose(explorer.score, score, abs_tol=1e-12)
     assert explorer.readout()[0].startswith(f"m − n = 3, q_m · k_n = {score:.4f}. Shifting both positions")
-    assert "in 0 … 40 gives the same score: 38 shifts checked" in explorer.readout()[0]
+    assert "in 0 … 40, gives the same score: 38 shifts checked" in explorer.readout()[0]
 
 
 def test_rope_explorer_sliders_follow_its_settings():
@@ -66,16 +66,16 @@ def test_rope_explorer_in_russian():
         "позиция запроса m",
         "двигать m и n вместе",
     )
-    assert "даёт то же скалярное произведение" in explorer.readout()[0]
+    assert "даёт ту же оценку" in explorer.readout()[0]
     assert re.search(
         r"q_m · k_n = −?\d+,\d{4}\.", explorer.readout()[0]
     )  # the Russian decimal comma and minus
     assert re.search(r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout()[0])  # a power of ten, not 2e-15
     assert (
-        explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·ω = {angle} рад"
+        explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·ω_i = {angle} рад"
     )  # filled by the browser
     assert explorer.readout()[1] == (
-        "q на позиции m = 5: повёрнут на m·ω = 5,00 рад; k на позиции n = 2: повёрнут на n·ω = 2,00 рад"
+        "q на позиции m = 5: повёрнут на m·ω_i = 5,00 рад; k на позиции n = 2: повёрнут на n·ω_i = 2,00 рад"
     )
 
 
@@ -113,7 +113,7 @@ def test_alibi_explorer_shows_the_heads_slope_and_weights():
     assert rule == "8 heads: the slopes are 2^(−8h/8) for h = 1 … 8, a geometric sequence."
     assert (
         detail
-        == f"Head 3: s = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
+        == f"Head 3: s_h = 2^-3 = 0.1250. With equal content scores the last query gives half of its attention to the nearest {half} of 16 keys."
     )
 
 
@@ -135,7 +135,7 @@ def test_alibi_explorer_in_russian():
     assert (explorer.labels["num_heads"], explorer.labels["head"]) == ("число голов", "голова h")
     rule, detail = explorer.readout()
     assert "не степень двойки" in rule
-    assert re.search(r"s = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
+    assert re.search(r"s_h = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
     # templates, filled by the browser
     assert explorer.labels["title"] == "голова {h}: s = {slope}"
 

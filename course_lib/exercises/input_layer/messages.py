@@ -118,7 +118,7 @@ MESSAGES = Messages(
             "`persistent=False`.",
             "ru": "Позиционная таблица `{name}` — буфер, но сохраняемый: каждый чекпоинт несёт её "
             "{size} чисел, которые код и так восстанавливает, а загрузка в модель с другим max_len "
-            "падает с ошибкой size mismatch. Регистрируйте её с `persistent=False`.",
+            "завершается ошибкой size mismatch. Регистрируйте её с `persistent=False`.",
         },
         "not_buffer": {
             "en": "The positional table `{name}` is a plain attribute, not a registered buffer: "
@@ -150,16 +150,16 @@ MESSAGES = Messages(
             "en": "With `positions=torch.tensor({positions})` (tokens {positions} of a text generated "
             "with a cache) your `forward` raised `{error}`: `{detail}`.",
             "ru": "С `positions=torch.tensor({positions})` (токены {positions} текста, который "
-            "генерируется с кэшем) ваш `forward` упал с ошибкой `{error}`: `{detail}`.",
+            "генерируется с кэшем) ваш `forward` вызвал исключение `{error}`: `{detail}`.",
         },
         "positions_mismatch": {
             "en": "With `positions=torch.tensor({positions})`, at batch row {row}, coordinate {dim} of "
             "the token at position {position}, your layer gives {got}, but token vector × "
-            "√d_model + PE({position}, {dim}) = {expected}. Position p must get row p: "
+            "√d_model + PE({position}, {dim}) = {expected}. Position pos must get row pos: "
             "`self.pe[positions]`.",
             "ru": "С `positions=torch.tensor({positions})` в примере {row} батча, в координате {dim} "
             "токена на позиции {position} ваш слой даёт {got}, а вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected}. Позиция p должна получать строку p: "
+            "PE({position}, {dim}) = {expected}. Позиция pos должна получать строку pos: "
             "`self.pe[positions]`.",
         },
         "positions_batch_error": {
@@ -168,8 +168,8 @@ MESSAGES = Messages(
             "`{error}`: `{detail}`. `self.pe[positions]` works for both shapes: (seq, d_model) or "
             "(batch, seq, d_model), and either adds to the token vectors.",
             "ru": "Для позиций формы (seq,) всё верно, но с позициями формы (batch, seq) = {shape}, по "
-            "строке на последовательность, как нужно батчу с паддингом слева, ваш `forward` упал с "
-            "ошибкой `{error}`: `{detail}`. `self.pe[positions]` годится для обеих форм: получится "
+            "строке на последовательность, как нужно батчу с паддингом слева, ваш `forward` вызвал "
+            "исключение `{error}`: `{detail}`. `self.pe[positions]` годится для обеих форм: получится "
             "(seq, d_model) или (batch, seq, d_model), и то и другое прибавляется к векторам "
             "токенов.",
         },
@@ -216,7 +216,7 @@ MESSAGES = Messages(
             "raised `{error}`: `{detail}`. With an odd d_model there is one cosine column fewer "
             "than sine columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
             "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` "
-            "упал с ошибкой `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один "
+            "вызвал исключение `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один "
             "меньше, чем синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
         },
         "odd_d_model_values": {

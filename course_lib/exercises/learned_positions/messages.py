@@ -22,16 +22,16 @@ MESSAGES = Messages(
             "exactly max_len long; on x of shape {shape} it fails. Add only the first seq = "
             "x.size(1) rows: `self.weight[:x.size(1)]`.",
             "ru": "`forward` прибавляет всю таблицу, поэтому модуль работает, только когда длина "
-            "последовательности ровно max_len; на x формы {shape} он падает. Прибавляйте "
+            "последовательности ровно max_len; на x формы {shape} он вызывает исключение. Прибавляйте "
             "только первые seq = x.size(1) строк: `self.weight[:x.size(1)]`.",
         },
         "sequence_first": {
             "en": "The table is cut by x.size(0), the batch size, instead of the sequence length. x "
-            "has shape (batch, seq, d_model), here {shape}: position t of every sequence gets "
-            "row t, `self.weight[:x.size(1)]`.",
+            "has shape (batch, seq, d_model), here {shape}: position pos of every sequence "
+            "gets row pos, `self.weight[:x.size(1)]`.",
             "ru": "Таблица обрезается по x.size(0), то есть по размеру батча, а не по длине "
-            "последовательности. x имеет форму (batch, seq, d_model), здесь {shape}: позиция t "
-            "каждой последовательности получает строку t, `self.weight[:x.size(1)]`.",
+            "последовательности. x имеет форму (batch, seq, d_model), здесь {shape}: позиция "
+            "pos каждой последовательности получает строку pos, `self.weight[:x.size(1)]`.",
         },
         "random_output": {
             "en": "Two calls on the same x gave different outputs, although the module is in eval "
@@ -63,18 +63,18 @@ MESSAGES = Messages(
             "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
         },
         "rows_from_one": {
-            "en": "Position t gets row t + 1: the slice starts at 1. Position 0 has row 0: "
+            "en": "Position pos gets row pos + 1: the slice starts at 1. Position 0 has row 0: "
             "`self.weight[:x.size(1)]`.",
-            "ru": "Позиция t получает строку t + 1: срез начинается с 1. У позиции 0 — строка 0: "
+            "ru": "Позиция pos получает строку pos + 1: срез начинается с 1. У позиции 0 — строка 0: "
             "`self.weight[:x.size(1)]`.",
         },
         "mismatch": {
             "en": "At position {pos}, dimension {dim} (batch row {row}) your module adds {got}, but "
             "row {pos} of your table `{name}` holds {expected}. That is the first value that "
-            "differs: position t must get row t.",
+            "differs: position pos must get row pos.",
             "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче) ваш модуль прибавляет "
             "{got}, а в строке {pos} вашей таблицы `{name}` стоит {expected}. Это первое "
-            "расхождение: позиция t должна получать строку t.",
+            "расхождение: позиция pos должна получать строку pos.",
         },
         "modifies_input": {
             "en": "The values are right, but `forward` changed the caller's x in place (`x += "
@@ -166,8 +166,8 @@ MESSAGES = Messages(
             'self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
             'max_len={{self.max_len}}")`.',
             "ru": "На последовательности из {seq} токенов, длиннее max_len = {max_len}, ваш модуль "
-            "упал с ошибкой `{error}`: `{detail}`. По такому сообщению трудно понять, что "
-            "пошло не так. Выбрасывайте `ValueError`, который называет оба числа: `if "
+            "вызвал исключение `{error}`: `{detail}`. По такому сообщению трудно понять, что "
+            "пошло не так. Вызывайте исключение `ValueError`, которое называет оба числа: `if "
             'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
             'max_len={{self.max_len}}")`.',
         },
@@ -181,11 +181,11 @@ MESSAGES = Messages(
         },
         "hint1": {
             "en": "A learned table is a weight like any other: create it once, in `__init__`, as an "
-            "`nn.Parameter` of shape `(max_len, d_model)`. Row t is the vector of position t, "
+            "`nn.Parameter` of shape `(max_len, d_model)`. Row pos is the vector of position pos, "
             "and training changes it. (`nn.Embedding(max_len, d_model)` holds such a table too.)",
             "ru": "Обучаемая таблица — такой же вес, как любой другой: создайте её один раз, в "
-            "`__init__`, как `nn.Parameter` формы `(max_len, d_model)`. Строка t — это вектор "
-            "позиции t, и обучение его меняет. (Такую же таблицу хранит и `nn.Embedding(max_len, "
+            "`__init__`, как `nn.Parameter` формы `(max_len, d_model)`. Строка pos — это "
+            "вектор позиции pos, и обучение его меняет. (Такую же таблицу хранит и `nn.Embedding(max_len, "
             "d_model)`.)",
         },
         "hint2": {
