@@ -135,7 +135,9 @@ def map_anywidget(deck: str) -> str:
         raise SlidesError(
             [f"the deck template no longer loads require.js as {tag}: map_anywidget must follow it"]
         )
-    config = f'<script>require.config({{paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
+    # waitSeconds 0: no time limit on a module's load (require.js gives up after 7 s by default, and the
+    # widget renderer then looks for anywidget on a CDN; on a busy machine a deck's load took longer)
+    config = f'<script>require.config({{waitSeconds: 0, paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
     return deck.replace(tag, tag + "\n" + config, 1)
 
 

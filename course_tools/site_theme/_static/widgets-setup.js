@@ -7,8 +7,13 @@
   var s = document.currentScript && document.currentScript.src;
   if (!s) return;
   var dir = s.replace(/widgets-setup\.js(\?.*)?$/, "");
-  // anywidget (the explorers' widget class): the copy in _static/, not a CDN address built from its version
-  window.require = { paths: { "@jupyter-widgets/html-manager/dist": dir + "html-manager", anywidget: dir + "anywidget/index" } };
+  // anywidget (the explorers' widget class): the copy in _static/, not a CDN address built from its version.
+  // waitSeconds 0: no time limit on a module's load. With require.js's default (7 s), a page loaded on a
+  // busy machine gave up on anywidget, and the widget renderer then asked its "CDN" (no-widget-cdn/) for it
+  window.require = {
+    waitSeconds: 0,
+    paths: { "@jupyter-widgets/html-manager/dist": dir + "html-manager", anywidget: dir + "anywidget/index" },
+  };
 })();
 
 /* The widget renderer typesets labels with the MathJax 2 call MathJax.Hub.Queue(["Typeset", Hub, el]);
