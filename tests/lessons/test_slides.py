@@ -167,6 +167,11 @@ def lecture_course(small_course):
             slideshow={"slide_type": "slide"},
         ),
         *twins("The fuller prose of the notebook.", "Полный текст ноутбука.", tags=["speaker-notes"]),
+        *twins(
+            "<details>\n<summary>The answer</summary>\n\nIt was the buffer.\n\n</details>",
+            "<details>\n<summary>Ответ</summary>\n\nДело было в буфере.\n\n</details>",
+            tags=["speaker-notes"],
+        ),
         ("code", "long_code = 1\nprint(long_code)", {"tags": ["slides-output-only"]}),
         *twins(
             "### Deep dive: history\n\nOld facts.",
@@ -191,6 +196,9 @@ def test_a_lecture_deck_has_notes_a_pointer_to_the_code_and_no_deep_dive(lecture
         assert "&#39;deep&#39;" not in deck and "notebook 1" not in deck
         assert {"en": "Old facts", "ru": "Старые факты"}[lang] not in deck
         assert f'plugin/notes/{"notes-ru.js" if lang == "ru" else "notes.js"}"' in deck
+        # a fold of the notebook reaches the speaker view open: the lecturer reads it without a click
+        answer = {"en": "It was the buffer.", "ru": "Дело было в буфере."}[lang]
+        assert answer in notes[1] and "<details" not in notes[1] and "<summary" not in notes[1]
 
 
 def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_course):
