@@ -665,7 +665,9 @@ def render(
     return out
 
 
-_DETAILS_OPEN = re.compile(r"^[ \t]*<details[^>]*>[ \t]*\n(?:[ \t]*<summary>(.*?)</summary>[ \t]*\n)?", re.M | re.S)
+_DETAILS_OPEN = re.compile(
+    r"^[ \t]*<details[^>]*>[ \t]*\n(?:[ \t]*<summary>(.*?)</summary>[ \t]*\n)?", re.M | re.S
+)
 _DETAILS_CLOSE = re.compile(r"^[ \t]*</details>[ \t]*\n?", re.M)
 
 

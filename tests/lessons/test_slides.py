@@ -189,7 +189,7 @@ def test_a_lecture_deck_has_notes_a_pointer_to_the_code_and_no_deep_dive(lecture
     for lang, pointer in (("en", "Full code: in the notebook"), ("ru", "Полный код — в ноутбуке")):
         deck = (lecture_course.slides_dir / lang / "03_third.html").read_text(encoding="utf-8")
         notes = re.findall(r'<aside class="notes">(.*?)</aside>', deck, flags=re.S)
-        assert len(notes) == 2
+        assert len(notes) == 3
         assert {"en": "The goal, said aloud.", "ru": "Цель, вслух."}[lang] in notes[0]
         assert f'<p class="course-full-code">{pointer}</p>' in deck and "long_code" not in deck
         assert f"from the {lang} notebook 0" in deck  # the output of the slides-output-only cell
@@ -198,7 +198,7 @@ def test_a_lecture_deck_has_notes_a_pointer_to_the_code_and_no_deep_dive(lecture
         assert f'plugin/notes/{"notes-ru.js" if lang == "ru" else "notes.js"}"' in deck
         # a fold of the notebook reaches the speaker view open: the lecturer reads it without a click
         answer = {"en": "It was the buffer.", "ru": "Дело было в буфере."}[lang]
-        assert answer in notes[1] and "<details" not in notes[1] and "<summary" not in notes[1]
+        assert answer in notes[2] and "<details" not in notes[2] and "<summary" not in notes[2]
 
 
 def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_course):
