@@ -232,7 +232,7 @@ def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_cou
         # each slide's content, then its notes: the notes of slide 2 come after its bullets and output
         assert at[0] < at[1] < page.index(labels[1]) < at[2] < at[3] < at[5] < at[4]
         notes = re.findall(r'<aside aria-label="([^"]+)" class="course-notes">', page)
-        assert notes == [slides.TEXT("notes_heading", lang)] * 2
+        assert notes == [slides.TEXT("notes_heading", lang)] * 3
         assert "Old facts" not in page and "Старые факты" not in page
 
 
