@@ -653,6 +653,8 @@ def render(
             new = nbformat.v4.new_code_cell(code[index], metadata=meta)
         else:
             text = _pseudo_markdown(cell.source) if lang == PSEUDO else cell.source
+            if target == "slides" and SPEAKER_NOTES in tags:
+                text = unfold_details(text)
             if TABLE_MARKER in text:
                 if table is None:
                     raise ValueError(f"{src.where(index)}: {TABLE_MARKER} needs the lesson table to render")
@@ -661,6 +663,22 @@ def render(
         new.id = f"{lang}-{len(out.cells):03d}"
         out.cells.append(new)
     return out
+
+
+_DETAILS_OPEN = re.compile(
+    r"^[ \t]*<details[^>]*>[ \t]*\n(?:[ \t]*<summary>(.*?)</summary>[ \t]*\n)?", re.M | re.S
+)
+_DETAILS_CLOSE = re.compile(r"^[ \t]*</details>[ \t]*\n?", re.M)
+
+
+def unfold_details(text: str) -> str:
+    """``text`` with every ``<details>`` fold opened: its summary becomes a bold line.
+
+    A fold is right in the notebook (the student predicts before reading the answer) and wrong in
+    the speaker view, where the lecturer would have to click inside the notes mid-lecture.
+    """
+    text = _DETAILS_OPEN.sub(lambda match: f"**{match.group(1).strip()}**\n" if match.group(1) else "", text)
+    return _DETAILS_CLOSE.sub("", text)
 
 
 def _localized_code(src: Source, lang: str) -> dict[int, str]:

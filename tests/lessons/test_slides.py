@@ -167,6 +167,11 @@ def lecture_course(small_course):
             slideshow={"slide_type": "slide"},
         ),
         *twins("The fuller prose of the notebook.", "Полный текст ноутбука.", tags=["speaker-notes"]),
+        *twins(
+            "<details>\n<summary>The answer</summary>\n\nIt was the buffer.\n\n</details>",
+            "<details>\n<summary>Ответ</summary>\n\nДело было в буфере.\n\n</details>",
+            tags=["speaker-notes"],
+        ),
         ("code", "long_code = 1\nprint(long_code)", {"tags": ["slides-output-only"]}),
         *twins(
             "### Deep dive: history\n\nOld facts.",
@@ -184,13 +189,16 @@ def test_a_lecture_deck_has_notes_a_pointer_to_the_code_and_no_deep_dive(lecture
     for lang, pointer in (("en", "Full code: in the notebook"), ("ru", "Полный код — в ноутбуке")):
         deck = (lecture_course.slides_dir / lang / "03_third.html").read_text(encoding="utf-8")
         notes = re.findall(r'<aside class="notes">(.*?)</aside>', deck, flags=re.S)
-        assert len(notes) == 2
+        assert len(notes) == 3
         assert {"en": "The goal, said aloud.", "ru": "Цель, вслух."}[lang] in notes[0]
         assert f'<p class="course-full-code">{pointer}</p>' in deck and "long_code" not in deck
         assert f"from the {lang} notebook 0" in deck  # the output of the slides-output-only cell
         assert "&#39;deep&#39;" not in deck and "notebook 1" not in deck
         assert {"en": "Old facts", "ru": "Старые факты"}[lang] not in deck
         assert f'plugin/notes/{"notes-ru.js" if lang == "ru" else "notes.js"}"' in deck
+        # a fold of the notebook reaches the speaker view open: the lecturer reads it without a click
+        answer = {"en": "It was the buffer.", "ru": "Дело было в буфере."}[lang]
+        assert answer in notes[2] and "<details" not in notes[2] and "<summary" not in notes[2]
 
 
 def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_course):
@@ -224,7 +232,7 @@ def test_the_handout_has_every_slide_in_order_and_its_notes_under_it(lecture_cou
         # each slide's content, then its notes: the notes of slide 2 come after its bullets and output
         assert at[0] < at[1] < page.index(labels[1]) < at[2] < at[3] < at[5] < at[4]
         notes = re.findall(r'<aside aria-label="([^"]+)" class="course-notes">', page)
-        assert notes == [slides.TEXT("notes_heading", lang)] * 2
+        assert notes == [slides.TEXT("notes_heading", lang)] * 3
         assert "Old facts" not in page and "Старые факты" not in page
 
 
