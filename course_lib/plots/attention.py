@@ -222,7 +222,8 @@ def plot_balance(
     sentence's weights are the first's reordered (no position effect). Dotted lines mark
     ``c = 1`` and ``c = √d_model``: for token vectors from :class:`~course_lib.TokenEmbedding`
     (initialised N(0, 1/d_model), then × √d_model), the vectors course_lib starts from,
-    and those PyTorch's default initialisation N(0, 1) would give.
+    and those PyTorch's default initialisation N(0, 1) would give if still multiplied by
+    √d_model (N(0, 1) alone gives RMS 1, that is ``c = 1``).
     """
     lang = resolve(lang)
     scales = np.logspace(-2, 2, 41) if scales is None else np.asarray(scales, dtype=float)

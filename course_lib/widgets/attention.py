@@ -143,7 +143,8 @@ def balance_explorer(
     :func:`~course_lib.sinusoidal_table`; the readout gives the RMS of both terms and the
     effects of :func:`~course_lib.plots.attention_balance`. With the vectors of
     :class:`~course_lib.TokenEmbedding`, ``c = 1`` is course_lib's initialisation and
-    ``c = √d_model`` PyTorch's default N(0, 1). The static figure to show beside it is
+    ``c = √d_model`` PyTorch's default N(0, 1) still multiplied by √d_model (N(0, 1) alone
+    gives RMS 1, ``c = 1``). The static figure to show beside it is
     :func:`course_lib.plots.plot_balance`.
     """
     return BalanceExplorer(attention, embed, first, second, scale, lang)
