@@ -41,8 +41,14 @@ __all__ = [
 
 STATUSES = ("correct", "incorrect", "not_attempted")
 
-# icon and colour of each status, as GitHub draws success, failure and notes
-LOOK = {"correct": ("✔", "#1a7f37"), "incorrect": ("✘", "#cf222e"), "not_attempted": ("✎", "#0969da")}
+# icon and colours of each status, as GitHub draws success, failure and notes: the colour for a white
+# page (at least 5:1 on white), and a middle tone of the same hue (GitHub's for a dark page) that a
+# verdict mixes with the text colour around it: darker on a light page, lighter on a dark one
+LOOK = {
+    "correct": ("✔", "#1a7f37", "#2da44e"),
+    "incorrect": ("✘", "#cf222e", "#e5534b"),
+    "not_attempted": ("✎", "#0969da", "#4184e4"),
+}
 
 # Absolute and relative tolerance of every value comparison: far above float32 rounding of
 # a table computed in float32 (~1e-6 here), far below the smallest difference between the
@@ -81,11 +87,25 @@ class Feedback:
             raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
 
     def _repr_markdown_(self) -> str:
-        icon, colour = LOOK[self.status]
-        return f'<span style="color:{colour}"><b>{icon} {self.title}.</b></span> {self.message}'
+        """The verdict in its status's colour, readable (at least 4.5:1) on a light page and a dark one.
+
+        The colour, in order of what the page allows: the property ``--course-verdict-<status>`` where
+        the page sets one (the site, per theme: course_tools/site_theme/_static/course-site.css); else
+        the status's middle tone mixed 70:30 with the text colour around it (JupyterLab's light and dark
+        themes, the decks: at least 5:1 on white under JupyterLab's text, 7:1 on its dark theme's
+        #111); where neither ``var()`` nor ``color-mix()`` survives (JupyterLab's sanitizer, in a
+        notebook it does not trust, keeps plain colours only), the white page's colour.
+        """
+        icon, light, middle = LOOK[self.status]
+        status = self.status.replace("_", "-")
+        colour = f"var(--course-verdict-{status},color-mix(in srgb,{middle} 70%,currentColor))"
+        return (
+            f'<span class="course-verdict course-verdict-{status}" style="color:{light};color:{colour}">'
+            f"<b>{icon} {self.title}.</b></span> {self.message}"
+        )
 
     def __repr__(self) -> str:
-        icon, _ = LOOK[self.status]
+        icon = LOOK[self.status][0]
         return f"{icon} {self.title} [{self.key}]: {self.message}"
 
 

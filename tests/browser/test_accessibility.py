@@ -20,6 +20,10 @@
   on a slider, a choice or a list, Space on a checkbox, typing in a text box) and that changes the
   explorer's readout, which a screen reader announces; what a pointer must hit is at least 24 by 24 px
   (WCAG 2.2, 2.5.8): the control, or the label around it, which takes the same click.
+- **The explorers' own stylesheet** (``js/common.js``): each explorer, rendered in a bare page (no CSS of the
+  course's, as in JupyterLab), has every target at least 24 by 24 px and no hidden canvas taking room.
+- **A check's verdict** (``course_lib.exercises.checks.Feedback``) at 4.5:1 or more in each status's own
+  colour, on JupyterLab's light and dark themes, a deck, the site's two themes, and as a sanitizer leaves it.
 
 Nothing leaves the machine: every request is routed and anything that is neither ``file://`` nor
 127.0.0.1 is blocked and counted. One browser context per module and kind of page, its pages opened one
@@ -34,6 +38,8 @@ from course_tools import grade
 from course_tools.config import CONFIG, LANGUAGES, SOURCE_LANGUAGE
 from tests.browser.conftest import Traffic, browser_locale, is_file, is_local
 from tests.browser.test_explorer_colours import LESSONS
+from tests.browser.test_explorers_saved import EXPLORERS as SAVED
+from tests.browser.test_explorers_saved import RENDER
 from tests.browser.test_site import settle
 
 pytestmark = pytest.mark.browser
@@ -416,3 +422,97 @@ def test_every_explorer_works_by_keyboard_alone(contexts, name):
             failures.append(f"{cls}: Tab never reached {missing} (reached {reached})")
     assert failures == [], "\n".join(failures)
     assert traffic.outside == [] and traffic.errors == [], (traffic.outside, traffic.errors)
+
+
+# ----------------------------------------------------------------------------- the explorers' own stylesheet
+
+# What a pointer must hit in an explorer (every visible input and list: the control, or the label around it,
+# which takes the same click), in CSS pixels, and any canvas the explorer hides that still takes room
+TARGETS = """root => ({
+    small: [...root.querySelectorAll('input, select')].filter(i => i.getClientRects().length)
+        .map(i => [i.type === 'radio' ? `radio:${i.value}` : i.name, i.closest('label') || i])
+        .filter(([, t]) => Math.min(t.offsetWidth, t.offsetHeight) < 24)
+        .map(([name, t]) => `${name}: ${t.offsetWidth} x ${t.offsetHeight} px`),
+    controls: root.querySelectorAll('input, select').length,
+    hiddenShown: [...root.querySelectorAll('canvas[hidden]')].filter(c => c.getClientRects().length).length,
+})"""
+
+
+@pytest.mark.parametrize("name", sorted(SAVED))
+def test_every_explorer_sizes_its_own_targets_in_a_bare_page(offline_page, name):
+    """In a page with no stylesheet of the course's (JupyterLab's: nothing there styles the explorers), each
+    explorer's own CSS (js/common.js) makes every target at least 24 x 24 px and keeps a hidden canvas hidden."""
+    explorer = SAVED[name][0]("en")
+    state = explorer.get_state()
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "bare page")
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+    page.evaluate(RENDER, [state["_esm"], state])
+    page.wait_for_function("() => window.__result !== undefined", timeout=TIMEOUT_MS)
+    assert "error" not in page.evaluate("window.__result"), page.evaluate("window.__result")
+    found = page.evaluate(TARGETS, page.query_selector(".course-explorer"))
+    assert found["controls"], f"{name}: no control found"
+    assert found["small"] == [], f"{name}: targets under {MIN_TARGET_PX} px: {found['small']}"
+    assert found["hiddenShown"] == 0, f"{name}: a hidden canvas takes room on the page"
+    traffic.assert_clean()
+
+
+# ----------------------------------------------------------------------------- a check's verdict
+
+# hosts of a verdict: the text colour around it and the background under it. JupyterLab's light and dark
+# themes (--jp-content-font-color1 on --jp-layout-color0), a deck (reveal's white theme), the site's two
+# themes (pydata-sphinx-theme's text and background, with the course's stylesheet), and a notebook
+# JupyterLab does not trust, whose sanitizer keeps only a plain colour (the span's first declaration)
+SITE_CSS = ROOT / "course_tools" / "site_theme" / "_static" / "course-site.css"
+VERDICT_HOSTS = {
+    "JupyterLab light": ("rgba(0, 0, 0, 0.87)", "#ffffff", None),
+    "JupyterLab dark": ("#ffffff", "#111111", None),
+    "deck": ("#222222", "#ffffff", None),
+    "site light": ("#222832", "#ffffff", "light"),
+    "site dark": ("#ced6dd", "#14181e", "dark"),
+    "sanitized, light": ("rgba(0, 0, 0, 0.87)", "#ffffff", "sanitized"),
+}
+# the verdict's colour as drawn over the page (a canvas resolves var(), color-mix() and transparency)
+# and its contrast with the page, WCAG's formula
+CONTRAST = """([html, text, background, theme]) => {
+    document.documentElement.dataset.theme = theme === 'dark' ? 'dark' : 'light';
+    document.body.style.cssText = `color: ${text}; background: ${background}`;
+    document.body.innerHTML = html;
+    const span = document.querySelector('.course-verdict');
+    if (theme === 'sanitized') span.setAttribute('style', span.getAttribute('style').split(';')[0]);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.fillStyle = background;
+    ctx.fillRect(0, 0, 1, 1);
+    ctx.fillStyle = getComputedStyle(span).color;
+    ctx.fillRect(0, 0, 1, 1);
+    const drawn = [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    ctx.fillStyle = background;
+    ctx.fillRect(0, 0, 1, 1);
+    const page = [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    const lum = rgb => rgb.map(c => c / 255).map(c => c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+        .reduce((sum, c, k) => sum + c * [0.2126, 0.7152, 0.0722][k], 0);
+    const [dark, light] = [lum(drawn), lum(page)].sort((a, b) => a - b);
+    return {colour: getComputedStyle(span).color, contrast: (light + 0.05) / (dark + 0.05)};
+}"""
+
+
+def test_a_verdict_reads_at_4_5_to_1_on_light_and_dark_pages(offline_page):
+    from course_lib.exercises.checks import STATUSES, Feedback
+
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "verdict")
+    failures, seen = [], {}
+    for host, (text, background, theme) in VERDICT_HOSTS.items():
+        page.set_content("<!DOCTYPE html><html><head></head><body></body></html>")
+        if theme in ("light", "dark"):
+            page.add_style_tag(path=str(SITE_CSS))
+        for status in STATUSES:
+            html = Feedback(status, "key", "The message.", "Status")._repr_markdown_()
+            found = page.evaluate(CONTRAST, [html, text, background, theme])
+            seen[host, status] = (found["colour"], found["contrast"])
+            if found["contrast"] < 4.5:
+                failures.append(f"{status} on {host}: {found['colour']} at {found['contrast']:.2f}:1")
+    print("\n".join(f"{host}, {status}: {c} at {r:.2f}:1" for (host, status), (c, r) in seen.items()))
+    # each status keeps its own colour on every host
+    for host in VERDICT_HOSTS:
+        assert len({seen[host, s][0] for s in STATUSES}) == 3, seen
+    assert failures == [], "\n".join(failures)
+    traffic.assert_clean()

@@ -12,7 +12,8 @@ JupyterLab, on the website and in the decks, with no kernel.
   server, in both languages; in its decks from ``file://``; in JupyterLab before its cells run (the
   notebook's saved state) and after running them (a kernel's widget). Each control is moved from
   the keyboard, and must change the canvas's pixels and the readout; the controls are labelled in
-  the page's language (``aria-label``); at 390 px wide they wrap and stay on the screen; on the
+  the page's language (``aria-label``); what a pointer must hit is at least 24 x 24 px (WCAG 2.2,
+  2.5.8) in each of them; at 390 px wide the controls wrap and stay on the screen; on the
   site, the light/dark switch redraws the picture in the page's new colours.
 - **Nothing leaves the machine**: every request is routed, anything not local is blocked and counted
   (0), and no page error or console error.
@@ -206,6 +207,11 @@ STATE = """root => {
         // for .controls once put them there: reveal.js's navigation arrows)
         overlaps: [...root.querySelectorAll('.course-explorer-control, .course-explorer-readout')]
             .filter(e => e.getBoundingClientRect().bottom > canvas.getBoundingClientRect().top + 1).length,
+        // what a pointer must hit (a control, or the label around it: the same click) under 24 x 24 CSS px
+        // (WCAG 2.2, 2.5.8): the explorer's own stylesheet (js/common.js) sizes them in every host
+        small: [...root.querySelectorAll('input, select')].map(i => [i.name, i.closest('label') || i])
+            .filter(([, t]) => Math.min(t.offsetWidth, t.offsetHeight) < 24)
+            .map(([name, t]) => `${name}: ${t.offsetWidth} x ${t.offsetHeight} px`),
     };
 }"""
 
@@ -237,6 +243,7 @@ def check_live(page, root, lang: str, controls: list[str], labels: dict) -> floa
     state = root.evaluate(STATE)
     assert state["lang"] == lang
     assert state["overlaps"] == 0, "controls or readout drawn over the picture"
+    assert state["small"] == [], "targets under 24 x 24 px"
     assert state["labels"] == [[name, labels[name]] for name in controls]
     for name in controls:
         slider = root.locator(f"input[name={name}]")

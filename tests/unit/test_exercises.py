@@ -1461,7 +1461,13 @@ def test_the_verdict_renders_coloured_and_deterministic(status, lang):
     feedback = PE.check(student)
     markdown, plain = feedback._repr_markdown_(), repr(feedback)
     assert (markdown, plain) == (PE.check(student)._repr_markdown_(), repr(PE.check(student)))
-    assert re.match(r'<span style="color:#[0-9a-f]{6}"><b>. ', markdown)
+    # a class naming the status, a plain colour first (what a sanitizer keeps), then the theme's or a mix
+    kind = status.replace("_", "-")
+    assert re.match(
+        rf'<span class="course-verdict course-verdict-{kind}" style="color:#[0-9a-f]{{6}};'
+        rf'color:var\(--course-verdict-{kind},color-mix\(in srgb,#[0-9a-f]{{6}} 70%,currentColor\)\)"><b>. ',
+        markdown,
+    ), markdown
     assert feedback.title in markdown and feedback.message in markdown
     assert plain.startswith(f"{markdown[markdown.index('<b>') + 3]} {feedback.title} [{feedback.key}]: ")
     assert not re.search(r"0x[0-9a-fA-F]+|object at", markdown + plain)

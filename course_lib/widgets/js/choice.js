@@ -16,6 +16,7 @@ export function radios(parent, { name, label, options, value }) {
   const group = `${name}-${Math.random().toString(36).slice(2)}`;
   const inputs = options.map(([v, caption]) => {
     const item = document.createElement("label");
+    item.className = "course-explorer-option"; // 24 px tall at least (common.js)
     const input = document.createElement("input");
     input.type = "radio";
     input.name = group;

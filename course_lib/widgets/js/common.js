@@ -92,6 +92,15 @@ export function frame(el, lang, className) {
 .course-explorer-control output { font-variant-numeric: tabular-nums; min-width: 3.5em; text-align: right; }
 .course-explorer .course-explorer-readout { font-size: 1rem; line-height: 1.4; margin: 0.3em 0; max-width: 46em; }
 .course-explorer canvas { display: block; max-width: 100%; height: auto; }
+/* a canvas the explorer does not draw on (lesson 2's tokens are text) stays hidden: the rule above would show
+   an empty, unlabelled picture wherever the host does not enforce [hidden] (JupyterLab, the decks) */
+.course-explorer canvas[hidden] { display: none; }
+/* what a pointer must hit is at least 24 x 24 px (WCAG 2.2, 2.5.8), in JupyterLab, on the site and in the decks:
+   a slider, a list, a text box, a tick box of its own, and the label around a choice or a tick box (a click
+   on it is a click on its button) */
+.course-explorer input[type=range], .course-explorer select, .course-explorer input[type=text] { min-height: 24px; }
+.course-explorer .course-explorer-control > input[type=checkbox] { width: 24px; height: 24px; margin: 0; }
+.course-explorer .course-explorer-option { display: inline-flex; align-items: center; gap: 0.3em; min-height: 24px; }
 .course-explorer .course-explorer-notice { border-left: 3px solid #d62728; padding-left: 0.5em; margin: 0.3em 0; max-width: 46em; }
 .course-explorer .course-explorer-status { font-size: 0.9rem; font-style: italic; margin: 0.3em 0; max-width: 46em; }
 /* kernelStatus says it in words, or there is no kernel to connect (the site, the decks) */

@@ -163,6 +163,7 @@ function checkboxes(parent, { label, options, value }) {
   group.style.cssText = "display: flex; flex-wrap: wrap; gap: 0.2em 1em; flex: 1 1 100%;";
   const boxes = options.map(({ name, label: text }) => {
     const box = document.createElement("label");
+    box.className = "course-explorer-option"; // 24 px tall at least (common.js)
     box.style.whiteSpace = "nowrap";
     const input = document.createElement("input");
     input.type = "checkbox";

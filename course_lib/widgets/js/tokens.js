@@ -179,7 +179,7 @@ async function render({ model: saved, el }) {
   const bytes = tokenBytes(data);
   const encoders = new Map(); // size -> encode, made on the first visit
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "token-explorer");
-  canvas.hidden = true; // the tokens are text, in the page's font
+  canvas.hidden = true; // the tokens are text, in the page's font: no picture, in any host (common.js keeps [hidden])
   const view = document.createElement("div");
   view.className = "course-explorer-view";
   const note = document.createElement("p");
