@@ -27,7 +27,7 @@ MISTAKES = {
     "input_layer": ((("self.embedding(ids) * self.scale", "self.embedding(ids)"),), "inp.missing_scale"),
     "learned_positions": ((("self.weight[:seq]", "self.weight[1 : seq + 1]"),), "lp.rows_from_one"),
     "rotary": ((("apply_rotary(k, positions), v", "k, v"),), "rope.keys_not_rotated"),
-    "alibi": ((("bias = -m * (i - j)", "bias = m * (i - j)"),), "alibi.sign"),
+    "alibi": ((("bias = -s * (m - n)", "bias = s * (m - n)"),), "alibi.sign"),
 }  # fmt: skip
 
 # the bad cases: what the student's cell does, and the (status, diagnosis) every exercise of it gets
