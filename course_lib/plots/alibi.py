@@ -120,7 +120,7 @@ def update_alibi_head(artists: dict, num_heads: int, head: int, lang: str) -> np
 def plot_alibi(
     num_heads: int = 8, seq_len: int = 16, lang: str | None = None, *, figsize=None, dpi=None
 ) -> Figure:
-    """ALiBi's bias ``−m_h·(i − j)`` as one heatmap per head, on one colour scale.
+    """ALiBi's bias ``−s_h·(m − n)`` (query ``m``, key ``n``) as one heatmap per head, on one colour scale.
 
     Heads are numbered from 1, as in the paper; each title gives the slope as a power of
     two. The steepest head (1/2) penalises distance hard, the gentlest barely at all.

@@ -1,8 +1,8 @@
 """RoPE's angles in long contexts (lesson 8): which pairs meet angles that training never showed them.
 
-Pair ``i`` at position ``p`` turns by ``p · base^(-2i/head_dim)``, as in
+Pair ``i`` at position ``m`` turns by ``m · θ^(-2i/head_dim)``, θ = ``base``, as in
 :mod:`course_lib.plots.rotary`; here the positions may run past the training length, be
-divided by a factor (position interpolation, Chen et al., 2023) or meet another ``base``.
+divided by a factor κ (position interpolation, Chen et al., 2023) or meet another ``base``.
 
     >>> int(new_angle_pairs(128, 8192, 4096).sum())  # 8192 positions after training on 4096
     18
@@ -121,7 +121,7 @@ def update_rope_angles(artists: dict, base: float, scale: float, lang: str) -> i
         MESSAGES(
             "angles_title",
             lang,
-            base=format_number(base, ".0f", lang),
+            base=format_number(base, ",.0f", lang),
             scale=format_number(scale, "g", lang),
             new=len(pairs),
             pairs=head_dim // 2,
@@ -145,7 +145,7 @@ def plot_rope_angles(
 
     A dashed line marks the training length ``train_len`` (trained with base 10 000 and no
     scaling); a triangle above a column marks a pair that, below the line, reaches angles
-    it never saw in training (:func:`new_angle_pairs`). ``scale`` s divides every position
+    it never saw in training (:func:`new_angle_pairs`). ``scale``, the factor κ, divides every position
     (position interpolation, Chen et al., 2023); a larger ``base`` slows every pair but
     the first.
 

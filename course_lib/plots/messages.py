@@ -7,7 +7,7 @@ calls ``MESSAGES``. A figure function takes ``lang`` (None: the current language
 it on; an error message always follows :func:`course_lib.set_language`.
 
     >>> MESSAGES("positions", "ru"), MESSAGES("table_title", "en", num_positions=4, d_model=8)
-    ('позиция', 'Positional encoding table: 4 × 8 (positions × dimensions)')
+    ('позиция', 'Positional encoding table: 4 × 8\\n(positions × dimensions)')
 """
 
 from ..i18n import Messages
@@ -57,8 +57,9 @@ MESSAGES = Messages(
         },
         # table.py: plot_table, plot_waves, plot_similarity, plot_rotation
         "table_title": {
-            "en": "Positional encoding table: {num_positions} × {d_model} (positions × dimensions)",
-            "ru": "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × координаты)",
+            # two lines: on one, the Russian title is wider than the heatmap and its first letter was cut off
+            "en": "Positional encoding table: {num_positions} × {d_model}\n(positions × dimensions)",
+            "ru": "Таблица позиционного кодирования: {num_positions} × {d_model}\n(позиции × координаты)",
         },
         "waves_title": {
             "en": "Columns of the table (d_model = {d_model}): each is a wave of length {formula}",
@@ -69,9 +70,9 @@ MESSAGES = Messages(
             "ru": "столбец {dim}: {func}, i = {i}, λ = {wavelength}",
         },
         "similarity_title": {
-            "en": "The dot product of positions pos and pos + k depends only on the offset k:\n"
+            "en": "The dot product of the rows P[pos] and P[pos + k] depends only on the offset k:\n"
             "constant along each diagonal, the same curve for every pos",
-            "ru": "Скалярное произведение позиций pos и pos + k зависит только от сдвига k:\n"
+            "ru": "Скалярное произведение строк P[pos] и P[pos + k] зависит только от сдвига k:\n"
             "оно постоянно вдоль каждой диагонали, и кривая одна и та же при любом pos",
         },
         "rotation_at_pos": {"en": "position pos = {pos}", "ru": "позиция pos = {pos}"},
@@ -415,8 +416,8 @@ LONG_CONTEXT = Messages(
         "angles_colour": {"en": "cos(angle)", "ru": "cos(угла)"},
         "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
         "angles_title": {
-            "en": "base = {base}, s = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
-            "ru": "base = {base}, s = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
+            "en": "base = {base}, κ = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
+            "ru": "base = {base}, κ = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
         },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
@@ -434,15 +435,15 @@ ALIBI = Messages(
         "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
         "alibi_bias": {"en": "bias −s_h·(m − n)", "ru": "смещение −s_h·(m − n)"},
         "alibi_title": {
-            "en": "ALiBi, {heads} heads: the bias added to the score of query m and key n",
-            "ru": "ALiBi, голов: {heads}. Смещение, прибавляемое к оценке запроса m и ключа n",
+            "en": "ALiBi with H = {heads} heads: the bias added to the score of query m and key n",
+            "ru": "ALiBi, число голов H = {heads}: смещение, прибавляемое к оценке запроса m и ключа n",
         },
         "alibi_distance": {"en": "distance m − n", "ru": "расстояние m − n"},
         "alibi_weight": {"en": "weight of the last query", "ru": "вес внимания последнего запроса"},
         "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
         "alibi_weights_title": {
-            "en": "Weights of the last query when all content scores are equal: softmax(−s_h·(m − n))",
-            "ru": "Веса внимания последнего запроса при равных оценках по содержанию: softmax(−s_h·(m − n))",
+            "en": "Weights of the last query when all content scores are equal:\nsoftmax(−s_h·(m − n))",
+            "ru": "Веса внимания последнего запроса при равных оценках по содержанию:\nsoftmax(−s_h·(m − n))",
         },
         "plot_alibi_head": {
             "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",

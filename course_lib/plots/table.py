@@ -139,10 +139,10 @@ def plot_waves(
 def plot_similarity(table, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
     """Dot products between the rows of a table, ``table @ table.T``, and the same along offsets.
 
-    Left: the ``(num_positions, num_positions)`` matrix of ``PE[p] · PE[q]``; it is constant
-    along every diagonal. Right: ``PE[p] · PE[p + k]`` against the offset ``k`` for a few
-    starting positions ``p``; the curves lie on top of each other, because for each
-    sine/cosine pair ``sin a sin b + cos a cos b = cos(a - b)`` depends only on ``p - q``.
+    Left: the ``(num_positions, num_positions)`` matrix of ``P[m] · P[n]``; it is constant
+    along every diagonal. Right: ``P[pos] · P[pos + k]`` against the offset ``k`` for a few
+    starting positions ``pos``; the curves lie on top of each other, because for each
+    sine/cosine pair ``sin a sin b + cos a cos b = cos(a - b)`` depends only on ``m - n``.
     """
     lang = resolve(lang)
     data = as_array("table", table, ndim=2).astype(np.float64)
@@ -151,9 +151,9 @@ def plot_similarity(table, lang: str | None = None, *, figsize=None, dpi=None) -
     fig = new_figure(figsize or (10.0, 4.3), dpi, lang)
     left, right = fig.subplots(1, 2, width_ratios=(1.15, 1))
     image = left.imshow(sim, cmap="viridis", aspect="equal", interpolation="antialiased")
-    left.set_xlabel(MESSAGES("positions", lang) + " q")
-    left.set_ylabel(MESSAGES("positions", lang) + " p")
-    left.set_title("PE[p] · PE[q]")
+    left.set_xlabel(MESSAGES("positions", lang) + " n")
+    left.set_ylabel(MESSAGES("positions", lang) + " m")
+    left.set_title("P[m] · P[n]")
     fig.colorbar(image, ax=left).set_label(MESSAGES("dot_product", lang))
     # starting points spread over the first half, so each curve has room for offsets
     starts = sorted({0, n // 8, n // 4, n // 2 - 1} - {-1})
@@ -161,10 +161,10 @@ def plot_similarity(table, lang: str | None = None, *, figsize=None, dpi=None) -
     # the curves coincide: the first is drawn thickest so that every one stays visible
     widths = np.linspace(6.0, 1.2, len(starts))
     for p, width, colour in zip(starts, widths, colours(len(starts)), strict=True):
-        right.plot(np.arange(span), sim[p, p : p + span], label=f"p = {p}", linewidth=width, color=colour)
+        right.plot(np.arange(span), sim[p, p : p + span], label=f"pos = {p}", linewidth=width, color=colour)
     right.set_xlabel(MESSAGES("offset", lang))
     right.set_ylabel(MESSAGES("dot_product", lang))
-    right.set_title("PE[p] · PE[p + k]")
+    right.set_title("P[pos] · P[pos + k]")
     right.legend(loc="upper right")
     fig.suptitle(MESSAGES("similarity_title", lang))
     return fig
@@ -194,8 +194,8 @@ def draw_rotation(fig: Figure, pos: int, k: int, i: int, d_model: int, base: flo
     ax.set_aspect("equal")
     ax.set_xlim(-1.3, 1.3)
     ax.set_ylim(-1.3, 1.3)
-    ax.set_xlabel(f"PE[pos, {2 * i}] = sin")
-    ax.set_ylabel(f"PE[pos, {2 * i + 1}] = cos")
+    ax.set_xlabel(f"P[pos, {2 * i}] = sin")
+    ax.set_ylabel(f"P[pos, {2 * i + 1}] = cos")
     angle = k * omega
     ax.set_title(MESSAGES("rotation_title", lang, i=i, k=k, angle=format_number(angle, ".3f", lang)))
     c, s = math.cos(angle), math.sin(angle)
@@ -229,8 +229,8 @@ def plot_rotation(
     """The pair of columns ``(2i, 2i + 1)`` as a point on the unit circle, at ``pos`` and ``pos + k``.
 
     Moving ``k`` positions turns the point by the angle ``k · ω_i`` with
-    ``ω_i = base^(-2i/d_model)``, whatever ``pos`` is: ``PE[pos + k]`` is a fixed rotation
-    of ``PE[pos]``, the reason the paper gives for choosing sinusoids.
+    ``ω_i = base^(-2i/d_model)``, whatever ``pos`` is: ``P[pos + k]`` is a fixed rotation
+    of ``P[pos]``, the reason the paper gives for choosing sinusoids.
     """
     lang = resolve(lang)
     pos = validate.non_negative_int("pos", pos)

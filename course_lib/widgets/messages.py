@@ -68,10 +68,10 @@ MESSAGES = Messages(
         "slider_pair": {"en": "pair i", "ru": "пара i"},
         "rotation_readout": {
             "en": "ω = base^(-2i/d_model) = {omega}, angle k·ω = {angle} rad. "
-            "Turning the pair of PE[{pos}] by it gives the pair of PE[{pos_k}] "
+            "Turning the pair of P[{pos}] by it gives the pair of P[{pos_k}] "
             "(largest difference {err}).",
-            "ru": "ω = base^(−2i/d_model) = {omega}, угол k·ω = {angle} рад. "
-            "Поворот пары из PE[{pos}] на этот угол даёт пару из PE[{pos_k}] "
+            "ru": "ω = base^(−2i/d_model) = {omega}, угол k·ω = {angle}\u00a0рад. "
+            "Поворот пары из P[{pos}] на этот угол даёт пару из P[{pos_k}] "
             "(наибольшее расхождение {err}).",
         },
         # embeddings.py: embedding_explorer (lesson 3)
@@ -292,14 +292,14 @@ ROTARY = Messages(
         },
         # rope_angles_explorer
         "slider_base": {"en": "base", "ru": "основание base"},
-        "slider_scale": {"en": "interpolation s", "ru": "интерполяция s"},
+        "slider_scale": {"en": "interpolation κ", "ru": "интерполяция κ"},
         "angles_readout": {
             "en": "Trained on positions 0 … {last_train} with base = 10 000. Now positions 0 … {last} are "
-            "divided by s = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
+            "divided by κ = {scale} and turned with base = {base}: {new} of {pairs} pairs reach angles "
             "they never saw in training (▼). The slowest pair turns by {slow_now} rad in all (in "
             "training: {slow_train} rad).",
             "ru": "Обучение: позиции 0 … {last_train}, основание base = 10 000. Сейчас позиции 0 … {last} "
-            "делятся на s = {scale} и поворачиваются с основанием base = {base}: пар с углами, которых "
+            "делятся на κ = {scale}, а углы считаются с основанием base = {base}: пар с углами, которых "
             "не было при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
             "на {slow_now} рад (при обучении — на {slow_train} рад).",
         },

@@ -250,8 +250,8 @@ class AlibiExplorer(LiveExplorer):
             "power": template(MESSAGES, "alibi_power", lang),
             "other": template(MESSAGES, "alibi_other", lang),
             "readout": template(MESSAGES, "alibi_readout", lang),
-            # the static figure writes the slope as mathtext ($m = 2^{-1}$), the canvas as text: m = 2^−1
-            "title": template(ALIBI_MESSAGES, "alibi_head", lang).replace("{slope}", "s = {slope}"),
+            # the static figure writes the slope as mathtext ($s_h = 2^{-1}$), the canvas as text: s_h = 2^−1
+            "title": template(ALIBI_MESSAGES, "alibi_head", lang).replace("{slope}", "s_h = {slope}"),
             "query": ALIBI_MESSAGES("alibi_query", lang),
             "key": ALIBI_MESSAGES("alibi_key", lang),
             "bias": ALIBI_MESSAGES("alibi_bias", lang),
@@ -345,7 +345,7 @@ class RopeAnglesExplorer(LiveExplorer):
     train_len = PositiveInt(512, high=4096)
     base = Checked(10000.0, validate.base, low=100.0, high=1e8)
     scale = Checked(1.0, check_scale, low=1.0, high=16.0)
-    #: the sliders' ends: base on a log scale (exponents of 10), s from 1
+    #: the sliders' ends: base on a log scale (exponents of 10), the interpolation factor κ from 1
     limits = traitlets.Dict().tag(sync=True)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
     colormap = traitlets.Unicode().tag(sync=True)
@@ -437,7 +437,7 @@ def rope_angles_explorer(
 ) -> RopeAnglesExplorer:
     """cos of RoPE's angles at every position and pair, with sliders for ``base`` and position interpolation.
 
-    Live in the browser. Sliders: ``base`` (on a log scale, 10^3 to 10^7) and ``s`` (1 to 8,
+    Live in the browser. Sliders: ``base`` (on a log scale, 10^3 to 10^7) and ``scale``, the factor κ (1 to 8,
     in steps of 0.5). The static figure to show beside it is :func:`course_lib.plots.plot_rope_angles`.
     """
     return RopeAnglesExplorer(head_dim, num_positions, train_len, base, scale, lang)

@@ -132,7 +132,7 @@ class RotationExplorer(LiveExplorer):
 
     A live explorer (:mod:`course_lib.widgets.live`): the browser draws what
     :func:`~course_lib.plots.plot_rotation` draws (``js/rotation.js``) and checks, in the
-    readout, that turning the pair of ``PE[pos]`` by ``k·ω`` gives the pair of ``PE[pos + k]``.
+    readout, that turning the pair of ``P[pos]`` by ``k·ω`` gives the pair of ``P[pos + k]``.
     Traits: ``pos``, ``k``, ``i`` (the sliders), ``d_model`` and ``base`` (fixed).
     :meth:`readout` and :attr:`error` are that check computed by course_lib, on the table itself.
     """
@@ -174,7 +174,7 @@ class RotationExplorer(LiveExplorer):
 
     @property
     def error(self) -> float:
-        """The largest difference between ``R(k·ω) @ PE[pos]`` and ``PE[pos + k]`` on the pair ``i``, in float64."""
+        """The largest difference between ``R(k·ω) @ P[pos]`` and ``P[pos + k]`` on the pair ``i``, in float64."""
         pos, k, i, d = self.pos, self.k, self.i, self.d_model
         table = sinusoidal_table(pos + k + 1, d, self.base, dtype=torch.float64)  # (pos + k + 1, d)
         angle = k * self.base ** (-2 * i / d)

@@ -68,7 +68,7 @@ def test_table_explorer_in_russian():
     # templates, filled by the browser
     assert (
         explorer.labels["title"]
-        == "Таблица позиционного кодирования: {num_positions} × {d_model} (позиции × координаты)"
+        == "Таблица позиционного кодирования: {num_positions} × {d_model}\n(позиции × координаты)"
     )
 
 
@@ -188,7 +188,7 @@ def test_rotation_explorer_checks_the_rotation():
     assert ex.limits == {"pos": 100, "k": 50, "i": 3}
     ex.k = 5
     assert ex.error < 1e-12
-    assert "PE[7]" in ex.readout()
+    assert "P[7]" in ex.readout()
     assert "ω = base^(-2i/d_model) = 0.5623, angle k·ω = 2.8117 rad" in ex.readout()  # 5 · 10^(-2/8)
 
 

@@ -137,7 +137,7 @@ def test_alibi_explorer_in_russian():
     assert "не степень двойки" in rule
     assert re.search(r"s_h = 2\^−1,5 = 0,\d{4}\.", detail)  # the exponent and the value with a decimal comma
     # templates, filled by the browser
-    assert explorer.labels["title"] == "голова {h}: s = {slope}"
+    assert explorer.labels["title"] == "голова {h}: s_h = {slope}"
 
 
 def test_every_text_of_the_alibi_explorer_comes_from_a_catalogue():
@@ -188,8 +188,10 @@ def test_rope_angles_explorer_counts_the_pairs_with_new_angles():
 
 def test_rope_angles_explorer_in_russian():
     explorer = widgets.rope_angles_explorer(lang="ru")
-    assert (explorer.labels["base"], explorer.labels["scale"]) == ("основание base", "интерполяция s")
+    assert (explorer.labels["base"], explorer.labels["scale"]) == ("основание base", "интерполяция κ")
     assert "которых не было при обучении" in explorer.readout()
+    # positions are divided by κ; the angles, not the positions, are computed with the base (review item 63)
+    assert "делятся на κ = 1, а углы считаются с основанием base = 10 000:" in explorer.readout()
     assert "на 0,27 рад (при обучении — на 0,068 рад)" in explorer.readout()  # decimal commas
     assert explorer.labels["train"] == "обучающая длина L = {train_len}"  # a template the browser fills
 

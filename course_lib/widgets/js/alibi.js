@@ -13,7 +13,7 @@ export function alibiSlopes(numHeads) {
   return slopes;
 }
 
-// one head's bias, bias[i, j] = -m·|i - j|: seqLen x seqLen, row after row
+// one head's bias, bias[m, n] = -s_h·|m - n| (query m, key n): seqLen x seqLen, row after row
 export function headBias(slope, seqLen) {
   const out = new Float64Array(seqLen * seqLen);
   for (let i = 0; i < seqLen; i++) for (let j = 0; j < seqLen; j++) out[i * seqLen + j] = -slope * Math.abs(i - j);
@@ -139,11 +139,11 @@ function drawAlibi(ctx, { num_heads: heads, head, seq_len: seq }, lut, labels, f
   ctx.save();
   ctx.lineWidth = 1;
   const lines = headColours(lut, heads);
-  alibiSlopes(heads).forEach((m, h) => {
+  alibiSlopes(heads).forEach((headSlope, h) => {
     ctx.strokeStyle = lines[h];
     ctx.globalAlpha = 0.6;
     ctx.beginPath();
-    alibiWeights(m, seq).forEach((w, d) => (d ? ctx.lineTo(...at(d, w)) : ctx.moveTo(...at(d, w))));
+    alibiWeights(headSlope, seq).forEach((w, d) => (d ? ctx.lineTo(...at(d, w)) : ctx.moveTo(...at(d, w))));
     ctx.stroke();
   });
   ctx.restore();

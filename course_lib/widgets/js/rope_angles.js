@@ -1,11 +1,11 @@
 // Lesson 8's RoPE angles explorer: cos of RoPE's angle at every position (down) and pair (across),
-// under sliders for base and the interpolation factor s, with the pairs that meet angles training
+// under sliders for base and the interpolation factor κ, with the pairs that meet angles training
 // never showed them marked. The JavaScript copy of course_lib.plots.long_context's angle_table and
 // new_angle_pairs, tested equal to them in tests/browser/test_explorers_lesson8.py.
 
 const TRAIN_BASE = 10000; // the base of training, as new_angle_pairs' default
 
-// cos((p / s) · base^(-2i/headDim)) for p = 0 .. n-1 and the headDim/2 pairs: n x headDim/2, row after row
+// cos((m / κ) · base^(-2i/headDim)) for m = 0 .. n-1 and the headDim/2 pairs: n x headDim/2, row after row
 export function angleTable(headDim, n, base, scale) {
   const pairs = headDim / 2;
   const theta = new Float64Array(pairs);
@@ -20,7 +20,7 @@ export function angleTable(headDim, n, base, scale) {
 
 // Which pairs reach angles that training (positions 0 .. trainLen-1, base 10 000) never showed them:
 // a pair that went all the way round (2π) in training knows every angle; any other meets new ones
-// when (n - 1)/s · θ'_i >= trainLen · θ_i
+// when (n - 1)/κ · θ'_i >= trainLen · θ_i
 export function newAnglePairs(headDim, n, trainLen, base, scale, trainBase = TRAIN_BASE) {
   const out = [];
   for (let twoI = 0; twoI < headDim; twoI += 2) {
@@ -31,7 +31,7 @@ export function newAnglePairs(headDim, n, trainLen, base, scale, trainBase = TRA
   return out;
 }
 
-// how far the slowest pair turns over positions 0 .. last, divided by s, with base
+// how far the slowest pair turns over positions 0 .. last, divided by κ, with base
 function slowestTurn(last, headDim, base, scale) {
   const slowest = (2 * (headDim / 2 - 1)) / headDim;
   return (last / scale) * base ** -slowest;
@@ -58,7 +58,7 @@ export function readout({ head_dim: d, num_positions: n, train_len: trainLen, ba
 // the figure's title, as course_lib.plots.long_context.update_rope_angles writes it (two lines)
 export function title({ head_dim: d, num_positions: n, train_len: trainLen, base, scale }, labels, numbers) {
   return fill(labels.title, {
-    base: formatNumber(base, ".0f", numbers),
+    base: formatNumber(base, ",.0f", numbers),
     scale: formatNumber(scale, ".6g", numbers),
     new: count(newAnglePairs(d, n, trainLen, base, scale)),
     pairs: d / 2,

@@ -7,14 +7,14 @@ export function omega(i, d, base) {
   return base ** (-(2 * i) / d);
 }
 
-// the pair (sin, cos) of PE[pos] for the pair i
+// the pair (sin, cos) of P[pos] for the pair i
 export function pair(pos, i, d, base) {
   const angle = pos * omega(i, d, base);
   return [Math.sin(angle), Math.cos(angle)];
 }
 
-// R(k) applied to the pair of PE[pos]: [[c, s], [-s, c]] @ (sin, cos), and its largest
-// difference from the pair of PE[pos + k]
+// R(k) applied to the pair of P[pos]: [[c, s], [-s, c]] @ (sin, cos), and its largest
+// difference from the pair of P[pos + k]
 export function rotationCheck(pos, k, i, d, base) {
   const phi = k * omega(i, d, base);
   const [c, s] = [Math.cos(phi), Math.sin(phi)];
@@ -83,8 +83,8 @@ function drawRotation(ctx, { pos, k, i, d_model: d, base }, labels, font, colour
   ctx.font = `12px ${font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "bottom";
-  ctx.fillText(`PE[pos, ${2 * i}] = sin`, cx, HEIGHT - 2);
-  axisTitle(ctx, `PE[pos, ${2 * i + 1}] = cos`, 14, cy, -Math.PI / 2);
+  ctx.fillText(`P[pos, ${2 * i}] = sin`, cx, HEIGHT - 2);
+  axisTitle(ctx, `P[pos, ${2 * i + 1}] = cos`, 14, cy, -Math.PI / 2);
   const angle = k * w;
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";

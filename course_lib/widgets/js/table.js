@@ -74,6 +74,8 @@ export function readout({ d_model: d, num_positions: n, base }, labels, numbers)
 
 const WIDTH = 512;
 const HEIGHT = 300;
+// a title of several lines ("\n") as one
+const oneLine = (text) => text.replaceAll("\n", " ");
 // the plot area: the axes' labels on the left and below, the title above, the colour bar on the right
 const BOX = { x: 46, y: 26, w: WIDTH - 46 - 78, h: HEIGHT - 26 - 38 };
 
@@ -91,7 +93,8 @@ function drawTable(ctx, cells, n, d, labels, lut, font, colours) {
   axisTitle(ctx, labels.ylabel, 11, y + h / 2, -Math.PI / 2);
   ctx.font = `13px ${font}`;
   ctx.textBaseline = "top";
-  ctx.fillText(fill(labels.title, { num_positions: n, d_model: d }), WIDTH / 2, 4, WIDTH - 8);
+  // the static figure's title has two lines (its heatmap is narrower than the title); here one line over the canvas
+  ctx.fillText(oneLine(fill(labels.title, { num_positions: n, d_model: d })), WIDTH / 2, 4, WIDTH - 8);
   const bar = {
     ticks: [-1, -0.5, 0, 0.5, 1],
     format: (v) => formatNumber(v, ".1f", labels.numbers),
@@ -148,7 +151,7 @@ async function render({ model: saved, el }) {
     drawTable(ctx, paint(sinusoidalTable(n, d, base), n, d, lut, -1, 1), n, d, labels, lut, font, colours());
     const lines = readout({ d_model: d, num_positions: n, base }, labels, numbers);
     line.replaceChildren(lines[0], document.createElement("br"), lines[1]);
-    canvas.setAttribute("aria-label", fill(labels.title, { num_positions: n, d_model: d }));
+    canvas.setAttribute("aria-label", oneLine(fill(labels.title, { num_positions: n, d_model: d })));
   };
   return live(model, draw, sliders);
 }
