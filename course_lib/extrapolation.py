@@ -13,7 +13,7 @@ its training batches are the same whatever its positions; only the positions cha
   al., 2022; Kazemnejad et al., 2023);
 - ``"rotary"``: :class:`~course_lib.RotaryEmbedding`, queries and keys turned by their
   positions inside attention (RoPE, Su et al., 2021);
-- ``"alibi"``: :func:`~course_lib.alibi_bias`, a penalty ``-m_h |i - j|`` added to each
+- ``"alibi"``: :func:`~course_lib.alibi_bias`, a penalty ``-s_h |m - n|`` added to each
   head's scores, growing linearly with the distance (ALiBi, Press et al., 2022).
 
 The tasks (``y`` is the target at each position, :data:`IGNORE` where there is none):
@@ -136,7 +136,7 @@ class SelfAttention(nn.Module):
         self.n_heads, self.causal, self.rotary = cfg.n_heads, cfg.causal, rotary
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model)
-        # derived, so never in a checkpoint: -m_h |i - j| for every pair of the longest test sequence
+        # derived, so never in a checkpoint: -s_h |m - n| for every pair of the longest test sequence
         bias = alibi_bias(cfg.n_heads, cfg.test_len) if alibi else None  # (heads, test_len, test_len)
         self.register_buffer("alibi", bias, persistent=False)
 

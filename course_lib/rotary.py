@@ -210,14 +210,14 @@ def complex_view_fits(x: torch.Tensor) -> bool:
 
 
 def alibi_slopes(num_heads: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    r"""ALiBi's slope :math:`m_h` for each head: a geometric sequence (Press et al., 2022, section 3).
+    r"""ALiBi's slope :math:`s_h` for each head: a geometric sequence (Press et al., 2022, section 3).
 
-    For ``n`` heads, ``n`` a power of two, the slopes start at :math:`2^{-8/n}` and that is
-    also their ratio: :math:`m_h = 2^{-8h/n}`, ``h = 1 .. n`` (8 heads: 1/2, 1/4, ..., 1/256).
+    For :math:`H` heads, :math:`H` a power of two, the slopes start at :math:`2^{-8/H}` and that is
+    also their ratio: :math:`s_h = 2^{-8h/H}`, ``h = 1 .. H`` (8 heads: 1/2, 1/4, ..., 1/256).
     For other head counts the paper's code (``get_slopes`` in
     https://github.com/ofirpress/attention_with_linear_biases) takes the slopes of the
-    closest power of two below, ``n'``, then every other slope of ``2n'`` (its 1st, 3rd, ...)
-    until there are ``n``. Exponents are exact in float64; the result is cast to ``dtype``.
+    closest power of two below, ``H'``, then every other slope of ``2H'`` (its 1st, 3rd, ...)
+    until there are ``H``. Exponents are exact in float64; the result is cast to ``dtype``.
 
     Shape:
         Output: ``(num_heads,)``.
@@ -239,11 +239,12 @@ def alibi_slopes(num_heads: int, dtype: torch.dtype = torch.float32) -> torch.Te
 
 
 def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    r"""The ALiBi bias added to the attention scores: ``bias[h, i, j] = -m_h * |i - j|``.
+    r"""The ALiBi bias added to the attention scores: ``bias[h, m, n] = -s_h * |m - n|``.
 
-    On and below the diagonal (``j <= i``) this is the paper's causal bias
-    :math:`m_h \cdot [-(i - j)]`; above it a causal model masks the scores anyway, and
-    :math:`|i - j|` is the symmetric form that bidirectional encoders use (MosaicBERT).
+    For query ``m`` and key ``n``, on and below the diagonal (``n <= m``), this is the paper's
+    causal bias :math:`s_h \cdot [-(m - n)]` (the paper writes the slope :math:`m`); above it a
+    causal model masks the scores anyway, and :math:`|m - n|` is the symmetric form that
+    bidirectional encoders use (MosaicBERT).
     Computed in float64 and cast to ``dtype``.
 
     Shape:
@@ -280,7 +281,7 @@ def alibi_bias(num_heads: int, seq_len: int, dtype: torch.dtype = torch.float32)
     # equal to it bit for bit)
     slopes = core.alibi_slopes(num_heads)  # (heads,)
     pos = torch.arange(seq_len, dtype=torch.float64)  # (seq,)
-    distance = (pos.unsqueeze(1) - pos).abs_()  # (seq, seq): |i - j|
-    bias = distance * -slopes[:, None, None]  # (heads, seq, seq): -m_h |i - j|
+    distance = (pos.unsqueeze(1) - pos).abs_()  # (seq, seq): |m - n|
+    bias = distance * -slopes[:, None, None]  # (heads, seq, seq): -s_h |m - n|
     bias += 0.0  # in place, as the rest: -0 (on the diagonal) becomes +0
     return bias.to(dtype)  # (heads, seq, seq)

@@ -200,10 +200,10 @@ class RotaryEmbedding(nn.Module):
 
 
 def alibi_slopes(num_heads: int) -> torch.Tensor:
-    """ALiBi's slope m_h of each head, float64: (num_heads,). Section 3; ``get_slopes`` in the paper's code."""
+    """ALiBi's slope s_h of each head, float64: (num_heads,). Section 3; ``get_slopes`` in the paper's code."""
     n = 2 ** math.floor(math.log2(num_heads))  # the largest power of two <= num_heads
     h = torch.arange(1, n + 1, dtype=torch.float64)  # (n,)
-    # m_h = 2^(-8h/n): a geometric sequence that starts at 2^(-8/n) with that same ratio
+    # s_h = 2^(-8h/n): a geometric sequence that starts at 2^(-8/n) with that same ratio
     slopes = torch.exp2(-8 * h / n)  # (n,)
     # more heads than n: every other slope of 2n heads (the 1st, 3rd, ...), until there are num_heads
     odd = torch.arange(1, 2 * n, 2, dtype=torch.float64)[: num_heads - n]  # (num_heads - n,)
@@ -211,10 +211,10 @@ def alibi_slopes(num_heads: int) -> torch.Tensor:
 
 
 def alibi_bias(num_heads: int, seq_len: int) -> torch.Tensor:
-    """The bias added to the scores of query i and key j in head h, float64: (num_heads, seq_len, seq_len)."""
-    m = alibi_slopes(num_heads)[:, None, None]  # (num_heads, 1, 1)
-    i = torch.arange(seq_len, dtype=torch.float64)  # (seq_len,)
-    distance = (i.unsqueeze(1) - i).abs()  # (seq_len, seq_len): |i - j|
-    # bias = -m_h * |i - j| (below the diagonal the paper's causal -m_h (i - j)); 0 - x, not -x,
+    """The bias added to the scores of query m and key n in head h, float64: (num_heads, seq_len, seq_len)."""
+    s = alibi_slopes(num_heads)[:, None, None]  # (num_heads, 1, 1)
+    pos = torch.arange(seq_len, dtype=torch.float64)  # (seq_len,)
+    distance = (pos.unsqueeze(1) - pos).abs()  # (seq_len, seq_len): |m - n|
+    # bias = -s_h * |m - n| (below the diagonal the paper's causal -s_h (m - n)); 0 - x, not -x,
     # so that the diagonal is 0, not -0
-    return 0.0 - m * distance  # (num_heads, seq_len, seq_len)
+    return 0.0 - s * distance  # (num_heads, seq_len, seq_len)
