@@ -63,7 +63,7 @@ MESSAGES = Messages(
         "table_without_x": {
             "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the vector of "
             "each token plus the encoding of its position.",
-            "ru": "`forward` возвращает одну таблицу, а x теряется. Верните сумму `x + pe`: вектор каждого "
+            "ru": "`forward` возвращает только таблицу, а x теряется. Верните сумму `x + pe`: вектор каждого "
             "токена плюс кодирование его позиции.",
         },
         "wrong_shape": {
@@ -83,14 +83,14 @@ MESSAGES = Messages(
             "p)` needs `training=self.training`, while an `nn.Dropout` layer is switched off by "
             "`.eval()`.",
             "ru": "Два вызова с одним и тем же x в режиме инференса (`model.eval()`) дали разные результаты: "
-            "в `F.dropout(x, p)` нужно передать `training=self.training`, а слой `nn.Dropout` выключается вызовом "
+            "функции `F.dropout(x, p)` нужно передать `training=self.training`, а слой `nn.Dropout` выключается вызовом "
             "`.eval()`.",
         },
         "scaled_inside": {
             "en": "x is multiplied by √d_model inside the positional encoding. That is the token embedding's "
             "job, done once, there; the positional encoding only adds the table: `x + pe`.",
-            "ru": "x умножается на √d_model внутри позиционного кодирования. Это дело эмбеддинга токенов, и "
-            "делается оно один раз, там; позиционное кодирование только прибавляет таблицу: `x + pe`.",
+            "ru": "x умножается на √d_model внутри позиционного кодирования. Это делает эмбеддинг токенов, "
+            "причём ровно один раз; позиционное кодирование только прибавляет таблицу: `x + pe`.",
         },
         "sin_cos_swapped": {
             "en": "Sine and cosine are swapped. Columns are numbered from 0: the even ones (0, 2, 4, …) hold "
@@ -140,9 +140,9 @@ MESSAGES = Messages(
         },
         "mismatch": {
             "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module adds "
-            "{got}, but PE({pos}, {dim}) = {expected}. That is the first value that differs.",
+            "{got}, but P({pos}, {dim}) = {expected}. That is the first value that differs.",
             "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) ваш модуль "
-            "прибавляет {got}, а PE({pos}, {dim}) = {expected}. Это первое расхождение.",
+            "прибавляет {got}, а P({pos}, {dim}) = {expected}. Это первое расхождение.",
         },
         "modifies_input": {
             "en": "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
@@ -162,7 +162,7 @@ MESSAGES = Messages(
             "follows from d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
             "persistent=False)`.",
             "ru": "Таблица `{name}` — это `nn.Parameter`: обучаемый вес, который попадает в каждый чекпоинт. "
-            "Она следует из d_model и max_len, и её место в буфере: `self.register_buffer('pe', pe, "
+            "Она полностью определяется d_model и max_len, поэтому её место — в буфере: `self.register_buffer('pe', pe, "
             "persistent=False)`.",
         },
         "frozen_parameter": {
@@ -173,8 +173,9 @@ MESSAGES = Messages(
             "persistent=False)`.",
             "ru": "Таблица `{name}` — замороженный `nn.Parameter` (requires_grad=False, как у замороженного "
             "`nn.Embedding`): она не обучается, но остаётся параметром: `model.parameters()` передаёт её "
-            "оптимизатору, она считается весом модели и попадает в каждый чекпоинт. Таблица следует из "
-            "d_model и max_len, и её место в буфере: `self.register_buffer('pe', pe, persistent=False)`.",
+            "оптимизатору, она считается весом модели и попадает в каждый чекпоинт. Таблица полностью "
+            "определяется d_model и max_len, поэтому её место — в буфере: "
+            "`self.register_buffer('pe', pe, persistent=False)`.",
         },
         "half_values": {
             "en": "For x in float16 the output has the right dtype but not the right values: at position "
@@ -267,10 +268,10 @@ class MyPositionalEncoding(nn.Module):
         angle = pos / 10000 ** (two_i / d_model)  # en: (max_len, ceil(d_model / 2))
         # ru: (max_len, ceil(d_model / 2))
         pe = torch.zeros(max_len, d_model, dtype=torch.float64)  # (max_len, d_model)
-        pe[:, 0::2] = torch.sin(angle)  # en: PE(pos, 2i) = sin(pos / 10000^(2i / d_model))
-        # ru: PE(pos, 2i) = sin(pos / 10000^(2i / d_model))
-        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # en: PE(pos, 2i + 1) = cos(...)
-        # ru: PE(pos, 2i + 1) = cos(...)
+        pe[:, 0::2] = torch.sin(angle)  # en: P(pos, 2i) = sin(pos / 10000^(2i / d_model))
+        # ru: P(pos, 2i) = sin(pos / 10000^(2i / d_model))
+        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # en: P(pos, 2i + 1) = cos(...)
+        # ru: P(pos, 2i + 1) = cos(...)
         self.register_buffer("pe", pe.float(), persistent=False)
 
     def forward(self, x):  # x: (batch, seq, d_model)

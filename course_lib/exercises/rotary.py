@@ -1,7 +1,7 @@
 """Lesson 8: rotary position embeddings (RoPE), written as two functions.
 
 The student writes ``apply_rotary(x, positions, base)``, which turns each neighbouring pair
-(2i, 2i+1) of every vector by ``p * base^(-2i/head_dim)``, and ``rotate_qk(q, k, v, positions)``,
+(2i, 2i+1) of a vector at position ``m`` by ``m * base^(-2i/head_dim)``, and ``rotate_qk(q, k, v, positions)``,
 which prepares the inputs of attention with it. ``check`` takes either function and tells
 them apart by their parameters: four or more (or one named ``v``) is ``rotate_qk``. Checking
 ``rotate_qk`` also checks the ``apply_rotary`` it calls (all but a hard-coded base, since
@@ -34,11 +34,11 @@ MESSAGES = Messages(
     "rope",
     {
         "correct": {
-            "en": "Your `apply_rotary` turns each pair (2i, 2i+1) by p · base^(−2i/head_dim) at its "
-            "own position, in float64, and returns x's dtype. Now check `rotate_qk` the same way: "
+            "en": "Your `apply_rotary` turns each pair (2i, 2i+1) of a vector at position m by "
+            "m · θ^(−2i/head_dim), in float64, and returns x's dtype. Now check `rotate_qk` the same way: "
             "`exercises.rotary.check(rotate_qk)`.",
-            "ru": "Ваша `apply_rotary` поворачивает каждую пару (2i, 2i+1) на p · base^(−2i/head_dim) "
-            "для её позиции, считает во float64 и возвращает тип данных x. Теперь проверьте так "
+            "ru": "Ваша `apply_rotary` поворачивает каждую пару (2i, 2i+1) вектора с позиции m на угол "
+            "m · θ^(−2i/head_dim), считает во float64 и возвращает тип данных x. Теперь проверьте так "
             "же `rotate_qk`: `exercises.rotary.check(rotate_qk)`.",
         },
         "correct_qk": {
@@ -53,8 +53,8 @@ MESSAGES = Messages(
             "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
             "lesson pairs neighbours, (2i, 2i+1), as lesson 5's table does: `x[..., 0::2]` and "
             "`x[..., 1::2]`.",
-            "ru": "У вас пары — координаты (i, i + head_dim/2), половины `rotate_half` из GPT-NeoX и "
-            "Hugging Face: те же повороты, но в другом порядке координат, а его фиксирует чекпоинт. В этом "
+            "ru": "У вас пары образованы координатами (i, i + head_dim/2) из двух половин, как в `rotate_half` "
+            "из GPT-NeoX и Hugging Face: те же повороты, но в другом порядке координат, а его фиксирует чекпоинт. В этом "
             "уроке пары — соседние координаты (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
             "`x[..., 1::2]`.",
         },
@@ -70,10 +70,10 @@ MESSAGES = Messages(
         },
         "exponent_i": {
             "en": "The frequency of pair i uses i instead of 2i, so the frequencies fall too slowly. "
-            "In base^(−2i/head_dim), `torch.arange(0, head_dim, 2)` already gives 2i, while "
+            "In θ^(−2i/head_dim), `torch.arange(0, head_dim, 2)` already gives 2i, while "
             "`torch.arange(head_dim // 2)` gives i, which you must double.",
             "ru": "В частоте пары i стоит i вместо 2i, и частоты убывают слишком медленно. В "
-            "base^(−2i/head_dim) `torch.arange(0, head_dim, 2)` уже даёт 2i, а "
+            "θ^(−2i/head_dim) `torch.arange(0, head_dim, 2)` уже даёт 2i, а "
             "`torch.arange(head_dim // 2)` даёт i, и его нужно удвоить.",
         },
         "base_ignored": {
@@ -92,12 +92,12 @@ MESSAGES = Messages(
         },
         "same_angle": {
             "en": "Every token is turned by the same angle, whatever its position, so the rotation "
-            "carries no position at all. The angle of pair i at position p is p · "
-            "base^(−2i/head_dim): one row of angles per token, `positions[:, None] * inv_freq`, "
+            "carries no position at all. The angle of pair i at position m is m · "
+            "θ^(−2i/head_dim): one row of angles per token, `positions[:, None] * inv_freq`, "
             "shape (seq, head_dim/2).",
             "ru": "Каждый токен поворачивается на один и тот же угол, какой бы ни была его позиция, "
-            "и поворот вообще не несёт позиции. Угол пары i на позиции p равен p · "
-            "base^(−2i/head_dim): по строке углов на токен, `positions[:, None] * inv_freq`, "
+            "и поворот вообще не несёт позиции. Угол пары i на позиции m равен m · "
+            "θ^(−2i/head_dim): по строке углов на токен, `positions[:, None] * inv_freq`, "
             "форма (seq, head_dim/2).",
         },
         "dtype": {
@@ -108,12 +108,12 @@ MESSAGES = Messages(
         },
         "float64": {
             "en": "With x in {dtype} at position {position}, your values are off by {err}: the "
-            "angles were computed in too low a precision. There p · base^(−2i/head_dim) is a large "
+            "angles were computed in too low a precision. There m · θ^(−2i/head_dim) is a large "
             "number, which float32 rounds by up to about 4e-3 near position 100 000 (half of "
             "float32's step of 1/128 there; lesson 6), and float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
             "and cast only the result to `x.dtype`.",
             "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err}: "
-            "углы посчитаны со слишком низкой точностью. Там p · base^(−2i/head_dim) — большое "
+            "углы посчитаны со слишком низкой точностью. Там m · θ^(−2i/head_dim) — большое "
             "число, и float32 округляет его с погрешностью до 4·10⁻³ около позиции 100 000 "
             "(половина шага float32, который там равен 1/128; урок 6), а float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
             "и приводите к `x.dtype` только результат.",
@@ -163,11 +163,11 @@ MESSAGES = Messages(
         },
         "hint1": {
             "en": "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is columns 2i and "
-            "2i+1). Pair i at position p turns by p · base^(−2i/head_dim): `two_i = torch.arange(0, "
+            "2i+1). Pair i at position m turns by m · θ^(−2i/head_dim), θ = `base`: `two_i = torch.arange(0, "
             "head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / head_dim)`, of shape "
             "(seq, head_dim/2), which broadcasts over batch and heads.",
             "ru": "Пары — соседние столбцы: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — столбцы 2i "
-            "и 2i+1). Пара i на позиции p поворачивается на p · base^(−2i/head_dim): `two_i = "
+            "и 2i+1). Пара i на позиции m поворачивается на m · θ^(−2i/head_dim), где θ — это `base`: `two_i = "
             "torch.arange(0, head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / "
             "head_dim)`, форма (seq, head_dim/2), которую транслирование (broadcasting) растягивает на батч и головы.",
         },
@@ -220,8 +220,8 @@ import torch
 def apply_rotary(x, positions, base=10000.0):
     head_dim = x.size(-1)
     two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
-    # en: the angle of pair i at position p: p * base^(-2i/head_dim), in float64 (lesson 6 shows why)
-    # ru: угол пары i на позиции p: p * base^(-2i/head_dim), в float64 (почему — в уроке 6)
+    # en: the angle of pair i at position m: m * base^(-2i/head_dim), in float64 (lesson 6 shows why)
+    # ru: угол пары i на позиции m: m * base^(-2i/head_dim), в float64 (почему — в уроке 6)
     angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
     cos, sin = torch.cos(angle), torch.sin(angle)
     a, b = x[..., 0::2].double(), x[..., 1::2].double()  # en: pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
@@ -257,7 +257,7 @@ def _inputs(count: int) -> list[torch.Tensor]:
 def _rotated(x, positions, base, *, half=False, sign=1.0, two=2.0) -> torch.Tensor:
     """RoPE in float64 by the core's rotations, or the answer of a mistake: half-split pairs, -angle, i for 2i."""
     i = torch.arange(x.shape[-1] // 2, dtype=torch.float64)  # (head_dim/2,)
-    # RoPE's angle p * base^(-2i/head_dim), or a mistaken one
+    # RoPE's angle m * base^(-2i/head_dim), or a mistaken one
     angle = sign * positions.double().unsqueeze(1) * base ** (-two * i / x.shape[-1])  # (seq, head_dim/2)
     rotate = core.rotate_halves if half else core.rotate_interleaved
     return rotate(x.double(), torch.cos(angle), torch.sin(angle))  # (batch, heads, seq, head_dim)

@@ -1,7 +1,7 @@
 """Lesson 6: the whole input layer, with the positions a generating model and a left-padded batch need.
 
 The student writes ``MyInputLayer(vocab_size, d_model, max_len)`` whose ``forward(ids,
-positions=None)`` returns ``embedding(ids) * sqrt(d_model) + PE[positions]``, positions
+positions=None)`` returns ``embedding(ids) * sqrt(d_model) + P[positions]``, positions
 ``0 .. seq-1`` by default. The check runs it on a whole batch, as a model that generates with a
 cache (positions ``(seq,)`` that do not start at 0), on a left-padded batch (positions ``(batch,
 seq)``), in bfloat16, and with an odd d_model.

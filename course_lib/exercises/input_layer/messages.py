@@ -36,7 +36,7 @@ MESSAGES = Messages(
             "en": "The model's weights are {expected}, but the output is {got}: a table of another "
             "dtype added to the token vectors promotes the sum. Keep the table in a buffer "
             "(`.to()` converts it with the weights) or add `self.pe[positions].to(x.dtype)`.",
-            "ru": "Веса модели в {expected}, а выход получился {got}: таблица другого типа, "
+            "ru": "Веса модели имеют тип {expected}, а выход — {got}: таблица другого типа, "
             "прибавленная к векторам токенов, расширяет тип суммы. Храните таблицу в буфере "
             "(`.to()` переводит её вместе с весами) или прибавляйте "
             "`self.pe[positions].to(x.dtype)`.",
@@ -69,8 +69,8 @@ MESSAGES = Messages(
             "en": "The positional table is multiplied by √d_model too. Section 3.4 scales the "
             "embedding weights only: `self.embedding(ids) * self.scale + self.pe[positions]`, the "
             "scale applied before the sum, to the tokens alone.",
-            "ru": "Позиционная таблица тоже умножается на √d_model. Раздел 3.4 масштабирует только "
-            "веса эмбеддинга: `self.embedding(ids) * self.scale + self.pe[positions]` — множитель "
+            "ru": "Позиционная таблица тоже умножается на √d_model. В разделе 3.4 на √d_model умножают "
+            "только веса эмбеддинга: `self.embedding(ids) * self.scale + self.pe[positions]` — множитель "
             "применяется до сложения и только к токенам.",
         },
         "same_frequency": {
@@ -95,10 +95,10 @@ MESSAGES = Messages(
         },
         "mismatch": {
             "en": "At batch row {row}, position {pos}, coordinate {dim} your layer gives {got}, "
-            "but token vector × √d_model + PE({pos}, {dim}) = {expected}. That is the first "
+            "but token vector × √d_model + P({pos}, {dim}) = {expected}. That is the first "
             "value that differs.",
             "ru": "В примере {row} батча, на позиции {pos}, в координате {dim} ваш слой даёт "
-            "{got}, а вектор токена × √d_model + PE({pos}, {dim}) = {expected}. Это первое "
+            "{got}, а вектор токена × √d_model + P({pos}, {dim}) = {expected}. Это первое "
             "расхождение.",
         },
         "table_is_parameter": {
@@ -116,8 +116,8 @@ MESSAGES = Messages(
             "carries its {size} numbers, which the code rebuilds anyway, and loading it into a "
             "model with another max_len fails with a size mismatch. Register it with "
             "`persistent=False`.",
-            "ru": "Позиционная таблица `{name}` — буфер, но сохраняемый: каждый чекпоинт несёт её "
-            "{size} чисел, которые код и так восстанавливает, а загрузка в модель с другим max_len "
+            "ru": "Позиционная таблица `{name}` — буфер, но сохраняемый: в каждый чекпоинт попадают "
+            "лишние {size} чисел, которые код и так восстанавливает, а загрузка в модель с другим max_len "
             "завершается ошибкой size mismatch. Регистрируйте её с `persistent=False`.",
         },
         "not_buffer": {
@@ -138,12 +138,12 @@ MESSAGES = Messages(
         "positions_ignored": {
             "en": "With `positions=torch.tensor({positions})` your layer still adds rows 0, 1, … of "
             "the table: the positions are ignored. That is what happens to a model generating "
-            "with a cache, whose new token arrives alone: every new token gets PE(0). Use the "
+            "with a cache, whose new token arrives alone: every new token gets row P(0). Use the "
             "rows of the positions: `self.pe[positions]`, and `torch.arange(seq)` only when "
             "`positions is None`.",
             "ru": "С `positions=torch.tensor({positions})` ваш слой всё равно прибавляет строки 0, 1, "
             "… таблицы: позиции не учитываются. Именно это происходит с моделью, которая генерирует "
-            "текст с кэшем: новый токен приходит один и получает PE(0). Берите строки по позициям: "
+            "текст с кэшем: новый токен приходит один и получает строку P(0). Берите строки по позициям: "
             "`self.pe[positions]`, а `torch.arange(seq)` — только когда `positions is None`.",
         },
         "positions_error": {
@@ -155,11 +155,11 @@ MESSAGES = Messages(
         "positions_mismatch": {
             "en": "With `positions=torch.tensor({positions})`, at batch row {row}, coordinate {dim} of "
             "the token at position {position}, your layer gives {got}, but token vector × "
-            "√d_model + PE({position}, {dim}) = {expected}. Position pos must get row pos: "
+            "√d_model + P({position}, {dim}) = {expected}. Position pos must get row pos: "
             "`self.pe[positions]`.",
             "ru": "С `positions=torch.tensor({positions})` в примере {row} батча, в координате {dim} "
             "токена на позиции {position} ваш слой даёт {got}, а вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected}. Позиция pos должна получать строку pos: "
+            "P({position}, {dim}) = {expected}. Позиция pos должна получать строку pos: "
             "`self.pe[positions]`.",
         },
         "positions_batch_error": {
@@ -187,14 +187,14 @@ MESSAGES = Messages(
         },
         "positions_batch_values": {
             "en": "Right for positions of shape (seq,), but with positions of shape (batch, seq), "
-            "here {positions}, sequence {row} gets the wrong row at index {pos}: coordinate {dim} "
-            "is {got} instead of token vector × √d_model + PE({position}, {dim}) = "
+            "here {positions}, sequence {row} gets the wrong row in column {pos}: coordinate {dim} "
+            "is {got} instead of token vector × √d_model + P({position}, {dim}) = "
             "{expected}. Each sequence has positions of its own: index the table with the "
             "whole tensor, `self.pe[positions]`.",
             "ru": "Для позиций формы (seq,) всё верно, но с позициями формы (batch, seq), здесь "
-            "{positions}, последовательность {row} получает не ту строку на индексе {pos}: "
-            "координата {dim} равна {got}, а должна быть вектор токена × √d_model + "
-            "PE({position}, {dim}) = {expected}. У каждой последовательности свои позиции: "
+            "{positions}, последовательность {row} в столбце {pos} получает не ту строку: "
+            "координата {dim} равна {got}, а должна равняться вектору токена × √d_model + "
+            "P({position}, {dim}) = {expected}. У каждой последовательности свои позиции: "
             "индексируйте таблицу всем тензором, `self.pe[positions]`.",
         },
         "scale_rounded": {
@@ -235,10 +235,10 @@ MESSAGES = Messages(
             "`(max_len, d_model)`, computed in float64 from the formula (`/`, never `//`) and "
             "registered as a buffer that no checkpoint holds: `self.register_buffer('pe', "
             "pe.float(), persistent=False)`.",
-            "ru": "Две таблицы, обе создаются один раз в `__init__`: векторы токенов, "
-            "`nn.Embedding(vocab_size, d_model)`, — это параметр; и позиционная таблица формы "
-            "`(max_len, d_model)`, посчитанная во float64 по формуле (`/`, а не `//`) и "
-            "зарегистрированная как буфер, который не попадает в чекпоинт: "
+            "ru": "Обе таблицы создаются один раз в `__init__`: векторы токенов "
+            "(`nn.Embedding(vocab_size, d_model)`) — параметр, а позиционная таблица формы "
+            "`(max_len, d_model)` — буфер, который не попадает в чекпоинт: её считают во float64 "
+            "по формуле (`/`, а не `//`) и регистрируют так: "
             "`self.register_buffer('pe', pe.float(), persistent=False)`.",
         },
         "hint2": {
