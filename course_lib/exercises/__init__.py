@@ -38,7 +38,7 @@ Example::
     >>> namespace = {}
     >>> exec(exercises.token_embedding.template, namespace)
     >>> exercises.token_embedding.check(namespace["MyTokenEmbedding"])
-    ✎ Not attempted yet [not_attempted]: `__init__` still raises `NotImplementedError`: replace that line with your code and run this cell again.
+    ✎ Not attempted yet. `__init__` still raises `NotImplementedError`: replace that line with your code and run this cell again.
 """
 
 from . import (

@@ -105,8 +105,10 @@ class Feedback:
         )
 
     def __repr__(self) -> str:
+        # the plain line a notebook stores (text/plain) and a console prints: the same words as the
+        # Markdown, all in the lesson's language; the key, an English code, stays data (``.key``)
         icon = LOOK[self.status][0]
-        return f"{icon} {self.title} [{self.key}]: {self.message}"
+        return f"{icon} {self.title}. {self.message}"
 
 
 class Markdown:

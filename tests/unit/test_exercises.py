@@ -1469,7 +1469,8 @@ def test_the_verdict_renders_coloured_and_deterministic(status, lang):
         markdown,
     ), markdown
     assert feedback.title in markdown and feedback.message in markdown
-    assert plain.startswith(f"{markdown[markdown.index('<b>') + 3]} {feedback.title} [{feedback.key}]: ")
+    assert plain == f"{markdown[markdown.index('<b>') + 3]} {feedback.title}. {feedback.message}"
+    assert feedback.key not in plain  # an English code: data for a program, not words for the reader
     assert not re.search(r"0x[0-9a-fA-F]+|object at", markdown + plain)
 
 
@@ -1522,7 +1523,7 @@ def _check_cell_outputs():
 
 def test_committed_notebooks_show_the_not_attempted_verdict():
     for name, lang, text in _check_cell_outputs():
-        assert text.startswith(f"✎ {status_title('not_attempted', lang)} [not_attempted]: "), (
+        assert text.startswith(f"✎ {status_title('not_attempted', lang)}. "), (
             name,
             lang,
             text,
