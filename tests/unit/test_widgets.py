@@ -205,8 +205,8 @@ def test_an_exact_rotation_reads_zero(lang):
 def test_rotation_explorer_in_russian():
     ex = widgets.rotation_explorer(lang="ru")
     assert (ex.labels["pos"], ex.labels["k"], ex.labels["i"]) == ("позиция pos", "сдвиг k", "пара i")
-    assert "Поворот пары" in ex.readout()
-    assert "угол k·ω = 2,0000 рад" in ex.readout()  # ω = 1 for the pair i = 0
+    assert "Поворот пары из P[3] на этот угол даёт пару из P[5]" in ex.readout()  # the table is P
+    assert "угол k·ω = 2,0000\u00a0рад" in ex.readout()  # ω = 1 for the pair i = 0
 
 
 def test_rotation_explorer_rejects_bad_settings():
