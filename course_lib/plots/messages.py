@@ -167,8 +167,8 @@ MESSAGES = Messages(
         },
         "balance_course_lib": {"en": " c = 1: course_lib", "ru": " c = 1: course_lib"},
         "balance_default": {
-            "en": " c = √d_model = {c:.0f}: PyTorch's N(0, 1)",
-            "ru": " c = √d_model = {c:.0f}: N(0, 1) из PyTorch",
+            "en": " c = √d_model = {c:.0f}: PyTorch's N(0, 1) × √d_model",
+            "ru": " c = √d_model = {c:.0f}: N(0, 1) из PyTorch × √d_model",
         },
         "balance_scale": {
             "en": "c, the factor in front of the token vectors",
