@@ -224,9 +224,9 @@ EXTRAPOLATION = Messages(
             "пунктир — точность по всей последовательности",
         },
         "readout": {
-            "en": "{variant}: {total} % right at length {n}; {seen} % on the first {train_len} positions; "
+            "en": "{variant}: {total} % right at length {n}; {seen} % on positions below {train_len}; "
             "beyond: {unseen}",
-            "ru": "{variant}: на длине {n} верных ответов {total}\u00a0%; на первых {train_len} позициях — "
+            "ru": "{variant}: на длине {n} верных ответов {total}\u00a0%; на позициях меньше {train_len} — "
             "{seen}\u00a0%; дальше — {unseen}",
         },
         # the share beyond the training length, with the percent sign as the language writes it

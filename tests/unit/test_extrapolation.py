@@ -356,7 +356,8 @@ def test_explorer_shows_the_first_n_positions(results, lang):
         )
         assert explorer.accuracy[variant] == pytest.approx(r.hits[:, :6].nanmean().item())
     lines = explorer.readout()
-    assert len(lines) == len(results) and all("n = 6" in line for line in lines)
+    at_length = {"en": "at length 6;", "ru": "на длине 6 "}[lang]
+    assert len(lines) == len(results) and all(at_length in line for line in lines)
 
 
 def test_explorer_sends_the_counts_the_browser_draws(results):
