@@ -383,7 +383,8 @@ def test_explorer_says_what_lies_beyond_the_training_length(results, lang):
     explorer.length = SMALL.train_len + 4
     beyond = widgets.extrapolation.percent(results["learned"].hits[:, SMALL.train_len : SMALL.train_len + 4])
     assert all(not line.endswith(nothing) for line in explorer.readout())
-    assert any(line.endswith(f" {beyond} %") for line in explorer.readout())
+    share = {"en": f" {beyond} %", "ru": f" {beyond}\u00a0%"}[lang]  # Russian: a non-breaking space before %
+    assert any(line.endswith(share) for line in explorer.readout())
 
 
 def test_explorer_hides_an_unchecked_variant(results):
