@@ -298,7 +298,7 @@ EXTRAPOLATION = Messages(
         "learned": {"en": "learned", "ru": "обучаемые"},
         "none": {"en": "none (NoPE)", "ru": "без позиций (NoPE)"},
         "rotary": {"en": "rotary (RoPE)", "ru": "поворотные (RoPE)"},
-        "alibi": {"en": "linear biases (ALiBi)", "ru": "ALiBi"},
+        "alibi": {"en": "linear biases (ALiBi)", "ru": "ALiBi (линейные смещения)"},
         "accuracy": {"en": "accuracy", "ru": "точность"},
         "test_length": {"en": "test sequence length", "ru": "длина тестовой последовательности"},
         "position": {"en": "position", "ru": "позиция"},
