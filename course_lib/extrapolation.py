@@ -161,14 +161,15 @@ class SelfAttention(nn.Module):
             scores = scores + self.alibi[:, :n, :n]  # (heads, n, n) broadcast over the batch
         return scores, v
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n, d_model)
-        b, n, d = x.shape
-        scores, v = self.scores(x)  # (b, heads, n, n)
-        if self.causal:  # query i sees keys 0 .. i only
-            future = torch.ones(n, n, dtype=torch.bool, device=x.device).triu(1)  # (n, n)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, seq, d_model)
+        batch, seq, d = x.shape
+        scores, v = self.scores(x)  # (batch, heads, seq, seq)
+        if self.causal:  # en: the query at position m sees the keys 0 .. m only
+            # ru: запрос на позиции m видит только ключи 0 .. m
+            future = torch.ones(seq, seq, dtype=torch.bool, device=x.device).triu(1)  # (seq, seq)
             scores = scores.masked_fill(future, float("-inf"))
-        out = scores.softmax(dim=-1) @ v  # (b, heads, n, head_dim)
-        return self.proj(out.transpose(1, 2).reshape(b, n, d))  # (b, n, d_model)
+        out = scores.softmax(dim=-1) @ v  # (batch, heads, seq, head_dim)
+        return self.proj(out.transpose(1, 2).reshape(batch, seq, d))  # (batch, seq, d_model)
 
 
 class Block(nn.Module):
@@ -211,11 +212,12 @@ class TinyTransformer(nn.Module):
             "alibi": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # so does ALiBi
         }[positions]()
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (b, n) token ids
-        h = self.pos(self.tok(x))  # (b, n, d_model)
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # en: x: (batch, seq) token ids
+        # ru: x: (batch, seq) — индексы токенов
+        h = self.pos(self.tok(x))  # (batch, seq, d_model)
         for block in self.blocks:
-            h = block(h)  # (b, n, d_model)
-        return self.head(self.ln(h))  # (b, n, vocab_size)
+            h = block(h)  # (batch, seq, d_model)
+        return self.head(self.ln(h))  # (batch, seq, vocab_size)
 
 
 # ----------------------------------------------------------------------------- training and testing

@@ -216,21 +216,21 @@ POSITIONS = Messages(
 EXTRAPOLATION = Messages(
     "extrapolation_widget",
     {
-        "slider_length": {"en": "length n", "ru": "длина n"},
+        "slider_length": {"en": "length", "ru": "длина"},
         "title": {
-            "en": "Accuracy at each position of sequences of n = {n} tokens\n"
+            "en": "Accuracy at each position of sequences of {n} tokens\n"
             "dashed: the accuracy over the whole sequence",
-            "ru": "Точность на каждой позиции последовательностей из n = {n} токенов\n"
+            "ru": "Точность на каждой позиции последовательностей из {n} токенов\n"
             "пунктир — точность по всей последовательности",
         },
         "readout": {
-            "en": "{variant}: {total} % right over the n = {n} tokens; {seen} % on positions "
-            "below {train_len}; beyond: {unseen}",
-            "ru": "{variant}: {total} % верных ответов на n = {n} токенах; {seen} % на позициях "
-            "до {train_len}; дальше: {unseen}",
+            "en": "{variant}: {total} % right at length {n}; {seen} % on positions below {train_len}; "
+            "beyond: {unseen}",
+            "ru": "{variant}: на длине {n} верных ответов {total}\u00a0%; на позициях меньше {train_len} — "
+            "{seen}\u00a0%; дальше — {unseen}",
         },
         # the share beyond the training length, with the percent sign as the language writes it
-        "unseen_share": {"en": "{share} %", "ru": "{share} %"},
+        "unseen_share": {"en": "{share} %", "ru": "{share}\u00a0%"},
         "no_unseen": {"en": "no positions", "ru": "позиций нет"},
         "no_target": {"en": "–", "ru": "–"},
         "variants": {"en": "variants shown", "ru": "показанные варианты"},

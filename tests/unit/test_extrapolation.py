@@ -356,7 +356,8 @@ def test_explorer_shows_the_first_n_positions(results, lang):
         )
         assert explorer.accuracy[variant] == pytest.approx(r.hits[:, :6].nanmean().item())
     lines = explorer.readout()
-    assert len(lines) == len(results) and all("n = 6" in line for line in lines)
+    at_length = {"en": "at length 6;", "ru": "на длине 6 "}[lang]
+    assert len(lines) == len(results) and all(at_length in line for line in lines)
 
 
 def test_explorer_sends_the_counts_the_browser_draws(results):
@@ -382,7 +383,8 @@ def test_explorer_says_what_lies_beyond_the_training_length(results, lang):
     explorer.length = SMALL.train_len + 4
     beyond = widgets.extrapolation.percent(results["learned"].hits[:, SMALL.train_len : SMALL.train_len + 4])
     assert all(not line.endswith(nothing) for line in explorer.readout())
-    assert any(line.endswith(f" {beyond} %") for line in explorer.readout())
+    share = {"en": f" {beyond} %", "ru": f" {beyond}\u00a0%"}[lang]  # Russian: a non-breaking space before %
+    assert any(line.endswith(share) for line in explorer.readout())
 
 
 def test_explorer_hides_an_unchecked_variant(results):

@@ -1,7 +1,7 @@
 """Lesson 7: learned positions, a trained table with one row per position.
 
-The student writes a class ``MyLearnedPositions(max_len, d_model)`` whose forward adds row t
-of a learned table to the vector at position t, and refuses a sequence longer than max_len.
+The student writes a class ``MyLearnedPositions(max_len, d_model)`` whose forward adds row pos
+of a learned table to the vector at position pos, and refuses a sequence longer than max_len.
 """
 
 import re

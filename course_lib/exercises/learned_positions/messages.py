@@ -12,8 +12,8 @@ MESSAGES = Messages(
             "en": "Your module adds a trained row per position, starts the table within a factor 2 "
             "of the sinusoidal table's scale (RMS {rms}; the sinusoidal table: 1/√2 ≈ 0.71) and "
             "refuses a sequence longer than max_len with a clear error. Well done!",
-            "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, таблица начинается в "
-            "масштабе, отличающемся от синусоидальной не больше чем вдвое (RMS {rms}; у "
+            "ru": "Ваш модуль прибавляет обучаемую строку для каждой позиции, начальный масштаб таблицы "
+            "отличается от масштаба синусоидальной не больше чем вдвое (RMS {rms}; у "
             "синусоидальной 1/√2 ≈ 0,71), а на последовательность длиннее max_len модуль "
             "отвечает понятной ошибкой. Отлично!",
         },
@@ -95,11 +95,11 @@ MESSAGES = Messages(
             "nn.Parameter(...)` — или возьмите `nn.Embedding(max_len, d_model)`.",
         },
         "no_gradient": {
-            "en": "The output gets no gradient from the table `{name}`: it is frozen "
+            "en": "No gradient from the output reaches the table `{name}`: it is frozen "
             "(`requires_grad=False`, `nn.Embedding.from_pretrained`) or cut off (`torch.no_grad()`, "
             "`.detach()`), so training never changes it. Leave the parameter trainable and "
             "compute `x + self.weight[:x.size(1)]` directly.",
-            "ru": "Выход не получает градиента от таблицы `{name}`: она заморожена "
+            "ru": "Градиент от выхода не доходит до таблицы `{name}`: она заморожена "
             "(`requires_grad=False`, `nn.Embedding.from_pretrained`) или отрезана от графа "
             "(`torch.no_grad()`, `.detach()`), поэтому обучение её не меняет. Оставьте параметр "
             "обучаемым и вычисляйте `x + self.weight[:x.size(1)]` напрямую.",
@@ -108,7 +108,7 @@ MESSAGES = Messages(
             "en": "The table starts with mean {mean}, not 0: every position adds about {mean} "
             "to every coordinate of every token, a shift the model must first unlearn. "
             "`torch.rand` draws from [0, 1); `torch.randn` draws from N(0, 1), centred on 0.",
-            "ru": "Таблица начинается со среднего {mean}, а не 0: каждая позиция прибавляет "
+            "ru": "Начальное среднее таблицы — {mean}, а не 0: каждая позиция прибавляет "
             "примерно {mean} к каждой координате каждого токена — сдвиг, от которого модели "
             "придётся сначала отучиться. `torch.rand` берёт числа из [0, 1), а `torch.randn` — "
             "из N(0, 1) с центром в 0.",
@@ -120,7 +120,7 @@ MESSAGES = Messages(
             "positions at 0.01 and its tokens at 0.02 (Hugging Face: both at 0.02), and never "
             "scales the tokens. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
             "`torch.randn(max_len, d_model) / 2**0.5`.",
-            "ru": "Таблица начинается с RMS {rms}, а векторы токенов, к которым она "
+            "ru": "Начальный RMS таблицы — {rms}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1 (N(0, 1/d_model), умноженное на √d_model): в начале "
             "модель почти не видит позиций, и им придётся вырасти за время обучения, прежде "
             "чем порядок слов начнёт что-то значить. GPT-2 начинает позиции со стандартного "
@@ -133,7 +133,7 @@ MESSAGES = Messages(
             "RMS 1: the positions drown the tokens, and at the start the inputs at one position "
             "look almost the same whatever the word there. Start at the sinusoidal table's scale, RMS 1/√2 ≈ 0.71: "
             "`torch.randn(max_len, d_model) / 2**0.5`.",
-            "ru": "Таблица начинается с RMS {rms}, а векторы токенов, к которым она "
+            "ru": "Начальный RMS таблицы — {rms}, а векторы токенов, к которым она "
             "прибавляется, имеют RMS 1: позиции заглушают токены, и в начале обучения входы "
             "на одной позиции почти одинаковы, какое бы слово там ни стояло. Начните с масштаба "
             "синусоидальной таблицы, RMS 1/√2 ≈ 0,71: `torch.randn(max_len, d_model) / "
@@ -148,8 +148,8 @@ MESSAGES = Messages(
             "ru": "Для последовательности из {seq} токенов, длиннее max_len = {max_len}, ваш модуль "
             "вернул {got} вместо ошибки: у таблицы нет строки для позиции {max_len} и дальше, "
             "так что прибавленное там — не выученная позиция. Проверяйте заранее: `if "
-            'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
-            'max_len={{self.max_len}}")`.',
+            'x.size(1) > self.max_len: raise ValueError(f"длина последовательности {{x.size(1)}} '
+            'больше max_len={{self.max_len}}")`.',
         },
         "rejects_full_length": {
             "en": "A sequence of exactly max_len = {max_len} tokens was refused (`{detail}`), but the "
@@ -168,16 +168,16 @@ MESSAGES = Messages(
             "ru": "На последовательности из {seq} токенов, длиннее max_len = {max_len}, ваш модуль "
             "вызвал исключение `{error}`: `{detail}`. По такому сообщению трудно понять, что "
             "пошло не так. Вызывайте исключение `ValueError`, которое называет оба числа: `if "
-            'x.size(1) > self.max_len: raise ValueError(f"sequence length {{x.size(1)}} exceeds '
-            'max_len={{self.max_len}}")`.',
+            'x.size(1) > self.max_len: raise ValueError(f"длина последовательности {{x.size(1)}} '
+            'больше max_len={{self.max_len}}")`.',
         },
         "length_error_vague": {
             "en": "Right to raise a `ValueError` for a sequence of {seq} tokens, but its message, "
             "`{detail}`, does not name both numbers, the length {seq} and max_len = {max_len}. "
             'Put them in: `f"sequence length {{x.size(1)}} exceeds max_len={{self.max_len}}"`.',
             "ru": "`ValueError` для последовательности из {seq} токенов — верно, но его сообщение, "
-            "`{detail}`, не называет оба числа: длину {seq} и max_len = {max_len}. Добавьте их: "
-            '`f"sequence length {{x.size(1)}} exceeds max_len={{self.max_len}}"`.',
+            "`{detail}`, не называет обоих чисел: длины {seq} и max_len = {max_len}. Добавьте их: "
+            '`f"длина последовательности {{x.size(1)}} больше max_len={{self.max_len}}"`.',
         },
         "hint1": {
             "en": "A learned table is a weight like any other: create it once, in `__init__`, as an "
@@ -193,7 +193,7 @@ MESSAGES = Messages(
             "vectors have RMS 1, the sinusoidal table RMS 1/√2 ≈ 0.71. `torch.randn(max_len, "
             "d_model) / 2**0.5` starts it at the sinusoidal table's scale; GPT-2's 0.01 would "
             "make the positions 100 times smaller than the tokens.",
-            "ru": "Начните таблицу в масштабе векторов, к которым она прибавляется: у векторов "
+            "ru": "Задайте таблице начальный масштаб, как у векторов, к которым она прибавляется: у векторов "
             "токенов курса RMS 1, у синусоидальной таблицы RMS 1/√2 ≈ 0,71. `torch.randn(max_len, "
             "d_model) / 2**0.5` даёт масштаб синусоидальной таблицы, а 0,01 из GPT-2 сделало бы "
             "позиции в 100 раз меньше токенов.",
@@ -205,8 +205,8 @@ MESSAGES = Messages(
             'max_len={{self.max_len}}")` (keep `self.max_len = max_len` in `__init__`).',
             "ru": "В `forward` прибавляйте только первые `seq = x.size(1)` строк: `x + "
             "self.weight[:seq]`. Для позиции max_len и дальше строки в таблице нет, поэтому "
-            'сначала проверьте: `if seq > self.max_len: raise ValueError(f"sequence length '
-            '{{seq}} exceeds max_len={{self.max_len}}")` (и сохраните `self.max_len = max_len` в '
+            'сначала проверьте: `if seq > self.max_len: raise ValueError(f"длина последовательности '
+            '{{seq}} больше max_len={{self.max_len}}")` (и сохраните `self.max_len = max_len` в '
             "`__init__`).",
         },
         "solution": {
