@@ -54,7 +54,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-unit: $(STAMP)
+# (after `npm ci`: the decks' unit tests read reveal.js's speaker-view plugin from node_modules/)
+unit: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub"
 
 # the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case

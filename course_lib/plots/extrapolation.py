@@ -8,7 +8,7 @@ catalogue, :data:`MESSAGES` (``messages.EXTRAPOLATION``).
     >>> cfg = ex.Config(steps=1, train_len=8, test_len=16)
     >>> fig = plot_extrapolation(ex.run(cfg, variants=["learned"]), cfg, lang="ru")
     >>> fig.axes[1].get_xlabel(), fig.axes[1].get_legend_handles_labels()[1]
-    ('позиция', ['обучаемые', 'не встречались при обучении', 'случайное угадывание'])
+    ('позиция', ['обучаемые', 'не было при обучении', 'случайное угадывание'])
 """
 
 import numpy as np

@@ -12,7 +12,7 @@ how many test sequences were right at each position (the ``data`` trait); the br
     >>> explorer = extrapolation_explorer(ex.run(cfg, variants=["learned", "none"]), cfg, lang="ru")
     >>> explorer.length = 12
     >>> explorer.labels["length"], sorted(explorer.accuracy)
-    ('длина n', ['learned', 'none'])
+    ('длина', ['learned', 'none'])
 """
 
 import torch
