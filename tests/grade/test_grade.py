@@ -74,7 +74,7 @@ def test_the_report_names_no_student_and_follows_its_language(graded):
         assert not any(f"student{i:02d}" in page for i in range(30))
         assert "http://" not in page and "https://" not in page
     # the Russian page shows the messages in Russian, whatever language the notebook was in
-    assert "Ядро упало" in ru and "The kernel died" in en
+    assert "Ядро Jupyter аварийно завершилось" in ru and "The kernel died" in en
 
 
 def fake_result(message: str) -> Result:
