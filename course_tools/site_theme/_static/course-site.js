@@ -49,7 +49,10 @@
     }
     for (var i = 0; i < marks.length; i++) {
       var section = marks[i].closest("section") || marks[i];
-      if (section.getBoundingClientRect().top <= limit) best = parseInt(marks[i].id.slice(4), 10);
+      var box = section.getBoundingClientRect();
+      // a section folded away in a closed deep dive has no box (its top reads 0): not one being read
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.top <= limit) best = parseInt(marks[i].id.slice(4), 10);
     }
     return best;
   }
