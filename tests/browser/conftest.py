@@ -32,22 +32,15 @@ import pytest
 
 from course_tools.config import LAB_OFFLINE_OPTIONS
 
+# the browser and its flags as the handouts' PDF build launches it: Chromium's own background traffic
+# (updates, field trials) would otherwise show up as blocked requests that the page never made
+from course_tools.handouts import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
 # netguard/sitecustomize.py is loaded by the servers the tests start, never imported by pytest
 collect_ignore = ["netguard"]
 NOTEBOOKS = ROOT / "notebooks"
-CHROMIUM = "/usr/bin/chromium"
-# Chromium's own background traffic (updates, field trials, safe browsing) would otherwise
-# show up as blocked requests that the page never made.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 LOCAL_HOSTS = {"127.0.0.1"}
 # not network traffic: the page's own objects and inline data
 LOCAL_SCHEMES = {"blob", "data", "about"}
