@@ -177,7 +177,7 @@ browser-no-system-fonts: $(STAMP)
 	COURSE_NO_SYSTEM_FONTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser \
 		tests/browser/test_fonts.py tests/browser/test_slides.py tests/browser/test_site.py -k "not http"
 
-# The READMEs' pictures (JupyterLab, the decks, the site), rewritten where the page they show has
+# The pictures in README.md and docs/INSTRUCTORS.md (JupyterLab, the decks, the site), rewritten where the page they show has
 # changed. Only here: Chromium's rendering cannot be pinned, so a test run never writes them.
 screenshots: $(STAMP) site
 	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \

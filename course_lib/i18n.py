@@ -26,8 +26,8 @@ exercise's feedback in its own module. A catalogue is called like a function::
 
 Adding a language is data only: its line in ``LANGUAGE_INFO``, its text in every catalogue
 entry (``tests/unit/test_messages.py`` lists what is missing) and its prose twins in the
-lesson sources (``python -m course_tools.lessons check`` lists them); the README's "Adding a
-language" (Development) says what else a language may bring. ``PSEUDO`` is a pseudo-language for tests:
+lesson sources (``python -m course_tools.lessons check`` lists them); CONTRIBUTING.md's "Add a
+language" says what else a language may bring. ``PSEUDO`` is a pseudo-language for tests:
 every message is the English one accented and bracketed, so a string that bypasses the
 catalogues shows up as plain English in a lesson built in it.
 

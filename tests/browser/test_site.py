@@ -18,7 +18,7 @@ double-click, ``http://127.0.0.1`` as any static host serves it), and checks:
   a missing asset.
 
 Screenshots of the sinusoidal lesson (English and Russian) go to ``site_screenshots/``, where the
-READMEs show them. Run after ``make site`` (``make browser-site`` does both).
+instructors' guide (docs/INSTRUCTORS.md) shows them. Run after ``make site`` (``make browser-site`` does both).
 """
 
 import functools
@@ -441,7 +441,7 @@ def test_interface_is_in_the_page_language(site_root, site_page, lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_sinusoidal_lesson_screenshot(site_root, site_page, lang):
-    """The sinusoidal lesson's heatmap section, its static figure and its widget, as the READMEs show it."""
+    """The sinusoidal lesson's heatmap section, its static figure and its widget, as the instructors' guide shows it."""
     if SINUSOIDAL is None:
         pytest.skip("no sinusoidal lesson")
     page, traffic = site_page(lang)

@@ -6,7 +6,7 @@ none failed), every plot image decoded, the Russian deck in Russian, and no requ
 the machine (every request is routed: anything that is not file:// is blocked and counted, a
 file:// request that fails is a missing asset). Screenshots of lesson 5 (its title slide and
 the positional-encoding heatmap slide, both languages) go to ``slides/screenshots/``, where
-the README shows them.
+the instructors' guide (docs/INSTRUCTORS.md) shows them.
 
 Run after ``make slides`` (``make browser-slides`` does both): ``python -m course_tools.slides``.
 """
@@ -423,7 +423,7 @@ SINUSOIDAL = [name for name in COURSE.names if name.endswith("_sinusoidal_encodi
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_sinusoidal_lesson_screenshots(deck_page, lang):
-    """The title slide and the positional-encoding heatmap slide of the sinusoidal lesson, as the README shows them."""
+    """The title slide and the positional-encoding heatmap slide of the sinusoidal lesson, as the instructors' guide shows them."""
     if not SINUSOIDAL:
         pytest.skip("the sinusoidal lesson (notebooks/NN_sinusoidal_encoding.md) has no source yet")
     name = SINUSOIDAL[0]
@@ -452,6 +452,6 @@ def test_sinusoidal_lesson_screenshots(deck_page, lang):
     assert fits, f"the heatmap runs off the bottom of its slide in {lang}/{name}.html"
     heatmap_png = page.screenshot(animations="disabled")
     traffic.assert_clean()
-    # written only from a clean run: the README shows them
+    # written only from a clean run: docs/INSTRUCTORS.md shows them
     save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal_title.png", title)
     save_screenshot(SCREENSHOTS / f"{lang}_sinusoidal_heatmap.png", heatmap_png)

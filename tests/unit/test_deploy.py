@@ -28,7 +28,7 @@ DOCKERFILE = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 # the hub in the chart's image at 4.4.0 (images/hub/requirements.txt); the students' servers match it
 CHART_JUPYTERHUB = "5.5.0"
-# `make hub-bench` (README, "A class on one JupyterHub"): one student's server and kernel after lesson
+# `make hub-bench` (docs/MAINTAINERS.md, "The hub"): one student's server and kernel after lesson
 # 0's setup and check, RSS in MiB; the guarantee must hold it
 MEASURED_RSS_MIB = 400
 # every lesson run whole in a kernel: the heaviest, lesson 3, peaks at 693 MiB RSS for its kernel, and

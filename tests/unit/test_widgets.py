@@ -623,7 +623,7 @@ def test_every_saved_live_explorer_runs_the_current_javascript():
     assert stale == []
 
 
-# what the site's home page and the READMEs say of the explorers: live in the page, with no kernel
+# what the site's home page, the READMEs and docs/ say of the explorers: live in the page, with no kernel
 # (they once said the widgets showed their saved state and only a running notebook moved them)
 STATIC_CLAIMS = [
     r"run the notebook",
@@ -637,13 +637,13 @@ STATIC_CLAIMS = [
 ]
 
 
-def test_the_home_page_and_the_readmes_say_the_explorers_are_live():
+def test_the_home_page_and_the_documents_say_the_explorers_are_live():
     from course_tools.messages import SITE
 
     texts = {lang: SITE("intro", lang) for lang in i18n.LANGUAGES}
-    texts |= {
-        name: (CONFIG.root / name).read_text(encoding="utf-8") for name in ("README.md", "README.ru.md")
-    }
+    documents = [*CONFIG.root.glob("README*.md"), *(CONFIG.root / "docs").glob("*.md")]
+    assert len(documents) >= 6
+    texts |= {path.name: path.read_text(encoding="utf-8") for path in documents}
     for where, text in texts.items():
         flat = " ".join(text.split())
         assert [claim for claim in STATIC_CLAIMS if re.search(claim, flat)] == [], where
