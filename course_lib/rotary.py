@@ -110,13 +110,11 @@ def check_rope_scaling(rope_scaling, head_dim: int, base: float) -> dict | None:
             raise ValueError(
                 MESSAGES("scaling_missing_key", rope_type=method, key=key, meaning=MESSAGES(MEANING[key]))
             )
-    if "rope_theta" in scaling:
-        theta = scaling["rope_theta"]
-        if not validate.is_real(theta) or float(theta) != base:
-            raise ValueError(MESSAGES("scaling_theta", value=theta, base=base))
+    if "rope_theta" in scaling and as_float(scaling["rope_theta"]) != base:
+        raise ValueError(MESSAGES("scaling_theta", value=scaling["rope_theta"], base=base))
     for key in POSITIVE_KEYS:
         value = scaling.get(key, 1)
-        if not validate.is_real(value) or not (math.isfinite(value) and value > 0):
+        if not as_float(value) > 0:  # NaN and None are not
             raise ValueError(MESSAGES("scaling_not_positive", key=key, value=value))
     if "original_max_position_embeddings" in scaling:
         value = scaling["original_max_position_embeddings"]
@@ -134,6 +132,15 @@ def check_rope_scaling(rope_scaling, head_dim: int, base: float) -> dict | None:
     if method == "dynamic" and head_dim < 4:
         raise ValueError(MESSAGES("scaling_dynamic_head_dim", value=head_dim))
     return scaling
+
+
+def as_float(value) -> float:
+    """A real number as a finite float, anything else (and an int too large for a float) as NaN."""
+    try:
+        value = float(value) if validate.is_real(value) else math.nan
+    except OverflowError:
+        return math.nan
+    return value if math.isfinite(value) else math.nan
 
 
 def rope_frequencies(
