@@ -414,6 +414,8 @@ LLAMA3 = LLAMA_3_1_8B[2]
         ),
         ({"rope_type": "linear", "factor": float("inf")}, ValueError, r"factor must be .* got inf"),
         ({"rope_type": "linear", "factor": True}, ValueError, r"factor must be .* got True"),
+        ({"rope_type": "linear", "factor": float("nan")}, ValueError, r"factor must be .* got nan"),
+        ({"rope_type": "linear", "factor": 10**400}, ValueError, r"factor must be .* got 10000000000"),
         (
             {"rope_type": "linear", "factor": 2.0, "low_freq_factor": 1.0},
             ValueError,
