@@ -17,11 +17,15 @@ import textwrap
 
 import pytest
 
-# (name, a build of a few hundred MB): the sinusoidal table, RoPE's tables, the learned table,
+# (name, a build of a few hundred MB): the sinusoidal table, RoPE's tables (unscaled and YaRN's), the learned table,
 # ALiBi's bias with one head and with eight, ALiBi's slopes
 BUILDS = {
     "sinusoidal_table": "sinusoidal_table(2**15, 1024)",
     "RotaryEmbedding": "RotaryEmbedding(128, max_len=2**18)",
+    "RotaryEmbedding, yarn": (
+        "RotaryEmbedding(128, max_len=2**18, rope_scaling="
+        "{'rope_type': 'yarn', 'factor': 4.0, 'original_max_position_embeddings': 2**16})"
+    ),
     "LearnedPositionalEmbedding": "LearnedPositionalEmbedding(2**15, 1024)",
     "alibi_bias, 1 head": "alibi_bias(1, 4096)",
     "alibi_bias, 8 heads": "alibi_bias(8, 2048)",
