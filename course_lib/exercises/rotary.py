@@ -162,12 +162,12 @@ MESSAGES = Messages(
             "`v` возвращает как есть.",
         },
         "hint1": {
-            "en": "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is columns 2i and "
+            "en": "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is coordinates 2i and "
             "2i+1). Pair i at position m turns by m · θ^(−2i/head_dim), θ = `base`: `two_i = torch.arange(0, "
             "head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / head_dim)`, of shape "
             "(seq, head_dim/2), which broadcasts over batch and heads.",
-            "ru": "Пары — соседние столбцы: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — столбцы 2i "
-            "и 2i+1). Пара i на позиции m поворачивается на m · θ^(−2i/head_dim), где θ — это `base`: `two_i = "
+            "ru": "Пару образуют соседние координаты: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — "
+            "координаты 2i и 2i+1). Пара i на позиции m поворачивается на m · θ^(−2i/head_dim), где θ — это `base`: `two_i = "
             "torch.arange(0, head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / "
             "head_dim)`, форма (seq, head_dim/2), которую транслирование (broadcasting) растягивает на батч и головы.",
         },
@@ -176,7 +176,7 @@ MESSAGES = Messages(
             "jb)·e^(j·angle). Put the pairs back side by side in a new tensor: "
             "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
             "ru": "Поверните (a, b) на угол: (a·cos − b·sin, a·sin + b·cos), комплексное произведение "
-            "(a + jb)·e^(j·angle). Поставьте пары обратно рядом, в новый тензор: "
+            "(a + jb)·e^(j·angle). Снова поставьте координаты каждой пары рядом, в новом тензоре: "
             "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
         },
         "hint3": {

@@ -393,8 +393,8 @@ ROTARY = Messages(
         },
         "layout_coordinate": {"en": "coordinate of q or k", "ru": "координата q или k"},
         "layout_title": {
-            "en": "Which coordinates form pair i (the number in each cell), head_dim = {head_dim}",
-            "ru": "Какие координаты образуют пару i (число в клетке), head_dim = {head_dim}",
+            "en": "Which coordinates form pair i, head_dim = {head_dim}\n(the number in each cell is its pair i)",
+            "ru": "Какие координаты образуют пару i, head_dim = {head_dim}\n(в каждой клетке — номер её пары)",
         },
         "plot_even_head_dim": {
             "en": "head_dim must be even, got {value!r}: RoPE turns the coordinates of a head in pairs",
@@ -417,7 +417,7 @@ LONG_CONTEXT = Messages(
         "angles_train": {"en": "training length L = {train_len}", "ru": "обучающая длина L = {train_len}"},
         "angles_title": {
             "en": "base = {base}, κ = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
-            "ru": "base = {base}, κ = {scale}: пар с углами,\nкоторых не было при обучении: {new} из {pairs}",
+            "ru": "основание base = {base}, κ = {scale}:\n{new} из {pairs} пар встречают углы,\nкоторых не было при обучении",
         },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
