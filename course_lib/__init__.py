@@ -24,7 +24,7 @@ __version__ = "1.0.0"
 _SUBMODULES = {
     "embedding": ("sinusoidal_table", "TokenEmbedding", "PositionalEncoding", "TransformerEmbedding"),
     "positions": ("LearnedPositionalEmbedding", "NoPositionalEncoding"),
-    "rotary": ("RotaryEmbedding", "alibi_slopes", "alibi_bias"),
+    "rotary": ("RotaryEmbedding", "rope_frequencies", "alibi_slopes", "alibi_bias"),
     "vocab": ("Vocab", "tokenize"),
     "bpe": ("BPETokenizer",),
     "extrapolation": (),

@@ -283,6 +283,87 @@ ROTARY = Messages(
             "limit is {limit} GiB",
             "ru": "num_heads={value!r} — слишком много голов: их наклонам нужно до {need} ГиБ памяти, а предел — {limit} ГиБ",
         },
+        # rope_scaling: Hugging Face's dict, as a model's config.json writes it
+        "scaling_not_dict": {
+            "en": "rope_scaling must be None or a dict as a model's config.json writes it, such as "
+            "{{'rope_type': 'linear', 'factor': 2.0}}, got {value!r}",
+            "ru": "аргумент `rope_scaling` должен быть None или словарём Python (`dict`) — таким, как его "
+            "записывает config.json модели, например {{'rope_type': 'linear', 'factor': 2.0}}, а получено {value!r}",
+        },
+        "scaling_unknown_type": {
+            "en": "rope_scaling's rope_type must be one of {allowed}, got {value!r}",
+            "ru": "ключ rope_type в rope_scaling должен быть одним из значений {allowed}, а получено {value!r}",
+        },
+        "scaling_type_conflict": {
+            "en": "rope_scaling names two methods: rope_type={value!r} and the older type={older!r}; "
+            "keep one of the two keys",
+            "ru": "rope_scaling называет два метода: rope_type={value!r} и устаревший ключ type={older!r}; "
+            "оставьте один из двух ключей",
+        },
+        "scaling_unknown_key": {
+            "en": "rope_scaling of rope_type {rope_type!r} has no key {key!r}: its keys are {allowed}",
+            "ru": "у rope_scaling с rope_type {rope_type!r} нет ключа {key!r}: его ключи — {allowed}",
+        },
+        "scaling_missing_key": {
+            "en": "rope_scaling of rope_type {rope_type!r} needs the key {key!r} ({meaning})",
+            "ru": "в rope_scaling с rope_type {rope_type!r} нужен ключ {key!r} ({meaning})",
+        },
+        "scaling_meaning_factor": {
+            "en": "how many times longer than the training length the context becomes",
+            "ru": "во сколько раз контекст длиннее обучающей длины",
+        },
+        "scaling_meaning_original": {
+            "en": "the training length: config.json's max_position_embeddings before scaling, as transformers "
+            "copies it",
+            "ru": "обучающая длина: max_position_embeddings из config.json до масштабирования — так его "
+            "переносит transformers",
+        },
+        "scaling_meaning_freq": {
+            "en": "the wavelength thresholds are original_max_position_embeddings divided by low_freq_factor "
+            "and by high_freq_factor",
+            "ru": "пороги длины волны — это original_max_position_embeddings, делённое на low_freq_factor "
+            "и на high_freq_factor",
+        },
+        "scaling_not_positive": {
+            "en": "rope_scaling's {key} must be a finite number greater than 0, got {value!r}",
+            "ru": "значение {key} в rope_scaling должно быть конечным числом больше 0, а получено {value!r}",
+        },
+        "scaling_original_len": {
+            "en": "rope_scaling's original_max_position_embeddings must be an integer greater than 0 "
+            "(the training length), got {value!r}",
+            "ru": "значение original_max_position_embeddings в rope_scaling должно быть целым числом больше 0 "
+            "(обучающая длина), а получено {value!r}",
+        },
+        "scaling_freq_order": {
+            "en": "rope_scaling's low_freq_factor must be less than high_freq_factor, got low_freq_factor={low!r} "
+            "and high_freq_factor={high!r}: the pairs whose wavelength is between "
+            "original_max_position_embeddings / high_freq_factor and original_max_position_embeddings / "
+            "low_freq_factor get a frequency between θ / factor and θ, so the first must be the shorter",
+            "ru": "значение low_freq_factor в rope_scaling должно быть меньше high_freq_factor, а получено "
+            "low_freq_factor={low!r} и high_freq_factor={high!r}: пары с длиной волны между "
+            "original_max_position_embeddings / high_freq_factor и original_max_position_embeddings / "
+            "low_freq_factor получают частоту между θ / factor и θ, поэтому первая граница должна быть меньше второй",
+        },
+        "scaling_beta_order": {
+            "en": "rope_scaling's beta_fast must be greater than beta_slow, got beta_fast={fast!r} and "
+            "beta_slow={slow!r}: pairs making more than beta_fast turns within the training length keep "
+            "their frequency, those making fewer than beta_slow are interpolated",
+            "ru": "значение beta_fast в rope_scaling должно быть больше beta_slow, а получено beta_fast={fast!r} и "
+            "beta_slow={slow!r}: пары, которые за обучающую длину делают больше beta_fast оборотов, сохраняют "
+            "свою частоту, а те, что делают меньше beta_slow, интерполируются",
+        },
+        "scaling_theta": {
+            "en": "rope_scaling's rope_theta={value!r} differs from base={base!r}: they are the same number "
+            "(transformers writes the base as rope_theta); give it once, as base",
+            "ru": "rope_theta={value!r} в rope_scaling не совпадает с base={base!r}: это одно и то же число "
+            "(transformers записывает основание как rope_theta); задайте его один раз, аргументом base",
+        },
+        "scaling_dynamic_head_dim": {
+            "en": "rope_type 'dynamic' needs head_dim of at least 4, got {value!r}: it raises the base to the "
+            "power head_dim / (head_dim - 2)",
+            "ru": "для rope_type 'dynamic' нужен head_dim не меньше 4, а получено {value!r}: основание "
+            "возводится в степень head_dim / (head_dim - 2)",
+        },
     },
 )
 

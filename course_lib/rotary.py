@@ -8,11 +8,16 @@ so that a score depends on how far apart two tokens are, not on where they stand
   position ``p`` by the angle ``p * base^(-2i/head_dim)`` -- the angle of column pair
   ``i`` of the sinusoidal table (lesson 5). A rotation keeps lengths, and the dot product
   of two rotated vectors depends on the difference of their angles only: ``q_m . k_n``
-  depends on ``m - n``.
+  depends on ``m - n``. For contexts longer than the training length, ``rope_scaling`` takes a
+  Hugging Face dict as a model's ``config.json`` writes it ("linear", "dynamic", "yarn", "llama3"):
+  the frequencies of :func:`rope_frequencies`, equal to transformers' own (tests/unit/test_rope_scaling.py).
 - ALiBi (Press et al., "Train Short, Test Long: Attention with Linear Biases Enables Input
   Length Extrapolation", ICLR 2022, https://arxiv.org/abs/2108.12409) adds ``-m_h * |i - j|``
   to the score of query ``i`` and key ``j`` in head ``h``: no vectors at all.
 """
+
+import math
+from collections.abc import Mapping
 
 import torch
 
@@ -21,15 +26,190 @@ from .core import model as core
 from .embedding import sinusoidal_table
 from .messages import ROTARY as MESSAGES
 
-__all__ = ["MESSAGES", "rotary_tables", "RotaryEmbedding", "alibi_slopes", "alibi_bias"]
+__all__ = [
+    "MESSAGES",
+    "SCALING_KEYS",
+    "check_rope_scaling",
+    "rope_frequencies",
+    "rotary_tables",
+    "RotaryEmbedding",
+    "alibi_slopes",
+    "alibi_bias",
+]
 
 
 # queries and keys of attention: one vector of head_dim numbers per batch row, head and position
 LAYOUT = ("batch", "heads", "seq", "head_dim")
 
+# Hugging Face's rope_scaling methods: (required keys, optional keys) besides rope_type (or the
+# older type) and rope_theta. "dynamic" takes original_max_position_embeddings too: transformers
+# reads it from config.json's max_position_embeddings, and it copies that value into the dict
+# for "yarn" and "llama3" when a config lacks it.
+SCALING_KEYS = {
+    "default": ((), ()),
+    "linear": (("factor",), ()),
+    "dynamic": (("factor", "original_max_position_embeddings"), ()),
+    "yarn": (
+        ("factor", "original_max_position_embeddings"),
+        ("beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate"),
+    ),
+    "llama3": (("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"), ()),
+}
+POSITIVE_KEYS = (
+    "factor",
+    "low_freq_factor",
+    "high_freq_factor",
+    "beta_fast",
+    "beta_slow",
+    "mscale",
+    "mscale_all_dim",
+    "attention_factor",
+)
+MEANING = {  # what a missing key is, in the message that asks for it
+    "factor": "scaling_meaning_factor",
+    "original_max_position_embeddings": "scaling_meaning_original",
+    "low_freq_factor": "scaling_meaning_freq",
+    "high_freq_factor": "scaling_meaning_freq",
+}
+
+
+def check_rope_scaling(rope_scaling, head_dim: int, base: float) -> dict | None:
+    """A copy of Hugging Face's ``rope_scaling`` dict after checking its method, keys and values; None stays None.
+
+    Example::
+
+        >>> check_rope_scaling({"type": "linear", "factor": 4}, head_dim=64, base=10000.0)
+        {'type': 'linear', 'factor': 4}
+        >>> check_rope_scaling({"rope_type": "linear"}, head_dim=64, base=10000.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: rope_scaling of rope_type 'linear' needs the key 'factor' (how many times longer than the training length the context becomes)
+    """
+    if rope_scaling is None:
+        return None
+    if not isinstance(rope_scaling, Mapping):
+        raise TypeError(MESSAGES("scaling_not_dict", value=rope_scaling))
+    scaling = dict(rope_scaling)
+    method = core.rope_type(scaling)
+    if "rope_type" in scaling and "type" in scaling and scaling["rope_type"] != scaling["type"]:
+        raise ValueError(MESSAGES("scaling_type_conflict", value=scaling["rope_type"], older=scaling["type"]))
+    if not isinstance(method, str) or method not in SCALING_KEYS:
+        allowed = ", ".join(map(repr, SCALING_KEYS))
+        raise ValueError(MESSAGES("scaling_unknown_type", allowed=allowed, value=method))
+    required, optional = SCALING_KEYS[method]
+    allowed = ("rope_type", "type", "rope_theta", *required, *optional)
+    for key in scaling:
+        if key not in allowed:
+            raise ValueError(
+                MESSAGES(
+                    "scaling_unknown_key", rope_type=method, key=key, allowed=", ".join(map(repr, allowed))
+                )
+            )
+    for key in required:
+        if key not in scaling:
+            raise ValueError(
+                MESSAGES("scaling_missing_key", rope_type=method, key=key, meaning=MESSAGES(MEANING[key]))
+            )
+    if "rope_theta" in scaling:
+        theta = scaling["rope_theta"]
+        if not validate.is_real(theta) or float(theta) != base:
+            raise ValueError(MESSAGES("scaling_theta", value=theta, base=base))
+    for key in POSITIVE_KEYS:
+        value = scaling.get(key, 1)
+        if not validate.is_real(value) or not (math.isfinite(value) and value > 0):
+            raise ValueError(MESSAGES("scaling_not_positive", key=key, value=value))
+    if "original_max_position_embeddings" in scaling:
+        value = scaling["original_max_position_embeddings"]
+        if not validate.is_integer(value) or value <= 0:
+            raise ValueError(MESSAGES("scaling_original_len", value=value))
+        scaling["original_max_position_embeddings"] = int(value)
+    if "truncate" in scaling:
+        validate.flag("truncate", scaling["truncate"])
+    if method == "llama3" and not scaling["low_freq_factor"] < scaling["high_freq_factor"]:
+        low, high = scaling["low_freq_factor"], scaling["high_freq_factor"]
+        raise ValueError(MESSAGES("scaling_freq_order", low=low, high=high))
+    if method == "yarn" and not scaling.get("beta_fast", 32) > scaling.get("beta_slow", 1):
+        fast, slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
+        raise ValueError(MESSAGES("scaling_beta_order", fast=fast, slow=slow))
+    if method == "dynamic" and head_dim < 4:
+        raise ValueError(MESSAGES("scaling_dynamic_head_dim", value=head_dim))
+    return scaling
+
+
+def rope_frequencies(
+    head_dim: int, base: float = 10000.0, rope_scaling: dict | None = None, seq_len: int | None = None
+) -> tuple[torch.Tensor, float]:
+    r"""RoPE's angle per position for each pair, :math:`\theta_i`, after Hugging Face's ``rope_scaling``.
+
+    Without scaling, :math:`\theta_i = base^{-2i/head\_dim}`: pair ``i`` turns by
+    :math:`p\,\theta_i` at position ``p``, one turn every :math:`2\pi/\theta_i` positions (its
+    wavelength). Past the training length ``L`` (``original_max_position_embeddings``) the slow
+    pairs would reach angles never seen in training, and each method changes :math:`\theta_i`
+    with ``factor`` :math:`s`:
+
+    - ``"linear"``, position interpolation (Chen et al. 2023, https://arxiv.org/abs/2306.15595):
+      every :math:`\theta_i / s`, as if position ``p`` were ``p / s``.
+    - ``"dynamic"``, NTK-aware (bloc97, reddit r/LocalLLaMA, 2023), as transformers makes it
+      dynamic: the base becomes :math:`base \cdot s_t^{d/(d-2)}` with
+      :math:`s_t = s\,t/L - (s - 1)` for the current length :math:`t = ` ``seq_len`` > ``L``, and
+      stays ``base`` up to ``L``. The fastest pair keeps its frequency, the slowest is divided by
+      :math:`s_t`.
+    - ``"yarn"`` (Peng et al. 2023, https://arxiv.org/abs/2309.00071): the pairs that make more than
+      ``beta_fast`` (32) turns within ``L`` keep :math:`\theta_i`, those making fewer than
+      ``beta_slow`` (1) get :math:`\theta_i / s`, a ramp between (linear in ``i``, as the authors'
+      code); cos and sin are multiplied by the attention factor :math:`0.1 \ln s + 1` (or
+      ``attention_factor``, or DeepSeek's ratio of two such factors with ``mscale`` and ``mscale_all_dim``).
+    - ``"llama3"`` (Meta's ``apply_scaling``): wavelengths above :math:`L/low\_freq\_factor` get
+      :math:`\theta_i / s`, below :math:`L/high\_freq\_factor` keep :math:`\theta_i`, and between
+      the two a mix, smooth in :math:`L/wavelength`.
+
+    Computed in float64 (transformers computes in float32: the two agree to float32's rounding).
+
+    Args:
+        head_dim: width of one head's queries and keys; even.
+        base: wavelength scale, > 1 (config.json's ``rope_theta``).
+        rope_scaling: None, or the dict of config.json's ``rope_scaling``, such as Llama 3.1's
+            ``{"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8192}``; ``type`` is read as ``rope_type``.
+        seq_len: the current sequence length, which ``"dynamic"`` reads; None means ``L``.
+
+    Returns:
+        ``(theta, attention_factor)``: ``theta`` float64 ``(head_dim // 2,)`` and a float, 1.0 but for YaRN.
+
+    Example::
+
+        >>> theta, _ = rope_frequencies(8)
+        >>> theta
+        tensor([1.0000, 0.1000, 0.0100, 0.0010], dtype=torch.float64)
+        >>> rope_frequencies(8, rope_scaling={"rope_type": "linear", "factor": 4.0})[0]
+        tensor([0.2500, 0.0250, 0.0025, 0.0003], dtype=torch.float64)
+        >>> llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+        ...           "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
+        >>> theta, _ = rope_frequencies(128, 500000.0, llama3)
+        >>> (theta / rope_frequencies(128, 500000.0)[0])[[0, 29, 32, 35, 63]]  # fast pairs kept, slow ones / 8
+        tensor([1.0000, 0.8282, 0.3711, 0.1250, 0.1250], dtype=torch.float64)
+        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+        >>> round(rope_frequencies(128, 1000000.0, yarn)[1], 4)  # Qwen2.5's: 0.1 ln 4 + 1
+        1.1386
+    """
+    head_dim = validate.positive_int("head_dim", head_dim)
+    if head_dim % 2:
+        raise ValueError(MESSAGES("odd_head_dim", value=head_dim))
+    base = validate.base(base)
+    rope_scaling = check_rope_scaling(rope_scaling, head_dim, base)
+    if seq_len is not None:
+        seq_len = validate.positive_int("seq_len", seq_len)
+    theta, attention_factor = core.rope_frequencies(head_dim, base, rope_scaling, seq_len)
+    return theta, float(attention_factor)
+
 
 def rotary_tables(
-    num_positions: int, head_dim: int, base: float = 10000.0, dtype: torch.dtype = torch.float64
+    num_positions: int,
+    head_dim: int,
+    base: float = 10000.0,
+    dtype: torch.dtype = torch.float64,
+    rope_scaling: dict | None = None,
+    seq_len: int | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     r"""cos and sin of RoPE's angles :math:`p \cdot base^{-2i/head\_dim}`, one row per position ``p``.
 
@@ -37,6 +217,11 @@ def rotary_tables(
     sinusoidal table holds :math:`\sin(p \cdot base^{-2i/d})` and column ``2i + 1`` its
     cosine, so RoPE turns pair ``i`` by the very angle that the sinusoidal encoding writes
     down. Built in float64, as that table is, and cast to ``dtype`` at the end.
+
+    With ``rope_scaling`` (a Hugging Face dict, see :func:`rope_frequencies`) the angles are
+    :math:`p\,\theta_i` with the scaled frequencies, ``seq_len`` the current length for
+    ``"dynamic"``, and both tables are multiplied by YaRN's attention factor, as transformers'
+    ``LlamaRotaryEmbedding`` multiplies its own.
 
     Shape:
         Output: ``(cos, sin)``, each ``(num_positions, head_dim // 2)``.
@@ -46,14 +231,29 @@ def rotary_tables(
         >>> cos, sin = rotary_tables(3, 4)
         >>> sin[2]  # position 2: angles 2 and 2 / 100
         tensor([0.9093, 0.0200], dtype=torch.float64)
+        >>> sin = rotary_tables(3, 4, rope_scaling={"rope_type": "linear", "factor": 2.0})[1]
+        >>> sin[2]  # position 2 squeezed to 1: angles 1 and 1 / 100
+        tensor([0.8415, 0.0100], dtype=torch.float64)
     """
+    num_positions = validate.positive_int("num_positions", num_positions)
     head_dim = validate.positive_int("head_dim", head_dim)
     if head_dim % 2:
         raise ValueError(MESSAGES("odd_head_dim", value=head_dim))
+    base = validate.base(base)
     dtype = validate.float_dtype(dtype)
-    table = sinusoidal_table(num_positions, head_dim, base, dtype=torch.float64)  # (n, head_dim)
-    cos, sin = table[:, 1::2], table[:, 0::2]  # (n, head_dim/2) each
-    return cos.to(dtype).contiguous(), sin.to(dtype).contiguous()
+    rope_scaling = check_rope_scaling(rope_scaling, head_dim, base)
+    if seq_len is not None:
+        seq_len = validate.positive_int("seq_len", seq_len)
+    if rope_scaling is None:
+        table = sinusoidal_table(num_positions, head_dim, base, dtype=torch.float64)  # (n, head_dim)
+        cos, sin = table[:, 1::2], table[:, 0::2]  # (n, head_dim/2) each
+        return cos.to(dtype).contiguous(), sin.to(dtype).contiguous()
+    # the peak below: the float64 angles, cos and sin, and one of them times the attention factor
+    validate.table_size(num_positions, head_dim, 16 * num_positions * head_dim)
+    cos, sin = core.rotary_tables(
+        num_positions, head_dim, base, rope_scaling, seq_len
+    )  # (n, head_dim/2) each
+    return cos.to(dtype), sin.to(dtype)
 
 
 class RotaryEmbedding(validate.CheckedModule):
@@ -77,11 +277,23 @@ class RotaryEmbedding(validate.CheckedModule):
     the angle ``p * base^(-2i/d)`` itself is rounded by up to about 4e-3 (lesson 6), while
     these tables stay within the input's rounding at any position. Outputs have the dtype and device of their inputs.
 
+    Contexts longer than the training length: ``rope_scaling`` takes the dict of a model's
+    ``config.json`` (``"linear"``, ``"dynamic"``, ``"yarn"``, ``"llama3"``; see
+    :func:`rope_frequencies`), and the tables use its frequencies, times YaRN's attention
+    factor (``attention_factor``, 1.0 for the others), as transformers does. ``"dynamic"`` reads
+    the length of each call: up to ``original_max_position_embeddings`` (which this dict needs:
+    config.json's ``max_position_embeddings``) the tables are RoPE's own; past it, each call
+    recomputes them from its length, ``max(positions) + 1``. (transformers keeps the frequencies
+    of the longest length seen until a call shorter than the training length; this module keeps
+    none.)
+
     Args:
         head_dim: width of one head's queries and keys; even.
         max_len: number of positions: every position must be below it.
-        base: wavelength scale, > 1 (10 000 in RoFormer and LLaMA).
+        base: wavelength scale, > 1 (10 000 in RoFormer and LLaMA; config.json's ``rope_theta``).
         interleaved: the pairing of columns, see above.
+        rope_scaling: None, or Hugging Face's ``rope_scaling`` dict, such as
+            ``{"rope_type": "linear", "factor": 4.0}``.
 
     Shape:
         - Input: ``q`` ``(batch, heads, seq, head_dim)``; ``k`` ``(batch, kv_heads, seq,
@@ -104,18 +316,43 @@ class RotaryEmbedding(validate.CheckedModule):
         True
         >>> list(rope.state_dict())  # derived tables, never saved
         []
+        >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32}
+        >>> long = RotaryEmbedding(head_dim=8, max_len=128, rope_scaling=yarn)
+        >>> long
+        RotaryEmbedding(head_dim=8, max_len=128, base=10000.0, interleaved=True, rope_scaling={'rope_type': 'yarn', 'factor': 4.0, 'original_max_position_embeddings': 32})
+        >>> round(long.attention_factor, 4)  # q and k 1.1386 times longer: 0.1 ln 4 + 1
+        1.1386
     """
 
     cos: torch.Tensor
     sin: torch.Tensor
 
-    def __init__(self, head_dim: int, max_len: int = 4096, base: float = 10000.0, interleaved: bool = True):
+    def __init__(
+        self,
+        head_dim: int,
+        max_len: int = 4096,
+        base: float = 10000.0,
+        interleaved: bool = True,
+        rope_scaling: dict | None = None,
+    ):
         super().__init__()
         self.head_dim = validate.positive_int("head_dim", head_dim)
         self.max_len = validate.positive_int("max_len", max_len)
         self.base = validate.base(base)
         self.interleaved = validate.flag("interleaved", interleaved)
-        cos, sin = rotary_tables(self.max_len, self.head_dim, self.base)  # (max_len, head_dim/2) each
+        if self.head_dim % 2:
+            raise ValueError(MESSAGES("odd_head_dim", value=self.head_dim))
+        self.rope_scaling = check_rope_scaling(rope_scaling, self.head_dim, self.base)
+        # YaRN's factor on cos and sin (1.0 for the other methods); "dynamic" from this length on
+        self.attention_factor = core.rope_frequencies(self.head_dim, self.base, self.rope_scaling)[1]
+        self.dynamic_from = (
+            self.rope_scaling["original_max_position_embeddings"]
+            if core.rope_type(self.rope_scaling) == "dynamic"
+            else None
+        )
+        cos, sin = rotary_tables(
+            self.max_len, self.head_dim, self.base, rope_scaling=self.rope_scaling
+        )  # (max_len, head_dim/2) each
         self.register_buffer("cos", cos, persistent=False)
         self.register_buffer("sin", sin, persistent=False)
 
@@ -144,15 +381,26 @@ class RotaryEmbedding(validate.CheckedModule):
         if seq > self.max_len:
             raise ValueError(validate.MESSAGES("seq_too_long", seq_len=seq, max_len=self.max_len))
         if positions is None:
-            return self.cos[:seq], self.sin[:seq]  # (seq, head_dim/2)
+            cos, sin = self.dynamic_tables(seq) if self.dynamic_from else (self.cos, self.sin)
+            return cos[:seq], sin[:seq]  # (seq, head_dim/2)
         positions = validate.positions(
             positions, tuple(q.shape), self.max_len, device=self.cos.device, seq_dim=2, name="q"
         )
         positions = positions.to(self.cos.device)
-        cos, sin = self.cos[positions], self.sin[positions]  # (seq, head_dim/2) or (batch, seq, head_dim/2)
+        cos, sin = self.cos, self.sin  # (max_len, head_dim/2) each
+        if self.dynamic_from and positions.numel():  # the longest row decides, as in transformers
+            cos, sin = self.dynamic_tables(int(positions.max()) + 1)
+        cos, sin = cos[positions], sin[positions]  # (seq, head_dim/2) or (batch, seq, head_dim/2)
         if positions.dim() == 2:
             cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # (batch, 1, seq, head_dim/2)
         return cos, sin
+
+    def dynamic_tables(self, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Dynamic NTK's tables for a sequence of ``length`` positions: the buffers up to the training length."""
+        if length <= self.dynamic_from:
+            return self.cos, self.sin  # (max_len, head_dim/2) each
+        cos, sin = core.rotary_tables(length, self.head_dim, self.base, self.rope_scaling, length)
+        return cos.to(self.cos), sin.to(self.sin)  # (length, head_dim/2) each
 
     def rotate(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
         """``x`` with each of its pairs turned by the angle whose cos and sin are given."""
@@ -183,12 +431,18 @@ class RotaryEmbedding(validate.CheckedModule):
         super()._apply(fn, recurse)
         if was_meta and not self.cos.is_meta:
             # to_empty() leaves the buffers uninitialised, and no state_dict fills them
-            cos, sin = rotary_tables(self.max_len, self.head_dim, self.base, dtype=self.cos.dtype)
+            cos, sin = rotary_tables(
+                self.max_len, self.head_dim, self.base, dtype=self.cos.dtype, rope_scaling=self.rope_scaling
+            )
             self.cos, self.sin = cos.to(self.cos.device), sin.to(self.sin.device)
         return self
 
     def extra_repr(self) -> str:
-        return f"head_dim={self.head_dim}, max_len={self.max_len}, base={self.base}, interleaved={self.interleaved}"
+        scaling = "" if self.rope_scaling is None else f", rope_scaling={self.rope_scaling}"
+        return (
+            f"head_dim={self.head_dim}, max_len={self.max_len}, base={self.base}, "
+            f"interleaved={self.interleaved}{scaling}"
+        )
 
 
 def complex_view_fits(x: torch.Tensor) -> bool:
