@@ -58,6 +58,7 @@ __all__ = [
     "TinyTransformer",
     "Result",
     "train",
+    "fit",
     "evaluate",
     "run",
     "attention_by_distance",
@@ -256,10 +257,21 @@ def train(cfg: Config, positions: str, seed: int = 0) -> tuple[TinyTransformer, 
     """
     torch.manual_seed(seed)
     model = TinyTransformer(cfg, positions)
-    # plain Adam: a row whose gradient is always zero stays exactly as initialised (AdamW would shrink it)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     data = torch.Generator().manual_seed(seed)  # the same batches for every variant
     start = time.process_time()
+    loss = fit(model, cfg, data)
+    return model, loss, time.process_time() - start
+
+
+def fit(model: TinyTransformer, cfg: Config, data: torch.Generator) -> float:
+    """``cfg.steps`` steps of Adam (``cfg.lr``) on batches drawn with ``data``; the last batch's loss.
+
+    Each batch has ``cfg.batch_size`` sequences of one length drawn from ``cfg.min_len ..
+    cfg.train_len``. Trains ``model`` in place and leaves it in eval mode.
+    """
+    # plain Adam: a row whose gradient is always zero stays exactly as initialised (AdamW would shrink it)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    model.train()
     for _ in range(cfg.steps):
         seq_len = int(torch.randint(cfg.min_len, cfg.train_len + 1, (), generator=data))
         x, y = make_batch(cfg, seq_len, cfg.batch_size, data)  # (b, n) each
@@ -267,7 +279,8 @@ def train(cfg: Config, positions: str, seed: int = 0) -> tuple[TinyTransformer, 
         opt.zero_grad()
         loss.backward()
         opt.step()
-    return model.eval(), loss.item(), time.process_time() - start
+    model.eval()
+    return loss.item()
 
 
 @torch.no_grad()
@@ -278,13 +291,15 @@ def evaluate(model: TinyTransformer, cfg: Config, lengths, n_seqs: int = 256, se
     length ``n``; ``hits`` as in :class:`Result`, from the whole sequences.
     """
     x, y = make_batch(cfg, cfg.test_len, n_seqs, torch.Generator().manual_seed(seed))  # (n_seqs, test_len)
-    by_length = {}
-    for n in sorted(lengths):
+    for n in lengths:
         if not validate.is_integer(n) or not 2 <= n <= cfg.test_len:
             raise ValueError(MESSAGES("test_length", test_len=cfg.test_len, value=n))
-        right = model(x[:, :n]).argmax(-1) == y[:, :n]  # (n_seqs, n); False where y is IGNORE
+    full = model(x).argmax(-1) == y  # (n_seqs, test_len); False where y is IGNORE
+    by_length = {}
+    for n in sorted(lengths):
+        right = full if n == cfg.test_len else model(x[:, :n]).argmax(-1) == y[:, :n]  # (n_seqs, n)
         by_length[int(n)] = (right.sum() / (y[:, :n] != IGNORE).sum()).item()
-    right = (model(x).argmax(-1) == y).float()  # (n_seqs, test_len)
+    right = full.float()  # (n_seqs, test_len)
     hits = right.masked_fill(y == IGNORE, math.nan)
     return by_length, hits
 

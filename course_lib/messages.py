@@ -1,5 +1,5 @@
 """The texts of the package's own modules, in every language: what ``validate``, ``vocab``,
-``rotary`` and ``extrapolation`` say, beside the code rather than inside it.
+``rotary``, ``extrapolation`` and ``scaling`` say, beside the code rather than inside it.
 
 Each catalogue is its module's ``MESSAGES`` (``validate.MESSAGES`` is :data:`INPUT`); the
 plots, widgets, BPE and each exercise keep theirs in their own ``messages`` modules. Adding a
@@ -8,7 +8,7 @@ language adds a line to every entry here (``tests/unit/test_messages.py`` lists 
 
 from .i18n import Messages
 
-__all__ = ["INPUT", "VOCAB", "ROTARY", "EXTRAPOLATION"]
+__all__ = ["INPUT", "VOCAB", "ROTARY", "EXTRAPOLATION", "SCALING"]
 
 # the input checks of ``validate.py``, shared by every module that checks its arguments
 INPUT = Messages(
@@ -401,6 +401,40 @@ EXTRAPOLATION = Messages(
         "test_length": {
             "en": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
             "ru": "тестовая длина должна лежать в диапазоне от 2 до test_len={test_len}, а получено {value!r}",
+        },
+    },
+)
+
+# course_lib.scaling (lesson 9): RoPE's scaling methods on lesson 7's tiny model
+SCALING = Messages(
+    "scaling",
+    {
+        "no_model": {
+            "en": "no model for seed {seed!r} ships with the package: it has seeds {seeds}; "
+            "train one with course_lib.scaling.train_model({seed!r}) (about 4 s)",
+            "ru": "модели для сида {seed!r} в пакете нет: в нём есть сиды {seeds}; "
+            "обучите её вызовом course_lib.scaling.train_model({seed!r}) (около 4 с)",
+        },
+        "not_rotary": {
+            "en": "model must be a TinyTransformer with rotary positions, got {value}: "
+            "rope_scaling changes the angles of RoPE, and this model has none",
+            "ru": "аргумент `model` должен быть моделью TinyTransformer с позициями rotary, а получено {value}: "
+            "rope_scaling меняет углы RoPE, а у этой модели их нет",
+        },
+        "no_models": {
+            "en": "models must map each seed to its trained model, got {value!r}",
+            "ru": "аргумент `models` должен сопоставлять каждому сиду его обученную модель, а получено {value!r}",
+        },
+        "not_fine_tune": {
+            "en": "tune must be a course_lib.scaling.FineTune (steps, lr, batch_size), got {value!r}",
+            "ru": "аргумент `tune` должен быть объектом course_lib.scaling.FineTune (steps, lr, batch_size), "
+            "а получено {value!r}",
+        },
+        "not_measured": {
+            "en": "nothing was measured for method={method!r}, factor={factor!r}, tuned={tuned!r}: "
+            "the measurement has {measured}",
+            "ru": "для method={method!r}, factor={factor!r}, tuned={tuned!r} ничего не измерено: "
+            "в измерении есть {measured}",
         },
     },
 )
