@@ -79,7 +79,7 @@ STRINGS: dict[str, list[tuple[str, str, int]]] = {
 #: accessible names (each written twice: for left-to-right and right-to-left decks)
 REVEAL_STRINGS: dict[str, list[tuple[str, str, int]]] = {
     "ru": [
-        ('<p class="title">Keyboard Shortcuts</p>', '<p class="title">Клавиши</p>', 1),
+        ('<p class="title">Keyboard Shortcuts</p>', '<p class="title">Горячие клавиши</p>', 1),
         ("<th>KEY</th><th>ACTION</th>", "<th>Клавиша</th><th>Действие</th>", 1),
         ("  ,  SPACE  ,  N  ,", "  ,  пробел  ,  N  ,", 1),
         ('["N  ,  SPACE"]', '["N  ,  пробел"]', 1),
