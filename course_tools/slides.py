@@ -39,7 +39,7 @@ from .fonts import STYLESHEET, FontsError, copy_fonts
 from .handout_pages import handout_name, handout_notebook, pdf_name
 from .messages import SLIDES_INDEX as TEXT
 from .source import DEEP_DIVE
-from .speaker_view import SpeakerViewError, notes_file, translate_notes
+from .speaker_view import SpeakerViewError, notes_file, reveal_file, translate_notes, translate_reveal
 from .templates import render
 
 __all__ = [
@@ -116,6 +116,7 @@ ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
 # the handouts' nbconvert template, a folder beside the decks' (slides/handout/)
 HANDOUT_TEMPLATE = "handout"
 NOTES_PLUGIN = "reveal.js/plugin/notes"
+REVEAL_DIST = "reveal.js/dist"
 
 
 def deck_resources(name: str, lang: str) -> dict:
@@ -124,6 +125,7 @@ def deck_resources(name: str, lang: str) -> dict:
         "metadata": {"name": name},
         "course_fonts_url": FONTS_URL,
         "course_notes_js": f"{URLS['reveal_url_prefix']}/plugin/notes/{notes_file(lang)}",
+        "course_reveal_js": f"{URLS['reveal_url_prefix']}/dist/{reveal_file(lang)}",
         "course_text": {key: TEXT(key, lang) for key in ("full_code", "notes_heading")},
     }
 
@@ -259,14 +261,19 @@ def copy_assets(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
-    plugin = config.node_modules / NOTES_PLUGIN / "notes.js"
-    for lang in LANGUAGES:
-        if notes_file(lang) != "notes.js" and plugin.exists():
-            try:
-                text = translate_notes(plugin.read_text(encoding="utf-8"), lang)
-            except SpeakerViewError as error:
-                raise SlidesError([str(error)]) from None
-            (dest / NOTES_PLUGIN / notes_file(lang)).write_text(text, encoding="utf-8")
+    # each language's copies of reveal.js's core and notes plugin, their words translated
+    for folder, original, name, translate in (
+        (NOTES_PLUGIN, "notes.js", notes_file, translate_notes),
+        (REVEAL_DIST, "reveal.js", reveal_file, translate_reveal),
+    ):
+        source = config.node_modules / folder / original
+        for lang in LANGUAGES:
+            if name(lang) != original and source.exists():
+                try:
+                    text = translate(source.read_text(encoding="utf-8"), lang)
+                except SpeakerViewError as error:
+                    raise SlidesError([str(error)]) from None
+                (dest / folder / name(lang)).write_text(text, encoding="utf-8")
     try:
         copy_fonts(config.node_modules, dest)
     except FontsError as error:

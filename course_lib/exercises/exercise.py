@@ -28,9 +28,12 @@ class Exercise:
             bilingual (``# en: ...`` with ``# ru: ...`` on the line below,
             :mod:`course_lib.code_comments`): :attr:`template` is in the current language.
         solution_code: the reference solution, shown by :meth:`solution` and run by the tests;
-            its comments bilingual as the template's (:attr:`solution_code`).
+            its comments bilingual as the template's (:attr:`solution_code`). It is written in
+            English; a string it raises or prints is the English text of a ``solution_<name>``
+            message, which :attr:`solution_code` replaces with that message in the current language.
         messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
-            ``hintN`` and ``solution``; its area is the prefix of the diagnosis keys.
+            ``hintN``, ``solution`` and the solution's strings ``solution_<name>``; its area is the
+            prefix of the diagnosis keys.
         finished: the course's finished classes that answer the exercise (``"course_lib.TokenEmbedding"``):
             a student's module that keeps one of them inside (``self.inner = ...``) is told so
             (``course_class_inside``) instead of being judged on that class's outputs. The checker
@@ -56,6 +59,12 @@ class Exercise:
         self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
         self._checker = checker
         self.finished = checker.finished = tuple(finished)
+        for key in self.solution_strings:
+            english = messages(key, "en")
+            if solution_code.count(english) != 1:
+                raise ValueError(
+                    f"message {messages.area}.{key} must occur once in the solution of {name!r}: {english!r}"
+                )
 
     @property
     def template(self) -> str:
@@ -63,9 +72,17 @@ class Exercise:
         return self.template_in()
 
     @property
+    def solution_strings(self) -> list[str]:
+        """The keys of the messages that are strings of the reference solution (``solution_error``)."""
+        return [key for key in self.messages.entries if key.startswith("solution_")]
+
+    @property
     def solution_code(self) -> str:
-        """The reference solution, its comments in the current language."""
-        return in_language(self.solution_source)
+        """The reference solution, its comments and the strings it raises in the current language."""
+        code = in_language(self.solution_source)
+        for key in self.solution_strings:
+            code = code.replace(self.messages(key, "en"), self.messages(key))
+        return code
 
     def template_in(self, lang: str | None = None) -> str:
         """The template with its comments in ``lang`` (the current language when None): what the
@@ -82,7 +99,7 @@ class Exercise:
     @property
     def diagnoses(self) -> list[str]:
         """The keys of this exercise's verdicts, e.g. ``["pe.correct", "pe.halves", ...]``."""
-        texts = {"solution"} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
+        texts = {"solution", *self.solution_strings} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
         return [f"{self.prefix}.{key}" for key in self.messages.entries if key not in texts]
 
     def check(self, student) -> Feedback:

@@ -306,7 +306,7 @@ EXTRAPOLATION = Messages(
         "by_length_title": {"en": "accuracy against length", "ru": "точность в зависимости от длины"},
         "by_position_title": {
             "en": "accuracy at each position, sequences of {test_len}",
-            "ru": "точность на каждой позиции (последовательности из {test_len} токенов)",
+            "ru": "точность на каждой позиции при длине {test_len}",
         },
         "unseen": {"en": "never seen in training", "ru": "не было при обучении"},
         "chance": {"en": "chance", "ru": "случайное угадывание"},

@@ -318,7 +318,7 @@ def explorer_on(page, cls: str):
 
 SHOW_SLIDE = """async el => {
     const section = el.closest('section');
-    const script = document.querySelector('script[data-requiremodule$="/dist/reveal.js"]');
+    const script = document.querySelector('script[data-requiremodule*="/reveal.js/dist/reveal"]');
     const Reveal = await new Promise(resolve => require([script.dataset.requiremodule], resolve));
     Reveal.configure({transition: 'none', backgroundTransition: 'none'});
     const at = Reveal.getIndices(section);

@@ -90,11 +90,12 @@ def deck_page(offline_page):
     return open_deck
 
 
-# reveal.js is an AMD module here (require.js is on the page), so it is reached through require;
+# reveal.js is an AMD module here (require.js is on the page), so it is reached through require (dist/reveal.js,
+# or its copy in the deck's language, dist/reveal-ru.js: course_tools/speaker_view.py);
 # a promise that never settles would hang page.evaluate, which has no timeout of its own
 REVEAL = """Promise.race([
     new Promise(resolve => {
-        const script = document.querySelector('script[data-requiremodule$="/dist/reveal.js"]');
+        const script = document.querySelector('script[data-requiremodule*="/reveal.js/dist/reveal"]');
         require([script.dataset.requiremodule], Reveal => resolve(Reveal));
     }),
     new Promise((_, fail) => setTimeout(() => fail(new Error('reveal.js did not load')), 15000)),
@@ -379,6 +380,31 @@ def test_speaker_notes_open_on_s_in_the_decks_language(deck_page, lang):
         assert english == [], f"English left in the {lang} speaker view: {english}"
         assert all(LANGUAGE_DATA[lang].script.search(text) for text in chrome), chrome
         assert speaker.evaluate("document.documentElement.lang") == lang
+    traffic.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_overlay_and_the_arrows_speak_the_decks_language(deck_page, lang):
+    """? opens reveal's help overlay: its title, headings and actions in the deck's language, and so
+    are the arrows' accessible names (course_tools/speaker_view.py); the keys keep their names."""
+    name = next(name for name, in_lang in DECKS if in_lang == lang)
+    page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
+    wait_until_ready(page)
+    page.keyboard.press("Shift+Slash")  # "?": reveal opens its help on a keypress of 63 with Shift
+    page.wait_for_selector(".reveal .overlay-help table")
+    texts = page.evaluate(
+        """() => [document.querySelector('.overlay-help .title'),
+                  ...document.querySelectorAll('.overlay-help th, .overlay-help td:nth-child(2)')]
+                 .map(e => e.textContent.trim())"""
+    )
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('.reveal .controls button')].map(b => b.getAttribute('aria-label'))"
+    )
+    assert len(texts) >= 10 and len(labels) == 4, (texts, labels)
+    if lang != SOURCE_LANGUAGE:
+        english = [t for t in texts + labels if re.search(r"[A-Za-z]{2}", t)]
+        assert english == [], f"English left in the {lang} deck's chrome: {english}"
+        assert all(LANGUAGE_DATA[lang].script.search(t) for t in texts + labels), texts + labels
     traffic.assert_clean()
 
 

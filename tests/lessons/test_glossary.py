@@ -90,6 +90,15 @@ def test_offending_finds_latin_words_and_prefixes():
     assert offending("`F.dropout` обнуляет значения в режиме инференса (`model.eval()`)") == []
 
 
+def test_offending_finds_the_imperative_of_throwing_an_exception_but_not_an_outlier():
+    assert offending("прибавлять нечего: выбросьте исключение `ValueError`") == ["выбрось…"]
+    assert offending("выбросьте `ValueError`") == ["выбрось…"]
+    assert offending("модуль выбросил исключение") == ["выбросил исключение"]
+    assert offending("вызовите исключение `ValueError`") == []
+    # «выброс» (an outlier) and «выбросить» a folder are other words
+    assert offending("один выброс в данных; не даёт Jekyll выбросить `_static/`") == []
+
+
 @pytest.mark.parametrize("path", CONFIG.sources(), ids=lambda p: p.stem)
 def test_russian_prose_follows_the_glossary(path):
     src = read_source(path)

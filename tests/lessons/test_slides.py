@@ -268,6 +268,28 @@ def test_the_russian_speaker_view_has_no_english_word_left():
     assert '<html lang=\\"ru\\">' in russian
 
 
+def test_the_russian_help_overlay_and_arrows_have_no_english_word_left():
+    """The ? key's help overlay and the arrows' accessible names, in reveal.js's core, read Russian."""
+    from course_tools.speaker_view import REVEAL_STRINGS, translate_reveal
+    from tests.support import ROOT
+
+    original = (ROOT / "node_modules" / "reveal.js" / "dist" / "reveal.js").read_text(encoding="utf-8")
+    russian = translate_reveal(original, "ru")
+    for english, translated, _ in REVEAL_STRINGS["ru"]:
+        assert english not in russian and translated in russian
+    # every action the overlay lists, and every accessible name of an arrow
+    actions = re.findall(r'this\.shortcuts(?:\.\w+|\["[^"]*"\])="([^"]*)"', russian)
+    labels = re.findall(r'aria-label="(\w[^"]*)"', russian)  # written out: the up and down arrows
+    for left_to_right, right_to_left in re.findall(
+        r'aria-label="\'\)?\.concat\(e\?"([^"]*)":"([^"]*)"', russian
+    ):
+        labels += [left_to_right, right_to_left]  # chosen by the deck's direction: the left and right arrows
+    assert len(actions) == 13 and len(labels) == 6, (actions, labels)
+    assert [t for t in actions + labels if re.search(r"[A-Za-z]{2}", t)] == []
+    assert "Keyboard Shortcuts" not in russian and "<th>KEY</th>" not in russian
+    assert translate_reveal(original, "en") == original
+
+
 def test_a_changed_notes_plugin_is_a_build_error_naming_the_string(small_course, monkeypatch):
     from course_tools.speaker_view import STRINGS
 

@@ -25,6 +25,7 @@ from course_lib import exercises
 from course_lib.bpe import count_pairs, merge
 from course_lib.code_comments import TRANSLATIONS, comments
 from course_lib.exercises.checks import message, status_title
+from course_lib.exercises.exercise import Exercise
 from course_lib.i18n import LANGUAGES, script_problems
 from course_tools.lesson_code import code_names, code_problems
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
@@ -1342,11 +1343,32 @@ def test_the_template_and_solution_speak_each_language_with_the_same_code(exerci
             course_lib.set_language("en")
         assert code == (exercise.template_in(lang) if part == "template" else code)
         assert not any(c.lang is not None for c in comments(code)), "no marker is left"
+        if part == "solution":  # the strings it raises differ, in the language's words
+            for key in exercise.solution_strings:
+                assert exercise.messages(key, lang) in code
+                code = code.replace(exercise.messages(key, lang), exercise.messages(key, "en"))
         trees.add(ast.dump(ast.parse(code)))
         texts = " ".join(c.text for c in comments(code))
         for c in (c for c in marked if c.lang == lang):
             assert c.text in texts  # the language's own text, where the English stood
     assert len(trees) == 1
+
+
+def test_the_solution_raises_in_the_current_language(lang):
+    """The reference solution's ValueError is in the notebook's language, as a lesson's code is."""
+    module = _defined(exercises.learned_positions.EXERCISE.solution_code)(max_len=4, d_model=2)
+    message = {
+        "en": "sequence length 5 exceeds max_len=4",
+        "ru": "длина последовательности 5 больше max_len=4",
+    }
+    with pytest.raises(ValueError, match=f"^{message[lang]}$"):
+        module(torch.zeros(1, 5, 2))
+
+
+def test_a_solution_string_missing_from_the_solution_is_refused():
+    messages = exercises.learned_positions.EXERCISE.messages
+    with pytest.raises(ValueError, match=r"lp\.solution_error must occur once in the solution of 'demo'"):
+        Exercise("demo", 7, lambda student, run: None, "raise NotImplementedError", "x = 1", messages)
 
 
 def test_a_template_is_in_the_current_language_at_each_access():

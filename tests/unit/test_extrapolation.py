@@ -315,6 +315,27 @@ def test_plot_of_pairs_has_a_bar_per_pair_and_distance(results, lang):
     assert fig.axes[0].get_xlabel() == PLOT_MESSAGES("pair", lang)
 
 
+def test_every_title_fits_inside_the_figure_and_beside_the_others(results, lang):
+    # the Russian title of the right panel once ran past the figure's right edge in lesson 7
+    # ("... из 64 токено"); SMALL's test length has as many digits as the lesson's 64, and
+    # DejaVu Sans draws every digit the same width
+    scores = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2)
+    pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)
+    for fig in (
+        plots.plot_extrapolation(results, SMALL),
+        plots.plot_attention_by_distance(scores, SMALL),
+        plots.extrapolation.plot_score_by_pair(pairs, SMALL, distances=(1, 5)),
+    ):
+        fig.canvas.draw()
+        renderer, box = fig.canvas.get_renderer(), fig.bbox
+        titles = [t for t in [ax.title for ax in fig.axes] + [fig._suptitle] if t and t.get_text()]
+        extents = [t.get_window_extent(renderer) for t in titles]
+        for title, extent in zip(titles, extents, strict=True):
+            assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and extent.y1 <= box.y1, title.get_text()
+        for i, a in enumerate(extents):
+            assert not any(a.overlaps(b) for b in extents[i + 1 :]), [t.get_text() for t in titles]
+
+
 @pytest.mark.parametrize("bad", [SMALL.test_len, -1, 1.5, "1"])
 def test_plot_of_pairs_names_a_distance_out_of_range(results, bad):
     pairs = ex.attention_by_distance(results["rotary"].model, SMALL, n_seqs=2, by_pair=True)

@@ -217,5 +217,9 @@ MESSAGES = Messages(
             "отвечает на последовательность длиннее max_len ошибкой `ValueError`, а иначе "
             "прибавляет первые seq строк.",
         },
+        "solution_error": {
+            "en": "sequence length {{seq}} exceeds max_len={{self.max_len}}",
+            "ru": "длина последовательности {{seq}} больше max_len={{self.max_len}}",
+        },
     },
 )
