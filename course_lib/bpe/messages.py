@@ -102,7 +102,7 @@ MESSAGES = Messages(
             "en": "this tokenizer has no special token to pad a batch with: give one, e.g. "
             "encode_batch(texts, pad_id=tok.specials['<|endoftext|>']), or any id below len(tok) "
             "(the mask tells the padding apart)",
-            "ru": "у этого токенизатора нет специального токена для паддинга батча: передайте его индекс, "
+            "ru": "у этого токенизатора нет специального токена для паддинга батча: передайте индекс паддинга, "
             "например encode_batch(texts, pad_id=tok.specials['<|endoftext|>']), или любой индекс меньше "
             "len(tok) (маска всё равно отличит паддинг от текста)",
         },

@@ -78,7 +78,9 @@ class BPETokenizer:
     Attributes:
         specials: ``{name: id}`` of the special tokens, e.g. ``{"<pad>": 0, "<bos>": 1, "<eos>": 2}``;
             may be empty.
-        pad_id: the id that :meth:`encode_batch` pads with, the first special token's (None without one).
+        pad_id: the id that :meth:`encode_batch` pads with and :meth:`decode` leaves out: the first
+            special token's (None without one); a loaded vocabulary's only if its file names one
+            (GPT-2's and tiktoken's files do not: ``<|endoftext|>`` decodes as text).
         merges: the merges, as given.
         merge_rule: ``"merges"`` or ``"ranks"``.
         pattern: the pre-tokenization pattern, as given.
@@ -182,7 +184,7 @@ class BPETokenizer:
         The file is a merge list, so the merge rule is ``"merges"``, as in GPT-2's ``encoder.py``;
         the pattern is GPT-2's. A token of ``encoder.json`` that is neither a byte nor made by a
         merge is a special token (GPT-2 has one, ``<|endoftext|>``, id 50256), as tiktoken's
-        ``data_gym_to_mergeable_bpe_ranks`` reads it. The ids are GPT-2's, tiktoken's ``gpt2``'s
+        ``data_gym_to_mergeable_bpe_ranks`` reads it; it does not pad batches (``pad_id`` is None). The ids are GPT-2's, tiktoken's ``gpt2``'s
         and ``tokenizers``' (``tests/unit/test_bpe_real.py`` compares them).
         """
         try:
@@ -208,7 +210,9 @@ class BPETokenizer:
             token = from_byte_level(names[i])
             is_byte = token is not None and len(token) == 1
             tokens.append(token if token is not None and (is_byte or names[i] in made) else names[i])
-        return cls(tokens, merges)
+        tok = cls(tokens, merges)
+        tok.pad_id = None  # the files name no padding token
+        return tok
 
     @classmethod
     def from_tiktoken(
@@ -222,6 +226,7 @@ class BPETokenizer:
         A rank file has one line per token, ``<base64 of its bytes> <rank>``, and no merge list,
         so the merge rule is tiktoken's, ``"ranks"``: any two adjacent tokens whose joined
         bytes are a token, lowest rank first, and a pre-token that is a token taken whole.
+        No token pads batches (:meth:`encode_batch` needs ``pad_id``).
         ``pattern`` and ``special_tokens`` are not in the file: tiktoken keeps them in code
         (``tiktoken_ext/openai_public.py``: ``pat_str`` and ``special_tokens`` of ``cl100k_base``
         and the others). An id between the ranks and the special tokens that neither uses
@@ -251,14 +256,17 @@ class BPETokenizer:
         tokens = [ranks.get(i) for i in range(size)]
         for name, i in special_tokens.items():
             tokens[i] = name
-        return cls(tokens, merge_rule="ranks", pattern=pattern)
+        tok = cls(tokens, merge_rule="ranks", pattern=pattern)
+        tok.pad_id = None  # the file names no padding token
+        return tok
 
     @classmethod
     def from_tokenizer_json(cls, path: str | os.PathLike) -> "BPETokenizer":
         """A byte-level BPE ``tokenizer.json`` of Hugging Face ``tokenizers`` (as :meth:`from_tokenizers` reads it).
 
         The file has a merge list, so the merge rule is ``"merges"``, as in ``tokenizers``;
-        its special tokens (``added_tokens`` with ``"special": true``) keep their ids.
+        its special tokens (``added_tokens`` with ``"special": true``) keep their ids, and its
+        ``padding`` (if set) gives ``pad_id``.
         """
         from tokenizers import Tokenizer
 
@@ -267,7 +275,9 @@ class BPETokenizer:
         except Exception as error:  # tokenizers raises its own Exception for a missing or broken file
             detail = f"{type(error).__name__}: {error}"
             raise ValueError(MESSAGES("not_a_tokenizer_json", path=str(path), detail=detail)) from None
-        return cls.from_tokenizers(tokenizer)
+        tok = cls.from_tokenizers(tokenizer)
+        tok.pad_id = (tokenizer.padding or {}).get("pad_id")  # the file's padding, if it has one
+        return tok
 
     # ------------------------------------------------------------------------- training
 
