@@ -396,7 +396,7 @@ class BPETokenizer:
 
             >>> tok = BPETokenizer.train(["a b"], 300, specials=["<|endoftext|>"])
             >>> tok.encode("a<|endoftext|>b", allowed_special="all")
-            [66, 0, 67]
+            [65, 0, 66]
             >>> len(tok.encode("a<|endoftext|>b", disallowed_special=()))  # 15 characters, 15 bytes
             15
         """
