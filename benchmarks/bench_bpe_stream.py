@@ -15,7 +15,6 @@ tokenizer that joined its input, or kept its ids, would grow with it (100 MB of 
 """
 
 import json
-import resource
 import subprocess
 import sys
 import tempfile
