@@ -384,3 +384,14 @@ def test_loader_errors(openai, tmp_path, lang):
         ValueError, match=re.escape(MESSAGES("not_a_tokenizer_json", path=str(bad_json), detail="")[:40])
     ):
         BPETokenizer.from_tokenizer_json(bad_json)
+
+
+def test_the_token_views_show_typed_special_tokens_as_text():
+    from course_lib.plots.tokens import show_tokens, token_spans
+
+    tok = BPETokenizer.train(["a b <pad>"], 300)
+    text = "a <pad> b"
+    with pytest.raises(ValueError):
+        tok.encode(text)  # encode refuses it by default, as tiktoken; a view shows what was typed
+    assert token_spans(tok, text)[1] == len(tok.encode(text, disallowed_special=())) > 3
+    assert show_tokens([tok], text).tokens == [tok.tokens(text, disallowed_special=())]
