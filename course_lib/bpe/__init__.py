@@ -8,7 +8,8 @@ minbpe is the model for the code; ``tokenizers`` is the reference it is tested a
 
 - :mod:`~course_lib.bpe.pretokenize`: the GPT-2 pattern that cuts text before BPE, and bytes as text;
 - :mod:`~course_lib.bpe.train`: the pair counts and the merge step, updated incrementally;
-- :mod:`~course_lib.bpe.tokenizer`: :class:`BPETokenizer` -- train, encode, decode, batch, save, load;
+- :mod:`~course_lib.bpe.tokenizer`: :class:`BPETokenizer` -- train, encode (special tokens as tiktoken,
+  streamed), decode, batch, save, load, and the real vocabularies' files (GPT-2's, tiktoken's, tokenizers');
 - :mod:`~course_lib.bpe.hf`: to and from ``tokenizers.Tokenizer``, with the same ids for every text;
 - :mod:`~course_lib.bpe.corpus`: the course's own English and Russian prose, to train on.
 
@@ -21,12 +22,14 @@ minbpe is the model for the code; ``tokenizers`` is the reference it is tested a
 
 from .corpus import HELDOUT_LESSON, course_corpus
 from .pretokenize import GPT2_PATTERN, pre_tokenize
-from .tokenizer import SPECIALS, BPETokenizer
+from .tokenizer import MERGE_RULES, SPECIALS, STREAM_MARGIN, BPETokenizer
 from .train import MergeLearner, count_pairs, merge
 
 __all__ = [
     "BPETokenizer",
     "SPECIALS",
+    "MERGE_RULES",
+    "STREAM_MARGIN",
     "GPT2_PATTERN",
     "pre_tokenize",
     "count_pairs",

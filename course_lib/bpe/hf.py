@@ -18,10 +18,11 @@ def to_tokenizers(tok):
     """``tok`` (a :class:`~course_lib.bpe.BPETokenizer`) as a ``tokenizers.Tokenizer`` with the same ids.
 
     The special tokens are registered as special (``decode(..., skip_special_tokens=True)``
-    leaves them out), and ``encode_special_tokens`` is set, so that a text which spells
-    ``<pad>`` is encoded as text, as :meth:`BPETokenizer.encode` does. ``tokenizers`` does not
-    save that flag: after ``Tokenizer.from_file`` set it again, or such a text becomes the
-    special token.
+    leaves them out) and, as ``tokenizers`` does with special tokens, found in text: a text
+    that spells ``<pad>`` gets its id, as ``tok.encode(text, allowed_special="all")`` gives it.
+    ``hf.encode_special_tokens = True`` reads such text as text, as
+    ``tok.encode(text, disallowed_special=())``; ``tokenizers`` does not save that flag, so the
+    default is the one that survives ``save`` and ``Tokenizer.from_file``.
     """
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
@@ -34,7 +35,6 @@ def to_tokenizers(tok):
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     hf.decoder = decoders.ByteLevel()
     hf.add_special_tokens([AddedToken(name, special=True, normalized=False) for name in tok.specials])
-    hf.encode_special_tokens = True
     return hf
 
 
@@ -44,9 +44,9 @@ def from_tokenizers(hf) -> tuple[list, list[tuple[int, int]]]:
     Accepted: a ``models.BPE`` without dropout, prefixes, suffixes, byte fallback or
     ``ignore_merges``, after ``pre_tokenizers.ByteLevel(add_prefix_space=False,
     use_regex=True)`` and no normalizer, with ``decoders.ByteLevel`` and no post-processor
-    other than ``ByteLevel`` (which changes offsets only). Its special tokens are
-    matched in text only when ``encode_special_tokens`` is off; here, as in
-    :meth:`BPETokenizer.encode`, text is always text.
+    other than ``ByteLevel`` (which changes offsets only). Its special tokens keep their
+    ids; ``tokenizers`` matches them in text (unless ``encode_special_tokens`` is set),
+    :meth:`BPETokenizer.encode` only those in ``allowed_special``.
     """
     config = json.loads(hf.to_str())
     model = config["model"]

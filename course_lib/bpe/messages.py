@@ -48,10 +48,6 @@ MESSAGES = Messages(
             "en": "specials must be a tuple or list of strings, got {type_name}",
             "ru": "аргумент `specials` должен быть кортежем или списком строк, а получен {type_name}",
         },
-        "specials_empty": {
-            "en": "specials needs at least one token: the first one pads batches and gets id 0",
-            "ru": "в `specials` нужен хотя бы один токен: первый из них служит паддингом в батчах и получает индекс 0",
-        },
         "special_not_str": {
             "en": "each special token must be a non-empty str, got {value!r}",
             "ru": "каждый специальный токен должен быть непустой строкой str, а получено {value!r}",
@@ -101,6 +97,108 @@ MESSAGES = Messages(
             "en": "token id {value!r} is not in the vocabulary: ids must be integers in [0, {vocab_size})",
             "ru": "индекса токена {value!r} нет в словаре: индексы должны быть целыми числами из "
             "[0, {vocab_size})",
+        },
+        "no_pad_id": {
+            "en": "this tokenizer has no special token to pad a batch with: give one, e.g. "
+            "encode_batch(texts, pad_id=tok.specials['<|endoftext|>']), or any id below len(tok) "
+            "(the mask tells the padding apart)",
+            "ru": "у этого токенизатора нет специального токена для паддинга батча: передайте индекс паддинга, "
+            "например encode_batch(texts, pad_id=tok.specials['<|endoftext|>']), или любой индекс меньше "
+            "len(tok) (маска всё равно отличит паддинг от текста)",
+        },
+        "pad_id": {
+            "en": "pad_id={value!r} is not in the vocabulary: it must be an integer in [0, {vocab_size})",
+            "ru": "pad_id={value!r} нет в словаре: это должно быть целое число из [0, {vocab_size})",
+        },
+        "unused_id": {
+            "en": "id {value!r} is no token: this vocabulary leaves it unused (its file has no token with that id)",
+            "ru": "индекс {value!r} не принадлежит ни одному токену: в этом словаре он не занят (в его файле "
+            "нет токена с таким индексом)",
+        },
+        "special_set": {
+            "en": "{name} must be \"all\" or a set of special tokens, such as {{'<|endoftext|>'}}, got {value!r}",
+            "ru": 'аргумент `{name}` должен быть "all" или множеством специальных токенов, например '
+            "{{'<|endoftext|>'}}, а получено {value!r}",
+        },
+        "special_unknown": {
+            "en": "{name} names {value}, which is not a special token of this tokenizer: it has {specials}",
+            "ru": "в `{name}` указан {value}, но это не специальный токен этого токенизатора: у него есть {specials}",
+        },
+        "special_in_text": {
+            "en": "{name} spells the special token {token!r} at position {index}, in {context!r}: a special "
+            "token is an id, and text typed by anyone must not become one unnoticed. To read it as the "
+            'special token pass allowed_special={{{token!r}}} (or "all"); to read it as ordinary text, '
+            "disallowed_special=()",
+            "ru": "в строке `{name}` на позиции {index} написан специальный токен {token!r}, в {context!r}: "
+            "специальный токен — это индекс, и текст, набранный кем угодно, не должен незаметно в него "
+            "превращаться. Чтобы прочитать его как специальный токен, передайте "
+            'allowed_special={{{token!r}}} (или "all"); чтобы как обычный текст — disallowed_special=()',
+        },
+        "special_in_stream": {
+            "en": "the texts, joined, spell the special token {token!r} at character {index}, in {context!r}: "
+            'pass allowed_special={{{token!r}}} (or "all") to read it as the special token, or '
+            "disallowed_special=() to read it as ordinary text",
+            "ru": "тексты, склеенные вместе, содержат специальный токен {token!r} на позиции {index}, в "
+            "{context!r}: чтобы прочитать его как специальный токен, передайте allowed_special={{{token!r}}} "
+            '(или "all"), а чтобы как обычный текст — disallowed_special=()',
+        },
+        "iterable_not_texts": {
+            "en": "encode_iterable takes an iterable of str, such as an open text file or a list of lines, "
+            "got {type_name}: a single text goes to encode",
+            "ru": "метод encode_iterable принимает итерируемый объект из строк str, например открытый текстовый "
+            "файл или список строк, а получен {type_name}: один текст кодируют методом encode",
+        },
+        "needs_merge_list": {
+            "en": "{method} needs a merge list over GPT-2's pattern with every id used, but this tokenizer has "
+            "{what}: it reads only the file it came from",
+            "ru": "для {method} нужен список слияний с шаблоном GPT-2 и без незанятых индексов, а у этого "
+            "токенизатора {what}: его читают только из того файла, из которого он загружен",
+        },
+        "merge_rule": {
+            "en": "merge_rule must be one of {rules}, got {value!r}",
+            "ru": "аргумент `merge_rule` должен быть одним из {rules}, а получено {value!r}",
+        },
+        "ranks_with_merges": {
+            "en": "merge_rule='ranks' merges by the tokens' ranks and takes no merge list, got {count} merges",
+            "ru": "при merge_rule='ranks' слияния идут по рангам токенов, и список слияний не нужен, а получено "
+            "слияний: {count}",
+        },
+        "pattern_type": {
+            "en": "pattern must be a str, a regular expression, got {value!r}",
+            "ru": "аргумент `pattern` должен быть строкой str с регулярным выражением, а получено {value!r}",
+        },
+        "pattern_invalid": {
+            "en": "pattern {value!r} is not a regular expression of the regex package: {detail}",
+            "ru": "шаблон {value!r} — не регулярное выражение пакета regex: {detail}",
+        },
+        # the real vocabularies' files
+        "not_gpt2_files": {
+            "en": "{path} are not GPT-2's encoder.json and vocab.bpe: {detail}",
+            "ru": "{path} — не файлы encoder.json и vocab.bpe от GPT-2: {detail}",
+        },
+        "not_a_rank_file": {
+            "en": "{path} is not a tiktoken rank file (one '<base64 of a token> <rank>' a line): {detail}",
+            "ru": "{path} — не файл рангов tiktoken (по строке '<токен в base64> <ранг>'): {detail}",
+        },
+        "rank_line": {
+            "en": "line {number} is {line!r}",
+            "ru": "строка {number}: {line!r}",
+        },
+        "special_tokens_not_dict": {
+            "en": "special_tokens must be a dict from each special token to its id, such as "
+            "{{'<|endoftext|>': 100257}}, got {type_name}",
+            "ru": "аргумент `special_tokens` должен быть словарём Python (`dict`) «специальный токен → индекс», "
+            "например {{'<|endoftext|>': 100257}}, а получен {type_name}",
+        },
+        "special_id_taken": {
+            "en": "the special token {name!r} has the id {value!r}, but ids are integers >= 0 that no token of "
+            "{path} has",
+            "ru": "у специального токена {name!r} индекс {value!r}, а индекс должен быть целым числом >= 0, "
+            "которого нет ни у одного токена из {path}",
+        },
+        "not_a_tokenizer_json": {
+            "en": "{path} is not a tokenizer.json that Hugging Face tokenizers reads: {detail}",
+            "ru": "{path} — не файл tokenizer.json, который может прочитать tokenizers от Hugging Face: {detail}",
         },
         # a vocabulary given as data: to the constructor, loaded from a file or a Hugging Face tokenizer
         "tokens_not_list": {

@@ -1,53 +1,89 @@
 """The byte-level BPE tokenizer: train, encode, decode, batch, save and load."""
 
+import base64
+import binascii
+import functools
 import heapq
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+import regex
 
 from .. import validate
 from ..files import write_atomic
 from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
-from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_readable, readable, utf8
+from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_byte_level, from_readable, readable, utf8
 from .train import MergeLearner
 
-__all__ = ["SPECIALS", "CACHE_SIZE", "BPETokenizer", "merge_word"]
+__all__ = ["SPECIALS", "CACHE_SIZE", "MERGE_RULES", "STREAM_MARGIN", "BPETokenizer", "merge_word"]
 
 SPECIALS = ("<pad>", "<bos>", "<eos>")
 # pre-tokens whose ids are remembered; text has far fewer distinct words than this (tokenizers: 10 000)
 CACHE_SIZE = 65_536
+#: How a tokenizer merges inside a pre-token: "merges", only the listed pairs (GPT-2's ``encoder.py``,
+#: Hugging Face ``tokenizers``); "ranks", any two adjacent tokens whose joined bytes are a token,
+#: and a pre-token that is a token whole (tiktoken).
+MERGE_RULES = ("merges", "ranks")
+#: :meth:`BPETokenizer.encode_iterable` keeps back the pre-tokens that end within this many characters of
+#: the text read so far: the pre-tokenization patterns decide a cut by at most 3 characters past it
+#: (a contraction such as ``'ll``), so what it keeps back is never cut otherwise by the text that follows.
+STREAM_MARGIN = 16
 _FORMAT = "course_lib.BPETokenizer"
 _VERSION = 1  # of the file format: load reads this one only
 
 
 class BPETokenizer:
-    """A byte-level BPE tokenizer, as GPT-2 and Hugging Face ``tokenizers`` build them.
+    """A byte-level BPE tokenizer, as GPT-2, tiktoken and Hugging Face ``tokenizers`` build them.
 
-    Text is cut into pre-tokens by the GPT-2 pattern (:mod:`~course_lib.bpe.pretokenize`),
-    each pre-token into its UTF-8 bytes, and the learned merges join adjacent tokens, lowest
-    rank first, inside each pre-token. The 256 byte values are all tokens, so every string
-    has an encoding and ``decode(encode(text)) == text`` always: there is no ``<unk>``, and
-    unlike :class:`~course_lib.Vocab` nothing is normalised (NFC, lower case, invisible
-    characters): BPE keeps every byte.
+    Text is cut into pre-tokens by a pattern (GPT-2's unless told: :mod:`~course_lib.bpe.pretokenize`),
+    each pre-token into its UTF-8 bytes, and merges join adjacent tokens, lowest rank first,
+    inside each pre-token. The 256 byte values are all tokens, so every string has an
+    encoding and ``decode(encode(text)) == text`` always: there is no ``<unk>``, and unlike
+    :class:`~course_lib.Vocab` nothing is normalised (NFC, lower case, invisible characters):
+    BPE keeps every byte.
 
-    Ids: the special tokens first (the first one pads batches: id 0), then the 256 bytes in
-    the order of Hugging Face's trainer (:mod:`~course_lib.bpe.train`), then one token per
-    merge in the order learned. This is the layout of ``tokenizers``' own ``BpeTrainer``: trained
-    on the same texts, both give the same ids, and :meth:`to_tokenizers` exports it as it is.
+    Which pairs merge is the ``merge_rule``, and the file a vocabulary comes from implies it:
+
+    - ``"merges"``, a merge list (GPT-2's ``vocab.bpe``, ``tokenizers``' ``tokenizer.json``, what
+      :meth:`train` learns): only the listed pairs merge, the one listed first first;
+    - ``"ranks"``, tiktoken's rule (a ``.tiktoken`` file has a rank for every token and no merge
+      list): a pre-token that is a token is taken whole; any other merges any two adjacent
+      tokens whose joined bytes are a token, the one of lowest rank first (rank = id).
+
+    On a vocabulary trained by BPE the two give the same ids; a hand-made one shows where
+    they part (``tests/unit/test_bpe_tiktoken.py``).
+
+    Ids: by :meth:`train`, the special tokens first (the first one pads batches: id 0), then
+    the 256 bytes in the order of Hugging Face's trainer (:mod:`~course_lib.bpe.train`), then
+    one token per merge in the order learned: the layout of ``tokenizers``' own ``BpeTrainer``,
+    so that trained on the same texts both give the same ids. A loaded vocabulary keeps the
+    ids of its file (GPT-2's ``<|endoftext|>`` is 50256, the last), unused ids included.
+
+    Special tokens are ids, not text: by default a text that spells one is refused, as in
+    tiktoken (see :meth:`encode`).
 
     Args:
-        tokens: every token by id: a special token as its ``str``, any other as its ``bytes``.
+        tokens: every token by id: a special token as its ``str``, any other as its ``bytes``,
+            ``None`` for an id the vocabulary leaves unused (cl100k's 100256).
         merges: ``(first id, second id)`` of every merge, in rank order; what a merge makes
-            is the token spelled by the two parts' bytes.
+            is the token spelled by the two parts' bytes. Empty for ``merge_rule="ranks"``.
+        merge_rule: ``"merges"`` or ``"ranks"`` (:data:`MERGE_RULES`).
+        pattern: the pre-tokenization regex (the ``regex`` package's syntax).
 
     Attributes:
-        specials: ``{name: id}`` of the special tokens, e.g. ``{"<pad>": 0, "<bos>": 1, "<eos>": 2}``.
-        pad_id: the id that :meth:`encode_batch` pads with, the first special token's.
+        specials: ``{name: id}`` of the special tokens, e.g. ``{"<pad>": 0, "<bos>": 1, "<eos>": 2}``;
+            may be empty.
+        pad_id: the id that :meth:`encode_batch` pads with and :meth:`decode` leaves out: the first
+            special token's (None without one); a loaded vocabulary's only if its file names one
+            (GPT-2's and tiktoken's files do not: ``<|endoftext|>`` decodes as text).
         merges: the merges, as given.
+        merge_rule: ``"merges"`` or ``"ranks"``.
+        pattern: the pre-tokenization pattern, as given.
 
     Example::
 
@@ -65,10 +101,26 @@ class BPETokenizer:
                 [261, 286, 271]])
     """
 
-    def __init__(self, tokens: Sequence[str | bytes], merges: Sequence[tuple[int, int]]):
+    def __init__(
+        self,
+        tokens: Sequence[str | bytes | None],
+        merges: Sequence[tuple[int, int]] = (),
+        *,
+        merge_rule: str = "merges",
+        pattern: str = GPT2_PATTERN,
+    ):
+        if merge_rule not in MERGE_RULES:
+            raise ValueError(MESSAGES("merge_rule", value=merge_rule, rules=MERGE_RULES))
+        self.merge_rule = merge_rule
+        if not isinstance(pattern, str):
+            raise TypeError(MESSAGES("pattern_type", value=pattern))
+        self.pattern, self._pattern = pattern, _compile(pattern)
         self.specials: dict[str, int] = {}
-        self._bytes: list[bytes] = []  # by id; a special token's are its UTF-8 text
-        ids: dict[bytes, int] = {}
+        self._bytes: list[
+            bytes | None
+        ] = []  # by id; a special token's are its UTF-8 text, an unused id's None
+        self._ids: dict[bytes, int] = {}  # the bytes of every non-special token -> its id
+        ids = self._ids
         if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence):
             raise TypeError(MESSAGES("tokens_not_list", type_name=type(tokens).__name__))
         for i, token in enumerate(tokens):
@@ -82,18 +134,27 @@ class BPETokenizer:
                     reason = MESSAGES("reason_duplicate", first=ids[token_bytes], second=i, token=token_bytes)
                     raise ValueError(MESSAGES("bad_tokens", reason=reason))
                 ids[token_bytes] = i
+            elif token is None:
+                token_bytes = None
             else:  # bytes(10**11) would be 100 GB of zeros, not a token
                 raise TypeError(MESSAGES("token_type", index=i, value=token))
             self._bytes.append(token_bytes)
-        if not self.specials:
-            raise ValueError(MESSAGES("specials_empty"))
         try:
             self._byte_ids = [ids[bytes([b])] for b in range(256)]
         except KeyError:
             raise ValueError(MESSAGES("bad_tokens", reason=MESSAGES("reason_bytes"))) from None
         self.merges = _check_merge_list(merges)
-        self._ranks = self._check_merges(ids)
-        self.pad_id = min(self.specials.values())
+        if merge_rule == "ranks":
+            if self.merges:
+                raise ValueError(MESSAGES("ranks_with_merges", count=len(self.merges)))
+            self._ranks = _JoinedBytes(self._bytes, ids)
+        else:
+            self._ranks = self._check_merges(ids)
+        names = {byte_level(token): i for token, i in ids.items()}
+        for special in self.specials:
+            if special in names:
+                raise ValueError(MESSAGES("special_is_token", value=special, token_id=names[special]))
+        self.pad_id = min(self.specials.values()) if self.specials else None
         self._cache: dict[str, tuple[int, ...]] = {}
 
     def _check_merges(self, ids: dict[bytes, int]) -> dict[tuple[int, int], tuple[int, int]]:
@@ -112,11 +173,111 @@ class BPETokenizer:
             if i not in known:
                 reason = MESSAGES("reason_unreachable", token_id=i, token=token)
                 raise ValueError(MESSAGES("bad_tokens", reason=reason))
-        names = {byte_level(token): i for token, i in ids.items()}
-        for special in self.specials:
-            if special in names:
-                raise ValueError(MESSAGES("special_is_token", value=special, token_id=names[special]))
         return ranks
+
+    # ------------------------------------------------------------------------- the real vocabularies' files
+
+    @classmethod
+    def from_gpt2_files(cls, encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike) -> "BPETokenizer":
+        """GPT-2's own tokenizer from its two files: ``encoder.json`` (token -> id) and ``vocab.bpe`` (the merges).
+
+        The file is a merge list, so the merge rule is ``"merges"``, as in GPT-2's ``encoder.py``;
+        the pattern is GPT-2's. A token of ``encoder.json`` that is neither a byte nor made by a
+        merge is a special token (GPT-2 has one, ``<|endoftext|>``, id 50256), as tiktoken's
+        ``data_gym_to_mergeable_bpe_ranks`` reads it; it does not pad batches (``pad_id`` is None). The ids are GPT-2's, tiktoken's ``gpt2``'s
+        and ``tokenizers``' (``tests/unit/test_bpe_real.py`` compares them).
+        """
+        try:
+            encoder = json.loads(Path(encoder_json).read_text(encoding="utf-8"))
+            lines = Path(vocab_bpe).read_text(encoding="utf-8").split("\n")
+            if not isinstance(encoder, dict) or not lines[0].startswith("#version"):
+                raise ValueError(
+                    "not GPT-2's encoder.json (a JSON object) and vocab.bpe (a '#version' line first)"
+                )
+            merged = [tuple(line.split(" ")) for line in lines[1:] if line]
+            names = {i: name for name, i in encoder.items()}
+            if sorted(names) != list(range(len(encoder))):
+                raise ValueError("the ids of encoder.json are not 0 to its length - 1")
+            made = {a + b for a, b in merged}
+            merges = [(encoder[a], encoder[b]) for a, b in merged]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+            detail = f"{type(error).__name__}: {error}"
+            raise ValueError(
+                MESSAGES("not_gpt2_files", path=f"{encoder_json}, {vocab_bpe}", detail=detail)
+            ) from None
+        tokens = []
+        for i in range(len(names)):
+            token = from_byte_level(names[i])
+            is_byte = token is not None and len(token) == 1
+            tokens.append(token if token is not None and (is_byte or names[i] in made) else names[i])
+        tok = cls(tokens, merges)
+        tok.pad_id = None  # the files name no padding token
+        return tok
+
+    @classmethod
+    def from_tiktoken(
+        cls,
+        rank_file: str | os.PathLike,
+        pattern: str,
+        special_tokens: Mapping[str, int] | None = None,
+    ) -> "BPETokenizer":
+        """A tiktoken vocabulary from its ``.tiktoken`` rank file, its pattern and its special tokens.
+
+        A rank file has one line per token, ``<base64 of its bytes> <rank>``, and no merge list,
+        so the merge rule is tiktoken's, ``"ranks"``: any two adjacent tokens whose joined
+        bytes are a token, lowest rank first, and a pre-token that is a token taken whole.
+        No token pads batches (:meth:`encode_batch` needs ``pad_id``).
+        ``pattern`` and ``special_tokens`` are not in the file: tiktoken keeps them in code
+        (``tiktoken_ext/openai_public.py``: ``pat_str`` and ``special_tokens`` of ``cl100k_base``
+        and the others). An id between the ranks and the special tokens that neither uses
+        stays unused, as in tiktoken (cl100k's 100256).
+        """
+        special_tokens = {} if special_tokens is None else special_tokens
+        if not isinstance(special_tokens, Mapping):
+            raise TypeError(MESSAGES("special_tokens_not_dict", type_name=type(special_tokens).__name__))
+        ranks = {}
+        try:
+            with open(rank_file, "rb") as file:
+                for number, line in enumerate(file, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        token, rank = line.split()
+                        ranks[int(rank)] = base64.b64decode(token, validate=True)
+                    except (ValueError, binascii.Error):
+                        raise ValueError(MESSAGES("rank_line", number=number, line=line[:80])) from None
+        except (OSError, ValueError) as error:
+            detail = f"{type(error).__name__}: {error}"
+            raise ValueError(MESSAGES("not_a_rank_file", path=str(rank_file), detail=detail)) from None
+        for name, i in special_tokens.items():
+            if not is_integer(i) or i < 0 or i in ranks:
+                raise ValueError(MESSAGES("special_id_taken", name=name, value=i, path=str(rank_file)))
+        size = 1 + max([*ranks, *special_tokens.values()], default=-1)
+        tokens = [ranks.get(i) for i in range(size)]
+        for name, i in special_tokens.items():
+            tokens[i] = name
+        tok = cls(tokens, merge_rule="ranks", pattern=pattern)
+        tok.pad_id = None  # the file names no padding token
+        return tok
+
+    @classmethod
+    def from_tokenizer_json(cls, path: str | os.PathLike) -> "BPETokenizer":
+        """A byte-level BPE ``tokenizer.json`` of Hugging Face ``tokenizers`` (as :meth:`from_tokenizers` reads it).
+
+        The file has a merge list, so the merge rule is ``"merges"``, as in ``tokenizers``;
+        its special tokens (``added_tokens`` with ``"special": true``) keep their ids, and its
+        ``padding`` (if set) gives ``pad_id``.
+        """
+        from tokenizers import Tokenizer
+
+        try:
+            tokenizer = Tokenizer.from_file(str(path))
+        except Exception as error:  # tokenizers raises its own Exception for a missing or broken file
+            detail = f"{type(error).__name__}: {error}"
+            raise ValueError(MESSAGES("not_a_tokenizer_json", path=str(path), detail=detail)) from None
+        tok = cls.from_tokenizers(tokenizer)
+        tok.pad_id = (tokenizer.padding or {}).get("pad_id")  # the file's padding, if it has one
+        return tok
 
     # ------------------------------------------------------------------------- training
 
@@ -129,6 +290,8 @@ class BPETokenizer:
         Each step merges the most frequent pair of adjacent tokens inside a pre-token; ties go
         to the pair that comes first in id order (see :mod:`~course_lib.bpe.train`). Training
         stops early, with a smaller vocabulary, if every pre-token has become one token.
+        ``specials=()`` gives a vocabulary without special tokens (then :meth:`encode_batch`
+        needs a ``pad_id``).
         """
         if isinstance(texts, str) or not isinstance(texts, Sequence):
             raise TypeError(MESSAGES("texts_not_list", type_name=type(texts).__name__))
@@ -172,6 +335,7 @@ class BPETokenizer:
             >>> tok.truncate(262) == BPETokenizer.train(["low lower newest widest"] * 3, vocab_size=262)
             True
         """
+        self._need_merge_list("truncate")
         if not is_integer(vocab_size):
             raise TypeError(MESSAGES("vocab_size_type", value=vocab_size))
         minimum = max(*self.specials.values(), *self._byte_ids) + 1
@@ -188,6 +352,19 @@ class BPETokenizer:
         ]
         return BPETokenizer(tokens, self.merges[: last + 1])
 
+    def _need_merge_list(self, method: str) -> None:
+        """Saving, truncating and exporting know a merge list over GPT-2's pattern, with no unused id."""
+        unused = [i for i, token in enumerate(self._bytes) if token is None]
+        what = []
+        if self.merge_rule != "merges":
+            what.append(f"merge_rule={self.merge_rule!r}")
+        if self.pattern != GPT2_PATTERN:
+            what.append(f"pattern={self.pattern!r}")
+        if unused:
+            what.append(f"unused ids {unused[:3]}")
+        if what:
+            raise ValueError(MESSAGES("needs_merge_list", method=method, what=", ".join(what)))
+
     # ------------------------------------------------------------------------- text -> ids -> text
 
     def __len__(self) -> int:
@@ -197,22 +374,70 @@ class BPETokenizer:
     def vocab_size(self) -> int:
         return len(self._bytes)
 
-    def encode(self, text: str, add_bos_eos: bool = False) -> list[int]:
-        """The token ids of ``text`` (a text that spells a special token is ordinary text).
+    def encode(
+        self,
+        text: str,
+        add_bos_eos: bool = False,
+        *,
+        allowed_special: Iterable[str] | str = frozenset(),
+        disallowed_special: Iterable[str] | str = "all",
+    ) -> list[int]:
+        """The token ids of ``text``.
+
+        Special tokens work as in tiktoken's ``Encoding.encode``: a special token in
+        ``allowed_special`` (a set of names, or ``"all"``) that the text spells becomes its id;
+        a text that spells one in ``disallowed_special`` (by default ``"all"``: every special
+        token not allowed) is a ``ValueError``, so that typed text never turns into a special
+        id unnoticed; ``disallowed_special=()`` reads such text as ordinary text. Where two
+        special tokens could match at one place, the longest wins.
 
         Args:
             add_bos_eos: put ``<bos>`` before and ``<eos>`` after (both must be special tokens).
-        """
-        return self._encode(text, validate.flag("add_bos_eos", add_bos_eos), "text")
 
-    def _encode(self, text: str, add_bos_eos: bool, name: str) -> list[int]:
+            >>> tok = BPETokenizer.train(["a b"], 300, specials=["<|endoftext|>"])
+            >>> tok.encode("a<|endoftext|>b", allowed_special="all")
+            [65, 0, 66]
+            >>> len(tok.encode("a<|endoftext|>b", disallowed_special=()))  # 15 characters, 15 bytes
+            15
+        """
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        return self._encode(text, validate.flag("add_bos_eos", add_bos_eos), "text", allowed, disallowed)
+
+    def _special_sets(self, allowed_special, disallowed_special) -> tuple[frozenset, frozenset]:
+        """tiktoken's arguments as two sets of special tokens: matched, and refused."""
+        sets = []
+        for name, value in (("allowed_special", allowed_special), ("disallowed_special", disallowed_special)):
+            if value == "all":
+                value = self.specials
+            elif isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise TypeError(MESSAGES("special_set", name=name, value=value))
+            value = frozenset(value)
+            unknown = sorted(map(repr, value - self.specials.keys()))
+            if unknown:
+                raise ValueError(
+                    MESSAGES("special_unknown", name=name, value=unknown[0], specials=list(self.specials))
+                )
+            sets.append(value)
+        allowed, disallowed = sets
+        if disallowed_special == "all":
+            disallowed = disallowed - allowed
+        return allowed, disallowed
+
+    def _encode(self, text: str, add_bos_eos: bool, name: str, allowed=frozenset(), disallowed=frozenset()):
         if not isinstance(text, str):
             raise TypeError(MESSAGES("encode_not_str", type_name=type(text).__name__))
-        ids, cache = [], self._cache
+        if disallowed and (found := _special_regex(disallowed).search(text)):
+            context = text[max(0, found.start() - 10) : found.end() + 10]
+            values = dict(name=name, token=found.group(), index=found.start(), context=context)
+            raise ValueError(MESSAGES("special_in_text", **values))
+        ids, start = [], 0
         try:
-            for piece in PATTERN.findall(text):
-                found = cache.get(piece)
-                ids.extend(found if found is not None else self._encode_piece(piece))
+            if allowed:
+                for found in _special_regex(allowed).finditer(text):
+                    self._encode_ordinary(text[start : found.start()], ids)
+                    ids.append(self.specials[found.group()])
+                    start = found.end()
+            self._encode_ordinary(text[start:], ids)
         except UnicodeEncodeError:
             utf8(text, name)  # raises the message that names the lone surrogate and its position
         if add_bos_eos:
@@ -221,15 +446,39 @@ class BPETokenizer:
             return [self.specials["<bos>"], *ids, self.specials["<eos>"]]
         return ids
 
+    def _encode_ordinary(self, text: str, ids: list[int]) -> None:
+        """Append the ids of ``text``, all of it ordinary text, to ``ids``."""
+        cache = self._cache
+        for piece in self._pattern.findall(text):
+            found = cache.get(piece)
+            ids.extend(found if found is not None else self._encode_piece(piece))
+
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
-        """One pre-token: its bytes, then the learned merges, lowest rank first (:func:`merge_word`)."""
-        ids = merge_word([self._byte_ids[b] for b in piece.encode("utf-8")], self._ranks)
+        """One pre-token: its bytes, then merges lowest rank first (:func:`merge_word`), by the merge rule."""
+        data = piece.encode("utf-8")
+        whole = self._ids.get(data) if self.merge_rule == "ranks" else None
+        if whole is not None:  # tiktoken takes a pre-token that is a token whole
+            ids = (whole,)
+        else:
+            ids = merge_word([self._byte_ids[b] for b in data], self._ranks)
         if len(self._cache) < CACHE_SIZE:
             self._cache[piece] = ids
         return ids
 
-    def encode_batch(self, texts: Sequence[str], add_bos_eos: bool = False):
-        """Ids of several texts, right-padded with ``pad_id`` to the longest, and the mask of real tokens.
+    def encode_batch(
+        self,
+        texts: Sequence[str],
+        add_bos_eos: bool = False,
+        *,
+        pad_id: int | None = None,
+        allowed_special: Iterable[str] | str = frozenset(),
+        disallowed_special: Iterable[str] | str = "all",
+    ):
+        """Ids of several texts, right-padded to the longest, and the mask of real tokens.
+
+        Padding is ``pad_id`` if given, else the tokenizer's (its first special token); a
+        vocabulary without special tokens (GPT-2's files have only ``<|endoftext|>``, tiktoken's
+        no pad token) needs ``pad_id``. The special tokens work as in :meth:`encode`.
 
         Returns:
             ``ids``: LongTensor ``(batch, seq)``; ``mask``: BoolTensor ``(batch, seq)``, True on
@@ -239,21 +488,97 @@ class BPETokenizer:
         if isinstance(texts, str) or not isinstance(texts, Sequence):
             raise TypeError(MESSAGES("texts_not_list", type_name=type(texts).__name__))
         add_bos_eos = validate.flag("add_bos_eos", add_bos_eos)
-        return pad_batch(
-            [self._encode(t, add_bos_eos, f"texts[{i}]") for i, t in enumerate(texts)], self.pad_id
-        )
+        if pad_id is None:
+            pad_id = self.pad_id
+            if pad_id is None:
+                raise ValueError(MESSAGES("no_pad_id"))
+        elif not is_integer(pad_id) or not 0 <= pad_id < len(self):
+            raise ValueError(MESSAGES("pad_id", value=pad_id, vocab_size=len(self)))
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        encoded = [
+            self._encode(t, add_bos_eos, f"texts[{i}]", allowed, disallowed) for i, t in enumerate(texts)
+        ]
+        return pad_batch(encoded, pad_id)
+
+    def encode_iterable(
+        self,
+        texts: Iterable[str],
+        *,
+        allowed_special: Iterable[str] | str = frozenset(),
+        disallowed_special: Iterable[str] | str = "all",
+    ) -> Iterator[int]:
+        """The ids of the text that ``texts`` (e.g. the lines of an open file) make when joined, as they come.
+
+        The ids are those of ``encode("".join(texts))``, but the text is never joined: only
+        the last few pre-tokens read are kept back (those within :data:`STREAM_MARGIN`
+        characters of the end of what was read, and a possible start of a special token),
+        since the text that follows may still join them, so memory does not grow with the
+        input (it grows with its longest pre-token). A special token
+        that ``disallowed_special`` refuses raises ``ValueError`` where it is read, after the
+        ids before it were given.
+
+            >>> tok = BPETokenizer.train(["low lower newest widest"], 300)
+            >>> list(tok.encode_iterable(["low lo", "wer\\n", "new", "est"])) == tok.encode("low lower\\nnewest")
+            True
+        """
+        allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
+        if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+            raise TypeError(MESSAGES("iterable_not_texts", type_name=type(texts).__name__))
+        specials = allowed | disallowed
+        longest = max(map(len, specials), default=0)
+        kept, offset, number = "", 0, -1  # offset: where kept starts in the joined texts
+        for number, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(MESSAGES("text_not_str", index=number, type_name=type(text).__name__))
+            utf8(text, f"texts[{number}]")  # a lone surrogate is one character: it is in one text
+            buffer = kept + text
+            end = len(buffer)  # a special token may start here that the next texts complete
+            for start in range(max(0, end - longest + 1), end):
+                if any(s.startswith(buffer[start:]) for s in specials):
+                    end = start
+                    break
+            if disallowed and (found := _special_regex(disallowed).search(buffer)) and found.start() < end:
+                context = buffer[max(0, found.start() - 10) : found.end() + 10]
+                values = dict(token=found.group(), index=offset + found.start(), context=context)
+                raise ValueError(MESSAGES("special_in_stream", **values))
+            cut = self._stream_cut(buffer, end, allowed)
+            yield from self._encode(buffer[:cut], False, "texts", allowed)
+            kept, offset = buffer[cut:], offset + cut
+        if disallowed and (found := _special_regex(disallowed).search(kept)):
+            context = kept[max(0, found.start() - 10) : found.end() + 10]
+            values = dict(token=found.group(), index=offset + found.start(), context=context)
+            raise ValueError(MESSAGES("special_in_stream", **values))
+        yield from self._encode(kept, False, "texts", allowed)
+
+    def _stream_cut(self, buffer: str, end: int, allowed: frozenset) -> int:
+        """Where ``buffer`` can be cut, its ids before the cut final whatever text follows ``buffer[:end]``."""
+        start = 0  # of the ordinary text after the last allowed special token that starts before end
+        if allowed:
+            for found in _special_regex(allowed).finditer(buffer):
+                if found.start() >= end:
+                    break
+                start = found.end()
+        cut = start
+        for piece in self._pattern.finditer(buffer, start, end):
+            if piece.end() > end - STREAM_MARGIN:
+                break
+            cut = piece.end()
+        return cut
 
     def decode(self, ids, skip_pad: bool = True) -> str:
         """The text of ``ids`` (a list or a 1-d integer tensor); padding left out unless ``skip_pad=False``.
 
-        Bytes that do not form UTF-8 characters (a sequence cut inside a character) become
-        U+FFFD, as in ``tokenizers``.
+        A special token's id decodes to its text, as in tiktoken and ``tokenizers``
+        (``skip_special_tokens=False``). Bytes that do not form UTF-8 characters (a sequence
+        cut inside a character) become U+FFFD, as in ``tokenizers``.
         """
         skip_pad = validate.flag("skip_pad", skip_pad)
         ids, size = id_list(ids), len(self._bytes)
         for i in ids:
             if not is_integer(i) or not 0 <= i < size:
                 raise ValueError(MESSAGES("decode_id", value=i, vocab_size=size))
+            if self._bytes[i] is None:
+                raise ValueError(MESSAGES("unused_id", value=i))
         parts = [self._bytes[i] for i in ids if not (skip_pad and i == self.pad_id)]
         return b"".join(parts).decode("utf-8", "replace")
 
@@ -263,6 +588,8 @@ class BPETokenizer:
         """The bytes of a token (a special token's: its name in UTF-8)."""
         if not is_integer(token_id) or not 0 <= token_id < len(self._bytes):
             raise ValueError(MESSAGES("token_id", value=token_id, vocab_size=len(self._bytes)))
+        if self._bytes[token_id] is None:
+            raise ValueError(MESSAGES("unused_id", value=token_id))
         return self._bytes[token_id]
 
     def id_to_token(self, token_id: int) -> str:
@@ -271,18 +598,25 @@ class BPETokenizer:
         token = self.token_bytes(token_id)
         return token.decode() if token_id in self.specials.values() else readable(token)
 
-    def tokens(self, text: str) -> list[str]:
-        """The tokens of ``text`` as text, one string per id: what a coloured display shows."""
-        return [self.id_to_token(i) for i in self.encode(text)]
+    def tokens(self, text: str, **special) -> list[str]:
+        """The tokens of ``text`` as text, one string per id: what a coloured display shows.
+
+        ``allowed_special`` and ``disallowed_special`` work as in :meth:`encode`.
+        """
+        return [self.id_to_token(i) for i in self.encode(text, **special)]
 
     def __repr__(self) -> str:
         specials = list(self.specials)
+        if self.merge_rule == "ranks":
+            ranks = len(self._ids)
+            return f"BPETokenizer(vocab_size={len(self)}, merge_rule='ranks', ranks={ranks}, specials={specials})"
         return f"BPETokenizer(vocab_size={len(self)}, merges={len(self.merges)}, specials={specials})"
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, BPETokenizer):
             return NotImplemented
-        return (self._bytes, self.specials, self.merges) == (other._bytes, other.specials, other.merges)
+        mine = (self._bytes, self.specials, self.merges, self.merge_rule, self.pattern)
+        return mine == (other._bytes, other.specials, other.merges, other.merge_rule, other.pattern)
 
     # ------------------------------------------------------------------------- files
 
@@ -297,6 +631,7 @@ class BPETokenizer:
         and exact both ways. The file is written whole or not at all (a temporary file, then
         renamed), so an interrupted save never leaves half of one.
         """
+        self._need_merge_list("save")
         path = Path(path)
         tokens = [self.id_to_token(i) for i in range(len(self))]
         merges = [[tokens[a], tokens[b]] for a, b in self.merges]
@@ -351,9 +686,16 @@ class BPETokenizer:
     # ------------------------------------------------------------------------- Hugging Face tokenizers
 
     def to_tokenizers(self):
-        """The same tokenizer as a Hugging Face ``tokenizers.Tokenizer``: the same ids for every text."""
+        """The same tokenizer as a Hugging Face ``tokenizers.Tokenizer``: the same ids for every text.
+
+        ``tokenizers`` matches its special tokens in text: its ``encode(text)`` is
+        ``encode(text, allowed_special="all")`` here, and with ``encode_special_tokens = True``
+        it is ``encode(text, disallowed_special=())``. It has no way to refuse them, tiktoken's
+        default and this one's. Needs a merge list over GPT-2's pattern.
+        """
         from .hf import to_tokenizers
 
+        self._need_merge_list("to_tokenizers")
         return to_tokenizers(self)
 
     @classmethod
@@ -369,10 +711,11 @@ class BPETokenizer:
         return cls(tokens, merges)
 
 
-def merge_word(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, ...]:
+def merge_word(ids: list[int], ranks: Mapping[tuple[int, int], tuple[int, int]]) -> tuple[int, ...]:
     """A pre-token's ids after BPE: the adjacent pair of lowest rank merged, again and again, until none is left.
 
-    ``ranks`` maps a pair to ``(its rank, the id it makes)``. The plain loop -- find the
+    ``ranks`` maps a pair to ``(its rank, the id it makes)`` with ``get`` (a merge list's dict, or
+    tiktoken's rule: rank = the id of the joined bytes, ``_JoinedBytes``). The plain loop -- find the
     pair of lowest rank, :func:`~course_lib.bpe.train.merge` it everywhere, repeat --
     reads the whole word once per merge it makes, ``O(length × merges)``: minutes for one
     long word. Here, as in Hugging Face ``tokenizers`` (``Word::merge_all``), the tokens
@@ -391,7 +734,9 @@ def merge_word(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) ->
     right = list(range(1, n + 1))  # right[i]: where the next token starts (n: none)
     left = list(range(-1, n - 1))  # left[i]: where the previous token starts (-1: none)
     heap = [
-        (*ranks[pair], i, *pair) for i, pair in enumerate(zip(ids, ids[1:], strict=False)) if pair in ranks
+        (*found, i, *pair)
+        for i, pair in enumerate(zip(ids, ids[1:], strict=False))
+        if (found := ranks.get(pair)) is not None
     ]
     heapq.heapify(heap)  # (rank, new id, position, first, second)
     while heap:
@@ -404,9 +749,44 @@ def merge_word(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) ->
         if right[i] < n:
             left[right[i]] = i
         for start, end in ((left[i], i), (i, right[i])):  # the new pairs, with each neighbour
-            if start >= 0 and end < n and (pair := (tokens[start], tokens[end])) in ranks:
-                heapq.heappush(heap, (*ranks[pair], start, *pair))
+            if (
+                start >= 0
+                and end < n
+                and (found := ranks.get(pair := (tokens[start], tokens[end]))) is not None
+            ):
+                heapq.heappush(heap, (*found, start, *pair))
     return tuple(t for t in tokens if t is not None)
+
+
+class _JoinedBytes:
+    """tiktoken's rule as :func:`merge_word` reads a merge list: a pair merges if its joined bytes are a token.
+
+    ``get((first, second))`` is ``(rank, new id)`` with rank = the new token's id, or None.
+    """
+
+    def __init__(self, tokens: list[bytes | None], ids: dict[bytes, int]):
+        self._tokens, self._ids = tokens, ids
+
+    def get(self, pair: tuple[int, int]) -> tuple[int, int] | None:
+        new = self._ids.get(self._tokens[pair[0]] + self._tokens[pair[1]])
+        return None if new is None else (new, new)
+
+
+@functools.lru_cache(maxsize=64)
+def _special_regex(specials: frozenset) -> regex.Pattern:
+    """A regex that finds any of ``specials``, the longest where several start at one place."""
+    return regex.compile("|".join(regex.escape(s) for s in sorted(specials, key=lambda s: (-len(s), s))))
+
+
+@functools.lru_cache(maxsize=16)
+def _compile(pattern: str) -> regex.Pattern:
+    """A pre-tokenization pattern compiled; GPT-2's with the letters and digits ``tokenizers`` knows."""
+    if pattern == GPT2_PATTERN:
+        return PATTERN
+    try:
+        return regex.compile(pattern)
+    except regex.error as error:
+        raise ValueError(MESSAGES("pattern_invalid", value=pattern, detail=str(error))) from None
 
 
 def _check_special(token, seen, name: str) -> None:
@@ -430,8 +810,6 @@ def _check_merge_list(merges) -> list[tuple[int, int]]:
 def _check_specials(specials) -> tuple[str, ...]:
     if isinstance(specials, str) or not isinstance(specials, Sequence):
         raise TypeError(MESSAGES("specials_not_list", type_name=type(specials).__name__))
-    if not specials:
-        raise ValueError(MESSAGES("specials_empty"))
     seen = {}
     for i, token in enumerate(specials):
         _check_special(token, seen, f"specials[{i}]")

@@ -76,7 +76,7 @@ def token_spans(tok: BPETokenizer, text: str) -> tuple[str, int, bool]:
     a carriage return as ␍, a tab as ⇥.
     """
     spans, cut = [], False
-    for n, i in enumerate(tok.encode(text)):
+    for n, i in enumerate(tok.encode(text, disallowed_special=())):  # text that spells <pad> is text
         token = tok.token_bytes(i)
         whole = _whole(token)
         cut |= not whole
@@ -109,7 +109,7 @@ class TokenRows:
             check_tokenizer(tok, "tokenizers[i]")
         self.text = check_text(text)
         self.sizes = [len(tok) for tok in tokenizers]
-        self.tokens = [tok.tokens(text) for tok in tokenizers]
+        self.tokens = [tok.tokens(text, disallowed_special=()) for tok in tokenizers]
         self._labels = [
             MESSAGES("row_label", lang, size=len(t), n=len(tk))
             for t, tk in zip(tokenizers, self.tokens, strict=True)

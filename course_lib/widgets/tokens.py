@@ -96,7 +96,7 @@ class TokenExplorer(LiveExplorer):
 
     @property
     def ids(self) -> list[int]:
-        return self.tokenizers[self.size].encode(self.text)
+        return self.tokenizers[self.size].encode(self.text, disallowed_special=())  # typed text is text
 
     @property
     def tokens(self) -> list[str]:

@@ -223,7 +223,8 @@ def test_decode_encode_is_the_identity_for_every_string(toks, text):
 @pytest.mark.parametrize("text", TRICKY)
 def test_decode_encode_is_the_identity_on_tricky_text(toks, text):
     for tok in toks.values():
-        assert tok.decode(tok.encode(text)) == text
+        assert tok.decode(tok.encode(text, disallowed_special=())) == text
+        assert tok.decode(tok.encode(text, allowed_special="all"), skip_pad=False) == text
         assert "".join(pre_tokenize(text)) == text
 
 
@@ -272,15 +273,24 @@ def test_a_lone_surrogate_in_training_or_a_batch_names_its_text_and_position_the
 @example(text="<pad> and <eos>")
 def test_tokenizers_gives_the_same_ids_for_every_string(toks, text):
     for tok in toks.values():
-        assert tok.to_tokenizers().encode(text).ids == tok.encode(text)
+        hf = tok.to_tokenizers()
+        assert hf.encode(text).ids == tok.encode(text, allowed_special="all")
+        hf.encode_special_tokens = True
+        assert hf.encode(text).ids == tok.encode(text, disallowed_special=())
 
 
 def test_tokenizers_gives_the_same_ids_on_the_course_corpus_and_tricky_text(toks):
     texts = course_corpus("en", "all") + course_corpus("ru", "all") + TRICKY
     for tok in toks.values():
         hf = tok.to_tokenizers()
-        assert [e.ids for e in hf.encode_batch(texts)] == [tok.encode(t) for t in texts]
-        ids = tok.encode(" ".join(texts))
+        assert [e.ids for e in hf.encode_batch(texts)] == [
+            tok.encode(t, allowed_special="all") for t in texts
+        ]
+        hf.encode_special_tokens = True
+        assert [e.ids for e in hf.encode_batch(texts)] == [
+            tok.encode(t, disallowed_special=()) for t in texts
+        ]
+        ids = tok.encode(" ".join(texts), disallowed_special=())
         assert hf.decode(ids, skip_special_tokens=False) == tok.decode(ids) == " ".join(texts)
 
 
@@ -621,7 +631,7 @@ def test_special_token_errors(lang):
         lambda: BPETokenizer.train(["a"], 300, specials="<pad>"),
         type_name="str",
     )
-    _raises(ValueError, "specials_empty", lambda: BPETokenizer.train(["a"], 300, specials=()))
+    assert BPETokenizer.train(["a"], 300, specials=()).pad_id is None
     for bad in (None, "", 0):
         _raises(
             TypeError,
@@ -701,7 +711,7 @@ def test_a_vocabulary_given_as_data_is_checked(lang):
     _raises(
         ValueError, "bad_tokens", lambda: BPETokenizer(["<pad>", *byte_tokens, b"\x00"], []), reason=reason
     )
-    _raises(ValueError, "specials_empty", lambda: BPETokenizer(byte_tokens, []))
+    assert BPETokenizer(byte_tokens, []).specials == {}  # no special token is a vocabulary too
 
 
 def test_the_constructor_refuses_tokens_and_merges_of_the_wrong_type(lang):

@@ -38,8 +38,11 @@ def test_tiktoken_gives_the_same_ids_on_the_course_corpus_held_out_text_and_tric
     enc = as_tiktoken(tok)
     texts = course_corpus("en", "all") + course_corpus("ru", "all") + TRICKY
     assert course_corpus("en", "heldout") and set(course_corpus("ru", "heldout")) <= set(texts)
-    assert enc.encode_ordinary_batch(texts) == [tok.encode(t) for t in texts]
-    assert enc.decode(tok.encode(" ".join(texts))) == " ".join(texts)
+    assert enc.encode_ordinary_batch(texts) == [tok.encode(t, disallowed_special=()) for t in texts]
+    assert enc.encode_batch(texts, allowed_special="all") == [
+        tok.encode(t, allowed_special="all") for t in texts
+    ]
+    assert enc.decode(tok.encode(" ".join(texts), disallowed_special=())) == " ".join(texts)
 
 
 def test_a_token_reachable_by_two_splits_is_where_tiktoken_and_a_merge_list_differ():
