@@ -169,7 +169,7 @@ MESSAGES = Messages(
         },
         "pattern_invalid": {
             "en": "pattern {value!r} is not a regular expression of the regex package: {detail}",
-            "ru": "шаблон {value!r} — не регулярное выражение пакета regex: {detail}",
+            "ru": "шаблон {value!r} — не регулярное выражение, которое понимает библиотека regex: {detail}",
         },
         # the real vocabularies' files
         "not_gpt2_files": {
