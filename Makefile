@@ -47,7 +47,12 @@ lab-%: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
-test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-a11y browser-no-system-fonts
+# every stage in turn, each timed (course_tools/stages.py: a table of the stages' times at the end, also when
+# one fails); a stage does not remake what an earlier one made (the decks, the handouts, the site: once each)
+TEST_STAGES := lint unit grade-test hub-test freshness nbval nbval-portable browser-lab slides handouts browser-slides \
+	site browser-site browser-explorers browser-a11y browser-no-system-fonts
+test: $(STAMP)
+	$(BIN)/python -m course_tools.stages --make "$(MAKE)" $(TEST_STAGES)
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)
