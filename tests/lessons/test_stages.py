@@ -88,3 +88,21 @@ def test_make_test_runs_every_stage_through_the_timer():
     assert len(set(listed)) == len(listed)
     recipe = re.search(r"^test: .*\n\t(.*)\n", makefile, re.M)
     assert recipe and "-m course_tools.stages" in recipe.group(1) and "$(TEST_STAGES)" in recipe.group(1)
+
+
+def recipe_of(makefile: str, target: str) -> str:
+    found = re.search(rf"^{re.escape(target)}:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert found, f"no recipe for {target}"
+    return found.group(1).replace("\\\n", " ")
+
+
+def test_every_browser_test_file_runs_in_a_stage_of_make_test():
+    """Before: tests/browser/test_site_deep_dives.py (marked browser, so left out of the unit stage) was
+    named by no stage: `make test` never ran it."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
+    recipes = " ".join(recipe_of(makefile, stage) for stage in listed.split())
+    recipes = recipes.replace("$(BROWSER_PYTEST)", "-m browser")
+    named = set(re.findall(r"tests/browser/test_\w+\.py", recipes))
+    files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "browser").glob("test_*.py")}
+    assert files - named == set(), "browser tests no stage of `make test` runs"
