@@ -58,7 +58,8 @@ def is_local(url: str) -> bool:
 # loadgroup`: the scheduler below), except that a module whose module-scoped fixture is costly goes to
 # one worker whole, so that the fixture is made once: test_site_deep_dives.py builds a small site with
 # Sphinx, test_explorers_data.py trains the course's BPE and runs the extrapolation experiment. (xdist's
-# own loadgroup, by `xdist_group` marks, renames the tests' ids, which pytest 9 no longer lets it do.)
+# own loadgroup, by `xdist_group` marks, grouped nothing with pytest 9.2 and xdist 3.8: the ids it
+# renames to carry the group came back unchanged.)
 ONE_WORKER = ("test_site_deep_dives.py", "test_explorers_data.py")
 
 
