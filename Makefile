@@ -203,8 +203,10 @@ screenshots: $(STAMP) site
 # Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
 # each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
 # which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
+# One worker: its tests time the explorers (a frame within 100 ms of drawing) and wait on lesson 7's
+# kernel in JupyterLab (30 s); beside a second Chromium on 2 cores shared at load 13, two failed so.
 browser-explorers: site
-	$(BROWSER_PYTEST) tests/browser/test_explorers.py \
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py \
 		tests/browser/test_explorer_colours.py tests/browser/test_explorers_saved.py
 
