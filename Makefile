@@ -47,7 +47,12 @@ lab-%: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
-test: lint unit grade-test hub-test freshness nbval nbval-portable browser-lab browser-slides browser-site browser-explorers browser-a11y browser-no-system-fonts
+# every stage in turn, each timed (course_tools/stages.py: a table of the stages' times at the end, also when
+# one fails); a stage does not remake what an earlier one made (the decks, the handouts, the site: once each)
+TEST_STAGES := lint unit grade-test hub-test freshness nbval nbval-portable browser-lab slides handouts browser-slides \
+	site browser-site browser-explorers browser-a11y browser-no-system-fonts
+test: $(STAMP)
+	$(BIN)/python -m course_tools.stages --make "$(MAKE)" $(TEST_STAGES)
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)
@@ -82,12 +87,20 @@ nbval: $(STAMP)
 nbval-portable: $(STAMP)
 	$(BIN)/python tests/portability/run.py
 
+# The browser stages' tests on two workers, handed out test by test (a stage is mostly one or two files):
+# each worker drives its own Chromium (a session fixture); a module with a costly module-scoped fixture
+# goes to one worker whole (tests/browser/conftest.py, ONE_WORKER). Every test is independent of the
+# others: its own browser context, its own JupyterLab on a free port.
+BROWSER_PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m browser
+
 # lesson 5 in JupyterLab in headless Chromium, English and Russian, and the interface whole in both
 # (every menu and submenu, the context menus, the command palette: no English word but names in Russian,
 # no Russian in English; COURSE_MENU_SCREENSHOTS=DIR keeps a picture of each menu), the file browser's ages
 # twenty minutes later, an explorer's line while no kernel is connected; a workspace in JupyterLab: opening a lesson leaves it clean, running
 # and saving it leaves it the course's; a notebook sent by a classmate, beside the lessons, runs none of its
 # saved JavaScript while the lessons' explorers draw. `make screenshots` refreshes notebooks/screenshots/
+# One worker (as browser-explorers): under -n 2 at load 9-13 the interface walk met JupyterLab's
+# "widget model not found" (a JavaScript error the test counts) once
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py \
 		tests/browser/test_lab_trust.py
@@ -155,7 +168,7 @@ handouts: slides
 # measured as shown at 1280x720 and again at 1920x1080, every text drawn by the course's fonts, the
 # speaker view in the deck's language; each handout and its PDF
 browser-slides: handouts
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_fonts.py tests/browser/test_slides.py \
+	$(BROWSER_PYTEST) tests/browser/test_fonts.py tests/browser/test_slides.py \
 		tests/browser/test_handouts.py
 
 # The course as a website, offline: site/index.html, site/<lang>/ (every lesson's page, a home page,
@@ -167,14 +180,14 @@ site: slides
 
 # every page of the site in headless Chromium, from file:// and from a local server
 browser-site: site
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_site.py
+	$(BROWSER_PYTEST) tests/browser/test_site.py tests/browser/test_site_deep_dives.py
 
 # The decks' and the site's tests once more in a browser that has no system font at all (an empty
 # fontconfig): the same results, since only the course's own fonts draw their text. The site from
 # file:// only: how a page is served does not change which fonts draw it. On the decks and the site
 # that browser-slides and browser-site built (`make test` runs them first), not rebuilt a third time.
 browser-no-system-fonts: $(STAMP)
-	COURSE_NO_SYSTEM_FONTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser \
+	COURSE_NO_SYSTEM_FONTS=1 $(BROWSER_PYTEST) \
 		tests/browser/test_fonts.py tests/browser/test_slides.py tests/browser/test_site.py -k "not http"
 
 # The pictures in README.md and docs/INSTRUCTORS.md (JupyterLab, the decks, the site), rewritten where the page they show has
@@ -192,6 +205,8 @@ screenshots: $(STAMP) site
 # Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
 # each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
 # which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
+# One worker: its tests time the explorers (a frame within 100 ms of drawing) and wait on lesson 7's
+# kernel in JupyterLab (30 s); beside a second Chromium on 2 cores shared at load 13, two failed so.
 browser-explorers: site
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
 		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_data.py \
@@ -205,7 +220,7 @@ browser-explorers: site
 # the other. Budget: 12 minutes (57 tests in 8 min 21 s on the 2 cores shared at load average 10-13; axe over
 # a deck's print view, every slide at once, is most of it)
 browser-a11y: site
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_accessibility.py
+	$(BROWSER_PYTEST) tests/browser/test_accessibility.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
 notebooks: $(STAMP)

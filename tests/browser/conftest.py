@@ -52,6 +52,30 @@ def is_local(url: str) -> bool:
     return parts.scheme in LOCAL_SCHEMES or parts.hostname in LOCAL_HOSTS
 
 
+# ----------------------------------------------------------------------------- workers
+
+# `make test`'s browser stages hand their tests out to two workers one by one (pytest-xdist, `--dist
+# loadgroup`: the scheduler below), except that a module whose module-scoped fixture is costly goes to
+# one worker whole, so that the fixture is made once: test_site_deep_dives.py builds a small site with
+# Sphinx, test_explorers_data.py trains the course's BPE and runs the extrapolation experiment. (xdist's
+# own loadgroup, by `xdist_group` marks, grouped nothing with pytest 9.2 and xdist 3.8: the ids it
+# renames to carry the group came back unchanged.)
+ONE_WORKER = ("test_site_deep_dives.py", "test_explorers_data.py")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerModules(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module.rsplit("/", 1)[-1] in ONE_WORKER else nodeid
+
+    return OneWorkerModules(config, log)
+
+
 # ----------------------------------------------------------------------------- browser
 
 
