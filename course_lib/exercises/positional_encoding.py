@@ -49,8 +49,8 @@ MESSAGES = Messages(
         "not_sliced": {
             "en": "`forward` adds the whole table, which fits only sequences of exactly max_len: on x of shape "
             "{shape} it fails. Add the first seq = x.size(1) rows: `self.pe[:x.size(1)]`.",
-            "ru": "`forward` прибавляет всю таблицу, а она подходит только последовательностям длины ровно "
-            "max_len: на x формы {shape} модуль вызывает исключение. Прибавляйте первые seq = x.size(1) строк: "
+            "ru": "`forward` прибавляет всю таблицу, а она годится только для последовательностей длины "
+            "ровно max_len: на x формы {shape} модуль вызывает исключение. Прибавляйте первые seq = x.size(1) строк: "
             "`self.pe[:x.size(1)]`.",
         },
         "sequence_first": {
@@ -123,11 +123,11 @@ MESSAGES = Messages(
             "`torch.arange(0, d_model, 2)` уже даёт 2i — умножать его на 2 ещё раз не нужно.",
         },
         "exponent_per_column": {
-            "en": "Every column has a frequency of its own, 10000^(column/d_model), but a sine and its cosine "
-            "share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For a column c, take `2 * (c // "
+            "en": "Your table gives every column a frequency of its own, 10000^(column/d_model), but a sine and "
+            "its cosine must share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For a column c, take `2 * (c // "
             "2)`.",
-            "ru": "У каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его косинуса она "
-            "общая: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для столбца c берите `2 * (c // "
+            "ru": "У вас у каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его косинуса она "
+            "должна быть общей: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для столбца c берите `2 * (c // "
             "2)`.",
         },
         "same_frequency": {

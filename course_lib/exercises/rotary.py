@@ -221,7 +221,7 @@ def apply_rotary(x, positions, base=10000.0):
     head_dim = x.size(-1)
     two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
     # en: the angle of pair i at position m: m * base^(-2i/head_dim), in float64 (lesson 6 shows why)
-    # ru: угол пары i на позиции m: m * base^(-2i/head_dim), в float64 (почему — в уроке 6)
+    # ru: угол пары i на позиции m: m * base^(-2i/head_dim), во float64 (почему — в уроке 6)
     angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
     cos, sin = torch.cos(angle), torch.sin(angle)
     a, b = x[..., 0::2].double(), x[..., 1::2].double()  # en: pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)

@@ -433,7 +433,7 @@ ALIBI = Messages(
         "alibi_query": {"en": "query m", "ru": "запрос m"},
         "alibi_key": {"en": "key n", "ru": "ключ n"},
         "alibi_head": {"en": "head {h}: {slope}", "ru": "голова {h}: {slope}"},
-        "alibi_bias": {"en": "bias −s_h·(m − n)", "ru": "смещение −s_h·(m − n)"},
+        "alibi_bias": {"en": "bias $-s_h \\cdot (m - n)$", "ru": "смещение $-s_h \\cdot (m - n)$"},
         "alibi_title": {
             "en": "ALiBi with H = {heads} heads: the bias added to the score of query m and key n",
             "ru": "ALiBi, число голов H = {heads}: смещение, прибавляемое к оценке запроса m и ключа n",
@@ -442,8 +442,8 @@ ALIBI = Messages(
         "alibi_weight": {"en": "weight of the last query", "ru": "вес внимания последнего запроса"},
         "alibi_equal": {"en": "all content scores equal", "ru": "все оценки по содержанию равны"},
         "alibi_weights_title": {
-            "en": "Weights of the last query when all content scores are equal:\nsoftmax(−s_h·(m − n))",
-            "ru": "Веса внимания последнего запроса при равных оценках по содержанию:\nsoftmax(−s_h·(m − n))",
+            "en": "Weights of the last query when all content scores are equal:\nsoftmax$(-s_h \\cdot (m - n))$",
+            "ru": "Веса внимания последнего запроса при равных оценках по содержанию:\nsoftmax$(-s_h \\cdot (m - n))$",
         },
         "plot_alibi_head": {
             "en": "head={value!r} is out of range: with {heads} heads, head is 1 .. {heads}",

@@ -262,8 +262,8 @@ ROTARY = Messages(
             "en": "m − n = {offset}, q_m · k_n = {score}. Shifting both positions by the same amount, keeping "
             "them in 0 … {last}, gives the same score: {shifts} shifts checked, largest difference {err}.",
             "ru": "m − n = {offset}, q_m · k_n = {score}. Сдвиг обеих позиций на одну и ту же величину, при котором "
-            "они остаются в 0 … {last}, даёт ту же оценку: проверено сдвигов: {shifts}, "
-            "наибольшее расхождение {err}.",
+            "они остаются в 0 … {last}, даёт ту же оценку (проверено сдвигов: {shifts}, "
+            "наибольшее расхождение {err}).",
         },
         # alibi_explorer
         "slider_heads": {"en": "number of heads", "ru": "число голов"},

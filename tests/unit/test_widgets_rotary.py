@@ -70,7 +70,9 @@ def test_rope_explorer_in_russian():
     assert re.search(
         r"q_m · k_n = −?\d+,\d{4}\.", explorer.readout()[0]
     )  # the Russian decimal comma and minus
-    assert re.search(r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\.", explorer.readout()[0])  # a power of ten, not 2e-15
+    assert re.search(
+        r"расхождение \d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\)\.", explorer.readout()[0]
+    )  # a power of ten, not 2e-15
     assert (
         explorer.labels["q"] == "q на позиции m = {m}: повёрнут на m·ω_i = {angle} рад"
     )  # filled by the browser

@@ -107,7 +107,7 @@ MESSAGES = Messages(
             "same max_len. The table is computed from d_model and max_len: "
             "`self.register_buffer('pe', pe, persistent=False)`.",
             "ru": "Позиционная таблица `{name}` — это `nn.Parameter`: оптимизатор её меняет, и даже "
-            "замороженной она попадает в каждый чекпоинт, и тот подходит потом только модели с "
+            "замороженной она попадает в каждый чекпоинт, а такой чекпоинт подходит только модели с "
             "тем же max_len. Таблица вычисляется из d_model и max_len: "
             "`self.register_buffer('pe', pe, persistent=False)`.",
         },
