@@ -74,8 +74,8 @@ MESSAGES = Messages(
             "pair, not a character, so it has no UTF-8 bytes to encode. It usually comes from a broken "
             "'\\ud83d' escape in JSON or from bytes decoded with errors='surrogateescape': fix the text where "
             "it is read",
-            "ru": "в строке `{name}` одиночный суррогат {char!r} на позиции {index}, в {context!r}: это половина "
-            "пары UTF-16, а не символ, и байтов UTF-8 у него нет. Обычно он появляется из испорченной "
+            "ru": "в строке `{name}` на позиции {index} стоит одиночный суррогат {char!r} (фрагмент: {context!r}): "
+            "это половина пары UTF-16, а не символ, и байтов UTF-8 у него нет. Обычно он появляется из испорченной "
             "escape-последовательности '\\ud83d' в JSON или из байтов, декодированных с "
             "errors='surrogateescape': исправьте текст там, где его читают",
         },
@@ -129,7 +129,7 @@ MESSAGES = Messages(
             "token is an id, and text typed by anyone must not become one unnoticed. To read it as the "
             'special token pass allowed_special={{{token!r}}} (or "all"); to read it as ordinary text, '
             "disallowed_special=()",
-            "ru": "в строке `{name}` на позиции {index} написан специальный токен {token!r}, в {context!r}: "
+            "ru": "в строке `{name}` на позиции {index} написан специальный токен {token!r} (фрагмент: {context!r}): "
             "специальный токен — это индекс, и текст, набранный кем угодно, не должен незаметно в него "
             "превращаться. Чтобы прочитать его как специальный токен, передайте "
             'allowed_special={{{token!r}}} (или "all"); чтобы как обычный текст — disallowed_special=()',
@@ -256,7 +256,7 @@ MESSAGES = Messages(
         },
         "reason_bytes": {
             "en": "the 256 single bytes are not all tokens",
-            "ru": "не все 256 одиночных байтов являются токенами",
+            "ru": "не все 256 одиночных байтов есть среди токенов",
         },
         "reason_duplicate": {
             "en": "two tokens, {first} and {second}, are the same bytes {token!r}",

@@ -160,11 +160,11 @@ MESSAGES = Messages(
         },
         "hint1": {
             "en": "Two parts. Count: for each `word, count` in `words.items()`, every pair in "
-            "`zip(word, word[1:])` gets `+ count` in a `Counter`. Then the pair to merge is the most "
-            "frequent one; among equals, the smallest: `min(pairs, key=lambda p: (-counts[p], p))`.",
-            "ru": "Две части. Подсчёт: для каждой пары `word, count` из `words.items()` каждая пара "
-            "соседей из `zip(word, word[1:])` получает `+ count` в `Counter`. Сливаем самую частую "
-            "пару, а среди равных — наименьшую: `min(pairs, key=lambda p: (-counts[p], p))`.",
+            "`zip(word, word[1:])` gets `+ count` in a `Counter`, `counts`. Then the pair to merge is the most "
+            "frequent one; among equals, the smallest: `min(counts, key=lambda p: (-counts[p], p))`.",
+            "ru": "Две части. Подсчёт: для каждого слова `word` с числом вхождений `count` из `words.items()` "
+            "прибавьте `count` в `Counter` `counts` каждой паре соседей из `zip(word, word[1:])`. Сливаем самую "
+            "частую пару, а среди равных — наименьшую: `min(counts, key=lambda p: (-counts[p], p))`.",
         },
         "hint2": {
             "en": "Merge: walk through each word with an index, `i = 0` and `while i < len(word)`. If "

@@ -99,12 +99,12 @@ MESSAGES = Messages(
             "en": "Row {row} is {seq} and pad_id = {pad_id}: the {pad_id} at position {pos} is a real "
             "token, but your mask says False there. A mask built as `ids != pad_id` cannot tell the "
             "padding from a real token with the same ID, and that happens: GPT-2 has no pad token, "
-            "and a common recipe pads with its end-of-text token, which every document also ends "
+            "and a common recipe pads batches with its end-of-text token, which every document also ends "
             "with. Build the mask from the lengths: position pos of row b is real if pos < len(seqs[b]).",
             "ru": "Строка {row} — это {seq}, а pad_id = {pad_id}: {pad_id} на позиции {pos} — настоящий "
             "токен, но ваша маска ставит там False. Маска вида `ids != pad_id` не отличает паддинг "
             "от настоящего токена с тем же индексом, и так бывает: у GPT-2 нет токена паддинга, и "
-            "часто его дополняют токеном конца текста, которым заканчивается и каждый документ. "
+            "батчи часто дополняют её токеном конца текста, которым заканчивается и каждый документ. "
             "Стройте маску по длинам: позиция pos в строке b настоящая, если pos < len(seqs[b]).",
         },
         "modifies_input": {

@@ -88,9 +88,9 @@ MESSAGES = Messages(
             "en": "f is permutation-equivariant if permuting the tokens and then applying f gives "
             "the same as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, "
             "perm]. The tokens are on axis 1.",
-            "ru": "f эквивариантна относительно перестановок, если результат перестановки токенов с "
-            "последующим применением f совпадает с результатом применения f с последующей "
-            "перестановкой выхода: f(x[:, perm]) = f(x)[:, perm]. Токены идут по оси 1.",
+            "ru": "f эквивариантна относительно перестановок, если переставить токены и затем применить f "
+            "— то же самое, что применить f и затем переставить её выход: f(x[:, perm]) = "
+            "f(x)[:, perm]. Токены идут по оси 1.",
         },
         "hint2": {
             "en": "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = "
