@@ -18,12 +18,13 @@ import numpy as np
 import torch
 import traitlets
 
-from .. import plots, validate
+from .. import maths, plots, validate
 from ..i18n import format_number, resolve
+from ..maths import angle_table
 from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
-from ..plots.long_context import angle_table, check_scale
+from ..plots.long_context import check_scale
 from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
@@ -398,8 +399,8 @@ class RopeAnglesExplorer(LiveExplorer):
 
     @property
     def new_pairs(self) -> int:
-        """How many pairs reach angles that training never showed them: :func:`~course_lib.plots.new_angle_pairs`."""
-        new = plots.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
+        """How many pairs reach angles that training never showed them: :func:`~course_lib.maths.new_angle_pairs`."""
+        new = maths.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
         return int(new.sum())
 
     def readout(self) -> str:
