@@ -71,7 +71,7 @@ class RopeExplorer(LiveExplorer):
     on the sliders.
     """
 
-    _esm = module("rope", "axes", "plane")
+    _esm = module("rope", "frequencies", "axes", "plane")
     parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
     # positions up to MAX_POSITION: the curve and the readout's check, O(positions x head_dim), in a frame
     m = NonNegativeInt(5, high=MAX_POSITION)
@@ -338,7 +338,7 @@ class RopeAnglesExplorer(LiveExplorer):
     computed by course_lib (training: base 10 000, positions below ``train_len``).
     """
 
-    _esm = module("rope_angles", "axes", "heatmap")
+    _esm = module("rope_angles", "frequencies", "axes", "heatmap")
     parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
     # a table of at most 4096 positions x 128 pairs, computed and drawn in a frame
     head_dim = Checked(64, even_head_dim, low=2, high=256)

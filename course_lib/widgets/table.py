@@ -44,7 +44,7 @@ class TableExplorer(LiveExplorer):
     the browser shows, computed by course_lib: the reference the browser test compares with.
     """
 
-    _esm = module("table", "axes", "heatmap")
+    _esm = module("table", "frequencies", "axes", "heatmap")
     parameters = ("d_model", "num_positions", "base")
     # the sliders' ranges: a table of at most 1024 x 512 is computed and drawn within a frame
     d_model = PositiveInt(128, high=512)
@@ -137,7 +137,7 @@ class RotationExplorer(LiveExplorer):
     :meth:`readout` and :attr:`error` are that check computed by course_lib, on the table itself.
     """
 
-    _esm = module("rotation", "axes", "plane")
+    _esm = module("rotation", "frequencies", "axes", "plane")
     parameters = ("pos", "k", "i", "d_model", "base")
     # the sliders' ranges (i: the pairs of d_model, checked below), and the table's
     pos = NonNegativeInt(3, high=100)
