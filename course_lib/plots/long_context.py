@@ -11,12 +11,11 @@ divided by a factor κ (position interpolation, Chen et al., 2023) or meet anoth
 import math
 
 import numpy as np
-import torch
 from matplotlib.figure import Figure
 
 from .. import validate
-from ..core import model as core
 from ..i18n import format_number, resolve
+from ..maths import angle_table, new_angle_pairs
 from .figure import DIVERGING, new_figure
 from .messages import LONG_CONTEXT as MESSAGES
 from .rotary import even_head_dim
@@ -31,31 +30,6 @@ __all__ = [
 ]
 
 
-def new_angle_pairs(
-    head_dim: int,
-    num_positions: int,
-    train_len: int,
-    base: float = 10000.0,
-    scale: float = 1.0,
-    train_base: float = 10000.0,
-) -> np.ndarray:
-    """Which pairs reach angles that training never showed them: a bool per pair, ``(head_dim/2,)``.
-
-    Training on positions in ``[0, train_len)`` with ``train_base`` turned pair ``i`` by
-    angles in ``[0, train_len·θ_i)``. A pair for which that range spans ``2π`` has been all
-    the way round: every angle is familiar. Any other pair meets new angles when the
-    positions ``0 .. num_positions-1``, divided by ``scale`` (position interpolation) and
-    turned with ``base``, leave its range: ``(num_positions - 1)/scale · θ'_i >= train_len·θ_i``.
-
-        >>> int(new_angle_pairs(128, 8192, 4096).sum()), int(new_angle_pairs(128, 8192, 4096, scale=2).sum())
-        (18, 0)
-    """
-    two_i = np.arange(0, head_dim, 2)  # (head_dim/2,)
-    trained = train_len * train_base ** (-two_i / head_dim)  # the end of the angles seen, per pair
-    reached = (num_positions - 1) / scale * base ** (-two_i / head_dim)
-    return (trained < 2 * math.pi) & (reached >= trained)
-
-
 def check_scale(value) -> float:
     """``value`` if it is a finite number >= 1: the factor that position interpolation divides positions by."""
     if (
@@ -66,13 +40,6 @@ def check_scale(value) -> float:
     ):
         raise ValueError(MESSAGES("plot_scale", value=value))
     return float(value)
-
-
-def angle_table(head_dim: int, num_positions: int, base: float, scale: float) -> np.ndarray:
-    """cos of RoPE's angles at positions ``p / scale``: ``(num_positions, head_dim/2)``, in float64."""
-    positions = torch.arange(num_positions, dtype=torch.float64) / scale  # (n,)
-    # RoPE's cos is the sinusoidal table's odd columns (core.rotary_tables), at positions p / scale
-    return core.sinusoidal_rows(positions, head_dim, base)[:, 1::2].numpy()  # (n, head_dim/2)
 
 
 def draw_rope_angles(fig: Figure, ax, head_dim: int, num_positions: int, train_len: int, lang: str) -> dict:

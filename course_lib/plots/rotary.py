@@ -19,6 +19,7 @@ from matplotlib.ticker import MaxNLocator
 from .. import validate
 from ..core import model as core
 from ..i18n import format_number, resolve
+from ..maths import frequency
 from ..rotary import rotary_tables
 from .figure import new_figure
 from .messages import ROTARY as MESSAGES
@@ -153,7 +154,7 @@ def update_rope_rotation(artists: dict, m: int, n: int, pair: int, lang: str) ->
     left.set_ylim(-radius, radius)
     left.set_xlabel(MESSAGES("rope_coordinate", lang, c=2 * pair))
     left.set_ylabel(MESSAGES("rope_coordinate", lang, c=2 * pair + 1))
-    theta = base ** (-2 * pair / len(q))
+    theta = frequency(pair, len(q), base)
     left.set_title(
         MESSAGES("rope_pair_title", lang, i=pair, theta=format_number(theta, ".4g", lang)), fontsize="medium"
     )

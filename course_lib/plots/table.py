@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 from .. import validate
 from ..embedding import sinusoidal_table
 from ..i18n import format_number, resolve
+from ..maths import frequency, slow_columns, wavelength
 from .figure import as_array, check_dims, colours, draw_heatmap, new_figure
 from .messages import MESSAGES
 
@@ -21,30 +22,6 @@ __all__ = [
     "draw_rotation",
     "plot_rotation",
 ]
-
-
-def wavelength(i: int, d_model: int, base: float = 10000.0) -> float:
-    """Wavelength, in positions, of the sine/cosine pair ``i``: ``2π · base^(2i / d_model)``.
-
-    >>> round(wavelength(0, 512), 4), round(wavelength(255, 512))
-    (6.2832, 60611)
-    """
-    return 2 * math.pi * base ** (2 * i / d_model)
-
-
-def slow_columns(num_positions: int, d_model: int, base: float = 10000.0) -> int:
-    """How many columns of the table have a wavelength longer than ``num_positions``.
-
-    Over the first ``num_positions`` rows such a column does not complete one period: it
-    changes slowly. Column ``c`` belongs to the pair ``i = c // 2``, whose wavelength
-    ``2π · base^(2i/d_model)`` exceeds ``n`` when ``2i/d_model > log(n/2π) / log(base)``:
-    a fraction of the way across the table, so the share of slow columns is about
-    ``1 - log(n/2π) / log(base)`` whatever ``d_model`` is.
-
-    >>> [slow_columns(256, d) for d in (64, 128, 256, 512)]
-    [38, 76, 152, 304]
-    """
-    return sum(wavelength(c // 2, d_model, base) > num_positions for c in range(d_model))
 
 
 def plot_table(table, title: str | None = None, lang: str | None = None, *, figsize=None, dpi=None) -> Figure:
@@ -175,7 +152,7 @@ def draw_rotation(fig: Figure, pos: int, k: int, i: int, d_model: int, base: flo
 
     The arguments are taken as checked: ``plot_rotation`` and the widget check them once.
     """
-    omega = base ** (-2 * i / d_model)  # angle per position of the pair (2i, 2i + 1)
+    omega = frequency(i, d_model, base)  # angle per position of the pair (2i, 2i + 1)
     ax = fig.add_subplot()
     t = np.linspace(0, 2 * np.pi, 200)
     ax.plot(np.sin(t), np.cos(t), color="0.85", linewidth=1)

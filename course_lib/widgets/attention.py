@@ -38,7 +38,7 @@ class BalanceExplorer(LiveExplorer):
     browser shows, computed by :func:`course_lib.plots.attention_balance`.
     """
 
-    _esm = module("attention", "sinusoidal", "axes", "heatmap")
+    _esm = module("attention", "frequencies", "sinusoidal", "axes", "heatmap")
     parameters = ("first", "second", "scale")
     first = traitlets.Unicode().tag(sync=True)
     second = traitlets.Unicode().tag(sync=True)

@@ -48,7 +48,7 @@ class EmbeddingExplorer(LiveExplorer):
     :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
-    _esm = module("embeddings", "sinusoidal", "axes", "heatmap", "choice")
+    _esm = module("embeddings", "frequencies", "sinusoidal", "axes", "heatmap", "choice")
     parameters = ("sentences", "d_model", "seed", "sentence", "show")
     sentences = traitlets.List(traitlets.Unicode()).tag(sync=True)
     d_model = PositiveInt(64, high=512)

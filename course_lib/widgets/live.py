@@ -56,7 +56,7 @@ def module(name: str, *parts: str) -> str:
     """The ES module of explorer ``name``: ``js/common.js``, the shared ``js/<part>.js``, then ``js/<name>.js``.
 
     ``parts`` are files that several explorers use and others do not (``axes``, ``heatmap``,
-    ``plane``, ``sinusoidal``, ``choice``, ``textbox``): one module string, so they need no
+    ``plane``, ``frequencies``, ``sinusoidal``, ``choice``, ``textbox``): one module string, so they need no
     import. ``heatmap`` draws with ``axes``'s functions: an explorer that takes one takes both.
     """
     files = ["common", *parts, name]

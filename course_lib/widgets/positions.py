@@ -33,7 +33,7 @@ class LeftPaddingExplorer(LiveExplorer):
     and :meth:`readout` are what the browser shows, computed by course_lib.
     """
 
-    _esm = module("positions", "sinusoidal", "axes", "heatmap", "choice")
+    _esm = module("positions", "frequencies", "sinusoidal", "axes", "heatmap", "choice")
     parameters = ("tokens", "padding", "positions", "max_padding", "d_model")
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     padding = traitlets.Int(2).tag(sync=True)

@@ -18,12 +18,13 @@ import numpy as np
 import torch
 import traitlets
 
-from .. import plots, validate
+from .. import maths, plots, validate
 from ..i18n import format_number, resolve
+from ..maths import angle_table
 from ..plots.alibi import MESSAGES as ALIBI_MESSAGES
 from ..plots.alibi import check_head
 from ..plots.long_context import MESSAGES as PLOT_MESSAGES
-from ..plots.long_context import angle_table, check_scale
+from ..plots.long_context import check_scale
 from ..plots.rotary import MESSAGES as ROTARY_MESSAGES
 from ..plots.rotary import check_pair, even_head_dim
 from ..rotary import alibi_slopes
@@ -70,7 +71,7 @@ class RopeExplorer(LiveExplorer):
     on the sliders.
     """
 
-    _esm = module("rope", "axes", "plane")
+    _esm = module("rope", "frequencies", "axes", "plane")
     parameters = ("head_dim", "m", "n", "pair", "base", "max_position", "seed")
     # positions up to MAX_POSITION: the curve and the readout's check, O(positions x head_dim), in a frame
     m = NonNegativeInt(5, high=MAX_POSITION)
@@ -337,7 +338,7 @@ class RopeAnglesExplorer(LiveExplorer):
     computed by course_lib (training: base 10 000, positions below ``train_len``).
     """
 
-    _esm = module("rope_angles", "axes", "heatmap")
+    _esm = module("rope_angles", "frequencies", "axes", "heatmap")
     parameters = ("head_dim", "num_positions", "train_len", "base", "scale")
     # a table of at most 4096 positions x 128 pairs, computed and drawn in a frame
     head_dim = Checked(64, even_head_dim, low=2, high=256)
@@ -398,8 +399,8 @@ class RopeAnglesExplorer(LiveExplorer):
 
     @property
     def new_pairs(self) -> int:
-        """How many pairs reach angles that training never showed them: :func:`~course_lib.plots.new_angle_pairs`."""
-        new = plots.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
+        """How many pairs reach angles that training never showed them: :func:`~course_lib.maths.new_angle_pairs`."""
+        new = maths.new_angle_pairs(self.head_dim, self.num_positions, self.train_len, self.base, self.scale)
         return int(new.sum())
 
     def readout(self) -> str:

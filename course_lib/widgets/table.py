@@ -11,7 +11,7 @@ import math
 import torch
 import traitlets
 
-from .. import plots, validate
+from .. import maths, plots, validate
 from ..embedding import sinusoidal_table
 from ..i18n import format_number, resolve
 from ..plots.table import check_table_pair
@@ -44,7 +44,7 @@ class TableExplorer(LiveExplorer):
     the browser shows, computed by course_lib: the reference the browser test compares with.
     """
 
-    _esm = module("table", "axes", "heatmap")
+    _esm = module("table", "frequencies", "axes", "heatmap")
     parameters = ("d_model", "num_positions", "base")
     # the sliders' ranges: a table of at most 1024 x 512 is computed and drawn within a frame
     d_model = PositiveInt(128, high=512)
@@ -95,7 +95,7 @@ class TableExplorer(LiveExplorer):
         """The readout's two lines under the sliders, as the browser writes them."""
         n, d, base, lang = self.num_positions, self.d_model, self.base, self.lang
         last_i = (d - 1) // 2  # the last sine/cosine pair, a lone sine when d is odd
-        slow = plots.slow_columns(n, d, base)
+        slow = maths.slow_columns(n, d, base)
         return [
             MESSAGES(
                 "table_readout",
@@ -103,8 +103,8 @@ class TableExplorer(LiveExplorer):
                 d_model=d,
                 num_positions=n,
                 base=format_length(base, lang),
-                shortest=format_length(plots.wavelength(0, d, base), lang),
-                longest=format_length(plots.wavelength(last_i, d, base), lang),
+                shortest=format_length(maths.wavelength(0, d, base), lang),
+                longest=format_length(maths.wavelength(last_i, d, base), lang),
                 last_i=last_i,
             ),
             MESSAGES(
@@ -120,7 +120,7 @@ def table_explorer(
 
     Sliders: ``d_model`` (1 to 512), number of positions (1 to 1024) and ``base`` (on a
     log scale, 10 to 10^6); a value outside them is refused. Under them, the wavelengths, the share of slow columns (those
-    whose wavelength is longer than the positions shown: :func:`~course_lib.plots.slow_columns`)
+    whose wavelength is longer than the positions shown: :func:`~course_lib.maths.slow_columns`)
     and the heatmap, coloured as :func:`course_lib.plots.plot_table` colours it. The static
     figure to show beside it is ``plot_table(sinusoidal_table(num_positions, d_model, base))``.
     """
@@ -137,7 +137,7 @@ class RotationExplorer(LiveExplorer):
     :meth:`readout` and :attr:`error` are that check computed by course_lib, on the table itself.
     """
 
-    _esm = module("rotation", "axes", "plane")
+    _esm = module("rotation", "frequencies", "axes", "plane")
     parameters = ("pos", "k", "i", "d_model", "base")
     # the sliders' ranges (i: the pairs of d_model, checked below), and the table's
     pos = NonNegativeInt(3, high=100)

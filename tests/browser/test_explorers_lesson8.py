@@ -12,9 +12,11 @@ whose helpers these use).
   exponent; a last-bit difference of ``pow`` is 2.2e-16), one head's bias within 1e-15 of
   ``alibi_bias(float64)``, the last query's weights within 1e-15 of ``plots.alibi_weights``, the
   slope's label exactly ``plots.slope_label``'s, and every readout exactly what Python writes.
-  RoPE's angles: cos of every angle within 1e-12 of ``plots.long_context.angle_table`` (float64;
+  RoPE's angles: cos of every angle within 1e-12 of ``maths.angle_table`` (float64;
   angles up to 2047 rad, where one ulp of the angle is 4.5e-13), the pairs that meet new angles
-  exactly ``plots.new_angle_pairs``, and the readout exactly Python's.
+  exactly ``plots.new_angle_pairs``, and the readout exactly Python's. The frequencies ω_i that every
+  explorer turns by: written once in JavaScript (``js/frequencies.js``), within 1e-12 of
+  ``core.model.inverse_frequencies``.
 - **Live from saved state**: lesson 8 on the site from ``file://`` (English and Russian), in its
   decks from ``file://`` (both languages), and in JupyterLab before its cells run (the notebook's
   saved widget state) and after running its cells up to the last explorer's (the kernel's widgets). Each control is moved from the keyboard and must change the canvas's pixels
@@ -36,8 +38,10 @@ import pytest
 import torch
 
 from course_lib import alibi_bias, alibi_slopes, plots, widgets
+from course_lib.core.model import inverse_frequencies
 from course_lib.i18n import LANGUAGES
-from course_lib.plots.long_context import angle_table
+from course_lib.maths import angle_table
+from course_lib.widgets.live import JS
 from course_tools.config import CONFIG
 from tests.browser import test_explorers as lesson5
 from tests.browser.conftest import is_file
@@ -223,6 +227,31 @@ def test_rope_angles_js_equals_course_lib(module_page):
         expected = angle_table(d, n, base, scale).flatten()
         assert np.abs(np.array(table) - expected).max() <= 1e-12, (d, n, base, scale)
         assert new == plots.new_angle_pairs(d, n, train_len, base, scale).tolist()
+
+
+# (d, base): even and odd widths, the sliders' bases and a small one
+FREQUENCY_POINTS = [
+    (1, 10000.0),
+    (8, 10000.0),
+    (33, 123.4),
+    (64, 10**5.5),
+    (128, 500000.0),
+    (512, 1e6),
+    (2, 10.0),
+]
+
+
+def test_the_frequencies_are_written_once_in_js_and_equal_the_cores(module_page):
+    # every explorer that turns pairs (tables, rotations, RoPE) takes ω_i = base^(-2i/d) from frequencies.js
+    written = sorted(
+        path.name for path in JS.glob("*.js") if re.search(r"[bB]ase \*\* ", path.read_text("utf-8"))
+    )
+    assert written == ["frequencies.js"]
+    page, load = module_page
+    assert {"inverseFrequency", "inverseFrequencies"} <= set(load(widgets.rope_angles_explorer()))
+    for d, base in FREQUENCY_POINTS:
+        js = page.evaluate("([d, b]) => Array.from(explorer.inverseFrequencies(d, b))", [d, base])
+        assert np.abs(np.array(js) - inverse_frequencies(d, base).numpy()).max() <= 1e-12, (d, base)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

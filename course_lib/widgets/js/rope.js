@@ -5,10 +5,8 @@
 // check, tested equal to them in tests/browser/test_explorers_lesson8.py. q and k come from Python
 // (course_lib.plots.rotary.rope_vectors: torch's generator, which no browser has).
 
-// θ_i = base^(-2i/headDim), the angle per position of pair i
-export function theta(i, headDim, base) {
-  return base ** (-(2 * i) / headDim);
-}
+// θ_i = base^(-2i/headDim), the angle per position of pair i: frequencies.js's
+export const theta = inverseFrequency;
 
 // x turned to position p: pair (2i, 2i + 1) turned by p·θ_i, as the complex number x_2i + j·x_2i+1
 // times e^(j·p·θ_i)

@@ -8,8 +8,7 @@ const TRAIN_BASE = 10000; // the base of training, as new_angle_pairs' default
 // cos((m / κ) · base^(-2i/headDim)) for m = 0 .. n-1 and the headDim/2 pairs: n x headDim/2, row after row
 export function angleTable(headDim, n, base, scale) {
   const pairs = headDim / 2;
-  const theta = new Float64Array(pairs);
-  for (let i = 0; i < pairs; i++) theta[i] = base ** (-(2 * i) / headDim);
+  const theta = inverseFrequencies(headDim, base);
   const out = new Float64Array(n * pairs);
   for (let p = 0; p < n; p++) {
     const position = p / scale;
@@ -23,9 +22,9 @@ export function angleTable(headDim, n, base, scale) {
 // when (n - 1)/κ · θ'_i >= trainLen · θ_i
 export function newAnglePairs(headDim, n, trainLen, base, scale, trainBase = TRAIN_BASE) {
   const out = [];
-  for (let twoI = 0; twoI < headDim; twoI += 2) {
-    const trained = trainLen * trainBase ** (-twoI / headDim);
-    const reached = ((n - 1) / scale) * base ** (-twoI / headDim);
+  for (let i = 0; i < headDim / 2; i++) {
+    const trained = trainLen * inverseFrequency(i, headDim, trainBase);
+    const reached = ((n - 1) / scale) * inverseFrequency(i, headDim, base);
     out.push(trained < 2 * Math.PI && reached >= trained);
   }
   return out;
@@ -33,8 +32,7 @@ export function newAnglePairs(headDim, n, trainLen, base, scale, trainBase = TRA
 
 // how far the slowest pair turns over positions 0 .. last, divided by κ, with base
 function slowestTurn(last, headDim, base, scale) {
-  const slowest = (2 * (headDim / 2 - 1)) / headDim;
-  return (last / scale) * base ** -slowest;
+  return (last / scale) * inverseFrequency(headDim / 2 - 1, headDim, base);
 }
 
 function count(flags) {

@@ -2,10 +2,8 @@
 // the unit circle, at pos and at pos + k. The JavaScript copy of course_lib.plots.table.draw_rotation's
 // maths and RotationExplorer.readout's check, tested equal to them in tests/browser/test_explorers.py.
 
-// the angle per position of the pair i: ω = base^(-2i/d_model)
-export function omega(i, d, base) {
-  return base ** (-(2 * i) / d);
-}
+// the angle per position of the pair i: ω = base^(-2i/d_model), frequencies.js's
+const omega = inverseFrequency;
 
 // the pair (sin, cos) of P[pos] for the pair i
 export function pair(pos, i, d, base) {

@@ -8,7 +8,7 @@
 export function positionalRow(pos, d, base = 10000) {
   const row = new Float64Array(d);
   for (let c = 0; c < d; c++) {
-    const angle = pos * base ** (-(c - (c % 2)) / d);
+    const angle = pos * inverseFrequency(Math.floor(c / 2), d, base);
     row[c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
   }
   return row;

@@ -1,6 +1,6 @@
 // Lesson 5's table explorer: the sinusoidal table as a heatmap under three sliders, computed here.
-// The JavaScript copy of course_lib.sinusoidal_table, course_lib.plots.wavelength and
-// course_lib.plots.slow_columns, tested equal to them in tests/browser/test_explorers.py.
+// The JavaScript copy of course_lib.sinusoidal_table, course_lib.maths.wavelength and
+// course_lib.maths.slow_columns, tested equal to them in tests/browser/test_explorers.py.
 
 // PE[pos, 2i] = sin(pos · ω_i), PE[pos, 2i + 1] = cos(pos · ω_i) with ω_i = base^(-2i/d), in float64,
 // row after row (n x d); an odd d_model ends with a sine. Two calls of sin and cos per cell would
@@ -15,7 +15,7 @@ export function sinusoidalTable(n, d, base) {
   const omega = new Float64Array(pairs);
   const [c, s, sin, cos] = [0, 0, 0, 0].map(() => new Float64Array(pairs));
   for (let i = 0; i < pairs; i++) {
-    omega[i] = base ** (-(2 * i) / d);
+    omega[i] = inverseFrequency(i, d, base);
     c[i] = Math.cos(omega[i]);
     s[i] = Math.sin(omega[i]);
   }
@@ -40,8 +40,9 @@ export function sinusoidalTable(n, d, base) {
   return out;
 }
 
+// 2π / ω_i, as course_lib.maths.wavelength
 export function wavelength(i, d, base) {
-  return 2 * Math.PI * base ** ((2 * i) / d);
+  return (2 * Math.PI) / inverseFrequency(i, d, base);
 }
 
 export function slowColumns(n, d, base) {
