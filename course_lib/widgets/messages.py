@@ -324,17 +324,23 @@ SCALING = Messages(
         "slider_low": {"en": "low_freq_factor", "ru": "low_freq_factor"},
         "slider_high": {"en": "high_freq_factor", "ru": "high_freq_factor"},
         "readout": {
-            "en": "{method}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
-            "frequency, {divided} turn s times slower, {between} in between.{attention} Pairs that meet angles "
+            "en": "{method}, base = {base}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
+            "frequency, {divided} turn s times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
             "never seen in training within C positions (▼): {unseen} (without scaling: {unseen_before}).",
-            "ru": "{method}, s = {factor}, L = {original}, C = {context}: из {pairs} пар частоту сохраняют "
-            "{kept}, в s раз медленнее вращаются {divided}, между этими крайними случаями — {between}.{attention} "
+            "ru": "{method}, основание base = {base}, s = {factor}, L = {original}, C = {context}: из {pairs} пар частоту сохраняют "
+            "{kept}, в s раз медленнее вращаются {divided}, между этими крайними случаями — {between}.{attention}{llama3} "
             "Пар, которым в пределах C позиций встречаются углы, которых не было при обучении (▼): {unseen} "
             "(без масштабирования: {unseen_before}).",
         },
         "attention": {
             "en": " YaRN multiplies cos and sin by {value}.",
             "ru": " YaRN умножает cos и sin на {value}.",
+        },
+        "llama3": {
+            "en": " Pairs with wavelengths below L / high_freq_factor = {short} positions keep their frequency, "
+            "those above L / low_freq_factor = {long} turn s times slower.",
+            "ru": " Пары с длиной волны меньше L / high_freq_factor = {short} позиций сохраняют частоту, "
+            "а пары с длиной волны больше L / low_freq_factor = {long} вращаются в s раз медленнее.",
         },
         "title": {
             "en": "Turns of each pair within C = {context} positions: {method}",

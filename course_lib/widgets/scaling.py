@@ -26,7 +26,7 @@ from ..messages import ROTARY as ROTARY_ERRORS
 from ..plots.rotary import even_head_dim
 from ..rotary import PUBLISHED, as_float, check_rope_scaling, rope_frequencies
 from ..scaling import METHODS
-from .live import Checked, Choice, LiveExplorer, PositiveInt, module, template
+from .live import Checked, Choice, LiveExplorer, PositiveInt, format_length, module, template
 from .messages import SCALING as MESSAGES
 
 __all__ = [
@@ -207,6 +207,7 @@ class RopeScalingExplorer(LiveExplorer):
             "high_freq_factor": MESSAGES("slider_high", lang),
             "readout": template(MESSAGES, "readout", lang),
             "attention": template(MESSAGES, "attention", lang),
+            "llama3": template(MESSAGES, "llama3", lang),
             "title": template(MESSAGES, "title", lang),
             **{key: MESSAGES(key, lang) for key in ("xlabel", "ylabel", "ylabel_right", "before", "after")},
             "trained": MESSAGES("trained", lang),
@@ -316,15 +317,23 @@ class RopeScalingExplorer(LiveExplorer):
             if self.method == "yarn"
             else ""
         )
+        llama3_text = ""
+        if self.method == "llama3":
+            short, long = self.original_len / self.high_freq_factor, self.original_len / self.low_freq_factor
+            llama3_text = MESSAGES(
+                "llama3", lang, short=format_length(short, lang), long=format_length(long, lang)
+            )
         return MESSAGES(
             "readout",
             lang,
             method=self.method_name(),
+            base=format_number(self.base, ",.0f", lang),
             factor=format_number(self.factor, ".6g", lang),
             original=format_number(self.original_len, ",", lang),
             context=format_number(self.context, ",", lang),
             pairs=self.head_dim // 2,
             attention=attention_text,
+            llama3=llama3_text,
             unseen=int(unseen_after.sum()),
             unseen_before=int(unseen_before.sum()),
             **self.counts(),

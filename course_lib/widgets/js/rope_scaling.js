@@ -93,6 +93,9 @@ export function counts(v) {
   return found;
 }
 
+// a wavelength as course_lib.widgets.live.format_length writes it: 6.3 and 35 333
+const formatLength = (x, numbers) => formatNumber(x, x < 100 ? ".1f" : ",.0f", numbers);
+
 const sum = (flags) => flags.filter(Boolean).length;
 
 // the readout, as RopeScalingExplorer.readout() writes it in Python
@@ -101,11 +104,19 @@ export function readout(v, labels, numbers) {
   const marks = unseen(v);
   return fill(labels.readout, {
     method: labels[`method_${v.method}`],
+    base: formatNumber(v.base, ",.0f", numbers),
     factor: formatNumber(v.factor, ".6g", numbers),
     original: formatNumber(v.original_len, ",.0f", numbers),
     context: formatNumber(v.context, ",.0f", numbers),
     pairs: v.head_dim / 2,
     attention: v.method === "yarn" ? fill(labels.attention, { value: formatNumber(attention, ".4f", numbers) }) : "",
+    llama3:
+      v.method === "llama3"
+        ? fill(labels.llama3, {
+            short: formatLength(v.original_len / v.high_freq_factor, numbers),
+            long: formatLength(v.original_len / v.low_freq_factor, numbers),
+          })
+        : "",
     unseen: sum(marks.after),
     unseen_before: sum(marks.before),
     ...counts(v),
@@ -122,9 +133,9 @@ const TRAINED = "#0072b2"; // in training: blue
 export const CATEGORIES = { "after scaling and in training": [AFTER, TRAINED] };
 
 const WIDTH = 600;
-const HEIGHT = 380;
+const HEIGHT = 396;
 // the plot area: the title above, the marks of unseen angles, the axes' labels left, right and below, the key
-const BOX = { x: 62, y: 46, w: WIDTH - 62 - 78, h: HEIGHT - 46 - 82 };
+const BOX = { x: 62, y: 46, w: WIDTH - 62 - 78, h: 252 };
 const STRIP = 12;
 
 // 10ⁿ as a tick label: 1, 10, 10², 10⁻³
@@ -223,8 +234,12 @@ function drawScaling(ctx, v, labels, font, colours) {
     [labels.trained, TRAINED, [1.5, 2.5], 2],
   ];
   let at = x;
-  const row = HEIGHT - 16;
+  let row = y + h + 52;
   for (const [text, colour, dash, width] of keys) {
+    if (at > x && at + 27 + ctx.measureText(text).width > WIDTH - 4) {
+      at = x; // the next line: a long key (Russian's) does not run off the canvas
+      row += 18;
+    }
     ctx.save();
     ctx.strokeStyle = colour;
     ctx.lineWidth = width;
@@ -363,6 +378,7 @@ async function render({ model: saved, el }) {
   const draw = () => {
     const v = {};
     for (const name of SETTINGS) v[name] = model.get(name);
+    v.head_dim = 2 * Math.floor(v.head_dim / 2); // a saved odd width: the pairs it has
     drawScaling(sizeCanvas(canvas, WIDTH, HEIGHT), v, labels, font, colours());
     line.textContent = readout(v, labels, numbers);
     canvas.setAttribute("aria-label", title(v, labels, numbers));
