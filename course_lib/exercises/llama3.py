@@ -1,6 +1,6 @@
 """Lesson 9: Llama 3's rule for RoPE's frequencies (``rope_type: "llama3"``), written by the student.
 
-The student writes ``llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor,
+The student writes ``my_llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor,
 original_max_position_embeddings)``: each pair's frequency ``ω_i`` (``inv_freq``, shape
 ``(head_dim/2,)``) kept when its wavelength ``2π/ω_i`` is shorter than ``L/high_freq_factor``,
 divided by ``factor`` when it is longer than ``L/low_freq_factor``, and a blend of the two
@@ -131,7 +131,7 @@ import math
 import torch
 
 
-def llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+def my_llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
     # en: inv_freq: (head_dim/2,), ω_i of each pair; returns the new ω_i, the same shape
     # ru: inv_freq: (head_dim/2,), ω_i каждой пары; вернуть новые ω_i той же формы
     raise NotImplementedError
@@ -143,7 +143,7 @@ import math
 import torch
 
 
-def llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+def my_llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
     L = original_max_position_embeddings
     wavelength = 2 * math.pi / inv_freq  # en: (head_dim/2,): positions per turn
     # ru: (head_dim/2,): позиций на один оборот
@@ -184,7 +184,7 @@ def _number(x: float) -> str:
 
 def diagnose(student, run: Run) -> Feedback:
     require_function(student)
-    name = getattr(student, "__name__", "llama3_frequencies")
+    name = getattr(student, "__name__", "my_llama3_frequencies")
     for head_dim, base, case in CASES:
         factor, low, high, L = case["factor"], case["low_freq_factor"], case["high_freq_factor"], case["L"]
         inv_freq = core.inverse_frequencies(head_dim, base)  # (head_dim/2,)

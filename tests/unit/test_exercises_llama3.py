@@ -12,7 +12,7 @@ LLAMA3 = exercises.llama3.EXERCISE
 
 
 def student(name, keep_below="high", divide_above="low", blend=None, fast=None, slow=None):
-    """A student's ``llama3_frequencies`` written as Meta's loop, with one piece changed.
+    """A student's ``my_llama3_frequencies`` written as Meta's loop, with one piece changed.
 
     ``keep_below`` / ``divide_above`` name the factor whose threshold each case uses; ``blend(smooth,
     freq, factor)`` the frequency inside the band; ``fast`` / ``slow`` what the kept and divided pairs get.
@@ -21,7 +21,7 @@ def student(name, keep_below="high", divide_above="low", blend=None, fast=None, 
     fast = fast or (lambda freq, factor: freq)
     slow = slow or (lambda freq, factor: freq / factor)
 
-    def llama3_frequencies(
+    def my_llama3_frequencies(
         inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
     ):
         L = original_max_position_embeddings
@@ -38,9 +38,9 @@ def student(name, keep_below="high", divide_above="low", blend=None, fast=None, 
                 out.append(blend(smooth, freq, factor))
         return torch.tensor(out, dtype=inv_freq.dtype)
 
-    llama3_frequencies.__qualname__ = name
-    llama3_frequencies.__name__ = name
-    return llama3_frequencies
+    my_llama3_frequencies.__qualname__ = name
+    my_llama3_frequencies.__name__ = name
+    return my_llama3_frequencies
 
 
 def vectorised(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
@@ -99,9 +99,9 @@ test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_styl
 def test_the_template_is_not_attempted_and_the_solution_passes():
     namespace = {}
     exec(LLAMA3.template, namespace)
-    assert LLAMA3.check(namespace["llama3_frequencies"]).status == "not_attempted"
+    assert LLAMA3.check(namespace["my_llama3_frequencies"]).status == "not_attempted"
     exec(LLAMA3.solution_code, namespace)
-    assert LLAMA3.check(namespace["llama3_frequencies"]).key == "llama3.correct"
+    assert LLAMA3.check(namespace["my_llama3_frequencies"]).key == "llama3.correct"
 
 
 def test_each_mistake_differs_from_the_right_answer_in_both_cases():
