@@ -312,7 +312,7 @@ SCALING = Messages(
         # rope_scaling_explorer (lesson 9)
         "preset": {"en": "a published config", "ru": "конфигурация модели"},
         "method": {"en": "method", "ru": "метод"},
-        "method_none": {"en": "none", "ru": "без масштабирования"},
+        "method_none": {"en": "no scaling", "ru": "без масштабирования"},
         "method_linear": {"en": "position interpolation", "ru": "интерполяция позиций"},
         "method_dynamic": {"en": "NTK-aware (dynamic)", "ru": "NTK-aware (dynamic)"},
         "method_yarn": {"en": "YaRN", "ru": "YaRN"},

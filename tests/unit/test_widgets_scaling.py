@@ -129,7 +129,7 @@ def test_readout():
     )
     assert explorer.title() == "Turns of each pair within C = 32 768 positions: Llama 3"
     explorer.method = "none"
-    assert explorer.readout().startswith("none, base = 10 000, s = 8,")
+    assert explorer.readout().startswith("no scaling, base = 10 000, s = 8,")
     assert "high_freq_factor" not in explorer.readout() and "YaRN" not in explorer.readout()
 
 
