@@ -306,6 +306,7 @@ ROTARY = Messages(
     },
 )
 
+# scaling.py: rope_scaling_explorer (lesson 9)
 SCALING = Messages(
     "widgets_scaling",
     {
