@@ -322,8 +322,8 @@ SCALING = Messages(
         "slider_factor": {"en": "factor s", "ru": "коэффициент s"},
         "slider_original": {"en": "training length L", "ru": "обучающая длина L"},
         "slider_context": {"en": "context C", "ru": "контекст C"},
-        "slider_low": {"en": "low_freq_factor", "ru": "low_freq_factor"},
-        "slider_high": {"en": "high_freq_factor", "ru": "high_freq_factor"},
+        "slider_low": {"en": "low_freq_factor (Llama 3)", "ru": "low_freq_factor (Llama 3)"},
+        "slider_high": {"en": "high_freq_factor (Llama 3)", "ru": "high_freq_factor (Llama 3)"},
         "readout": {
             "en": "{method}, base = {base}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
             "frequency, {divided} turn s times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
