@@ -306,13 +306,14 @@ ROTARY = Messages(
     },
 )
 
+# scaling.py: rope_scaling_explorer (lesson 9)
 SCALING = Messages(
     "widgets_scaling",
     {
         # rope_scaling_explorer (lesson 9)
         "preset": {"en": "a published config", "ru": "конфигурация модели"},
         "method": {"en": "method", "ru": "метод"},
-        "method_none": {"en": "none", "ru": "без масштабирования"},
+        "method_none": {"en": "no scaling", "ru": "без масштабирования"},
         "method_linear": {"en": "position interpolation", "ru": "интерполяция позиций"},
         "method_dynamic": {"en": "NTK-aware (dynamic)", "ru": "NTK-aware (dynamic)"},
         "method_yarn": {"en": "YaRN", "ru": "YaRN"},
@@ -321,8 +322,8 @@ SCALING = Messages(
         "slider_factor": {"en": "factor s", "ru": "коэффициент s"},
         "slider_original": {"en": "training length L", "ru": "обучающая длина L"},
         "slider_context": {"en": "context C", "ru": "контекст C"},
-        "slider_low": {"en": "low_freq_factor", "ru": "low_freq_factor"},
-        "slider_high": {"en": "high_freq_factor", "ru": "high_freq_factor"},
+        "slider_low": {"en": "low_freq_factor (Llama 3)", "ru": "low_freq_factor (Llama 3)"},
+        "slider_high": {"en": "high_freq_factor (Llama 3)", "ru": "high_freq_factor (Llama 3)"},
         "readout": {
             "en": "{method}, base = {base}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
             "frequency, {divided} turn s times slower, {between} in between.{attention}{llama3} Pairs that meet angles "

@@ -162,7 +162,7 @@ class RopeScalingExplorer(LiveExplorer):
     high_freq_factor = Checked(4.0, positive("high_freq_factor"), low=1.0, high=FREQ_MAX)
     #: the published configs' settings, by name: the buttons that apply them
     presets = traitlets.Dict().tag(sync=True)
-    #: the sliders' ends: base on a log scale (exponents of 10), the lengths (exponents of 2)
+    #: base's slider's ends, on a log scale (exponents of 10); the lengths' are their bounds, powers of two
     limits = traitlets.Dict().tag(sync=True)
 
     def __init__(
@@ -216,8 +216,6 @@ class RopeScalingExplorer(LiveExplorer):
         limits = {
             "base_exponent_min": min(3.0, math.floor(exponent)),
             "base_exponent_max": max(7.0, math.ceil(exponent)),
-            "length_exponent_min": LENGTH_EXPONENTS[0],
-            "length_exponent_max": LENGTH_EXPONENTS[1],
         }
         super().__init__(
             lang,

@@ -191,7 +191,7 @@ def test_rope_scaling_explorer_is_live_in_a_page(offline_page, lang, record_prop
 
 def test_llama3_factors_stay_in_order_in_the_page(offline_page):
     """Moving low_freq_factor past high_freq_factor pushes it along (and back): the dict stays one
-    transformers accepts, as Python's check requires."""
+    transformers accepts, as Python's check requires. Moved under another method, they show llama3."""
     state = widgets.rope_scaling_explorer(low_freq_factor=3.5, high_freq_factor=4.0).get_state()
     page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "blank page")
     page.set_content("<!DOCTYPE html><html><body></body></html>")
@@ -209,6 +209,15 @@ def test_llama3_factors_stay_in_order_in_the_page(offline_page):
     page.keyboard.press("Home")  # 1: low goes below it
     values = root.evaluate(READ)["values"]
     assert (float(values["low_freq_factor"]), float(values["high_freq_factor"])) == (0.5, 1.0)
+    # under another method, moving one of llama3's factors shows llama3
+    root.locator("input[type=radio][value=linear]").focus()
+    page.keyboard.press("Space")
+    assert root.evaluate(READ)["method"] == "linear"
+    root.locator("input[name=high_freq_factor]").focus()
+    page.keyboard.press("ArrowRight")
+    shown = root.evaluate(READ)
+    assert shown["method"] == "llama3" and float(shown["values"]["high_freq_factor"]) == 1.5
+    assert "high_freq_factor = " in shown["readout"]
     traffic.assert_clean()
 
 

@@ -354,11 +354,13 @@ async function render({ model: saved, el }) {
     low_freq_factor: factor("low_freq_factor", BOUNDS.low_freq_factor.low, model.get("low_freq_factor")),
     high_freq_factor: factor("high_freq_factor", BOUNDS.high_freq_factor.low, model.get("high_freq_factor")),
   };
-  // llama3's factors stay in order: moving one past the other pushes the other along, within its slider
+  // llama3's factors stay in order: moving one past the other pushes the other along, within its slider;
+  // and they are llama3's alone: moving one under another method shows llama3, which reads them
   const ordered = (name, other, direction) => {
     const read = sliders[name].read;
     sliders[name].read = () => {
-      let value = read();
+      let value = read(); // before any model.set: its redraw shows the model's values in the sliders
+      if (model.get("method") !== "llama3") model.set("method", "llama3");
       const bound = BOUNDS[other];
       const current = model.get(other);
       if (direction * (value - current) >= 0) {
