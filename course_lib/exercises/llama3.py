@@ -131,7 +131,9 @@ import math
 import torch
 
 
-def my_llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+def my_llama3_frequencies(
+    inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+):
     # en: inv_freq: (head_dim/2,), ω_i of each pair; returns the new ω_i, the same shape
     # ru: inv_freq: (head_dim/2,), ω_i каждой пары; вернуть новые ω_i той же формы
     raise NotImplementedError
@@ -143,7 +145,9 @@ import math
 import torch
 
 
-def my_llama3_frequencies(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+def my_llama3_frequencies(
+    inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+):
     L = original_max_position_embeddings
     wavelength = 2 * math.pi / inv_freq  # en: (head_dim/2,): positions per turn
     # ru: (head_dim/2,): позиций на один оборот
