@@ -4,7 +4,7 @@ A live explorer (course_lib/widgets/live.py) draws synchronously in its control'
 handler, so the time from dispatching the event to the handler's return is the time to the
 finished picture and readout. Measured in headless Debian Chromium on one page made as the site
 and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state),
-with all eleven explorers built as their lessons build them (``EXPLORERS``, one row each):
+with all twelve explorers built as their lessons build them (``EXPLORERS``, one row each):
 
 1. live, keyboard steps: ``MOVES`` moves of every control in turn (a slider one step, a text
    box a letter, a radio button, a drop-down list, a checkbox), at the lessons' settings (the
@@ -401,6 +401,26 @@ def kernel_rope_angles():
     return move
 
 
+def kernel_rope_scaling():
+    """Lesson 9 (RopeScalingExplorer, live from the start: no kernel version in git): the same move
+    done kernel-side, as the other figures were, for the ratio: factor moved, every pair's turns
+    recomputed by course_lib (``turns()``, rope_frequencies before and after), three curves redrawn, the PNG."""
+    explorer = widgets.rope_scaling_explorer()
+    fig = plots.figure.new_figure((6.0, 4.2), DPI, LANG)
+    ax = fig.add_subplot()
+    lines = [ax.semilogy(t)[0] for t in explorer.turns()]
+    laid_out(fig)
+    step = toggle(8.0, 8.5)
+
+    def move():
+        explorer.factor = step()
+        for line, t in zip(lines, explorer.turns(), strict=True):
+            line.set_ydata(t)
+        return redraw(fig), explorer.readout()
+
+    return move
+
+
 class Kernel:
     """A real ipykernel, as JupyterLab runs one, in which the old explorers of lessons 1 and 2 move."""
 
@@ -576,6 +596,22 @@ EXPLORERS = {
         ("base", 3, 7),
         kernel_rope_angles,
         "base",
+    ),
+    "RoPE scaling (9)": Explorer(
+        "rope-scaling-explorer",
+        lambda: widgets.rope_scaling_explorer(),
+        {
+            "factor": ("slider", 8, 8.5),
+            "original_len": ("slider", 12, 13),
+            "context": ("slider", 15, 16),
+            "low_freq_factor": ("slider", 1, 1.5),
+            "high_freq_factor": ("slider", 4, 4.5),
+            "base": ("slider", 4.0, 4.1),
+            "method": ("radio", "llama3", "yarn"),
+        },
+        ("factor", 1, 64),
+        kernel_rope_scaling,
+        "factor",
     ),
 }
 

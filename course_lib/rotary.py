@@ -18,6 +18,7 @@ so that a score depends on how far apart two tokens are, not on where they stand
 
 import math
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import torch
 
@@ -29,6 +30,8 @@ from .messages import ROTARY as MESSAGES
 __all__ = [
     "MESSAGES",
     "SCALING_KEYS",
+    "Published",
+    "PUBLISHED",
     "check_rope_scaling",
     "rope_frequencies",
     "rotary_tables",
@@ -55,6 +58,64 @@ SCALING_KEYS = {
     ),
     "llama3": (("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"), ()),
 }
+
+
+class Published(NamedTuple):
+    """What RoPE reads from a published model's config.json: its head width, ``rope_theta`` and ``rope_scaling``,
+    and the context the model serves (``max_position_embeddings``, or its model card's longer one)."""
+
+    head_dim: int  # hidden_size / num_attention_heads (DeepSeek: qk_rope_head_dim, the rotated part)
+    base: float  # rope_theta
+    rope_scaling: dict | None
+    context: int
+
+
+#: published configs, one copy for the tests (equal to transformers), the explorer's presets and lesson 9
+PUBLISHED = {
+    # Llama 2 7B: head_dim 4096 / 32 heads, rope_theta 10 000, 4 096 positions, no scaling
+    "Llama 2 7B": Published(128, 10000.0, None, 4096),
+    # Llama 2 7B with the rope_scaling examples of transformers' Llama documentation, for twice its length
+    "Llama 2 linear": Published(128, 10000.0, {"type": "linear", "factor": 2.0}, 8192),
+    "Llama 2 dynamic": Published(
+        128, 10000.0, {"type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}, 8192
+    ),
+    # Llama 3.1 8B: hidden_size 4096 / 32 heads, max_position_embeddings 131 072
+    "Llama 3.1 8B": Published(
+        128,
+        500000.0,
+        {
+            "factor": 8.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8192,
+            "rope_type": "llama3",
+        },
+        131072,
+    ),
+    # Qwen2-7B-Instruct: hidden_size 3584 / 28 heads, rope_theta 1 000 000, 32 768 positions, rope_scaling null
+    "Qwen2 7B": Published(128, 1000000.0, None, 32768),
+    # Qwen2.5-7B-Instruct's model card: add this to config.json for contexts up to 131 072 tokens
+    "Qwen2.5 YaRN": Published(
+        128, 1000000.0, {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}, 131072
+    ),
+    # DeepSeek-V3: qk_rope_head_dim 64, max_position_embeddings 163 840
+    "DeepSeek-V3": Published(
+        64,
+        10000.0,
+        {
+            "beta_fast": 32,
+            "beta_slow": 1,
+            "factor": 40,
+            "mscale": 1.0,
+            "mscale_all_dim": 1.0,
+            "original_max_position_embeddings": 4096,
+            "type": "yarn",
+        },
+        163840,
+    ),
+}
+
+
 POSITIVE_KEYS = (
     "factor",
     "low_freq_factor",

@@ -46,6 +46,7 @@ from . import (
     bpe_merge,
     input_layer,
     learned_positions,
+    llama3,
     pad_batch,
     permutation,
     positional_encoding,
@@ -71,6 +72,7 @@ _REGISTRY = {
         learned_positions,  # 7
         alibi,  # 8
         rotary,  # 8
+        llama3,  # 9
     )
 }
 # what a check compares the notebook's torch, builtins and course with, to name what it replaced

@@ -31,6 +31,7 @@ The modules, by topic:
 - ``positions``: the rows a left-padded text receives (lesson 6; ``messages.POSITIONS``);
 - ``rotary``: RoPE's pair of q and k turning and its two layouts (lesson 8);
 - ``long_context``: RoPE's angles past the training length, under another base or position interpolation (lesson 8);
+- ``rope_scaling``: each pair's wavelength and frequency before and after a ``rope_scaling`` method (lesson 9);
 - ``alibi``: ALiBi's bias per head and where it lets a query look (lesson 8);
 - ``extrapolation``: the length experiment, accuracy against length and position (lesson 7),
   its own catalogue, ``messages.EXTRAPOLATION``;
@@ -54,6 +55,7 @@ from .extrapolation import plot_attention_by_distance, plot_extrapolation
 from .long_context import new_angle_pairs, plot_rope_angles
 from .positions import plot_left_padding
 from .precision import plot_precision
+from .rope_scaling import plot_rope_scaling
 from .rotary import plot_rope_layouts, plot_rope_rotation
 from .table import plot_rotation, plot_similarity, plot_table, plot_waves, slow_columns, wavelength
 from .tokens import plot_fertility, show_tokens
@@ -77,6 +79,7 @@ __all__ = [
     "plot_rope_rotation",
     "plot_rope_layouts",
     "plot_rope_angles",
+    "plot_rope_scaling",
     "plot_alibi",
     "plot_alibi_weights",
     "plot_extrapolation",

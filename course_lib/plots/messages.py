@@ -419,6 +419,15 @@ LONG_CONTEXT = Messages(
             "en": "base = {base}, κ = {scale}: {new} of {pairs} pairs\nreach angles not seen in training",
             "ru": "основание base = {base}, κ = {scale}:\n{new} из {pairs} пар встречают углы,\nкоторых не было при обучении",
         },
+        "scaling_before": {"en": "before", "ru": "до"},
+        "scaling_after": {"en": "after", "ru": "после"},
+        "scaling_train": {"en": "training length L = {L}", "ru": "обучающая длина L = {L}"},
+        "scaling_wavelength": {"en": "wavelength 2π/ω_i, positions", "ru": "длина волны 2π/ω_i, позиций"},
+        "scaling_ratio": {"en": "ω'_i / ω_i (1: kept)", "ru": "ω'_i / ω_i (1: без изменений)"},
+        "scaling_title": {
+            "en": "{method}, κ = {factor}, base = {base}, head_dim = {head_dim}; attention factor {attention}",
+            "ru": "{method}, κ = {factor}, основание {base}, head_dim = {head_dim}; множитель внимания {attention}",
+        },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",
             "ru": "аргумент `scale` должен быть числом ≥ 1 (на него делятся позиции), а получено {value!r}",

@@ -14,7 +14,7 @@ the matching function of :mod:`course_lib.plots`.
 Nothing is printed and no ``Output`` widget is used, so a notebook with these widgets
 re-runs cleanly under nbval. Every label and readout comes from ``widgets/messages.py``:
 :data:`MESSAGES`, shared by the explorers of lessons 3 to 5, and one catalogue for each other
-module (``VOCAB``, ``TOKENS``, ``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``), which that module
+module (``VOCAB``, ``TOKENS``, ``POSITIONS``, ``EXTRAPOLATION``, ``ROTARY``, ``SCALING``), which that module
 calls ``MESSAGES``.
 
 A test -- or a curious student -- moves a live explorer by setting its traits, and reads
@@ -31,7 +31,7 @@ what it shows, computed by course_lib:
 The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured),
 ``embeddings`` (3), ``attention`` (4), ``table`` (5: the table and the rotation),
 ``positions`` (6: left padding), ``extrapolation`` (7: the length experiment), ``rotary``
-(8: RoPE and ALiBi), on ``live`` (what every explorer shares) and ``messages`` (their texts).
+(8: RoPE and ALiBi), ``scaling`` (9: RoPE's scaling for longer contexts), on ``live`` (what every explorer shares) and ``messages`` (their texts).
 """
 
 from .attention import BalanceExplorer, balance_explorer
@@ -48,6 +48,7 @@ from .rotary import (
     rope_angles_explorer,
     rope_explorer,
 )
+from .scaling import RopeScalingExplorer, rope_scaling_explorer
 from .table import RotationExplorer, TableExplorer, rotation_explorer, table_explorer
 from .tokens import TokenExplorer, token_explorer
 from .vocab import VocabExplorer, vocab_explorer
@@ -64,6 +65,7 @@ __all__ = [
     "rope_angles_explorer",
     "balance_explorer",
     "extrapolation_explorer",
+    "rope_scaling_explorer",
     # the widgets they return, and what they share
     "VocabExplorer",
     "TokenExplorer",
@@ -76,6 +78,7 @@ __all__ = [
     "RopeAnglesExplorer",
     "BalanceExplorer",
     "ExtrapolationExplorer",
+    "RopeScalingExplorer",
     "LiveExplorer",
     "MESSAGES",
 ]

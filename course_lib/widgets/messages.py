@@ -12,7 +12,7 @@ and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported b
 
 from ..i18n import Messages
 
-__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY"]
+__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY", "SCALING"]
 
 # live.py: every explorer's settings (Checked) and what the browser writes when it clamped a saved value
 LIVE = Messages(
@@ -303,5 +303,55 @@ ROTARY = Messages(
             "не было при обучении: {new} из {pairs} (▼). Самая медленная пара поворачивается в сумме "
             "на {slow_now} рад (при обучении — на {slow_train} рад).",
         },
+    },
+)
+
+# scaling.py: rope_scaling_explorer (lesson 9)
+SCALING = Messages(
+    "widgets_scaling",
+    {
+        # rope_scaling_explorer (lesson 9)
+        "preset": {"en": "a published config", "ru": "конфигурация модели"},
+        "method": {"en": "method", "ru": "метод"},
+        "method_none": {"en": "no scaling", "ru": "без масштабирования"},
+        "method_linear": {"en": "position interpolation", "ru": "интерполяция позиций"},
+        "method_dynamic": {"en": "NTK-aware (dynamic)", "ru": "NTK-aware (dynamic)"},
+        "method_yarn": {"en": "YaRN", "ru": "YaRN"},
+        "method_llama3": {"en": "Llama 3", "ru": "Llama 3"},
+        "slider_base": {"en": "base", "ru": "основание base"},
+        "slider_factor": {"en": "factor s", "ru": "коэффициент s"},
+        "slider_original": {"en": "training length L", "ru": "обучающая длина L"},
+        "slider_context": {"en": "context C", "ru": "контекст C"},
+        "slider_low": {"en": "low_freq_factor (Llama 3)", "ru": "low_freq_factor (Llama 3)"},
+        "slider_high": {"en": "high_freq_factor (Llama 3)", "ru": "high_freq_factor (Llama 3)"},
+        "readout": {
+            "en": "{method}, base = {base}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
+            "frequency, {divided} turn s times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
+            "never seen in training within C positions (▼): {unseen} (without scaling: {unseen_before}).",
+            "ru": "{method}, основание base = {base}, s = {factor}, L = {original}, C = {context}: из {pairs} пар частоту сохраняют "
+            "{kept}, в s раз медленнее вращаются {divided}, между этими крайними случаями — {between}.{attention}{llama3} "
+            "Пар, которым в пределах C позиций встречаются углы, которых не было при обучении (▼): {unseen} "
+            "(без масштабирования: {unseen_before}).",
+        },
+        "attention": {
+            "en": " YaRN multiplies cos and sin by {value}.",
+            "ru": " YaRN умножает cos и sin на {value}.",
+        },
+        "llama3": {
+            "en": " Pairs with wavelengths below L / high_freq_factor = {short} positions keep their frequency, "
+            "those above L / low_freq_factor = {long} turn s times slower.",
+            "ru": " Пары с длиной волны меньше L / high_freq_factor = {short} позиций сохраняют частоту, "
+            "а пары с длиной волны больше L / low_freq_factor = {long} вращаются в s раз медленнее.",
+        },
+        "title": {
+            "en": "Turns of each pair within C = {context} positions: {method}",
+            "ru": "Обороты каждой пары в пределах C = {context} позиций: {method}",
+        },
+        "xlabel": {"en": "pair i", "ru": "пара i"},
+        "ylabel": {"en": "turns within C, C·θ_i / 2π", "ru": "обороты в пределах C, C·θ_i / 2π"},
+        "ylabel_right": {"en": "frequency θ_i, rad per position", "ru": "частота θ_i, рад на позицию"},
+        "before": {"en": "before scaling", "ru": "до масштабирования"},
+        "after": {"en": "after scaling", "ru": "после масштабирования"},
+        "trained": {"en": "in training: L·θ_i / 2π", "ru": "при обучении: L·θ_i / 2π"},
     },
 )

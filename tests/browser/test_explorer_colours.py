@@ -49,7 +49,8 @@ DEFICIENCIES = ("deuteranomaly", "protanomaly")  # colorspacious's names; at sev
 
 
 def lesson(suffix: str) -> str:
-    return next(name for name in CONFIG.lesson_names() if name.endswith(suffix))
+    # a lesson not written yet (lesson 9 while its explorer came first): its tests fail, naming its missing page
+    return next((name for name in CONFIG.lesson_names() if name.endswith(suffix)), f"NN{suffix}")
 
 
 #: each lesson's explorers, by the class of their root element
@@ -62,6 +63,7 @@ LESSONS = {
     lesson("_putting_it_together"): ["left-padding-explorer"],
     lesson("_learned_positions"): ["extrapolation-explorer"],
     lesson("_rotary_alibi"): ["rope-explorer", "alibi-explorer", "rope-angles-explorer"],
+    lesson("_longer_contexts"): ["rope-scaling-explorer"],
 }
 
 
@@ -141,6 +143,7 @@ def test_categories_stay_apart_for_colour_blind_readers(module_page, course_voca
         "extrapolation": {"the variants": [v["colour"] for v in extrapolation.data["variants"]]},
         "rope": exported(load, page, widgets.rope_explorer()),
         "alibi": alibi_heads(load, page),
+        "rope_scaling": exported(load, page, widgets.rope_scaling_explorer()),
     }
     assert len(explorers["extrapolation"]["the variants"]) == len(ex.VARIANTS)
     failures = []

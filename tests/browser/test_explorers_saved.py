@@ -83,6 +83,7 @@ EXPLORERS = {
     "rope": (lambda lang: widgets.rope_explorer(lang=lang), ["pair"]),
     "alibi": (lambda lang: widgets.alibi_explorer(lang=lang), ["head"]),
     "rope_angles": (lambda lang: widgets.rope_angles_explorer(lang=lang), []),
+    "rope_scaling": (lambda lang: widgets.rope_scaling_explorer(lang=lang), []),
 }
 
 # the out-of-range values: what each kind of setting gets (a text's "string" is a valid value)
@@ -243,7 +244,9 @@ DARK_PAGE = """<!DOCTYPE html><html><head><style>
 </style></head><body></body></html>"""
 
 
-@pytest.mark.parametrize("name", ["table", "rotation", "rope", "alibi", "rope_angles", "left_padding"])
+@pytest.mark.parametrize(
+    "name", ["table", "rotation", "rope", "alibi", "rope_angles", "rope_scaling", "left_padding"]
+)
 def test_an_explorer_rendered_before_it_is_attached_redraws_in_the_pages_colour_and_font(
     offline_page, built, name
 ):

@@ -28,6 +28,9 @@ MISTAKES = {
     "learned_positions": ((("self.weight[:seq]", "self.weight[1 : seq + 1]"),), "lp.rows_from_one"),
     "rotary": ((("apply_rotary(k, positions), v", "k, v"),), "rope.keys_not_rotated"),
     "alibi": ((("bias = -s * (m - n)", "bias = s * (m - n)"),), "alibi.sign"),
+    "llama3": ((("wavelength > L / low_freq_factor", "wavelength > L / high_freq_factor"),
+                ("wavelength < L / high_freq_factor", "wavelength < L / low_freq_factor")),
+               "llama3.thresholds_swapped"),
 }  # fmt: skip
 
 # the bad cases: what the student's cell does, and the (status, diagnosis) every exercise of it gets

@@ -1169,9 +1169,10 @@ def test_every_diagnosis_of_every_exercise_is_provoked_by_a_test(exercise):
     # they import this module: not at the top
     from tests.unit import test_exercises_alibi as alibi
     from tests.unit import test_exercises_input_layer as lesson_6
+    from tests.unit import test_exercises_llama3 as llama3
     from tests.unit import test_exercises_positions as lessons_7_8
 
-    wrong = WRONG + lesson_6.WRONG + lessons_7_8.WRONG + alibi.WRONG
+    wrong = WRONG + lesson_6.WRONG + lessons_7_8.WRONG + alibi.WRONG + llama3.WRONG
     provoked = {key for _, _, key in wrong} | {f"{e.prefix}.correct" for e in EXERCISES}
     provoked.add(lessons_7_8.CORRECT_QK)
     missing = sorted(set(exercise.diagnoses) - provoked)

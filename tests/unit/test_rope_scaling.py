@@ -23,7 +23,7 @@ from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply
 import course_lib  # noqa: E402
 from course_lib import RotaryEmbedding  # noqa: E402
 from course_lib.core import model as core  # noqa: E402
-from course_lib.rotary import SCALING_KEYS, check_rope_scaling, rope_frequencies, rotary_tables  # noqa: E402
+from course_lib.rotary import PUBLISHED, SCALING_KEYS, check_rope_scaling, rope_frequencies, rotary_tables  # noqa: E402
 
 transformers.logging.set_verbosity_error()  # its advice on unusual configs is not under test here
 
@@ -167,50 +167,18 @@ def test_the_default_dict_and_linear_factor_1_are_rope_itself_bit_for_bit():
 
 # ----------------------------------------------------------------------------- published configs
 
-# config.json's rope_theta, head width and rope_scaling, as each model publishes them
-LLAMA_3_1_8B = (
-    128,  # hidden_size 4096 / 32 heads
-    500000.0,
-    {
-        "factor": 8.0,
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
-        "original_max_position_embeddings": 8192,
-        "rope_type": "llama3",
-    },
-)
-# Qwen2.5-7B-Instruct's model card: add this to config.json for contexts up to 131 072 tokens
-QWEN2_5_YARN = (128, 1000000.0, {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"})
-DEEPSEEK_V3_YARN = (
-    64,  # qk_rope_head_dim: the rotated part of each head
-    10000.0,
-    {
-        "beta_fast": 32,
-        "beta_slow": 1,
-        "factor": 40,
-        "mscale": 1.0,
-        "mscale_all_dim": 1.0,
-        "original_max_position_embeddings": 4096,
-        "type": "yarn",
-    },
-)
-# Llama 2 7B (head_dim 128, rope_theta 10 000, 4 096 positions) with the rope_scaling examples of
-# transformers' Llama documentation
-LLAMA_2_LINEAR = (128, 10000.0, {"type": "linear", "factor": 2.0})
-LLAMA_2_DYNAMIC = (128, 10000.0, {"type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096})
-PUBLISHED = {
-    "Llama 3.1 8B": LLAMA_3_1_8B,
-    "Qwen2.5 YaRN": QWEN2_5_YARN,
-    "DeepSeek-V3": DEEPSEEK_V3_YARN,
-    "Llama 2 linear": LLAMA_2_LINEAR,
-    "Llama 2 dynamic": LLAMA_2_DYNAMIC,
-}
+# config.json's head width, rope_theta and rope_scaling, as each model publishes them (course_lib.rotary.PUBLISHED)
+LLAMA_3_1_8B = PUBLISHED["Llama 3.1 8B"][:3]
+QWEN2_5_YARN = PUBLISHED["Qwen2.5 YaRN"][:3]
+DEEPSEEK_V3_YARN = PUBLISHED["DeepSeek-V3"][:3]
+LLAMA_2_LINEAR = PUBLISHED["Llama 2 linear"][:3]
+LLAMA_2_DYNAMIC = PUBLISHED["Llama 2 dynamic"][:3]
 
 
 @pytest.mark.parametrize("name", PUBLISHED)
 @pytest.mark.parametrize("seq_len", [None, 4096, 16384])
 def test_published_configs_equal_transformers(name, seq_len):
-    head_dim, base, scaling = PUBLISHED[name]
+    head_dim, base, scaling, _ = PUBLISHED[name]
     ours = rope_frequencies(head_dim, base, scaling, seq_len)
     assert_frequencies_equal(ours, hf_frequencies(head_dim, base, scaling, seq_len), base)
 

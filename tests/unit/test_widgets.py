@@ -140,6 +140,13 @@ OUT_OF_RANGE = [
     (lambda: widgets.left_padding_explorer(["a", "b"]), "max_padding", 33),
     (lambda: widgets.left_padding_explorer(["a", "b"]), "d_model", 513),
     (lambda: widgets.embedding_explorer(["a b"], d_model=8), "d_model", 10**6),
+    (lambda: widgets.rope_scaling_explorer(), "head_dim", 258),
+    (lambda: widgets.rope_scaling_explorer(), "base", 1e9),
+    (lambda: widgets.rope_scaling_explorer(), "context", 2**20 + 1),
+    (lambda: widgets.rope_scaling_explorer(), "original_len", 64),
+    (lambda: widgets.rope_scaling_explorer(), "factor", 65.0),
+    (lambda: widgets.rope_scaling_explorer(high_freq_factor=16.0), "low_freq_factor", 0.25),
+    (lambda: widgets.rope_scaling_explorer(low_freq_factor=0.5), "high_freq_factor", 17.0),
 ]
 
 
@@ -154,8 +161,8 @@ def test_every_explorer_setting_is_bounded(make, name, value):
         setattr(explorer, name, value)
     assert getattr(explorer, name) == before
     for allowed in (bound["low"], bound["high"]):  # the ends themselves are settings
-        if name in ("head_dim", "max_padding"):
-            continue  # (an even width; a padding already set above 0)
+        if name in ("head_dim", "max_padding", "low_freq_factor"):
+            continue  # (an even width; a padding already set above 0; below high_freq_factor, at most 16)
         setattr(explorer, name, allowed)
         assert getattr(explorer, name) == allowed
 

@@ -1,0 +1,128 @@
+"""The Llama 3 frequency exercise (lesson 9): each usual mistake gets its own diagnosis, in the student's language."""
+
+import math
+
+import torch
+
+from course_lib import exercises, rope_frequencies
+from course_lib.core import model as core
+from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, verdict_tests
+
+LLAMA3 = exercises.llama3.EXERCISE
+
+
+def student(name, keep_below="high", divide_above="low", blend=None, fast=None, slow=None):
+    """A student's ``my_llama3_frequencies`` written as Meta's loop, with one piece changed.
+
+    ``keep_below`` / ``divide_above`` name the factor whose threshold each case uses; ``blend(smooth,
+    freq, factor)`` the frequency inside the band; ``fast`` / ``slow`` what the kept and divided pairs get.
+    """
+    blend = blend or (lambda smooth, freq, factor: (1 - smooth) * freq / factor + smooth * freq)
+    fast = fast or (lambda freq, factor: freq)
+    slow = slow or (lambda freq, factor: freq / factor)
+
+    def my_llama3_frequencies(
+        inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    ):
+        L = original_max_position_embeddings
+        given = {"low": low_freq_factor, "high": high_freq_factor}
+        out = []
+        for freq in inv_freq.tolist():
+            wavelength = 2 * math.pi / freq
+            if wavelength < L / given[keep_below]:
+                out.append(fast(freq, factor))
+            elif wavelength > L / given[divide_above]:
+                out.append(slow(freq, factor))
+            else:
+                smooth = (L / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+                out.append(blend(smooth, freq, factor))
+        return torch.tensor(out, dtype=inv_freq.dtype)
+
+    my_llama3_frequencies.__qualname__ = name
+    my_llama3_frequencies.__name__ = name
+    return my_llama3_frequencies
+
+
+def vectorised(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Right, as transformers writes it: a factor on the wavelengths, then the frequencies back."""
+    L = original_max_position_embeddings
+    wavelen = 2 * math.pi / inv_freq
+    inv_freq_llama = torch.where(wavelen > L / low_freq_factor, inv_freq / factor, inv_freq)
+    smooth = (L / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    smoothed = (1 - smooth) * inv_freq_llama / factor + smooth * inv_freq_llama
+    medium = ~(wavelen < L / high_freq_factor) & ~(wavelen > L / low_freq_factor)
+    return torch.where(medium, smoothed, inv_freq_llama)
+
+
+def through_course_lib(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Right, through the course's checked layer: the head width and base read back from ``inv_freq``."""
+    head_dim = 2 * len(inv_freq)
+    base = float(inv_freq[1]) ** (-head_dim / 2)
+    scaling = {
+        "rope_type": "llama3",
+        "factor": factor,
+        "low_freq_factor": low_freq_factor,
+        "high_freq_factor": high_freq_factor,
+        "original_max_position_embeddings": original_max_position_embeddings,
+    }
+    return rope_frequencies(head_dim, base, scaling)[0].float()
+
+
+WRONG = [
+    (LLAMA3, student("swapped", keep_below="low", divide_above="high"), "llama3.thresholds_swapped"),
+    (
+        LLAMA3,
+        student("reversed", blend=lambda smooth, freq, factor: (1 - smooth) * freq + smooth * freq / factor),
+        "llama3.smooth_reversed",
+    ),
+    (LLAMA3, lambda inv_freq, *args: inv_freq / args[0], "llama3.linear"),
+    (LLAMA3, lambda inv_freq, *args: inv_freq.clone(), "llama3.unchanged"),
+    (
+        LLAMA3,
+        student(
+            "times_factor",
+            slow=lambda freq, factor: freq * factor,
+            blend=lambda smooth, freq, factor: (1 - smooth) * freq * factor + smooth * freq,
+        ),
+        "llama3.multiplied",
+    ),
+    (LLAMA3, student("band_divided", blend=lambda smooth, freq, factor: freq / factor), "llama3.values"),
+    (LLAMA3, lambda inv_freq, *args: inv_freq[:-1], "llama3.shape"),
+]
+RIGHT = [(LLAMA3, student("loop")), (LLAMA3, vectorised), (LLAMA3, through_course_lib)]
+
+test_each_mistake_gets_its_own_diagnosis, test_right_implementations_in_any_style_pass = verdict_tests(
+    WRONG, RIGHT
+)
+
+
+def test_the_template_is_not_attempted_and_the_solution_passes():
+    namespace = {}
+    exec(LLAMA3.template, namespace)
+    assert LLAMA3.check(namespace["my_llama3_frequencies"]).status == "not_attempted"
+    exec(LLAMA3.solution_code, namespace)
+    assert LLAMA3.check(namespace["my_llama3_frequencies"]).key == "llama3.correct"
+
+
+def test_each_mistake_differs_from_the_right_answer_in_both_cases():
+    """A diagnosis can fire only if the mistake changes the answer: it must, in each checked config."""
+    from course_lib.exercises.llama3 import CASES, smooth_reversed
+
+    for head_dim, base, case in CASES:
+        inv_freq = core.inverse_frequencies(head_dim, base)
+        args = (case["factor"], case["low_freq_factor"], case["high_freq_factor"], case["L"])
+        right = core.llama3_frequencies(inv_freq, args[0], args[3], args[1], args[2])
+        wavelength = 2 * math.pi / inv_freq
+        band = (wavelength >= case["L"] / case["high_freq_factor"]) & (
+            wavelength <= case["L"] / case["low_freq_factor"]
+        )
+        assert int(band.sum()) >= 2  # the blend is checked on more than one pair
+        assert not torch.allclose(smooth_reversed(inv_freq, *args), right, rtol=1e-3)
+        assert not torch.allclose(inv_freq / args[0], right, rtol=1e-3)
+
+
+def test_the_reversed_blend_verdict_names_the_pair_and_its_numbers(lang):
+    verdict = LLAMA3.check(WRONG[1][1])
+    assert_verdict(verdict, "incorrect", "llama3.smooth_reversed", lang)
+    assert_numbers_in_language(verdict.message, lang)
+    assert verdict.values["pair"] == 29  # Llama 3.1 8B keeps pairs 0-28: pair 29 opens the band
