@@ -72,7 +72,7 @@ IGNORE = -100  # F.cross_entropy's ignore_index: positions without a target
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    """The experiment, with the defaults of lesson 7 (about 2.5 s of one CPU core per variant)."""
+    """The experiment, with the defaults of lesson 7 (about 3 s of one CPU core per variant)."""
 
     task: str = "shift"  # "shift" (a relative rule) or "lookup" (an absolute rule)
     k: int = 1  # shift: y[i] = x[i-k]; lookup: y[i] = x[k]

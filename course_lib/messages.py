@@ -378,9 +378,9 @@ EXTRAPOLATION = Messages(
             "(RoPE поворачивает координаты головы парами)",
         },
         "lengths": {
-            "en": "the lengths must grow: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "en": "the lengths must not decrease, and k must be smaller: k={k} < min_len={min_len} <= train_len={train_len} <= "
             "test_len={test_len} (every training sequence needs a target after position k)",
-            "ru": "длины должны расти: k={k} < min_len={min_len} <= train_len={train_len} <= "
+            "ru": "длины не должны убывать, а k должно быть меньше: k={k} < min_len={min_len} <= train_len={train_len} <= "
             "test_len={test_len} (в каждой обучающей последовательности нужна цель после позиции k)",
         },
         "lookup_k": {

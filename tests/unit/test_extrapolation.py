@@ -64,8 +64,11 @@ def test_the_same_generator_seed_gives_the_same_batch():
         ({"task": "copy"}, r"task must be one of 'shift', 'lookup', got 'copy'"),
         ({"d_model": 30, "n_heads": 4}, r"d_model=30 must split into n_heads=4 heads of an even width"),
         ({"d_model": 0}, r"d_model must be a positive integer, got 0"),
-        ({"min_len": 20}, r"the lengths must grow: k=1 < min_len=20 <= train_len=16 <= test_len=64"),
-        ({"k": 4}, r"the lengths must grow: k=4 < min_len=4"),
+        (
+            {"min_len": 20},
+            r"the lengths must not decrease, and k must be smaller: k=1 < min_len=20 <= train_len=16 <= test_len=64",
+        ),
+        ({"k": 4}, r"the lengths must not decrease, and k must be smaller: k=4 < min_len=4"),
         ({"test_len": 8}, r"train_len=16 <= test_len=8"),
         ({"task": "lookup", "k": 3}, r"the lookup task needs k \+ 1 < min_len, got k=3, min_len=4"),
         ({"lr": 0}, r"lr must be a positive number, got 0"),

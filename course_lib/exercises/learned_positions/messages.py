@@ -189,11 +189,11 @@ MESSAGES = Messages(
             "d_model)`.)",
         },
         "hint2": {
-            "en": "Start the table at the scale of the vectors it is added to: the course's token "
+            "en": "Start the table at about the scale of the vectors it is added to: the course's token "
             "vectors have RMS 1, the sinusoidal table RMS 1/√2 ≈ 0.71. `torch.randn(max_len, "
             "d_model) / 2**0.5` starts it at the sinusoidal table's scale; GPT-2's 0.01 would "
             "make the positions 100 times smaller than the tokens.",
-            "ru": "Задайте таблице начальный масштаб, как у векторов, к которым она прибавляется: у векторов "
+            "ru": "Задайте таблице начальный масштаб, близкий к масштабу векторов, к которым она прибавляется: у векторов "
             "токенов курса RMS 1, у синусоидальной таблицы RMS 1/√2 ≈ 0,71. `torch.randn(max_len, "
             "d_model) / 2**0.5` даёт масштаб синусоидальной таблицы, а 0,01 из GPT-2 сделало бы "
             "позиции в 100 раз меньше токенов.",
