@@ -294,6 +294,15 @@ async function render({ model: saved, el }) {
   const numbers = model.get("numbers");
   const labels = { ...model.get("labels"), numbers };
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "rope-scaling-explorer");
+  // the preset buttons in the course's font (a button does not inherit it); on a slide (reveal.js, 700 px
+  // tall) eight controls and the picture share one screen: the picture drawn smaller, its proportions
+  // kept, and the sliders three to a row
+  const compact = document.createElement("style");
+  compact.textContent = `
+.rope-scaling-explorer button { font: inherit; }
+.reveal .rope-scaling-explorer canvas { max-height: 230px; width: auto; }
+.reveal .rope-scaling-explorer .course-explorer-control { flex-basis: 14em; }`;
+  el.append(compact);
   let font = await courseFont(el);
   const limits = model.get("limits");
   const lengths = { min: Math.log2(BOUNDS.context.low), max: Math.log2(BOUNDS.context.high) };
