@@ -119,7 +119,7 @@ INPUT = Messages(
         },
         "id_negative": {
             "en": "token id {value} is negative: ids must be in [0, {vocab_size})",
-            "ru": "индекс токена {value} отрицательный: индексы должны лежать в [0, {vocab_size})",
+            "ru": "индекс токена {value} отрицателен: индексы должны лежать в [0, {vocab_size})",
         },
         "ids_bad_ndim": {
             "en": "token ids must have shape (batch, seq), got shape {shape}",
@@ -189,7 +189,7 @@ INPUT = Messages(
         },
         "position_negative": {
             "en": "position {value} is negative: positions must be in [0, {max_len})",
-            "ru": "позиция {value} отрицательная: позиции должны лежать в [0, {max_len})",
+            "ru": "позиция {value} отрицательна: позиции должны лежать в [0, {max_len})",
         },
     },
 )

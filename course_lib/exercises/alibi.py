@@ -24,7 +24,7 @@ MESSAGES = Messages(
         "correct": {
             "en": "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/H)`, a penalty "
             "s_h·(m − n) for each key before the query, and −inf for the keys after it.",
-            "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны от `2^(-8/H)`, штраф "
+            "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны, начиная с `2^(-8/H)`, штраф "
             "s_h·(m − n) для каждого ключа перед запросом и −inf для ключей после него.",
         },
         "shape": {

@@ -226,9 +226,9 @@ MESSAGES = Messages(
             "en": "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
             "pe, persistent=False)`. In `forward`, add the first `x.size(1)` rows in x's dtype: `x + "
             "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here.",
-            "ru": "Буфер переносится вызовом `.to(device)`, но не обучается и не сохраняется: "
+            "ru": "Буфер переносится вызовом `.to(device)`, но не обучается и не попадает в `state_dict`: "
             "`self.register_buffer('pe', pe, persistent=False)`. В `forward` прибавьте первые `x.size(1)` "
-            "строк в типе x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
+            "строк, приведённые к типу x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
         },
         "solution": {
             "en": "The table is built once, in float64, and kept in a buffer with `persistent=False`; `forward` "

@@ -263,7 +263,7 @@ POSITIONS = Messages(
         "dimension": {"en": "dimension", "ru": "координата"},
         "token": {"en": "token · its position", "ru": "токен · его позиция"},
         "value": {"en": "value added", "ru": "прибавленное значение"},
-        "alone": {"en": "The text alone", "ru": "Текст отдельно"},
+        "alone": {"en": "The text alone", "ru": "текст отдельно"},
         "default": {
             "en": "{padding} × <pad> on the left, positions 0 .. seq-1",
             "ru": "{padding} × <pad> слева, позиции 0 .. seq-1",

@@ -63,7 +63,7 @@ class MyInputLayer(nn.Module):
         self.embedding = nn.Embedding(vocab_size, d_model)  # en: (vocab_size, d_model), trained
         # ru: (vocab_size, d_model), обучается
         nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # en: rows of length about 1: RMS 1 after the scale
-        # ru: строки длины около 1; RMS 1 — после умножения на scale
+        # ru: строки длины около 1; масштаб 1 — после умножения на scale
         self.scale = math.sqrt(d_model)  # en: a Python float: exact in any dtype of the model
         # ru: float Python: не округляется до dtype модели
         pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)

@@ -123,10 +123,10 @@ MESSAGES = Messages(
         "not_buffer": {
             "en": "The positional table `{name}` is a plain attribute, not a registered buffer: "
             "`model.to(device)` and `model.to(torch.bfloat16)` leave it behind, and the model "
-            "fails on a GPU. `self.register_buffer('pe', pe, persistent=False)`.",
+            "fails on a GPU. Register it as a buffer: `self.register_buffer('pe', pe, persistent=False)`.",
             "ru": "Позиционная таблица `{name}` — обычный атрибут, а не зарегистрированный буфер: "
             "`model.to(device)` и `model.to(torch.bfloat16)` её не трогают, и на GPU модель "
-            "упадёт. `self.register_buffer('pe', pe, persistent=False)`.",
+            "упадёт. Зарегистрируйте её как буфер: `self.register_buffer('pe', pe, persistent=False)`.",
         },
         "no_positions_parameter": {
             "en": "`forward` takes no `positions`: write `def forward(self, ids, positions=None):`. A "
