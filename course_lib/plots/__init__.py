@@ -90,5 +90,4 @@ __all__ = [
     "attention_balance",
     "new_angle_pairs",
     "alibi_weights",
-    "slope_label",
 ]
