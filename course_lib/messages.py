@@ -359,10 +359,10 @@ ROTARY = Messages(
             "(transformers записывает основание как rope_theta); задайте его один раз, аргументом base",
         },
         "scaling_dynamic_head_dim": {
-            "en": "rope_type 'dynamic' needs head_dim of at least 4, got {value!r}: it raises the base to the "
-            "power head_dim / (head_dim - 2)",
+            "en": "rope_type 'dynamic' needs head_dim of at least 4, got {value!r}: it multiplies the base by "
+            "factor to the power head_dim / (head_dim - 2)",
             "ru": "для rope_type 'dynamic' нужен head_dim не меньше 4, а получено {value!r}: основание "
-            "возводится в степень head_dim / (head_dim - 2)",
+            "умножается на factor в степени head_dim / (head_dim - 2)",
         },
     },
 )
@@ -429,6 +429,35 @@ SCALING = Messages(
             "en": "tune must be a course_lib.scaling.FineTune (steps, lr, batch_size), got {value!r}",
             "ru": "аргумент `tune` должен быть объектом course_lib.scaling.FineTune (steps, lr, batch_size), "
             "а получено {value!r}",
+        },
+        # check_claims: what held in every seed, printed by lesson 9 (the thresholds are the code's)
+        "claim_none": {
+            "en": "plain RoPE: ≥ 90 % at 2L, below 90 % at 4L, below 75 % at 8L",
+            "ru": "RoPE без изменений: ≥ 90 % на 2L, меньше 90 % на 4L, меньше 75 % на 8L",
+        },
+        "claim_linear": {
+            "en": "linear: below plain RoPE at every length, below 35 % at 4L and 8L",
+            "ru": "linear: хуже RoPE без изменений на любой длине, меньше 35 % на 4L и 8L",
+        },
+        "claim_yarn": {
+            "en": "yarn: ≥ 95 % at 2L and 4L, ≥ 75 % at 8L, above plain RoPE at 4L and 8L",
+            "ru": "yarn: ≥ 95 % на 2L и 4L, ≥ 75 % на 8L, лучше RoPE без изменений на 4L и 8L",
+        },
+        "claim_dynamic": {
+            "en": "dynamic: ≥ 70 % at every length, above plain RoPE at 4L and 8L",
+            "ru": "dynamic: ≥ 70 % на любой длине, лучше RoPE без изменений на 4L и 8L",
+        },
+        "claim_llama3": {
+            "en": "llama3 (low 1, high 4): below yarn at 4L and 8L",
+            "ru": "llama3 (low 1, high 4): хуже yarn на 4L и 8L",
+        },
+        "claim_tuned": {
+            "en": "after fine-tuning at {lengths}: none, dynamic, yarn, llama3 ≥ 98 % in every seed; linear below 95 %",
+            "ru": "после дообучения на {lengths}: none, dynamic, yarn, llama3 ≥ 98 % для каждого сида; linear меньше 95 %",
+        },
+        "claim_failed": {
+            "en": "{claim}: not in every seed; min-max {table}",
+            "ru": "{claim}: выполнено не для каждого сида; мин.–макс. {table}",
         },
         "not_measured": {
             "en": "nothing was measured for method={method!r}, factor={factor!r}, tuned={tuned!r}: "

@@ -7,7 +7,8 @@ divided by ``factor`` when it is longer than ``L/low_freq_factor``, and a blend 
 between (Meta's ``apply_scaling``; the course's core is
 :func:`course_lib.core.model.llama3_frequencies`). The check calls it with Llama 3.1 8B's config
 and with a second, smaller one whose numbers all differ, and compares the answer with the right
-one and with what the usual mistakes give: the two thresholds swapped, the blend reversed,
+one and with what the usual mistakes give: the two thresholds swapped (or the band kept), the band
+divided instead of blended, the blend reversed,
 every pair divided by the factor (which is position interpolation), nothing scaled.
 """
 
@@ -46,7 +47,7 @@ MESSAGES = Messages(
             "ru": "Ваша функция возвращает `inv_freq` без изменений: ни одна пара не масштабирована. "
             "Пороги L/high_freq_factor и L/low_freq_factor — это длины волн в позициях (здесь {high} и "
             "{low}): сравнивайте с ними длину волны каждой пары, `2 * math.pi / inv_freq`, а не саму "
-            "частоту, которая никогда не больше 1.",
+            "частоту, которая не бывает больше 1.",
         },
         "linear": {
             "en": "Your function divides every pair by the factor {factor}: that is position interpolation "
@@ -60,21 +61,27 @@ MESSAGES = Messages(
             "en": "Your slow pairs are multiplied by the factor {factor}, so they turn faster. The rule "
             "slows them down: a pair whose wavelength is above L/low_freq_factor = {low} positions gets "
             "ω_i / factor, and its wavelength grows {factor} times.",
-            "ru": "Ваши медленные пары умножены на множитель {factor} и поворачиваются быстрее. Правило их "
+            "ru": "Вы умножили медленные пары на {factor} вместо деления, и они поворачиваются быстрее. Правило их "
             "замедляет: пара с длиной волны больше L/low_freq_factor = {low} позиций получает "
             "ω_i / factor, и её длина волны растёт в {factor} раз.",
         },
         "thresholds_swapped": {
-            "en": "Your thresholds are swapped: a pair is kept up to a wavelength of L/low_freq_factor "
-            "= {low} positions and divided from L/high_freq_factor = {high} on. Low frequency means a "
-            "long wavelength: the pairs kept are the fast ones, wavelength below L/high_freq_factor = {high}; "
-            "the pairs divided are the slow ones, wavelength above L/low_freq_factor = {low}. Swapped, the two "
-            "thresholds leave no pair between them, and nothing is blended.",
-            "ru": "Вы перепутали пороги: пара у вас остаётся как была вплоть до длины волны "
-            "L/low_freq_factor = {low} позиций, а делится начиная с L/high_freq_factor = {high}. Низкая "
-            "частота — это длинная волна: без изменений остаются быстрые пары, с длиной волны меньше "
-            "L/high_freq_factor = {high}, а делятся медленные, с длиной волны больше L/low_freq_factor = {low}. "
-            "С перепутанными порогами между ними не остаётся ни одной пары, и смешивать нечего.",
+            "en": "Every pair with a wavelength up to L/low_freq_factor = {low} positions is kept and the rest "
+            "divided: either your thresholds are swapped (the pairs kept are the fast ones, wavelength below "
+            "L/high_freq_factor = {high}; low frequency means a long wavelength), or the pairs between {high} "
+            "and {low} positions are not blended.",
+            "ru": "У вас каждая пара с длиной волны до L/low_freq_factor = {low} позиций остаётся как была, а "
+            "остальные делятся: либо перепутаны пороги (без изменений остаются быстрые пары, с длиной волны "
+            "меньше L/high_freq_factor = {high}; низкая частота — это длинная волна), либо пары с длиной волны "
+            "между {high} и {low} позициями не смешиваются.",
+        },
+        "no_blend": {
+            "en": "Your fast pairs are right, but every pair with a wavelength above L/high_freq_factor = {high} "
+            "positions is divided by {factor}: the pairs between {high} and {low} positions are to be blended, "
+            "not divided. Only the pairs above L/low_freq_factor = {low} get ω_i / factor.",
+            "ru": "Быстрые пары у вас верны, но каждая пара с длиной волны больше L/high_freq_factor = {high} "
+            "позиций делится на {factor}, а пары с длиной волны между {high} и {low} позициями нужно смешивать, "
+            "а не делить. ω_i / factor получают только пары с длиной волны больше L/low_freq_factor = {low}.",
         },
         "smooth_reversed": {
             "en": "Outside the band your pairs are right, but inside it the blend runs the wrong way: pair "
@@ -82,7 +89,7 @@ MESSAGES = Messages(
             "(L/wavelength − low_freq_factor) / (high_freq_factor − low_freq_factor), the new frequency is "
             "(1 − smooth)·ω_i/factor + smooth·ω_i: smooth is 1 at the fast end of the band, where pairs are kept.",
             "ru": "Вне промежутка ваши пары верны, но внутри него смешивание идёт в обратную сторону: пара "
-            "{pair} (длина волны {wavelength} позиций) получает {got}, а не {expected}. При smooth = "
+            "{pair} (длина волны в позициях — {wavelength}) получает {got}, а не {expected}. При smooth = "
             "(L/длина волны − low_freq_factor) / (high_freq_factor − low_freq_factor) новая частота равна "
             "(1 − smooth)·ω_i/factor + smooth·ω_i: smooth равно 1 у быстрого края промежутка, где пары не меняются.",
         },
@@ -90,7 +97,7 @@ MESSAGES = Messages(
             "en": "For factor {factor}, low_freq_factor {low_factor}, high_freq_factor {high_factor} and L = {L}, "
             "pair {pair} (wavelength {wavelength} positions) gets {got}, Llama 3's rule gives {expected}.",
             "ru": "При factor {factor}, low_freq_factor {low_factor}, high_freq_factor {high_factor} и L = {L} "
-            "пара {pair} (длина волны {wavelength} позиций) получает {got}, а правило Llama 3 даёт {expected}.",
+            "пара {pair} (длина волны в позициях — {wavelength}) получает {got}, а правило Llama 3 даёт {expected}.",
         },
         "hint1": {
             "en": "Work with wavelengths: `wavelength = 2 * math.pi / inv_freq` is how many positions a pair "
@@ -134,8 +141,8 @@ import torch
 def my_llama3_frequencies(
     inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
 ):
-    # en: inv_freq: (head_dim/2,), ω_i of each pair; returns the new ω_i, the same shape
-    # ru: inv_freq: (head_dim/2,), ω_i каждой пары; вернуть новые ω_i той же формы
+    # en: inv_freq: (head_dim/2,), ω_i of each pair; returns the new ω'_i, the same shape
+    # ru: inv_freq: (head_dim/2,), ω_i каждой пары; вернуть новые частоты ω'_i той же формы
     raise NotImplementedError
 """
 
@@ -192,7 +199,9 @@ def diagnose(student, run: Run) -> Feedback:
     for head_dim, base, case in CASES:
         factor, low, high, L = case["factor"], case["low_freq_factor"], case["high_freq_factor"], case["L"]
         inv_freq = core.inverse_frequencies(head_dim, base)  # (head_dim/2,)
-        got = require_tensor(run.call(name, student, inv_freq.clone(), factor, low, high, L, name=name))
+        got = require_tensor(
+            run.call(name, student, inv_freq.clone(), factor, low, high, L, name=name), name=name
+        )
         if tuple(got.shape) != tuple(inv_freq.shape):
             raise wrong("llama3.shape", expected=str(tuple(inv_freq.shape)), got=describe(got))
         got = got.detach().cpu().double()
@@ -206,6 +215,7 @@ def diagnose(student, run: Run) -> Feedback:
             "llama3.linear": inv_freq / factor,
             "llama3.multiplied": core.llama3_frequencies(inv_freq, 1 / factor, L, low, high),
             "llama3.thresholds_swapped": core.llama3_frequencies(inv_freq, factor, L, high, low),
+            "llama3.no_blend": torch.where(2 * math.pi / inv_freq < L / high, inv_freq, inv_freq / factor),
         }
         for key, answer in mistakes.items():
             if torch.allclose(got, answer, rtol=RTOL, atol=0):

@@ -319,18 +319,18 @@ SCALING = Messages(
         "method_yarn": {"en": "YaRN", "ru": "YaRN"},
         "method_llama3": {"en": "Llama 3", "ru": "Llama 3"},
         "slider_base": {"en": "base", "ru": "основание base"},
-        "slider_factor": {"en": "factor s", "ru": "коэффициент s"},
+        "slider_factor": {"en": "factor κ", "ru": "множитель κ"},
         "slider_original": {"en": "training length L", "ru": "обучающая длина L"},
         "slider_context": {"en": "context C", "ru": "контекст C"},
         "slider_low": {"en": "low_freq_factor (Llama 3)", "ru": "low_freq_factor (Llama 3)"},
         "slider_high": {"en": "high_freq_factor (Llama 3)", "ru": "high_freq_factor (Llama 3)"},
         "readout": {
-            "en": "{method}, base = {base}, s = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
-            "frequency, {divided} turn s times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
+            "en": "{method}, base = {base}, κ = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
+            "frequency, {divided} turn κ times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
             "never seen in training within C positions (▼): {unseen} (without scaling: {unseen_before}).",
-            "ru": "{method}, основание base = {base}, s = {factor}, L = {original}, C = {context}: из {pairs} пар частоту сохраняют "
-            "{kept}, в s раз медленнее вращаются {divided}, между этими крайними случаями — {between}.{attention}{llama3} "
-            "Пар, которым в пределах C позиций встречаются углы, которых не было при обучении (▼): {unseen} "
+            "ru": "{method}, основание base = {base}, κ = {factor}, L = {original}, C = {context}. Из {pairs} пар: "
+            "частота без изменений — {kept}, в κ раз меньше — {divided}, в промежутке — {between}.{attention}{llama3} "
+            "Пар, которые за C позиций встречают углы, которых не было при обучении (▼): {unseen} "
             "(без масштабирования: {unseen_before}).",
         },
         "attention": {
@@ -339,19 +339,19 @@ SCALING = Messages(
         },
         "llama3": {
             "en": " Pairs with wavelengths below L / high_freq_factor = {short} positions keep their frequency, "
-            "those above L / low_freq_factor = {long} turn s times slower.",
+            "those above L / low_freq_factor = {long} turn κ times slower.",
             "ru": " Пары с длиной волны меньше L / high_freq_factor = {short} позиций сохраняют частоту, "
-            "а пары с длиной волны больше L / low_freq_factor = {long} вращаются в s раз медленнее.",
+            "а пары с длиной волны больше L / low_freq_factor = {long} поворачиваются в κ раз медленнее.",
         },
         "title": {
             "en": "Turns of each pair within C = {context} positions: {method}",
-            "ru": "Обороты каждой пары в пределах C = {context} позиций: {method}",
+            "ru": "Обороты каждой пары за C позиций, C = {context}: {method}",
         },
         "xlabel": {"en": "pair i", "ru": "пара i"},
-        "ylabel": {"en": "turns within C, C·θ_i / 2π", "ru": "обороты в пределах C, C·θ_i / 2π"},
-        "ylabel_right": {"en": "frequency θ_i, rad per position", "ru": "частота θ_i, рад на позицию"},
+        "ylabel": {"en": "turns within C, C·ω_i / 2π", "ru": "обороты за C позиций, C·ω_i / 2π"},
+        "ylabel_right": {"en": "frequency ω_i, rad per position", "ru": "частота ω_i, рад на позицию"},
         "before": {"en": "before scaling", "ru": "до масштабирования"},
         "after": {"en": "after scaling", "ru": "после масштабирования"},
-        "trained": {"en": "in training: L·θ_i / 2π", "ru": "при обучении: L·θ_i / 2π"},
+        "trained": {"en": "in training: L·ω_i / 2π", "ru": "при обучении: L·ω_i / 2π"},
     },
 )

@@ -265,7 +265,7 @@ class RopeScalingExplorer(LiveExplorer):
 
     @property
     def frequencies(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """``(before, after, attention_factor)``: θ_i of every pair, ``(head_dim/2,)`` float64 each, by
+        """``(before, after, attention_factor)``: ω_i of every pair, ``(head_dim/2,)`` float64 each, by
         :func:`course_lib.rope_frequencies` without and with :attr:`rope_scaling` ("dynamic" at ``C``)."""
         before, _ = rope_frequencies(self.head_dim, self.base)
         after, attention = rope_frequencies(self.head_dim, self.base, self.rope_scaling, seq_len=self.context)
@@ -283,8 +283,8 @@ class RopeScalingExplorer(LiveExplorer):
     def unseen(self) -> tuple[np.ndarray, np.ndarray]:
         """Which pairs meet angles never seen in training within ``C``, ``(without, with)`` scaling, bool each.
 
-        Training showed pair ``i`` the angles ``0 .. L θ_i``: all of them if it made a whole turn
-        (``L θ_i ≥ 2π``); otherwise a pair whose angle reaches past ``L θ_i`` within ``C`` meets new ones.
+        Training showed pair ``i`` the angles ``0 .. L ω_i``: all of them if it made a whole turn
+        (``L ω_i ≥ 2π``); otherwise a pair whose angle reaches past ``L ω_i`` within ``C`` meets new ones.
         """
         before, after, trained = self.turns()
         partial = trained < 1 - RELATIVE

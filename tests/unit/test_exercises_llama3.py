@@ -86,7 +86,15 @@ WRONG = [
         ),
         "llama3.multiplied",
     ),
-    (LLAMA3, student("band_divided", blend=lambda smooth, freq, factor: freq / factor), "llama3.values"),
+    (LLAMA3, student("band_kept", blend=lambda smooth, freq, factor: freq), "llama3.thresholds_swapped"),
+    (LLAMA3, student("band_divided", blend=lambda smooth, freq, factor: freq / factor), "llama3.no_blend"),
+    (
+        LLAMA3,
+        student(
+            "half_blend", blend=lambda smooth, freq, factor: (1 - smooth) * freq / factor + smooth * freq / 2
+        ),
+        "llama3.values",
+    ),
     (LLAMA3, lambda inv_freq, *args: inv_freq[:-1], "llama3.shape"),
 ]
 RIGHT = [(LLAMA3, student("loop")), (LLAMA3, vectorised), (LLAMA3, through_course_lib)]
@@ -126,3 +134,27 @@ def test_the_reversed_blend_verdict_names_the_pair_and_its_numbers(lang):
     assert_verdict(verdict, "incorrect", "llama3.smooth_reversed", lang)
     assert_numbers_in_language(verdict.message, lang)
     assert verdict.values["pair"] == 29  # Llama 3.1 8B keeps pairs 0-28: pair 29 opens the band
+
+
+def my_llama3_frequencies(
+    inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+):
+    """Right numbers, but a list: the verdict names this function, not another one."""
+    return through_course_lib(
+        inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    ).tolist()
+
+
+def test_a_list_returned_is_blamed_on_the_students_function(lang):
+    verdict = LLAMA3.check(my_llama3_frequencies)
+    assert verdict.status == "incorrect"
+    assert "my_llama3_frequencies" in verdict.message and "forward" not in verdict.message
+
+
+def test_the_missing_blend_verdicts_name_both_thresholds(lang):
+    """Kept up to L/low or divided from L/high: each message gives 2048 and 8192, Llama 3.1 8B's thresholds."""
+    for wrong, key in ((WRONG[5][1], "llama3.thresholds_swapped"), (WRONG[6][1], "llama3.no_blend")):
+        verdict = LLAMA3.check(wrong)
+        assert_verdict(verdict, "incorrect", key, lang)
+        digits = verdict.message.replace("\u00a0", "").replace(" ", "").replace(",", "")
+        assert "2048" in digits and "8192" in digits

@@ -47,8 +47,8 @@ def test_the_title_names_yarns_attention_factor_in_the_language():
     yarn = {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}
     en = " ".join(figure_texts(plots.plot_rope_scaling(128, 1000000.0, yarn, lang="en")))
     ru = " ".join(figure_texts(plots.plot_rope_scaling(128, 1000000.0, yarn, lang="ru")))
-    assert "base = 1 000 000" in en and "attention factor 1.139" in en
-    assert "основание 1 000 000" in ru and "множитель внимания 1,139" in ru and "до" in ru
+    assert "base = 1 000 000" in en and "factor on cos and sin 1.139" in en
+    assert "основание 1 000 000" in ru and "множитель cos и sin 1,139" in ru and "до" in ru
 
 
 def test_a_bad_config_gets_the_course_message():

@@ -244,15 +244,25 @@ def test_the_script_writes_what_the_package_ships():
 def test_the_claims_hold_for_the_shipped_models_without_fine_tuning():
     """Every method at 2 L, 4 L and 8 L for the five shipped models: about 4 s of CPU (the fine-tunes, 40 s more, run in the lesson)."""
     found = sc.measure({seed: sc.load_model(seed) for seed in sc.SEEDS})
-    assert sc.check_claims(found)[0].startswith("none: >= 90 % at 2 L")
+    assert sc.check_claims(found)[0] == "plain RoPE: ≥ 90 % at 2L, below 90 % at 4L, below 75 % at 8L"
+    assert sc.check_claims(found)[-1] == "llama3 (low 1, high 4): below yarn at 4L and 8L"
 
 
 def test_a_claim_that_fails_names_itself():
     perfect = {(m, f, False): torch.ones(5, 16 * f) for m in sc.METHODS for f in sc.FACTORS}
     with pytest.raises(
-        AssertionError, match=r"none: >= 90 % at 2 L, < 90 % at 4 L, < 75 % at 8 L: not in every seed"
+        AssertionError,
+        match=r"plain RoPE: ≥ 90 % at 2L, below 90 % at 4L, below 75 % at 8L: not in every seed",
     ):
         sc.check_claims(sc.Measured(sc.CONFIG, sc.SEEDS, perfect, {}))
+    course_lib.set_language("ru")
+    try:
+        with pytest.raises(
+            AssertionError, match=r"RoPE без изменений: ≥ 90 % на 2L.*: выполнено не для каждого сида"
+        ):
+            sc.check_claims(sc.Measured(sc.CONFIG, sc.SEEDS, perfect, {}))
+    finally:
+        course_lib.set_language("en")
     only_2 = {("none", 2, False): torch.ones(5, 32)}
     with pytest.raises(ValueError, match=r"nothing was measured for method='none', factor=4, tuned=False"):
         sc.check_claims(sc.Measured(sc.CONFIG, sc.SEEDS, only_2, {}))

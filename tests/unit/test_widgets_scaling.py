@@ -122,14 +122,14 @@ def test_dynamic_is_unchanged_within_the_training_length():
 def test_readout():
     explorer = widgets.rope_scaling_explorer()
     assert explorer.readout() == (
-        "Llama 3, base = 10 000, s = 8, L = 4 096, C = 32 768: of 32 pairs, 18 keep their frequency, 9 turn s "
+        "Llama 3, base = 10 000, κ = 8, L = 4 096, C = 32 768: of 32 pairs, 18 keep their frequency, 9 turn κ "
         "times slower, 5 in between. Pairs with wavelengths below L / high_freq_factor = 1 024 positions keep "
-        "their frequency, those above L / low_freq_factor = 4 096 turn s times slower. Pairs that meet angles "
+        "their frequency, those above L / low_freq_factor = 4 096 turn κ times slower. Pairs that meet angles "
         "never seen in training within C positions (▼): 0 (without scaling: 9)."
     )
     assert explorer.title() == "Turns of each pair within C = 32 768 positions: Llama 3"
     explorer.method = "none"
-    assert explorer.readout().startswith("no scaling, base = 10 000, s = 8,")
+    assert explorer.readout().startswith("no scaling, base = 10 000, κ = 8,")
     assert "high_freq_factor" not in explorer.readout() and "YaRN" not in explorer.readout()
 
 
@@ -139,10 +139,14 @@ def test_explorer_in_russian():
     assert explorer.labels["base"] == "основание base"
     assert explorer.labels["method_linear"] == "интерполяция позиций"
     text = explorer.readout()
-    assert text.startswith("YaRN, основание base = 1 000 000, s = 4, L = 32 768, C = 131 072: из 64 пар")
+    assert text.startswith("YaRN, основание base = 1 000 000, κ = 4, L = 32 768, C = 131 072. Из 64 пар:")
     assert "YaRN умножает cos и sin на 1,1386." in text  # the decimal comma
     assert "которых не было при обучении" in text
-    assert explorer.labels["title"] == "Обороты каждой пары в пределах C = {context} позиций: {method}"
+    assert explorer.labels["title"] == "Обороты каждой пары за C позиций, C = {context}: {method}"
+    # the lesson's notation: ω_i is the frequency (θ is the base), κ the factor
+    assert explorer.labels["factor"] == "множитель κ"
+    assert explorer.labels["ylabel_right"] == "частота ω_i, рад на позицию"
+    assert "θ" not in "".join(explorer.labels.values())
 
 
 def test_every_text_comes_from_a_catalogue():

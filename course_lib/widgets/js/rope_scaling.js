@@ -1,6 +1,6 @@
 // Lesson 9's RoPE scaling explorer: how many turns each pair makes within a context of C positions,
 // before and after a rope_scaling method (none, linear, dynamic, yarn, llama3), beside the turns it
-// made within the training length L. θ_i = base^(-2i/headDim) comes from frequencies.js (inverseFrequencies);
+// made within the training length L. ω_i = base^(-2i/headDim) comes from frequencies.js (inverseFrequencies);
 // this file is the JavaScript copy of course_lib.core.model's linear_frequencies, dynamic_frequencies, yarn_frequencies,
 // yarn_attention_factor and llama3_frequencies, and of course_lib.widgets.scaling's counts, tested
 // equal to them in tests/browser/test_explorers_lesson9.py.
@@ -38,7 +38,7 @@ export function yarnAttentionFactor(s) {
   return s > 1 ? 0.1 * Math.log(s) + 1 : 1;
 }
 
-// θ'_i of `method` ("none", "linear", "dynamic", "yarn", "llama3") and the factor for cos and sin;
+// ω'_i of `method` ("none", "linear", "dynamic", "yarn", "llama3") and the factor for cos and sin;
 // "dynamic" at the length `seqLen` (its base raised once seqLen passes L)
 export function scaledFrequencies(v) {
   const { head_dim: d, base, method, factor: s, original_len: L } = v;
@@ -161,7 +161,7 @@ function drawScaling(ctx, v, labels, font, colours) {
   outline(ctx, { x, y: y - STRIP, w, h: h + STRIP }, colours);
   ticksAlong(ctx, BOX, "bottom", ticks(pairs - 1).map((t) => [px(t), String(t)]), font);
   ticksAlong(ctx, BOX, "left", decades(lo, hi).map((k) => [py(10 ** k), power(k, numbers), k === 0]), font);
-  // the right axis: the same curves read as θ_i = turns · 2π / C
+  // the right axis: the same curves read as ω_i = turns · 2π / C
   const scale = v.context / (2 * Math.PI);
   const thetaLo = Math.ceil(lo - Math.log10(scale));
   const thetaHi = Math.floor(hi - Math.log10(scale));
