@@ -7,7 +7,7 @@ pair takes for one turn) before and after, against the training length, and the 
 ``ω'_i/ω_i``: 1 where a pair is kept, ``1/κ`` where it is interpolated.
 
     >>> fig = plot_rope_scaling(16, 10000.0, {"rope_type": "linear", "factor": 4.0})
-    >>> [round(y, 2) for y in fig.axes[1].lines[0].get_ydata()[:2]]
+    >>> [round(float(y), 2) for y in fig.axes[1].lines[0].get_ydata()[:2]]
     [0.25, 0.25]
 """
 
