@@ -27,6 +27,7 @@ and the guard does see the news lookup when the feed is left on.
 """
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -211,10 +212,10 @@ def age_lessons(folder: Path, lang: str) -> dict[str, str]:
     """Makes the lessons in ``folder`` (but the one the tests open) older by FILE_AGES; returns the pattern
     each one's age must match, by file name."""
     names = sorted(path.name for path in folder.glob("*.ipynb") if path.stem != LESSON)
-    assert len(names) == len(FILE_AGES), names
+    assert len(names) >= len(FILE_AGES), names  # every age on a file; more lessons take the ages again
     now = time.time()
     expected = {f"{LESSON}.ipynb": ANY_AGE[lang]}
-    for name, (age, english, russian) in zip(names, FILE_AGES, strict=True):
+    for name, (age, english, russian) in zip(names, itertools.cycle(FILE_AGES)):
         os.utime(folder / name, (now - age, now - age))
         expected[name] = {"en": english, "ru": russian}[lang]
     return expected
