@@ -23,6 +23,8 @@ from .source import (
     code_cell_problems,
     deep_dive_problems,
     read_source,
+    TABLE_LINE,
+    cell_lang,
     render,
     translation_problems,
 )
@@ -143,13 +145,31 @@ class Course:
         return [p for name in names for p in self.source_problems(name) + self.notebook_problems(name)]
 
     def table_problems(self) -> list[str]:
-        """Lessons missing from the lesson tables, because their title cannot be read."""
+        """Lessons missing from the lesson tables: their title cannot be read, or a source that splits its
+        table in parts (``<!-- lesson-table 1-4 -->``, ``<!-- lesson-table 5-9 -->``) leaves one out."""
         missing = [name for name in self.names if name not in self.titles]
-        if not missing:
-            return []
-        return [
-            f"the lesson tables cannot be made: no title and summary for {', '.join(missing)} (see above)"
-        ]
+        problems = []
+        if missing:
+            problems.append(
+                f"the lesson tables cannot be made: no title and summary for {', '.join(missing)} (see above)"
+            )
+        numbers = {t.number: name for name, t in self.titles.items()}
+        for name, src in self.sources.items():
+            for lang in LANGUAGES:
+                shown: list[int] = []
+                for cell in src.cells:
+                    if cell.cell_type == "markdown" and cell_lang(cell) == lang:
+                        for first, last in TABLE_LINE.findall(cell.source):
+                            shown += list(numbers) if not first else range(int(first), int(last) + 1)
+                if not shown:
+                    continue
+                expected = sorted(n for n, other in numbers.items() if other != name)
+                if sorted(n for n in shown if numbers.get(n, name) != name) != expected:
+                    problems.append(
+                        f"{src.label}: its lesson-table lines in lang-{lang} show lessons {sorted(shown)}, "
+                        f"not each of {expected} once: give the ranges so that every lesson is in one part"
+                    )
+        return problems
 
     def notebook_problems(self, name: str) -> list[str]:
         """The committed notebooks of one lesson: missing, stale against the source, unexecuted."""
@@ -242,9 +262,12 @@ class Course:
     # --- what the lessons make
 
     def table(self, exclude: str = ""):
-        """``table(lang)``: the lesson table of lesson 0 in ``lang``, without lesson ``exclude``."""
+        """``table(lang, lessons=None)``: the lesson table of lesson 0 in ``lang``, without lesson ``exclude``
+        (only the lessons whose numbers are in ``lessons``, if given)."""
         titles = [self.titles[name] for name in self.names if name in self.titles]
-        return lambda lang: lesson_table(titles, lang, exclude=exclude)
+        return lambda lang, lessons=None: lesson_table(
+            [t for t in titles if lessons is None or t.number in lessons], lang, exclude=exclude
+        )
 
     def render(self, name: str, lang: str, target: str = "notebook") -> nbformat.NotebookNode:
         """The unexecuted notebook (or deck) of one lesson in one language, marked as generated."""

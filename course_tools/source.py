@@ -96,6 +96,9 @@ DECIMAL_COMMA = re.compile(r"\d\{,\}\d")
 TEXT = re.compile(r"\\text\{([^{}]*)\}")
 HEADING = re.compile(r"^(#+) ", re.M)
 TABLE_MARKER = "<!-- lesson-table -->"
+# the marker, or the marker of a part of the table: ``<!-- lesson-table 5-9 -->`` (lessons 5 to 9), for a
+# deck whose slide cannot hold every row
+TABLE_LINE = re.compile(r"<!-- lesson-table(?: (\d+)-(\d+))? -->")
 DEEP_DIVE = "deep-dive"
 SPEAKER_NOTES = "speaker-notes"
 #: the first line of a deep dive, by language (``{}``: its title)
@@ -391,7 +394,7 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
             f"{where}: the lang-{lang} translation is stale or unstamped (the English changed): "
             f"review it, then run `python -m course_tools.lessons stamp {name[:2]}`"
         )
-    if not LANGUAGE_DATA[lang].script.search(text.replace(TABLE_MARKER, "")):
+    if not LANGUAGE_DATA[lang].script.search(TABLE_LINE.sub("", text)):
         problems.append(f"{where}: the lang-{lang} twin has no text in {LANGUAGE_DATA[lang].name}")
     if [formula_key(f) for f in MATH.findall(en)] != [formula_key(f) for f in MATH.findall(text)]:
         problems.append(
@@ -402,8 +405,8 @@ def _twin_problems(cell, twin, lang: str, where: str, name: str) -> list[str]:
         problems += [f"{where}: {p}" for p in formula_problems_in(prose, language)]
     if HEADING.findall(en) != HEADING.findall(text):
         problems.append(f"{where}: the headings differ between lang-{SOURCE_LANGUAGE} and lang-{lang}")
-    if (TABLE_MARKER in en) != (TABLE_MARKER in text):
-        problems.append(f"{where}: only one of the twins has the line {TABLE_MARKER}")
+    if TABLE_LINE.findall(en) != TABLE_LINE.findall(text):
+        problems.append(f"{where}: the twins differ in their lines {TABLE_MARKER} (or their ranges)")
     if cell.metadata.get("slideshow") != twin.metadata.get("slideshow"):
         problems.append(
             f"{where}: the lang-{SOURCE_LANGUAGE} and lang-{lang} cells have different slideshow metadata"
@@ -620,8 +623,9 @@ def render(
         lang: one of ``LANGUAGES``, or ``PSEUDO``, whose prose is ``pseudo()`` of the English
             (for tests; never part of the course).
         target: ``"notebook"`` or ``"slides"``.
-        table: ``table(lang)`` is the lesson table that replaces the line ``<!-- lesson-table -->``;
-            needed only by a source that has the line.
+        table: ``table(lang)`` is the lesson table that replaces the line ``<!-- lesson-table -->``,
+            ``table(lang, range(5, 10))`` its rows of lessons 5 to 9 (the line ``<!-- lesson-table 5-9 -->``);
+            needed only by a source that has such a line.
         metadata: more notebook metadata under ``course`` (where the notebook comes from).
     """
     if lang not in LANGUAGES and lang != PSEUDO:
@@ -655,14 +659,24 @@ def render(
             text = _pseudo_markdown(cell.source) if lang == PSEUDO else cell.source
             if target == "slides" and SPEAKER_NOTES in tags:
                 text = unfold_details(text)
-            if TABLE_MARKER in text:
+            if TABLE_LINE.search(text):
                 if table is None:
                     raise ValueError(f"{src.where(index)}: {TABLE_MARKER} needs the lesson table to render")
-                text = text.replace(TABLE_MARKER, table(lang))
+                text = TABLE_LINE.sub(lambda m: _table_part(table, lang, m), text)
             new = nbformat.v4.new_markdown_cell(text, metadata=meta)
         new.id = f"{lang}-{len(out.cells):03d}"
         out.cells.append(new)
     return out
+
+
+def _table_part(table, lang: str, match: re.Match) -> str:
+    """The lesson table (or the rows of the range the marker names) for one marker line."""
+    if match.group(1) is None:
+        return table(lang)
+    first, last = int(match.group(1)), int(match.group(2))
+    if first > last:
+        raise ValueError(f"{match.group(0)!r}: the range of lessons runs backwards ({first} > {last})")
+    return table(lang, range(first, last + 1))
 
 
 _DETAILS_OPEN = re.compile(

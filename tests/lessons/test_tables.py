@@ -124,3 +124,35 @@ def test_every_lesson_has_a_title_in_every_language(lang):
     for path in Course.load().config.sources():
         src = read_source(path)
         assert title_problems(src) == [], path.name
+
+
+def test_a_table_split_in_parts_shows_every_lesson_once(tmp_path, lang):
+    """A deck whose slide cannot hold every row splits the table: `<!-- lesson-table 1-2 -->` and `3-3`;
+    the parts together must show each lesson but the one they are in, once."""
+    config = course(tmp_path)
+    for number, name in ((1, "01_a"), (2, "02_b"), (3, "03_c")):
+        write_lesson(tmp_path, name, *title(number, f"Lesson {number}", f"do {number}"))
+
+    def start(first_part: str, second_part: str) -> None:
+        parts = [
+            twins(f"## Lessons\n\n<!-- lesson-table {part} -->", f"## Уроки\n\n<!-- lesson-table {part} -->")
+            for part in (first_part, second_part)
+        ]
+        write_lesson(tmp_path, "00_start", *title(0), *parts[0], *parts[1])
+
+    start("1-2", "3-3")
+    course_ = Course.load(config)
+    assert course_.table_problems() == []
+    cells = [cell.source for cell in course_.render("00_start", lang).cells]
+    first, second = cells[-2], cells[-1]
+    assert "| 1 |" in first and "| 2 |" in first and "| 3 |" not in first
+    assert "| 3 |" in second and "| 1 |" not in second
+
+    start("1-2", "2-3")  # lesson 2 twice
+    problems = Course.load(config).table_problems()
+    assert any("show lessons [1, 2, 2, 3]" in p and "each of [1, 2, 3] once" in p for p in problems), problems
+    start("1-1", "3-3")  # lesson 2 in no part
+    assert any("show lessons [1, 3]" in p for p in Course.load(config).table_problems())
+    start("1-2", "3-1")
+    with pytest.raises(ValueError, match=r"'<!-- lesson-table 3-1 -->': the range of lessons runs backwards"):
+        Course.load(config).render("00_start", lang)
