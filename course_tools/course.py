@@ -18,13 +18,13 @@ import nbformat
 
 from .config import CONFIG, LANGUAGES, LESSON_NAME, Config
 from .source import (
+    TABLE_LINE,
     Source,
     SourceError,
+    cell_lang,
     code_cell_problems,
     deep_dive_problems,
     read_source,
-    TABLE_LINE,
-    cell_lang,
     render,
     translation_problems,
 )
