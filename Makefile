@@ -16,7 +16,7 @@ PORT ?= 8888
 LAB_SETUP := $(wildcard lab/pyproject.toml lab/*.py lab/po/*.po lab/po/replaced/*.po lab/jupyterlab_language_pack_ru_RU/*.py lab/settings/*/*.json lab/jupyter_server_config.d/*.json \
 	lab/relative-time/*.json lab/relative-time/*.js lab/relative-time/style/*)
 
-# the kernel's name is the one the notebooks carry (course_tools.source.KERNELSPEC): with another,
+# the kernel's name is the one the notebooks carry (course_tools.build.source.KERNELSPEC): with another,
 # JupyterLab would rewrite each lesson's metadata, and mark it unsaved, as soon as it opens it
 $(STAMP): pyproject.toml $(LAB_SETUP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml $(LAB_SETUP)
 	touch $@
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
-# Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.config's
+# Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.core.config's
 # LAB_OFFLINE_OPTIONS, which the browser test runs with); no news prompt either (lab/settings/, installed
 # into the environment, so JupyterHub's servers have it too). Root (containers) needs --allow-root.
 LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.root_dir=workspace \
@@ -36,7 +36,7 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 
 # --trust: the course's lessons, as the course wrote them, are trusted (signed for this user), or JupyterLab
 # would show their explorers' saved state as text; no other notebook is: one a student saved or was sent
-# would run its saved JavaScript with JupyterLab's whole API (course_tools.workspace.trust)
+# would run its saved JavaScript with JupyterLab's whole API (course_tools.classroom.workspace.trust)
 lab: $(STAMP)
 	$(BIN)/python -m course_tools.workspace --lang en --trust
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
@@ -118,7 +118,7 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
-# A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/hub.py,
+# A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/classroom/hub.py,
 # hub/jupyterhub_config.py), every student's server in their home with the lessons there (the same
 # promise as `make lab`). As root (`sudo make hub`) each student is a system user of their own,
 # jupyter-<name>, home hub/state/homes/jupyter-<name>/ (0700); not as root it refuses unless
@@ -143,7 +143,7 @@ hub: $(HUB_STAMP) $(NPM_STAMP)
 hub-stop: $(HUB_STAMP)
 	$(BIN)/python -m course_tools.hub stop --port $(HUB_PORT)
 
-# a class of 5 on the hub (course_tools/hub_load.py, all on 127.0.0.1, stops itself): logins, spawns,
+# a class of 5 on the hub (tests/hub/load.py, all on 127.0.0.1, stops itself): logins, spawns,
 # lesson 0's check in each kernel, a hub restart that loses no work and no kernel, as root one student
 # attacking another and the hub from their kernel (every system user it made removed after), and
 # `make hub` failing loudly (tests/hub/test_hub_start.py); budget 6 min (about
@@ -159,7 +159,7 @@ slides: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)
 
 # each deck's handout (slides/<lang>/NN_name.handout.html, which `make slides` writes) printed to
-# slides/<lang>/NN_name.pdf by headless Chromium, offline (course_tools/handouts.py); the index pages
+# slides/<lang>/NN_name.pdf by headless Chromium, offline (course_tools/publish/handouts.py); the index pages
 # then link the PDFs. The one step of the decks that needs a browser.
 handouts: slides
 	$(BIN)/python -m course_tools.handouts $(L)

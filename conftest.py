@@ -7,7 +7,7 @@ rebuilds them, so that nobody has to work out which notebooks show the message.
 
 
 def pytest_terminal_summary(terminalreporter):
-    from course_tools.course import rebuild_hint
+    from course_tools.build.course import rebuild_hint
 
     failed = terminalreporter.stats.get("failed", []) + terminalreporter.stats.get("error", [])
     lines = rebuild_hint([getattr(report, "nodeid", "") for report in failed])

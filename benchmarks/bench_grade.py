@@ -21,7 +21,7 @@ from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from course_tools import grade  # noqa: E402
+from course_tools.grading import grade  # noqa: E402
 from tests.grade.synthetic import real_lesson, variant  # noqa: E402
 
 EXERCISE = "positional_encoding"

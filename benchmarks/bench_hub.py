@@ -2,7 +2,7 @@
 
     python benchmarks/bench_hub.py 20     # `make hub-bench`; prints the numbers and a table
 
-The run is course_tools/hub_load.py's (all on 127.0.0.1, a temporary state folder, stops itself):
+The run is tests/hub/load.py's (all on 127.0.0.1, a temporary state folder, stops itself):
 N students log in at once, get their servers, run lesson 0's setup and check cells in a kernel and
 save an edit; the hub restarts under them. Memory per student is the RSS of their server and kernel
 (an upper bound: torch's libraries are shared between kernels) and their PSS (the shared pages split
@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from course_tools import hub_load  # noqa: E402
+from tests.hub.load import run  # noqa: E402
 
 CLASS = 300
 
 
 def main(n: int) -> None:
-    report = hub_load.run(n, seconds=1500)
+    report = run(n, seconds=1500)
     s = report.summary()
     print(json.dumps(s, indent=1))
     load = os.getloadavg()

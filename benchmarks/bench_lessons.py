@@ -2,7 +2,7 @@
 
 Every lesson states how long Run All takes (``run_budget_s`` on its title cell; the lesson
 tables show it). Here each committed notebook is run from the first cell to the last as the
-build runs it (:mod:`course_tools.execute`: a fresh ``python3`` kernel in
+build runs it (:mod:`course_tools.build.execute`: a fresh ``python3`` kernel in
 ``notebooks/<lang>/``, ``PYTHONHASHSEED=0``, this checkout first on the path), one lesson
 after the other, and the wall-clock time from starting the kernel to the last cell's reply is
 compared with the budget. The longest cell of each run is named too: lesson 0 quotes lesson
@@ -31,9 +31,9 @@ from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from course_tools.config import CONFIG, LANGUAGES  # noqa: E402
-from course_tools.course import Course  # noqa: E402
-from course_tools.execute import CELL_TIMEOUT_S  # noqa: E402
+from course_tools.build.course import Course  # noqa: E402
+from course_tools.build.execute import CELL_TIMEOUT_S  # noqa: E402
+from course_tools.core.config import CONFIG, LANGUAGES  # noqa: E402
 
 
 def kernel_cpu(client: NotebookClient) -> float:

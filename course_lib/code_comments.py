@@ -7,12 +7,12 @@ translation on the line right below it, every line marked with its language::
     # ru: по строке таблицы на токен
 
 :func:`localize_comments` keeps one language's text, without its marker, where the English
-stands, and drops the other languages' lines. The lesson build (``course_tools.lesson_code``)
+stands, and drops the other languages' lines. The lesson build (``course_tools.build.lesson_code``)
 resolves a lesson's code with it, and an exercise (``course_lib.exercises``) its template and
 solution, in the language of :func:`course_lib.set_language` (:func:`in_language`): one reader
 of the comments for both. The code is read with Python's own tokenizer, never with patterns
 over its text; what the build checks of the comments (every one has its twins, each language
-the same code) is ``course_tools.lesson_code``'s.
+the same code) is ``course_tools.build.lesson_code``'s.
 
     >>> in_language("x = 1  # en: one\\n# ru: один", "ru")
     'x = 1  # один'

@@ -3,7 +3,7 @@
 The data goes to a new temporary file beside the target, is flushed to the disk, and the
 temporary file is renamed over the target (``os.replace`` is atomic on one file system): an
 interrupted write leaves the old file whole and no temporary file behind. ``BPETokenizer.save``
-writes with it, and so do the course's build tools (``course_tools.files.write_all`` stages
+writes with it, and so do the course's build tools (``course_tools.core.files.write_all`` stages
 many files with :func:`temporary_sibling` and renames them only when all are written).
 """
 

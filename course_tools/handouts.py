@@ -4,7 +4,7 @@
     python -m course_tools.handouts 04       # only the lessons whose names start so
 
 The slides build writes each handout, ``slides/<lang>/NN_name.handout.html``
-(:mod:`course_tools.handout_pages`); this tool opens it from ``file://`` in Debian's Chromium
+(:mod:`course_tools.publish.handout_pages`); this tool opens it from ``file://`` in Debian's Chromium
 (``/usr/bin/chromium``, driven by Playwright, never a downloaded browser), waits until MathJax has
 drawn every formula, and prints it: A4, each slide from a new page. It is the one step of the
 decks that needs a browser, so ``make slides`` stays without one. Any request that would leave the
@@ -12,134 +12,15 @@ machine is blocked, and makes the build fail.
 
 All or nothing: the PDFs are printed into a temporary folder inside ``slides/``, moved into place
 when every one is made; then the index pages are written again, linking them.
+
+The work is :mod:`course_tools.publish.handouts`'s.
 """
 
 import argparse
-import shutil
 import sys
-import tempfile
-from collections.abc import Sequence
-from pathlib import Path
-from urllib.parse import urlsplit
 
-from .config import CONFIG, LANGUAGES, Config
-from .course import Course, LessonSelectionError
-from .handout_pages import handout_name, pdf_name
-from .slides import course_index
-
-__all__ = ["CHROMIUM", "HandoutError", "build", "main"]
-
-CHROMIUM = "/usr/bin/chromium"
-# no background traffic of Chromium's own (updates, field trials), which would read as the page's
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-# what a page may load: its own files and inline data
-LOCAL_SCHEMES = {"file", "data", "blob", "about"}
-TYPESET_TIMEOUT_MS = 120_000
-
-
-class HandoutError(ValueError):
-    """A handouts build that wrote nothing; ``problems`` says why."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
-
-
-def build(
-    prefixes: Sequence[str] = (), config: Config = CONFIG, say=print, chromium: str = CHROMIUM, browser=None
-) -> list[Path]:
-    """Print the handouts of the chosen lessons in every language, then rewrite the index pages; all or nothing.
-
-    ``browser``: a Playwright Chromium already running (the browser tests' own), else one is started.
-    """
-    course = Course.load(config)
-    names = course.select(list(prefixes))
-    pages = [
-        (lang, name, config.slides_dir / lang / handout_name(name)) for lang in LANGUAGES for name in names
-    ]
-    missing = [config.relative(page) for _, _, page in pages if not page.is_file()]
-    if missing:
-        raise HandoutError(
-            [f"{path} is missing: run `make slides`" for path in missing] + ["no PDF was written"]
-        )
-    if browser is None and not Path(chromium).exists():
-        raise HandoutError(
-            [f"{chromium} is missing: install Debian's chromium package (apt-get install chromium)"]
-        )
-
-    from playwright.sync_api import sync_playwright
-
-    staging = Path(tempfile.mkdtemp(dir=config.slides_dir, prefix=".build-"))
-    outside: list[str] = []
-    try:
-        for lang in LANGUAGES:
-            (staging / lang).mkdir()
-        if browser is not None:
-            for lang, name, page_path in pages:
-                _print(browser, lang, page_path, staging / lang / pdf_name(name), outside)
-        else:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
-                try:
-                    for lang, name, page_path in pages:
-                        _print(browser, lang, page_path, staging / lang / pdf_name(name), outside)
-                finally:
-                    browser.close()
-        if outside:
-            raise HandoutError(
-                [f"a handout tried to load from the network (blocked): {url}" for url in outside]
-                + ["no PDF was written"]
-            )
-        written = []
-        for lang, name, _ in pages:
-            target = config.slides_dir / lang / pdf_name(name)
-            (staging / lang / pdf_name(name)).replace(target)
-            written.append(target)
-        for lang in LANGUAGES:
-            index = config.slides_dir / lang / "index.html"
-            index.write_text(course_index(course, lang), encoding="utf-8")
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    for path in written:
-        say(f"printed {config.relative(path)}")
-    return written
-
-
-def _print(browser, lang: str, page_path: Path, pdf: Path, outside: list[str]) -> None:
-    """One handout to PDF: every request off the machine blocked and recorded in ``outside``."""
-    context = browser.new_context(locale={"ru": "ru-RU"}.get(lang, "en-US"))
-
-    def route(request_route):
-        url = request_route.request.url
-        if urlsplit(url).scheme in LOCAL_SCHEMES:
-            request_route.continue_()
-        else:
-            outside.append(url)
-            request_route.abort("blockedbyclient")
-
-    try:
-        context.route("**/*", route)
-        page = context.new_page()
-        page.goto(page_path.resolve().as_uri(), wait_until="load")
-        page.wait_for_function(
-            "document.documentElement.dataset.courseTypeset === 'done'", timeout=TYPESET_TIMEOUT_MS
-        )
-        page.emulate_media(media="print")
-        page.pdf(
-            path=str(pdf),
-            format="A4",
-            print_background=True,
-            margin={"top": "12mm", "bottom": "12mm", "left": "12mm", "right": "12mm"},
-        )
-    finally:
-        context.close()
+from .build.course import LessonSelectionError
+from .publish.handouts import HandoutError, build
 
 
 def main(argv: list[str] | None = None) -> int:

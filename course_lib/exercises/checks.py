@@ -90,7 +90,7 @@ class Feedback:
         """The verdict in its status's colour, readable (at least 4.5:1) on a light page and a dark one.
 
         The colour, in order of what the page allows: the property ``--course-verdict-<status>`` where
-        the page sets one (the site, per theme: course_tools/site_theme/_static/course-site.css); else
+        the page sets one (the site, per theme: course_tools/publish/site_theme/_static/course-site.css); else
         the status's middle tone mixed 70:30 with the text colour around it (JupyterLab's light and dark
         themes, the decks: at least 5:1 on white under JupyterLab's text, 7:1 on its dark theme's
         #111); where neither ``var()`` nor ``color-mix()`` survives (JupyterLab's sanitizer, in a

@@ -30,11 +30,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from course_tools.config import LAB_OFFLINE_OPTIONS
+from course_tools.core.config import LAB_OFFLINE_OPTIONS
 
 # the browser and its flags as the handouts' PDF build launches it: Chromium's own background traffic
 # (updates, field trials) would otherwise show up as blocked requests that the page never made
-from course_tools.handouts import CHROMIUM, CHROMIUM_ARGS
+from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
@@ -522,8 +522,8 @@ OTHER_WEB_FONTS = ("MathJax_", "MJXTEX", "MJXZERO", "FontAwesome", "Font Awesome
 
 
 def course_font(family: str) -> bool:
-    """A family of the course's fonts (course_tools.fonts) or of the web fonts the pages' packages ship."""
-    from course_tools.fonts import FACES
+    """A family of the course's fonts (course_tools.publish.fonts) or of the web fonts the pages' packages ship."""
+    from course_tools.publish.fonts import FACES
 
     # a variable font's instance is reported with its style: "Source Sans 3 ExtraLight"
     return family.startswith(tuple(face.family for face in FACES) + OTHER_WEB_FONTS)

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from course_tools import grade
-from course_tools.config import CONFIG, LANGUAGES, SOURCE_LANGUAGE
+from course_tools.core.config import CONFIG, LANGUAGES, SOURCE_LANGUAGE
+from course_tools.grading.report import write_report
 from tests.browser.conftest import Traffic, browser_locale, is_file, is_local
 from tests.browser.test_explorer_colours import LESSONS
 from tests.browser.test_explorers_saved import EXPLORERS as SAVED
@@ -249,7 +249,7 @@ def report(tmp_path_factory):
     result = checked_in_process()
     out = tmp_path_factory.mktemp("report")
     for lang in LANGUAGES:
-        grade.write_report(result, out / lang, lang)
+        write_report(result, out / lang, lang)
     return out
 
 

@@ -34,7 +34,7 @@ from colorspacious import cspace_convert, deltaE
 from matplotlib.colors import to_rgb
 
 from course_lib import widgets
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import TIMEOUT_MS, VIEWPORT, module_page  # noqa: F401 (a fixture)
 from tests.browser.test_explorers_data import course_tokenizer, course_vocab  # noqa: F401 (fixtures)

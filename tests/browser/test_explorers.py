@@ -34,7 +34,7 @@ import torch
 
 from course_lib import i18n, plots, sinusoidal_table, widgets
 from course_lib.i18n import LANGUAGES, format_number
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file, is_local
 
 pytestmark = pytest.mark.browser

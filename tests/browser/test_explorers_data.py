@@ -25,7 +25,7 @@ from course_lib import extrapolation as ex
 from course_lib import plots, widgets
 from course_lib.i18n import LANGUAGES
 from course_lib.plots.extrapolation import variant_label
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import (
     FRAME_TIMES,

@@ -42,7 +42,7 @@ from course_lib.core.model import inverse_frequencies
 from course_lib.i18n import LANGUAGES
 from course_lib.maths import angle_table
 from course_lib.widgets.live import JS
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser import test_explorers as lesson5
 from tests.browser.conftest import is_file
 

@@ -26,7 +26,7 @@ import pytest
 from course_lib import widgets
 from course_lib.i18n import LANGUAGES
 from course_lib.widgets.scaling import DEFAULTS, PRESETS, preset_settings
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser import test_explorers as lesson5
 from tests.browser.conftest import is_file, is_local
 from tests.browser.test_explorers_saved import RENDER, RENDER_MS

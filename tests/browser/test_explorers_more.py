@@ -25,7 +25,7 @@ import torch
 from course_lib import sinusoidal_table, widgets
 from course_lib.i18n import LANGUAGES
 from course_lib.plots.positions import left_padded_positions
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import (
     SHOW_SLIDE,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from course_tools import grade
+from course_tools.grading.report import write_report
 from tests.grade.synthetic import checked_in_process
 
 from .conftest import is_file, is_local, save_screenshot
@@ -22,7 +22,7 @@ def report(tmp_path_factory):
     result = checked_in_process()
     out = tmp_path_factory.mktemp("report")
     for lang in TITLE:
-        grade.write_report(result, out / lang, lang)
+        write_report(result, out / lang, lang)
     return out
 
 

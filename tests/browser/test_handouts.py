@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from course_tools import handouts, slides
-from course_tools.config import LANGUAGES
-from course_tools.course import Course
-from course_tools.lecture import deck_slides, is_notes, slide_groups
+from course_tools.build.course import Course
+from course_tools.build.lecture import deck_slides, is_notes, slide_groups
+from course_tools.core.config import LANGUAGES
+from course_tools.publish import handouts, slides
 from tests.lessons.support import course, title, twins, write_lesson
 from tests.support import ROOT
 

@@ -40,8 +40,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from course_lib.i18n import LANGUAGE_INFO, LANGUAGES
-from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
-from course_tools.source import KERNELSPEC
+from course_tools.build.source import KERNELSPEC
+from course_tools.core.config import CONFIG, LAB_OFFLINE_OPTIONS
 from tests.browser.conftest import save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]

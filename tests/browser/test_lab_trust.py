@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 from tests.browser.conftest import ROOT
 from tests.browser.test_explorers import LESSON, explorers_on
 from tests.browser.test_jupyterlab import NOTEBOOK_READY, TIMEOUT_MS

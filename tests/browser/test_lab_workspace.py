@@ -4,7 +4,7 @@ leaves it the course's, editing a cell makes it the student's.
 JupyterLab writes the kernel's name and ``language_info`` into a notebook as soon as its kernel
 starts: when they differ from what the notebook carries, the lesson is marked unsaved at once and
 autosave rewrites it. With the kernel installed under the name the notebooks carry
-(``course_tools.source.KERNELSPEC``, the Makefile's ``ipykernel install``), opening changes
+(``course_tools.build.source.KERNELSPEC``, the Makefile's ``ipykernel install``), opening changes
 nothing. And whatever JupyterLab's save writes (outputs, execution counts, cell ids, source as a
 list of lines), ``course_tools.workspace`` counts a lesson as the student's only when a cell
 changed.
@@ -15,8 +15,8 @@ import json
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from course_tools import workspace
-from course_tools.config import CONFIG, LANGUAGES, Config
+from course_tools.classroom import workspace
+from course_tools.core.config import CONFIG, LANGUAGES, Config
 from tests.browser.test_jupyterlab import NOTEBOOK_READY, TIMEOUT_MS
 from tests.browser.test_jupyterlab import PANEL as PANEL_EXPRESSION
 

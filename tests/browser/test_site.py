@@ -31,10 +31,10 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from course_tools.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
-from course_tools.course import Course
-from course_tools.site_pages import STORAGE_KEY, TEXT
-from course_tools.site_theme import SECTION_ANCHOR
+from course_tools.build.course import Course
+from course_tools.core.config import CONFIG, LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
+from course_tools.publish.site_pages import STORAGE_KEY, TEXT
+from course_tools.publish.site_theme import SECTION_ANCHOR
 from tests.browser.conftest import (
     LOCAL_FONT_FACES,
     FontProbe,

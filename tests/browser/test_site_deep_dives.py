@@ -7,8 +7,8 @@ Today's lessons may have no deep dive yet, so this builds the small two-lesson c
 
 import pytest
 
-from course_tools import site
-from course_tools.config import LANGUAGES
+from course_tools.core.config import LANGUAGES
+from course_tools.publish import site
 from tests.browser.conftest import is_file
 from tests.lessons.test_site import small_course
 

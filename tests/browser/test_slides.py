@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
-from course_tools.course import Course
-from course_tools.slides import TEXT
-from course_tools.source import MATH
+from course_tools.build.course import Course
+from course_tools.build.source import MATH
+from course_tools.core.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE
+from course_tools.publish.slides import TEXT
 from tests.browser.conftest import (
     LOCAL_FONT_FACES,
     FontProbe,
@@ -91,7 +91,7 @@ def deck_page(offline_page):
 
 
 # reveal.js is an AMD module here (require.js is on the page), so it is reached through require (dist/reveal.js,
-# or its copy in the deck's language, dist/reveal-ru.js: course_tools/speaker_view.py);
+# or its copy in the deck's language, dist/reveal-ru.js: course_tools/publish/speaker_view.py);
 # a promise that never settles would hang page.evaluate, which has no timeout of its own
 REVEAL = """Promise.race([
     new Promise(resolve => {
@@ -354,7 +354,7 @@ SPEAKER_VIEW_ENGLISH = ("Upcoming", "Time", "Click to Reset", "Notes", "Layout",
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_speaker_notes_open_on_s_in_the_decks_language(deck_page, lang):
     """S opens reveal's speaker view, which shows the notes of the slide on screen, its own words in the
-    deck's language (course_tools/speaker_view.py)."""
+    deck's language (course_tools/publish/speaker_view.py)."""
     with_notes = [name for name, in_lang in DECKS if in_lang == lang and expected(name, lang).notes]
     if not with_notes:
         pytest.skip("no lesson has speaker notes yet")
@@ -386,7 +386,7 @@ def test_speaker_notes_open_on_s_in_the_decks_language(deck_page, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_help_overlay_and_the_arrows_speak_the_decks_language(deck_page, lang):
     """? opens reveal's help overlay: its title, headings and actions in the deck's language, and so
-    are the arrows' accessible names (course_tools/speaker_view.py); the keys keep their names."""
+    are the arrows' accessible names (course_tools/publish/speaker_view.py); the keys keep their names."""
     name = next(name for name, in_lang in DECKS if in_lang == lang)
     page, traffic = deck_page(SLIDES / lang / f"{name}.html", lang)
     wait_until_ready(page)

@@ -3,7 +3,7 @@
 Every exercise of the course is submitted right, untouched (the template) and with one known mistake
 (a small edit of the reference solution that its checker names), and a few students hand in the bad
 cases the grader must survive. ``make_class`` writes the notebooks and returns the expected summary,
-``{(exercise, diagnosis or status): count}``, in the form ``course_tools.grade.counts`` gives.
+``{(exercise, diagnosis or status): count}``, in the form ``course_tools.grading.grade.counts`` gives.
 """
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 
 from course_lib import exercises
-from course_tools.grade import lesson_checks
+from course_tools.grading.grade import lesson_checks
 
 # exercise -> (edits of the reference solution: (text, what replaces it), ...; the checker's diagnosis)
 MISTAKES = {
@@ -72,7 +72,7 @@ def notebook(exercise: str, code: str, lang: str) -> nbformat.NotebookNode:
 
 def real_lesson(exercise: str, code: str, lang: str) -> nbformat.NotebookNode:
     """The committed lesson notebook as a student hands it in: ``code`` in its template cell."""
-    from course_tools.config import CONFIG
+    from course_tools.core.config import CONFIG
 
     nb = nbformat.read(CONFIG.notebook(lesson_of(exercise), lang), as_version=4)
     (cell,) = [c for c in nb.cells if c.metadata.get("exercise_template") == exercise]
@@ -149,7 +149,7 @@ def checked_in_process(size: int = 30):
     """A graded class without kernels, for the report's own tests: each student's verdict from running
     the check here, on the same variants as ``make_class`` (a few bad cases as the grader words them)."""
     from course_lib import set_language
-    from course_tools.grade import Notebook, Result, Verdict, localised
+    from course_tools.grading.grade import Notebook, Result, Verdict, localised
 
     books = []
     names = list(exercises.registry())
@@ -173,6 +173,6 @@ def checked_in_process(size: int = 30):
             ]
             book.verdicts[0].message = localised(book.verdicts[0], "en")
         books.append(book)
-    from course_tools.grade_sandbox import ISOLATED
+    from course_tools.grading.sandbox import ISOLATED
 
     return Result(books, 42.0, ISOLATED)

@@ -17,15 +17,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_tools import grade, grade_sandbox
-from course_tools.config import CONFIG
-from course_tools.grade import Limits
+from course_tools.core.config import CONFIG
+from course_tools.grading import grade, report, sandbox
+from course_tools.grading.grade import Limits
 
 from .synthetic import lesson_of, notebook, variant
 
 pytestmark = pytest.mark.grade
 
-ISOLATED = grade_sandbox.mode() == grade_sandbox.ISOLATED
+ISOLATED = sandbox.mode() == sandbox.ISOLATED
 needs_sandbox = pytest.mark.skipif(not ISOLATED, reason="the sandbox needs root and Linux namespaces")
 
 EXERCISE = "positional_encoding"
@@ -33,7 +33,7 @@ LESSON = lesson_of(EXERCISE)
 RIGHT, _, _ = variant(EXERCISE, "correct")
 # 2 GiB for each notebook's whole tree: an honest notebook takes about 0.5 GiB, the memory attack 3 GiB
 LIMITS = Limits(seconds=60, memory_bytes=2 << 30)
-TARGET = CONFIG.root / "course_tools" / "grade_report.py"  # the grader imports it after grading
+TARGET = CONFIG.root / "course_tools" / "grading" / "report.py"  # the grader writes its report with it
 
 HONEST = {  # student: (kind, language, status, diagnosis)
     "honest_a": ("correct", "en", "correct", ""),
@@ -245,7 +245,7 @@ def attacked(tmp_path_factory):
         sorted(p.name for p in Path("/tmp").glob("grade-*")),
     )
     out = tmp_path_factory.mktemp("report") / "report"
-    grade.write_report(result, out, "en")
+    report.write_report(result, out, "en")
     return result, before, after, flag, out
 
 
@@ -329,7 +329,7 @@ def test_a_failure_of_the_grader_on_one_notebook_is_that_student_s_row(tmp_path,
 @needs_sandbox
 def test_without_a_cgroup_the_tree_is_still_limited(tmp_path, monkeypatch):
     """Where the machine lets the grader make no cgroup: the tree's summed memory and task count, watched."""
-    monkeypatch.setattr(grade_sandbox.Cgroup, "make", classmethod(lambda cls, *a: None))
+    monkeypatch.setattr(sandbox.Cgroup, "make", classmethod(lambda cls, *a: None))
     flag = tmp_path / "flag"
     values = {"half": LIMITS.memory_bytes // 2, "target": str(TARGET), "flag": str(flag), "neighbour": ""}
     for student in ("fork_bomb", "memory_tree"):
@@ -346,15 +346,15 @@ def test_without_a_cgroup_the_tree_is_still_limited(tmp_path, monkeypatch):
 
 def test_unprotected_mode_still_grades_and_says_so(tmp_path, monkeypatch):
     """Without root or namespaces (a laptop): the same verdicts, and the report names the mode."""
-    monkeypatch.setattr(grade_sandbox, "mode", lambda: grade_sandbox.UNPROTECTED)
+    monkeypatch.setattr(sandbox, "mode", lambda: sandbox.UNPROTECTED)
     for student, kind in (("right", "correct"), ("mistake", "mistake")):
         (tmp_path / "class" / student).mkdir(parents=True)
         nb = notebook(EXERCISE, variant(EXERCISE, kind)[0], "en")
         (tmp_path / "class" / student / f"{LESSON}.ipynb").write_text(nbformat.writes(nb))
     result = grade.grade(tmp_path / "class", LIMITS, jobs=2)
     assert rows(result) == {"right": ("correct", ""), "mistake": ("incorrect", "pe.sin_cos_swapped")}
-    assert result.mode == grade_sandbox.UNPROTECTED
-    grade.write_report(result, tmp_path / "report", "ru")
+    assert result.mode == sandbox.UNPROTECTED
+    report.write_report(result, tmp_path / "report", "ru")
     assert "Режим: без защиты" in (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
 
 
@@ -381,7 +381,7 @@ def test_the_sandbox_s_user_owns_nothing_and_sees_no_other_submission():
     )
     job = {"notebook": {"cells": [{"cell_type": "code", "source": code, "metadata": {}}]}, "read_roots": ["/"],
            "hidden": []}  # fmt: skip
-    session = grade_sandbox.start(job, LIMITS, [], {})
+    session = sandbox.start(job, LIMITS, [], {})
     try:
         lang, problem = grade.run_cells(session, LIMITS)
         assert problem is None
@@ -392,9 +392,9 @@ def test_the_sandbox_s_user_owns_nothing_and_sees_no_other_submission():
         shutil.rmtree(outside)
     printed = session.output_tail.decode()
     facts = json.loads(printed[printed.index("FACTS") + 6 :].splitlines()[0])
-    assert facts["uid"] >= grade_sandbox.UID_BASE and facts["caps"] == "0000000000000000"
+    assert facts["uid"] >= sandbox.UID_BASE and facts["caps"] == "0000000000000000"
     # its /tmp holds its working folder, and the course or Python where they live under /tmp (bound back)
-    under_tmp = {Path(p).parts[2] for p in grade_sandbox.needed_paths() if p.startswith("/tmp/")}
+    under_tmp = {Path(p).parts[2] for p in sandbox.needed_paths() if p.startswith("/tmp/")}
     assert set(facts["tmp"]) == {"work"} | under_tmp and facts["course_writable"] is False
     assert facts["interfaces"] == ["lo"]
     # the machine's other files out of sight, the course in sight
@@ -415,7 +415,7 @@ def test_a_course_under_a_closed_folder_is_still_reachable_in_the_sandbox():
         (closed / "me" / "course").mkdir(parents=True)
         (base / "open" / "course").mkdir(parents=True)
         closed.chmod(0o700)
-        found = grade_sandbox.closed_parents([str(closed / "me" / "course"), str(base / "open" / "course")])
+        found = sandbox.closed_parents([str(closed / "me" / "course"), str(base / "open" / "course")])
         assert found == [str(closed)]
     finally:
         closed.chmod(0o755)
@@ -428,5 +428,5 @@ def test_the_cgroups_of_a_killed_grader_are_removed():
         folder.mkdir()
     except OSError:
         pytest.skip("no writable pids cgroup here")
-    grade_sandbox.remove_stale_groups()
+    sandbox.remove_stale_groups()
     assert not folder.exists()

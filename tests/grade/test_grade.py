@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from course_tools import grade, grade_report
-from course_tools.grade import COLUMNS, Limits, Notebook, Result, Verdict, lesson_checks
+from course_tools.grading import grade, report
+from course_tools.grading.grade import Limits, Notebook, Result, Verdict, lesson_checks
+from course_tools.grading.report import COLUMNS
 
 from .synthetic import make_class
 
@@ -33,7 +34,7 @@ def graded(tmp_path_factory):
     seconds = time.perf_counter() - start
     out = tmp_path_factory.mktemp("report")
     for lang in ("en", "ru"):
-        grade.write_report(result, out / lang, lang)
+        report.write_report(result, out / lang, lang)
     print(f"\ngraded 30 notebooks in {seconds:.0f} s (sandbox: {result.sandboxed})")
     return expected, result, out, seconds
 
@@ -84,7 +85,7 @@ def fake_result(message: str) -> Result:
 
 
 def test_the_report_escapes_what_students_wrote():
-    page = grade_report.render(fake_result("<script>alert(1)</script> `<b>`"), "en")
+    page = report.render(fake_result("<script>alert(1)</script> `<b>`"), "en")
     assert "<script>alert" not in page and "&lt;script&gt;" in page
     assert "<code>&lt;b&gt;</code>" in page
 
@@ -104,7 +105,7 @@ def test_submissions_around_the_course_are_refused(tmp_path):
 def test_a_folder_that_is_no_report_is_never_replaced(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="holds no previous report"):
-        grade.write_report(fake_result("m"), tmp_path, "en")
+        report.write_report(fake_result("m"), tmp_path, "en")
     assert (tmp_path / "notes.txt").read_text() == "mine"
     assert sorted(p.name for p in tmp_path.parent.iterdir() if p.name.startswith(f".{tmp_path.name}-")) == []
 
@@ -116,7 +117,7 @@ def test_the_report_names_lessons_and_mistakes_in_its_language_and_its_counts_ar
     from tests.grade.synthetic import checked_in_process
 
     result = checked_in_process()
-    page = grade_report.render(result, lang)
+    page = report.render(result, lang)
 
     class Visible(HTMLParser):  # the text a reader sees: not the tooltips (<title>, title="...")
         def __init__(self):
@@ -188,7 +189,7 @@ class FakeSession:
     ],
 )
 def test_a_forged_reply_is_a_dead_child_never_an_exception(reply):
-    from course_tools.grade import RemoteChild
+    from course_tools.grading.grade import RemoteChild
 
     session = FakeSession(reply)
     child = RemoteChild(session, {})
@@ -198,7 +199,7 @@ def test_a_forged_reply_is_a_dead_child_never_an_exception(reply):
 
 def test_a_reply_that_decodes_into_too_much_is_refused_before_decoding():
     from course_lib.exercises.child import TensorData
-    from course_tools.grade import RemoteChild
+    from course_tools.grading.grade import RemoteChild
 
     block = TensorData("uint8", (1 << 20,), b"\0" * (1 << 20), False)
     bomb = ("ok", ([block] * 1000, []))  # 1 MiB sent once, 1 GiB once decoded
@@ -209,7 +210,7 @@ def test_a_reply_that_decodes_into_too_much_is_refused_before_decoding():
 
 def test_the_student_s_texts_are_bounded_before_they_reach_a_message():
     from course_lib.exercises.child import ErrorInfo
-    from course_tools.grade import RemoteChild
+    from course_tools.grading.grade import RemoteChild
 
     raised = ("raised", ErrorInfo("E" * 10_000, ("E" * 10_000,), "x" * 10**6, "y" * 10**6))
     got = RemoteChild(FakeSession(raised), {}).ask(("fn", (), False, []), time.monotonic() + 1)

@@ -1,4 +1,4 @@
-"""The course's JupyterHub (`make hub`) under a class of 5 (course_tools/hub_load.py): every student logs
+"""The course's JupyterHub (`make hub`) under a class of 5 (tests/hub/load.py): every student logs
 in with their own password from the class list (another's name with one's own password, or a name not in
 the class, is refused), gets a server with the lessons in their home, opening lesson 0 in their language with
 JupyterLab's interface in it (one Russian student by the class list, the others English), runs lesson 0's check in a kernel and saves an edit;
@@ -21,7 +21,8 @@ import psutil
 import pytest
 
 from course_lib.i18n import LANGUAGE_INFO
-from course_tools import hub, hub_load, hub_users
+from course_tools.classroom import hub, hub_users
+from tests.hub import load as hub_load
 
 pytestmark = pytest.mark.hub
 
@@ -107,7 +108,7 @@ def test_every_student_runs_as_a_system_user_of_their_own_never_root(report):
 
 @as_root
 def test_from_one_student_s_kernel_nothing_of_another_nor_of_the_hub_is_in_reach(report):
-    # every attempt of course_tools.hub_attack, in the kernel and in a subprocess of it
+    # every attempt of tests.hub.attack, in the kernel and in a subprocess of it
     assert report.attack is not None and report.attack_subprocess is not None
     assert report.breaches() == []
     for result in (report.attack, report.attack_subprocess):

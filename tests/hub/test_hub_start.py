@@ -1,5 +1,5 @@
 """`make hub` fails loudly: exit 1 and the reason on the terminal when a port is taken, when the proxy
-does not start and when JupyterHub does not start (course_tools/hub.py's `start`), never "running"."""
+does not start and when JupyterHub does not start (course_tools/classroom/hub.py's `start`), never "running"."""
 
 import os
 import socket
@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from course_tools import hub, hub_load
+from course_tools.classroom import hub
+from tests.hub import load as hub_load
 from tests.support import ROOT
 
 pytestmark = pytest.mark.hub

@@ -2,7 +2,7 @@
 
 import pytest
 
-from course_tools.config import LANGUAGES
+from course_tools.core.config import LANGUAGES
 
 
 @pytest.fixture(params=LANGUAGES)

@@ -7,8 +7,8 @@ import jupytext
 import nbformat
 
 from course_lib.i18n import NAMES
-from course_tools.config import LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS, Config
-from course_tools.source import BUDGET_KEY, KERNELSPEC, Source, fingerprint
+from course_tools.build.source import BUDGET_KEY, KERNELSPEC, Source, fingerprint
+from course_tools.core.config import LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS, Config
 from tests.support import ROOT
 
 

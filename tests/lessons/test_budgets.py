@@ -1,4 +1,4 @@
-"""The lecture budgets of every lesson (issue 31, :mod:`course_tools.lecture`): a main path of at most
+"""The lecture budgets of every lesson (issue 31, :mod:`course_tools.build.lecture`): a main path of at most
 3 000 words in each language, a deck of 15 to 30 slides, each slide showing at most 60 words of prose
 and 12 lines of code, each with speaker notes. The first test holds the course to them; the others
 show, on small synthetic courses, that it fails on each broken budget, naming lesson, language, slide
@@ -6,9 +6,9 @@ and its first line, and passes a lesson that keeps them."""
 
 import pytest
 
-from course_tools.config import CONFIG, LANGUAGES
-from course_tools.course import Course
-from course_tools.lecture import budget_problems, course_shapes, prose_words
+from course_tools.build.course import Course
+from course_tools.build.lecture import budget_problems, course_shapes, prose_words
+from course_tools.core.config import CONFIG, LANGUAGES
 from course_tools.lessons import main as lessons_main
 from tests.lessons.support import course, title, twins, write_lesson
 
@@ -108,7 +108,7 @@ def test_a_main_path_over_3000_words_fails_and_deep_dives_do_not_count(tmp_path)
 
 
 def test_the_words_command_prints_each_lesson_and_language(tmp_path, monkeypatch, capsys):
-    import course_tools.lessons as lessons
+    import course_tools.build.lessons as lessons
 
     config = course(tmp_path)
     write_lesson(tmp_path, "01_test", *lesson(14))

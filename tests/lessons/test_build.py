@@ -6,11 +6,12 @@ import nbformat
 import pytest
 
 from course_lib.files import write_atomic
-from course_tools import lessons
-from course_tools.config import LANGUAGES
-from course_tools.course import Course, LessonSelectionError
-from course_tools.files import write_all
-from course_tools.tables import README_BEGIN, README_END
+from course_tools.build import lessons
+from course_tools.build.course import Course, LessonSelectionError
+from course_tools.build.tables import README_BEGIN, README_END
+from course_tools.core.config import LANGUAGES
+from course_tools.core.files import write_all
+from course_tools.lessons import main as lessons_main
 from tests.lessons.support import course, title, twins, write_lesson
 
 # runs in English, fails in every other language: the render switches the call's argument
@@ -135,7 +136,7 @@ def test_building_a_lesson_that_does_not_exist_names_the_lessons(tmp_path):
 
 
 def test_the_command_line_says_why_and_exits_1(capsys):
-    assert lessons.main(["build", "99"]) == 1
+    assert lessons_main(["build", "99"]) == 1
     err = capsys.readouterr().err
     assert "no lesson matches '99': the lessons are 00_start_here, 01_text_to_ids" in err
     assert "Traceback" not in err
@@ -178,7 +179,7 @@ def test_check_lists_every_problem_of_every_lesson(tmp_path):
     ]
     for part in expected:
         assert part in problems
-    assert lessons.main(["check"]) == 0  # and the repository's own course is clean
+    assert lessons_main(["check"]) == 0  # and the repository's own course is clean
 
 
 def test_stamp_reports_an_unreadable_source_and_leaves_it(tmp_path):
@@ -246,7 +247,7 @@ def test_split_stream_outputs_are_joined():
     """A busy kernel may flush one printout in two pieces: the written notebook has one."""
     import nbformat
 
-    from course_tools.execute import coalesce_streams
+    from course_tools.build.execute import coalesce_streams
 
     cell = nbformat.v4.new_code_cell("print('a'); print('b')")
     cell.outputs = [
@@ -294,8 +295,8 @@ def test_widget_ids_do_not_depend_on_the_kernel_run():
     """Two builds of a lesson name their widgets alike: the committed notebook changes only with the lesson."""
     import uuid
 
-    from course_tools.execute import stable_widget_ids
-    from course_tools.lessons import notebook_text
+    from course_tools.build.execute import stable_widget_ids
+    from course_tools.build.lessons import notebook_text
 
     first, second = ([uuid.uuid4().hex for _ in range(4)] for _ in range(2))
     written = [notebook_text(stable_widget_ids(_widget_notebook(ids), "05_x/en")) for ids in (first, second)]

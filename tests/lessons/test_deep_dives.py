@@ -1,7 +1,7 @@
 """The round's tags in the sources: deep dives (checked, kept in the notebook, left out of the deck),
 speaker-notes prose (prose in the notebook, the slide's notes in the deck)."""
 
-from course_tools.source import deep_dive_problems, deep_dives, render, translation_problems
+from course_tools.build.source import deep_dive_problems, deep_dives, render, translation_problems
 from tests.lessons.support import source, title, twins
 
 DIVE = ["deep-dive"]

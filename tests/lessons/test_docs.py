@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 
 ROOT = CONFIG.root
 DOCUMENTS = sorted(

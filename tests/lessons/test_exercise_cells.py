@@ -6,8 +6,8 @@ import nbformat
 import pytest
 
 from course_lib import exercises
-from course_tools.config import CONFIG
-from course_tools.source import EXERCISE_KEY, known_exercises, read_source
+from course_tools.build.source import EXERCISE_KEY, known_exercises, read_source
+from course_tools.core.config import CONFIG
 
 SOURCES = {path.stem: read_source(path) for path in CONFIG.sources()}
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from course_tools import fonts
+from course_tools.publish import fonts
 
 
 def write_font_packages(node_modules):

@@ -6,8 +6,8 @@ import nbformat
 import pytest
 
 from course_lib import exercises
-from course_tools.config import CONFIG, LANGUAGES
-from course_tools.course import Course
+from course_tools.build.course import Course
+from course_tools.core.config import CONFIG, LANGUAGES
 
 COURSE = Course.load()
 LESSONS = CONFIG.lesson_names()

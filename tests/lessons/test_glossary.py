@@ -4,10 +4,12 @@ import re
 
 import pytest
 
-from course_tools import site_pages, slides, tables, workspace
-from course_tools.config import CONFIG
-from course_tools.lesson_code import localize
-from course_tools.source import cell_lang, read_source
+from course_tools.build import tables
+from course_tools.build.lesson_code import localize
+from course_tools.build.source import cell_lang, read_source
+from course_tools.classroom import workspace
+from course_tools.core.config import CONFIG
+from course_tools.publish import site_pages, slides
 from tests.unit.test_messages import all_catalogues
 
 

@@ -3,9 +3,8 @@
 import pytest
 
 from course_lib.i18n import pseudo
-from course_tools import lessons
-from course_tools.config import CONFIG, PSEUDO
-from course_tools.lesson_code import (
+from course_tools.build import lessons
+from course_tools.build.lesson_code import (
     Localized,
     code_names,
     code_problems,
@@ -15,7 +14,8 @@ from course_tools.lesson_code import (
     localize,
     uses_name,
 )
-from course_tools.source import code_cell_problems, read_source, render
+from course_tools.build.source import code_cell_problems, read_source, render
+from course_tools.core.config import CONFIG, PSEUDO
 from tests.lessons.support import course, source, title, write_lesson
 
 

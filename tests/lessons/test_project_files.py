@@ -2,7 +2,7 @@
 
 import re
 
-from course_tools.config import LAB_OFFLINE_OPTIONS
+from course_tools.core.config import LAB_OFFLINE_OPTIONS
 from tests.support import ROOT
 
 MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")

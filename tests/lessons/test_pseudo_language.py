@@ -17,9 +17,9 @@ import pytest
 
 from course_lib import exercises
 from course_lib.i18n import PSEUDO
-from course_tools.config import CONFIG
-from course_tools.execute import execute
-from course_tools.source import read_source, render
+from course_tools.build.execute import execute
+from course_tools.build.source import read_source, render
+from course_tools.core.config import CONFIG
 
 # torch's and Python's own printouts: code, the same in every language
 CODE_WORDS = {

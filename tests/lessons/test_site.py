@@ -12,9 +12,9 @@ import re
 import nbformat
 import pytest
 
-from course_tools import site, site_pages, site_theme
-from course_tools.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS
-from course_tools.course import Course
+from course_tools.build.course import Course
+from course_tools.core.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS
+from course_tools.publish import site, site_pages, site_theme
 from tests.lessons.support import course, title, twins, write_lesson
 from tests.lessons.test_fonts import write_font_packages
 from tests.support import ROOT
@@ -311,7 +311,7 @@ def test_home_page_shows_titles_and_summaries_as_text(tmp_path, lang):
         ),
     )
     page = site_pages.home_page(Course.load(config), lang)
-    # the parser and the extensions of the site's Sphinx configuration (course_tools.site_theme)
+    # the parser and the extensions of the site's Sphinx configuration (course_tools.publish.site_theme)
     md = create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath"}), RendererHTML)
     (item,) = [line for line in md.render(page).splitlines() if "01_hostile.ipynb" in line and "<li>" in line]
     assert "<script" not in item and "<b>" not in item and "<em>" not in item and "<code>" not in item

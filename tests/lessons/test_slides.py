@@ -5,9 +5,9 @@ import re
 import nbformat
 import pytest
 
-from course_tools import slides
-from course_tools.config import LANGUAGE_DATA, LANGUAGES
-from course_tools.course import Course
+from course_tools.build.course import Course
+from course_tools.core.config import LANGUAGE_DATA, LANGUAGES
+from course_tools.publish import slides
 from tests.lessons.support import course, title, twins, write_lesson
 from tests.lessons.test_fonts import write_font_packages
 
@@ -250,7 +250,7 @@ def test_the_index_links_each_handout_and_each_pdf_once_printed(lecture_course):
 
 
 def test_the_russian_speaker_view_has_no_english_word_left():
-    from course_tools.speaker_view import STRINGS, translate_notes
+    from course_tools.publish.speaker_view import STRINGS, translate_notes
     from tests.support import ROOT
 
     original = (ROOT / "node_modules" / "reveal.js" / "plugin" / "notes" / "notes.js").read_text(
@@ -270,7 +270,7 @@ def test_the_russian_speaker_view_has_no_english_word_left():
 
 def test_the_russian_help_overlay_and_arrows_have_no_english_word_left():
     """The ? key's help overlay and the arrows' accessible names, in reveal.js's core, read Russian."""
-    from course_tools.speaker_view import REVEAL_STRINGS, translate_reveal
+    from course_tools.publish.speaker_view import REVEAL_STRINGS, translate_reveal
     from tests.support import ROOT
 
     original = (ROOT / "node_modules" / "reveal.js" / "dist" / "reveal.js").read_text(encoding="utf-8")
@@ -291,7 +291,7 @@ def test_the_russian_help_overlay_and_arrows_have_no_english_word_left():
 
 
 def test_a_changed_notes_plugin_is_a_build_error_naming_the_string(small_course, monkeypatch):
-    from course_tools.speaker_view import STRINGS
+    from course_tools.publish.speaker_view import STRINGS
 
     plugin = small_course.node_modules / "reveal.js" / "plugin" / "notes" / "notes.js"
     plugin.parent.mkdir(parents=True)

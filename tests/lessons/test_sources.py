@@ -6,8 +6,7 @@ import pytest
 
 from course_lib import exercises
 from course_lib.i18n import NAMES, pseudo
-from course_tools.config import CONFIG, LANGUAGES, PSEUDO, TRANSLATIONS
-from course_tools.source import (
+from course_tools.build.source import (
     SourceError,
     code_cell_problems,
     read_source,
@@ -15,6 +14,7 @@ from course_tools.source import (
     stamp,
     translation_problems,
 )
+from course_tools.core.config import CONFIG, LANGUAGES, PSEUDO, TRANSLATIONS
 from tests.lessons.support import notebook, source, title, twins, write_lesson
 
 HEADER = """---

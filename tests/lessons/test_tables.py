@@ -2,10 +2,9 @@
 
 import pytest
 
-from course_tools.config import LANGUAGE_DATA, LANGUAGES, PSEUDO
-from course_tools.course import Course
-from course_tools.source import read_source
-from course_tools.tables import (
+from course_tools.build.course import Course
+from course_tools.build.source import read_source
+from course_tools.build.tables import (
     README_BEGIN,
     README_END,
     LessonTitle,
@@ -16,6 +15,7 @@ from course_tools.tables import (
     replace_readme_table,
     title_problems,
 )
+from course_tools.core.config import LANGUAGE_DATA, LANGUAGES, PSEUDO
 from tests.lessons.support import course, source, title, twins, write_lesson
 
 # in a language without its own words here, the title and summary are the language's name

@@ -6,8 +6,8 @@ are Russian; everything else must be the same in both twins.
 
 import pytest
 
-from course_tools.config import TRANSLATIONS
-from course_tools.source import formula_key, formula_problems, translation_problems
+from course_tools.build.source import formula_key, formula_problems, translation_problems
+from course_tools.core.config import TRANSLATIONS
 from tests.lessons.support import source, twins
 
 

@@ -1,4 +1,4 @@
-"""Only the course's notebooks are trusted: ``course_tools.workspace.trust`` (``make lab``, the hub).
+"""Only the course's notebooks are trusted: ``course_tools.classroom.workspace.trust`` (``make lab``, the hub).
 
 A signed notebook runs its saved JavaScript and HTML with JupyterLab's whole API when it opens. Before,
 ``make lab`` ran ``jupyter trust workspace/<lang>/*.ipynb`` and the hub signed every notebook in a
@@ -14,8 +14,9 @@ import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
-from course_tools import hub, workspace
-from course_tools.config import LANGUAGES, Config
+from course_tools.classroom import server, workspace
+from course_tools.core.config import LANGUAGES, Config
+from course_tools.workspace import main as workspace_main
 from tests.support import ROOT
 
 # what a sent notebook carries: JavaScript that would run with JupyterLab's API in a trusted output
@@ -243,7 +244,7 @@ def test_make_lab_trusts_through_the_workspace_tool(course, ws, notary, monkeypa
     (ws / "en").mkdir(parents=True)
     foreign = scripted(lesson("en", "answer = 42"))
     (ws / "en" / "solutions.ipynb").write_text(foreign, encoding="utf-8")
-    assert workspace.main(["--workspace", str(ws), "--lang", "ru", "--trust"]) == 0
+    assert workspace_main(["--workspace", str(ws), "--lang", "ru", "--trust"]) == 0
     assert all(signed(notary, (ws / lang / "01_lesson.ipynb").read_bytes()) for lang in LANGUAGES)
     assert not signed(notary, foreign)
     assert "ваша рабочая папка" in capsys.readouterr().out
@@ -257,7 +258,7 @@ def test_a_trust_that_fails_is_said_and_the_lab_starts(course, ws, monkeypatch, 
 
     monkeypatch.setattr(workspace, "CONFIG", course())
     monkeypatch.setattr(workspace, "trust", locked_database)
-    assert workspace.main(["--workspace", str(ws), "--trust"]) == 0
+    assert workspace_main(["--workspace", str(ws), "--trust"]) == 0
     out = capsys.readouterr().out
     assert "could not be marked trusted (database is locked)" in out and "your workspace:" in out
 
@@ -278,11 +279,11 @@ def test_the_makefile_trusts_nothing_but_through_the_workspace_tool():
 def test_the_hub_trusts_the_course_s_lessons_only(course, tmp_path, notary, monkeypatch):
     """Before: hub.trust(home) signed every notebook in the student's home."""
     config = course()
-    monkeypatch.setattr(hub, "CONFIG", config)
+    monkeypatch.setattr(server, "CONFIG", config)
     home = tmp_path / "home"
     workspace.sync(home, config)
     foreign = scripted(lesson("en", "answer = 42"))
     (home / "en" / "solutions.ipynb").write_text(foreign, encoding="utf-8")
-    hub.trust(home)
+    server.trust(home)
     assert signed(notary, (home / "en" / "01_lesson.ipynb").read_bytes())
     assert not signed(notary, foreign)

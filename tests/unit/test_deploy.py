@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -18,7 +19,7 @@ import yaml
 from yamllint import linter
 from yamllint.config import YamlLintConfig
 
-from course_tools.config import LAB_OFFLINE_OPTIONS, LANGUAGES
+from course_tools.core.config import LAB_OFFLINE_OPTIONS, LANGUAGES
 from tests.support import ROOT
 
 DEPLOY = ROOT / "deploy"
@@ -117,12 +118,29 @@ def test_the_image_s_pins_are_pyproject_s():
     assert re.search(rf"^FROM python:{re.escape(python)}-", DOCKERFILE, re.M)
 
 
+def copied() -> list[tuple[str, str]]:
+    """Each (source, destination) the Dockerfile's COPY lines give, in order, a source a line's each."""
+    return [
+        (source, line.split()[-1])
+        for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.M)
+        for source in line.split()[:-1]
+    ]
+
+
+def build_rules() -> list[str]:
+    lines = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
 def test_every_file_the_image_copies_is_in_the_build_context():
-    ignore = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").split()
-    for source in re.findall(r"^COPY (.+) \S+$", DOCKERFILE, re.M):
-        for path in source.split():
-            assert (ROOT / path).exists(), path
-            assert f"!{path}" in ignore, f"{path} is left out of the build context"
+    rules = build_rules()
+    for source, destination in copied():
+        assert (ROOT / source).exists(), source
+        assert in_build_context(source, rules), f"{source} is left out of the build context"
+        # a file into a folder (several sources: Docker wants the folder's "/"), a folder onto its own path
+        assert destination.endswith("/"), destination
+        if (ROOT / source).is_dir():
+            assert destination == source
 
 
 def in_build_context(path: str, rules: list[str]) -> bool:
@@ -144,8 +162,7 @@ def in_build_context(path: str, rules: list[str]) -> bool:
 
 
 def test_the_image_holds_the_notebooks_of_every_language_and_no_lesson_source():
-    lines = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").splitlines()
-    rules = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    rules = build_rules()
     files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").rglob("*") if p.is_file()]
     held = {path for path in files if in_build_context(path, rules)}
     assert held == {path for path in files if path.split("/")[1] in LANGUAGES and path.endswith(".ipynb")}
@@ -155,30 +172,61 @@ def test_the_image_holds_the_notebooks_of_every_language_and_no_lesson_source():
     assert not in_build_context("course_lib/__pycache__/i18n.cpython-311.pyc", rules)
 
 
+def image_course(root) -> list[str]:
+    """What the Dockerfile copies into /opt/course, copied into ``root``: the paths of its files."""
+    skip = shutil.ignore_patterns("__pycache__", "node_modules")  # as Dockerfile.dockerignore leaves them out
+    for source, destination in copied():
+        if (ROOT / source).is_dir():
+            # (lab/relative-time's builder: 110 MB)
+            shutil.copytree(ROOT / source, root / destination, ignore=skip)
+        else:
+            (root / destination).mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / source, root / destination)
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+#: the start command, with the server it would become printed instead, then the course_tools modules it loaded
+START = (
+    "import json, os, sys; os.execv = lambda path, argv: print('EXEC', argv[1:]); "
+    "from course_tools.hub import main; main(['singleuser', '--LabApp.news_url=None']); "
+    "print('LOADED', json.dumps(sorted(m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'course_tools')))"
+)
+
+
+def start_server(course, home) -> tuple[str, list[str]]:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(course)}
+    out = subprocess.run(
+        [sys.executable, "-c", START], cwd=home, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    loaded = json.loads(re.search(r"^LOADED (.*)$", out, re.M).group(1))
+    return out, [Path(path).relative_to(course).as_posix() for path in loaded]
+
+
 def test_the_files_the_image_copies_are_enough_to_start_a_student_s_server(tmp_path):
     """The image's /opt/course (what the Dockerfile copies, nothing else) and an empty home: the start
     command makes the workspace and trusts it, then would become jupyterhub-singleuser."""
     course, home = tmp_path / "course", tmp_path / "home"
     course.mkdir()
-    for source in re.findall(r"^COPY (.+) \S+$", DOCKERFILE, re.M):
-        for path in source.split():
-            if (ROOT / path).is_dir():
-                # as Dockerfile.dockerignore leaves them out (lab/relative-time's builder: 110 MB)
-                skip = shutil.ignore_patterns("__pycache__", "node_modules")
-                shutil.copytree(ROOT / path, course / path, ignore=skip)
-            else:
-                shutil.copy(ROOT / path, course / path)
+    image_course(course)
     home.mkdir()
-    code = (
-        "from course_tools import hub; hub.os.execv = lambda path, argv: print('EXEC', argv[1:]); "
-        "hub.main(['singleuser', '--LabApp.news_url=None'])"
-    )
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONPATH": str(course)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=home, env=env, capture_output=True, text=True, check=True
-    ).stdout
+    out, _ = start_server(course, home)
     assert "EXEC ['-m', 'jupyterhub.singleuser', '--LabApp.news_url=None']" in out
     assert f"your workspace: {home}" in out
     lessons = sorted(p.name for p in (ROOT / "notebooks" / "en").glob("*.ipynb"))
     assert sorted(p.name for p in (home / "en").glob("*.ipynb")) == lessons
     assert (home / ".local" / "share" / "jupyter" / "nbsignatures.db").is_file()  # the lessons trusted
+
+
+def test_the_image_holds_of_course_tools_exactly_what_a_student_s_server_runs(tmp_path):
+    """Started from the whole repository, the command loads these modules of course_tools, and the image
+    holds these and no other: not the lesson build, the decks, the site, the hub itself or the grader."""
+    held = [path for path in image_course(tmp_path / "course") if path.startswith("course_tools/")]
+    (tmp_path / "home").mkdir()
+    _, loaded = start_server(ROOT, tmp_path / "home")
+    assert held == loaded
+    assert "course_tools/classroom/server.py" in held and "course_tools/classroom/workspace.py" in held
+    assert not any(
+        path.startswith(("course_tools/build/", "course_tools/publish/", "course_tools/grading/"))
+        for path in held
+    )
+    assert "course_tools/classroom/hub.py" not in held and "course_tools/classroom/hub_users.py" not in held

@@ -27,7 +27,7 @@ from course_lib.code_comments import TRANSLATIONS, comments
 from course_lib.exercises.checks import message, status_title
 from course_lib.exercises.exercise import Exercise
 from course_lib.i18n import LANGUAGES, script_problems
-from course_tools.lesson_code import code_names, code_problems
+from course_tools.build.lesson_code import code_names, code_problems
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1328,7 +1328,7 @@ def _defined(code: str):
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
 def test_the_template_and_solution_speak_each_language_with_the_same_code(exercise, part):
     """Every comment in words has its twin in each language, as a lesson's code does (the
-    build's own check, course_tools.lesson_code.code_problems), and each language's code is
+    build's own check, course_tools.build.lesson_code.code_problems), and each language's code is
     valid Python, the same as the English without its comments."""
     source = exercise.template_source if part == "template" else exercise.solution_source
     assert code_problems(source, code_names([source])) == []

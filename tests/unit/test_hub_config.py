@@ -1,4 +1,4 @@
-"""The course's JupyterHub configuration (course_tools/hub.py), offline: what `make hub` promises."""
+"""The course's JupyterHub configuration (course_tools/classroom/hub.py), offline: what `make hub` promises."""
 
 import errno
 import json
@@ -16,8 +16,11 @@ import psutil
 import pytest
 from traitlets.config import Config
 
-from course_tools import hub, hub_load, hub_users
-from course_tools.config import CONFIG, LAB_OFFLINE_OPTIONS
+from course_tools.classroom import hub, hub_users
+from course_tools.classroom import server as student_server
+from course_tools.core.config import CONFIG, LAB_OFFLINE_OPTIONS
+from course_tools.hub import main as hub_main
+from tests.hub import load as hub_load
 from tests.support import ROOT
 
 
@@ -60,7 +63,7 @@ def test_as_root_each_student_is_a_system_user_of_their_own(tmp_path, monkeypatc
     monkeypatch.setattr(hub.os, "geteuid", lambda: 0)
     c = configured(tmp_path)
     state = hub.State(tmp_path / "state", 18000)
-    assert c.JupyterHub.spawner_class == "course_tools.hub_users.CourseSpawner"
+    assert c.JupyterHub.spawner_class == "course_tools.classroom.hub_users.CourseSpawner"
     assert c.CourseSpawner.homes == str(state.homes)
     assert c.CourseSpawner.reach == [sys.base_prefix, sys.prefix, str(ROOT), str(state.homes)]
     assert c.CourseSpawner.runtime == str(state.runtime) and len(str(state.runtime)) < 40
@@ -74,7 +77,7 @@ def test_not_root_the_hub_refuses_unless_one_user_for_all_is_accepted(tmp_path, 
     with pytest.raises(hub.HubError, match="cannot give each student a system user of their own"):
         hub.configure(Config(), {hub.STATE_ENV: str(tmp_path / "state"), hub.PORT_ENV: "18000"})
     # `make hub` says so on the terminal and exits 1, before anything starts
-    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    assert hub_main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
     said = capsys.readouterr().err
     assert "HUB_SHARED_USER=1" in said and "read, change or delete every other student's work" in said
     assert not (tmp_path / "state").exists()  # nothing made, nothing started
@@ -87,14 +90,14 @@ def test_not_root_the_hub_refuses_unless_one_user_for_all_is_accepted(tmp_path, 
 def test_the_hub_s_terminal_messages_follow_course_lang(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(hub.os, "geteuid", lambda: 1000)
     monkeypatch.setenv(hub.LANG_ENV, "ru")
-    assert hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
+    assert hub_main(["start", "--state", str(tmp_path / "state"), "--port", "18000"]) == 1
     assert "Хаб запущен не от root" in capsys.readouterr().err
 
 
 def test_a_restart_keeps_the_servers_and_the_proxy(tmp_path):
     c = configured(tmp_path)
     assert c.JupyterHub.cleanup_servers is False and c.JupyterHub.cleanup_proxy is False
-    assert c.ConfigurableHTTPProxy.should_start is False  # course_tools.hub.start_proxy starts it on its own
+    assert c.ConfigurableHTTPProxy.should_start is False  # course_tools.classroom.hub.start_proxy starts it on its own
     assert c.ConfigurableHTTPProxy.auth_token == (tmp_path / "state" / "proxy-token").read_text().strip()
 
 
@@ -124,7 +127,7 @@ def test_the_trial_s_password_is_shared_and_kept_only_when_asked_for(tmp_path):
 
 def test_by_default_only_the_class_s_names_log_in_each_with_their_own_password(tmp_path):
     c = configured(tmp_path)
-    assert c.JupyterHub.authenticator_class == "course_tools.hub_users.ClassAuthenticator"
+    assert c.JupyterHub.authenticator_class == "course_tools.classroom.hub_users.ClassAuthenticator"
     assert c.Authenticator.allowed_users == {"ada", "boris"} and c.Authenticator.allow_all is False
     assert c.ClassAuthenticator.class_file == str(tmp_path / "state" / "class.json")
     # no class given, now or before: the hub refuses to configure itself, naming the way out
@@ -145,10 +148,12 @@ def test_the_class_list_gives_each_name_a_password_kept_only_as_a_salted_hash(tm
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     hashes = json.loads(state.class_file.read_text())
     assert new["ada"] not in state.class_file.read_text()  # only the hash is kept
-    assert hub.check_password(new["ada"], hashes["ada"]) and not hub.check_password(
+    assert hub_users.check_password(new["ada"], hashes["ada"]) and not hub_users.check_password(
         new["boris"], hashes["ada"]
     )
-    assert hashes["ada"].startswith("scrypt$") and hashes["ada"] != hub.hash_password(new["ada"])  # salted
+    assert hashes["ada"].startswith("scrypt$") and hashes["ada"] != hub_users.hash_password(
+        new["ada"]
+    )  # salted
     assert state.passwords_file.read_text() == f"ada\t{new['ada']}\nboris\t{new['boris']}\n"
     # a later start: a new name gets a password, nobody else's changes, a name no longer listed is out
     later = hub.enroll(state, ["boris", "clara"])
@@ -188,12 +193,12 @@ def test_the_class_s_authenticator_accepts_a_name_with_its_own_password_and_noth
 def test_without_a_class_list_make_hub_refuses_unless_the_shared_password_is_asked_for(tmp_path, capsys):
     argv = ["start", "--state", str(tmp_path / "state"), "--port", "18000", "--shared-user"]
     argv += ["--internal-port", "701"] if os.geteuid() == 0 else []
-    assert hub.main(argv) == 1
+    assert hub_main(argv) == 1
     said = capsys.readouterr().err
     assert "no class list" in said and "HUB_SHARED_PASSWORD=1" in said
-    assert hub.main([*argv, "--class", str(tmp_path / "missing.txt")]) == 1
+    assert hub_main([*argv, "--class", str(tmp_path / "missing.txt")]) == 1
     assert f"cannot read the class list {str(tmp_path / 'missing.txt')!r}" in capsys.readouterr().err
-    assert hub.main([*argv, "--class", str(tmp_path / "x.txt"), "--shared-password"]) == 1
+    assert hub_main([*argv, "--class", str(tmp_path / "x.txt"), "--shared-password"]) == 1
     assert "cannot both be given" in capsys.readouterr().err
 
 
@@ -213,7 +218,7 @@ def test_bad_ports_passwords_and_class_sizes_are_refused(tmp_path, monkeypatch):
 
 def test_the_config_file_uses_the_course_s_configuration():
     text = hub.HUB_CONFIG.read_text(encoding="utf-8")
-    assert "from course_tools.hub import configure" in text and "configure(get_config())" in text
+    assert "from course_tools.classroom.hub import configure" in text and "configure(get_config())" in text
 
 
 def test_the_state_folder_is_ignored_by_git():
@@ -225,8 +230,8 @@ def test_the_singleuser_command_makes_the_workspace_then_becomes_the_server(tmp_
     calls = []
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setattr(hub.os, "execv", lambda path, argv: calls.append(argv))
-    monkeypatch.setattr(hub, "trust", lambda home: calls.append(["trust", home]))
-    hub.singleuser(["--allow-root"])
+    monkeypatch.setattr(student_server, "trust", lambda home: calls.append(["trust", home]))
+    student_server.singleuser(["--allow-root"])
     assert (tmp_path / "en" / "00_start_here.ipynb").is_file() and (tmp_path / "ru").is_dir()
     assert calls == [["trust", tmp_path], [sys.executable, "-m", "jupyterhub.singleuser", "--allow-root"]]
 
@@ -265,18 +270,18 @@ def test_each_student_s_language_comes_from_the_class_list_or_the_class(tmp_path
 def test_the_student_s_interface_is_set_at_their_first_start_and_their_choice_kept(
     tmp_path, monkeypatch, lang
 ):
-    from course_tools import workspace
+    from course_tools.classroom import workspace
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv(hub.LANG_ENV, lang)
     monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
     monkeypatch.setattr(hub.os, "execv", lambda path, argv: None)
-    monkeypatch.setattr(hub, "trust", lambda home: None)
-    hub.singleuser([])
+    monkeypatch.setattr(student_server, "trust", lambda home: None)
+    student_server.singleuser([])
     setting = tmp_path / ".jupyter" / "lab" / "user-settings" / workspace.LAB_LOCALE_FILE
     assert json.loads(setting.read_text()) == {"locale": workspace.LAB_LOCALES[lang]}
     setting.write_text('{"locale": "en"}')  # the student's own choice, Settings › Language
-    hub.singleuser([])
+    student_server.singleuser([])
     assert json.loads(setting.read_text()) == {"locale": "en"}
 
 
@@ -396,7 +401,7 @@ def test_without_mount_namespaces_a_closed_folder_stops_make_hub_naming_it(tmp_p
     monkeypatch.setattr(hub_users, "check_expose", lambda plan: "exit 1")
     monkeypatch.setattr(hub.shutil, "which", lambda name: f"/usr/sbin/{name}")
     assert (
-        hub.main(["start", "--state", str(tmp_path / "state"), "--port", "18000", "--shared-password"]) == 1
+        hub_main(["start", "--state", str(tmp_path / "state"), "--port", "18000", "--shared-password"]) == 1
     )
     said = capsys.readouterr().err
     first = hub_users.reach_plan([closed / "course"])[0][0]  # pytest's own folder may be closed already

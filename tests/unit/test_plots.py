@@ -15,7 +15,7 @@ from matplotlib.text import Text
 
 from course_lib import TokenEmbedding, plots, set_language, sinusoidal_table
 from course_lib.i18n import LANGUAGES, PSEUDO, catalogues, decimal_mark, format_number
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 
 LANGS = LANGUAGES
 

@@ -10,7 +10,7 @@ import torch
 from course_lib import Vocab, i18n, plots, set_language, sinusoidal_table, widgets
 from course_lib.i18n import PSEUDO, catalogues
 from course_lib.widgets.live import bounds_of
-from course_tools.config import CONFIG
+from course_tools.core.config import CONFIG
 
 SENTENCES = ["the cat sat on the mat", "a dog", "the dog sat on the cat and the mat"]
 
@@ -645,7 +645,7 @@ STATIC_CLAIMS = [
 
 
 def test_the_home_page_and_the_documents_say_the_explorers_are_live():
-    from course_tools.messages import SITE
+    from course_tools.publish.messages import SITE
 
     texts = {lang: SITE("intro", lang) for lang in i18n.LANGUAGES}
     documents = [*CONFIG.root.glob("README*.md"), *(CONFIG.root / "docs").glob("*.md")]
