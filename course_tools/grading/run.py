@@ -1,4 +1,4 @@
-"""One submission's code, inside its sandbox: ``python -I -c "...grade_run.main()"`` (started by
+"""One submission's code, inside its sandbox: ``python -I -c "...run.main()"`` (started by
 :mod:`course_tools.grading.sandbox`).
 
 Everything in this process is the student's: it runs their notebook's code, so anything it says

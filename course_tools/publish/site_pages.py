@@ -84,7 +84,7 @@ def glossary_page(config: Config, lang: str) -> str:
 def root_page() -> str:
     """``site/index.html``: opens the language read last (``localStorage``), else the browser's, else the source's.
 
-    The page is ``site_root.html.j2``, rendered by :func:`course_tools.core.templates.render`.
+    The page is ``publish/site_root.html.j2``, rendered by :func:`course_tools.core.templates.render`.
     """
     pages = [{"lang": lang, "title": TEXT("title", lang), "name": NAMES[lang]} for lang in LANGUAGES]
     return render("publish/site_root.html.j2", source=SOURCE_LANGUAGE, storage_key=STORAGE_KEY, pages=pages)

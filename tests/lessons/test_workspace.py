@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
+from course_tools import workspace as workspace_cli
 from course_tools.classroom import workspace
 from course_tools.core import files
 from course_tools.core.config import LANGUAGES, Config
-from course_tools.workspace import main as workspace_main
 from tests.support import ROOT
 
 
@@ -140,8 +140,8 @@ def test_a_linked_language_folder_is_skipped(course, ws, tmp_path):
 def test_a_folder_in_place_of_a_lesson_is_skipped_and_the_lab_starts(course, ws, monkeypatch, capsys):
     """Before: IsADirectoryError, and `make lab` did not start."""
     (ws / "ru" / "01_lesson.ipynb").mkdir(parents=True)
-    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
-    assert workspace_main(["--workspace", str(ws), "--lang", "ru"]) == 0
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v1"))
+    assert workspace_cli.main(["--workspace", str(ws), "--lang", "ru"]) == 0
     out = capsys.readouterr().out
     assert "на месте урока ru/01_lesson.ipynb лежит папка, а не ноутбук" in out
     assert (ws / "en" / "01_lesson.ipynb").read_text() == "01_lesson v1 en"
@@ -151,8 +151,8 @@ def test_a_file_in_place_of_a_language_folder_is_skipped_and_the_lab_starts(cour
     """Before: NotADirectoryError, and `make lab` did not start."""
     ws.mkdir()
     (ws / "en").write_text("not a folder")
-    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
-    assert workspace_main(["--workspace", str(ws)]) == 0
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v1"))
+    assert workspace_cli.main(["--workspace", str(ws)]) == 0
     out = capsys.readouterr().out
     assert "en/ should be the folder of the lessons" in out
     assert (ws / "en").read_text() == "not a folder"
@@ -167,8 +167,8 @@ def test_an_unreadable_manifest_keeps_every_file_as_the_students(course, ws, mon
     """Before: json.loads raised on an empty or corrupt manifest and `make lab` did not start."""
     sync(ws, course("v1"))
     (ws / workspace.MANIFEST).write_text(content)
-    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
-    assert workspace_main(["--workspace", str(ws), "--lang", "ru"]) == 0
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v2"))
+    assert workspace_cli.main(["--workspace", str(ws), "--lang", "ru"]) == 0
     out = capsys.readouterr().out
     assert "список файлов, которые записал курс (.course-manifest.json), не читается" in out
     # safe: the untouched v1 copy counts as the student's, so v2 goes beside it
@@ -414,10 +414,10 @@ def test_a_manifest_that_is_a_fifo_does_not_block(course, ws, monkeypatch, capsy
     fifo = ws / workspace.MANIFEST
     fifo.unlink()
     os.mkfifo(fifo)
-    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v2"))
     done = []
     thread = threading.Thread(
-        target=lambda: done.append(workspace_main(["--workspace", str(ws)])), daemon=True
+        target=lambda: done.append(workspace_cli.main(["--workspace", str(ws)])), daemon=True
     )
     thread.start()
     thread.join(timeout=10)
@@ -435,8 +435,8 @@ def test_a_deeply_nested_manifest_is_unreadable_and_the_lab_starts(course, ws, m
     """Before: RecursionError, and `make lab` did not start."""
     sync(ws, course("v1"))
     (ws / workspace.MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
-    monkeypatch.setattr(workspace, "CONFIG", course("v2"))
-    assert workspace_main(["--workspace", str(ws)]) == 0
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v2"))
+    assert workspace_cli.main(["--workspace", str(ws)]) == 0
     assert "cannot be read (it is nested too deeply to be the course's list)" in capsys.readouterr().out
     assert (ws / "en" / "01_lesson.new.ipynb").read_text() == "01_lesson v2 en"
 
@@ -449,9 +449,9 @@ def test_a_deeply_nested_lesson_counts_by_its_bytes(notebooks, ws):
 
 
 def test_the_russian_interface_setting_is_written_for_make_lab_ru(course, ws, monkeypatch):
-    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v1"))
     settings = ws / ".settings-ru"
-    assert workspace_main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
+    assert workspace_cli.main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
     plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
     assert json.loads(plugin.read_text(encoding="utf-8")) == {"locale": "ru_RU"}
     assert not list(settings.rglob("*.tmp"))
@@ -472,7 +472,7 @@ def test_the_interface_setting_is_never_written_through_a_link(
     course, ws, monkeypatch, capsys, tmp_path, link
 ):
     """Before: `make lab-ru` ran `mkdir -p` and `echo >` through a link in workspace/.settings-ru."""
-    monkeypatch.setattr(workspace, "CONFIG", course("v1"))
+    monkeypatch.setattr(workspace_cli, "CONFIG", course("v1"))
     outside = tmp_path / "outside"
     outside.mkdir()
     settings = ws / ".settings-ru"
@@ -483,7 +483,7 @@ def test_the_interface_setting_is_never_written_through_a_link(
     else:
         (ws / link).parent.mkdir(parents=True, exist_ok=True)
         (ws / link).symlink_to(outside, target_is_directory=True)
-    assert workspace_main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
+    assert workspace_cli.main(["--workspace", str(ws), "--lang", "ru", "--lab-settings", str(settings)]) == 0
     assert list(outside.iterdir()) == []
     if link == "plugin":  # the link itself is replaced by the course's file, never written through
         assert json.loads((folder / "plugin.jupyterlab-settings").read_text()) == {"locale": "ru_RU"}

@@ -14,9 +14,9 @@ import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
+from course_tools import workspace as workspace_cli
 from course_tools.classroom import server, workspace
 from course_tools.core.config import LANGUAGES, Config
-from course_tools.workspace import main as workspace_main
 from tests.support import ROOT
 
 # what a sent notebook carries: JavaScript that would run with JupyterLab's API in a trusted output
@@ -240,11 +240,11 @@ def test_signatures_kept_in_memory_only_leave_the_reset_to_do(course, ws, tmp_pa
 def test_make_lab_trusts_through_the_workspace_tool(course, ws, notary, monkeypatch, capsys):
     """`make lab`'s and `make lab-ru`'s step: the update, then the course's lessons signed, no other."""
     config = course()
-    monkeypatch.setattr(workspace, "CONFIG", config)
+    monkeypatch.setattr(workspace_cli, "CONFIG", config)
     (ws / "en").mkdir(parents=True)
     foreign = scripted(lesson("en", "answer = 42"))
     (ws / "en" / "solutions.ipynb").write_text(foreign, encoding="utf-8")
-    assert workspace_main(["--workspace", str(ws), "--lang", "ru", "--trust"]) == 0
+    assert workspace_cli.main(["--workspace", str(ws), "--lang", "ru", "--trust"]) == 0
     assert all(signed(notary, (ws / lang / "01_lesson.ipynb").read_bytes()) for lang in LANGUAGES)
     assert not signed(notary, foreign)
     assert "ваша рабочая папка" in capsys.readouterr().out
@@ -256,9 +256,9 @@ def test_a_trust_that_fails_is_said_and_the_lab_starts(course, ws, monkeypatch, 
     def locked_database(*args, **kwargs):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(workspace, "CONFIG", course())
+    monkeypatch.setattr(workspace_cli, "CONFIG", course())
     monkeypatch.setattr(workspace, "trust", locked_database)
-    assert workspace_main(["--workspace", str(ws), "--trust"]) == 0
+    assert workspace_cli.main(["--workspace", str(ws), "--trust"]) == 0
     out = capsys.readouterr().out
     assert "could not be marked trusted (database is locked)" in out and "your workspace:" in out
 

@@ -97,7 +97,8 @@ def test_the_hub_s_terminal_messages_follow_course_lang(tmp_path, monkeypatch, c
 def test_a_restart_keeps_the_servers_and_the_proxy(tmp_path):
     c = configured(tmp_path)
     assert c.JupyterHub.cleanup_servers is False and c.JupyterHub.cleanup_proxy is False
-    assert c.ConfigurableHTTPProxy.should_start is False  # course_tools.classroom.hub.start_proxy starts it on its own
+    # course_tools.classroom.hub.start_proxy starts it on its own
+    assert c.ConfigurableHTTPProxy.should_start is False
     assert c.ConfigurableHTTPProxy.auth_token == (tmp_path / "state" / "proxy-token").read_text().strip()
 
 

@@ -78,7 +78,7 @@ def test_texts_live_beside_the_code_in_messages_modules():
     inside = [
         f"{area} in {catalogue.module}"
         for area, catalogue in sorted(CATALOGUES.items())
-        if catalogue.module.rpartition(".")[2] not in {"messages", "grade_messages"}
+        if catalogue.module.rpartition(".")[2] not in {"messages", "hub_messages"}
         and catalogue.module not in exercise_modules | {"course_lib.i18n"}
         and not catalogue.module.startswith("reload_demo")
     ]
