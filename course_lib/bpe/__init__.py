@@ -22,16 +22,18 @@ minbpe is the model for the code; ``tokenizers`` is the reference it is tested a
 
 from .corpus import HELDOUT_LESSON, course_corpus
 from .pretokenize import GPT2_PATTERN, pre_tokenize
-from .tokenizer import MERGE_RULES, SPECIALS, STREAM_MARGIN, BPETokenizer
-from .train import MergeLearner, count_pairs, merge
+from .tokenizer import MERGE_RULES, SPECIALS, STREAM_CHUNK, STREAM_MARGIN, BPETokenizer
+from .train import MergeLearner, count_pairs, count_words, merge
 
 __all__ = [
     "BPETokenizer",
     "SPECIALS",
     "MERGE_RULES",
     "STREAM_MARGIN",
+    "STREAM_CHUNK",
     "GPT2_PATTERN",
     "pre_tokenize",
+    "count_words",
     "count_pairs",
     "merge",
     "MergeLearner",

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tiktoken_ext import openai_public
 from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
-from course_lib.bpe import STREAM_MARGIN, BPETokenizer, course_corpus
+from course_lib.bpe import STREAM_CHUNK, STREAM_MARGIN, BPETokenizer, course_corpus
 from course_lib.bpe.messages import MESSAGES
 from tests.unit.test_bpe import TRICKY
 
@@ -248,16 +248,22 @@ def test_a_stream_keeps_back_only_a_few_characters(ours):
     first = [next(stream) for _ in range(5)]  # ids come before the input ends
     assert first == tok.encode(line)[:5]
     assert len(list(stream)) + 5 == 1000 * len(tok.encode(line))
-    kept = []
+    kept, buffers = [], []
     original = tok._stream_cut
-    tok._stream_cut = lambda buffer, end, allowed: (
-        kept.append(len(buffer) - original(buffer, end, allowed)) or original(buffer, end, allowed)
-    )
+
+    def spy(buffer, end, allowed):
+        ids, cut = original(buffer, end, allowed)
+        kept.append(len(buffer) - cut)
+        buffers.append(len(buffer))
+        return ids, cut
+
+    tok._stream_cut = spy
     try:
-        list(tok.encode_iterable([line] * 50))
+        list(tok.encode_iterable([line] * 5000))
     finally:
         del tok._stream_cut
     assert max(kept) <= STREAM_MARGIN + max(map(len, tok._pattern.findall(line)))
+    assert len(buffers) > 1 and max(buffers) <= STREAM_CHUNK + len(line) + max(kept)  # read in chunks
 
 
 # ----------------------------------------------------------------------------- errors
