@@ -238,17 +238,17 @@ def at_scale(sizes, checks):
             )
             checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
 
-            def ours_encode(path=path):
+            def ours_encode(path=path, keep_ids=keep_ids):
                 gpt2._cache.clear()
                 with open(path, encoding="utf-8", newline="") as lines:
                     ids = gpt2.encode_iterable(lines, disallowed_special=())
                     return list(ids) if keep_ids else sum(1 for _ in ids)
 
-            def tiktoken_encode(path=path):
+            def tiktoken_encode(path=path, keep_ids=keep_ids):
                 ids = (enc.encode_ordinary(block) for block in blocks(path))
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
 
-            def tokenizers_encode(path=path):
+            def tokenizers_encode(path=path, keep_ids=keep_ids):
                 hf.model._clear_cache()
                 ids = (hf.encode_batch_fast([block])[0].ids for block in blocks(path))
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))

@@ -7,7 +7,6 @@ import heapq
 import itertools
 import json
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 

@@ -31,8 +31,8 @@ from course_lib.bpe import (
 )
 from course_lib.bpe import corpus as corpus_module
 from course_lib.bpe import tokenizer as tokenizer_module
-from course_lib.bpe.messages import MESSAGES
 from course_lib.bpe import train as train_module
+from course_lib.bpe.messages import MESSAGES
 from course_lib.bpe.pretokenize import (
     BYTE_ORDER,
     FAST_PATTERN,
