@@ -819,8 +819,8 @@ class _NewerCharacter(Exception):
 class _PieceCache(dict):
     """pre-token -> its ids, filled as pre-tokens are met; a missing one is computed by ``__missing__``.
 
-    Bounded, as ``tokenizers``' cache: it stops growing at ``CACHE_SIZE`` pre-tokens, and keeps
-    none longer than ``CACHED_LENGTH`` characters. ``checked``: its pre-tokens were cut by
+    Bounded: it stops growing at ``CACHE_SIZE`` pre-tokens (as ``tokenizers``' cache does at its
+    capacity), and keeps none longer than ``CACHED_LENGTH`` characters. ``checked``: its pre-tokens were cut by
     ``FAST_PATTERN``, and one that holds a ``NEWER_CHARACTERS`` is refused (:class:`_NewerCharacter`);
     such a pre-token is never kept, so a hit is always a pre-token both patterns cut alike.
     """
