@@ -612,6 +612,18 @@ def test_a_stream_cut_before_a_newer_character_is_the_pattern_s(monkeypatch):
     assert list(tok.encode_iterable([text[:23], text[23:]])) == tok.encode(text) == _exact_ids(tok, text)
 
 
+def test_a_stream_with_a_pattern_that_skips_characters_is_its_encode(monkeypatch):
+    # a pattern need not cut every character: what it skips, encode and the stream both leave out
+    tok = BPETokenizer([bytes([b]) for b in range(256)], pattern=r"[a-z]+")
+    texts = ["ab, cd; " * 5, "ef gh " * 5, "ij"]
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 1)  # each text a chunk, cut where it ends
+    assert (
+        list(tok.encode_iterable(texts))
+        == tok.encode("".join(texts))
+        == list(b"abcd" * 5 + b"efgh" * 5 + b"ij")
+    )
+
+
 def test_the_cache_keeps_no_long_pre_token(monkeypatch):
     monkeypatch.setattr(tokenizer_module, "CACHED_LENGTH", 3)
     tok = BPETokenizer.train(["ab abcd"], 270)
