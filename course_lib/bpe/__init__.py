@@ -7,7 +7,8 @@ training step merges the most frequent pair of adjacent tokens into a new one. K
 minbpe is the model for the code; ``tokenizers`` is the reference it is tested against.
 
 - :mod:`~course_lib.bpe.pretokenize`: the GPT-2 pattern that cuts text before BPE, and bytes as text;
-- :mod:`~course_lib.bpe.train`: the pair counts and the merge step, updated incrementally;
+- :mod:`~course_lib.bpe.train`: the pre-tokens of a corpus counted (documents in chunks, in processes),
+  the pair counts and the merge step, updated incrementally;
 - :mod:`~course_lib.bpe.tokenizer`: :class:`BPETokenizer` -- train, encode (special tokens as tiktoken,
   streamed), decode, batch, save, load, and the real vocabularies' files (GPT-2's, tiktoken's, tokenizers');
 - :mod:`~course_lib.bpe.hf`: to and from ``tokenizers.Tokenizer``, with the same ids for every text;
@@ -22,16 +23,18 @@ minbpe is the model for the code; ``tokenizers`` is the reference it is tested a
 
 from .corpus import HELDOUT_LESSON, course_corpus
 from .pretokenize import GPT2_PATTERN, pre_tokenize
-from .tokenizer import MERGE_RULES, SPECIALS, STREAM_MARGIN, BPETokenizer
-from .train import MergeLearner, count_pairs, merge
+from .tokenizer import MERGE_RULES, SPECIALS, STREAM_CHUNK, STREAM_MARGIN, BPETokenizer
+from .train import MergeLearner, count_pairs, count_words, merge
 
 __all__ = [
     "BPETokenizer",
     "SPECIALS",
     "MERGE_RULES",
     "STREAM_MARGIN",
+    "STREAM_CHUNK",
     "GPT2_PATTERN",
     "pre_tokenize",
+    "count_words",
     "count_pairs",
     "merge",
     "MergeLearner",

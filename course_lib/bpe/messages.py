@@ -17,6 +17,12 @@ MESSAGES = Messages(
             "en": "texts must be a list of strings, got {type_name}: a single text goes in a list, [text]",
             "ru": "аргумент `texts` должен быть списком строк, а получен {type_name}: один текст передают списком из одного элемента, [text]",
         },
+        "train_texts_type": {
+            "en": "texts must be an iterable of strings (a list, a generator, an open text file), got "
+            "{type_name}: a single text goes in a list, [text]",
+            "ru": "аргумент `texts` должен быть итерируемым объектом из строк (списком, генератором, открытым "
+            "текстовым файлом), а получен {type_name}: один текст передают списком из одного элемента, [text]",
+        },
         "text_not_str": {
             "en": "texts[{index}] must be a str, got {type_name}",
             "ru": "элемент texts[{index}] должен быть строкой str, а получен {type_name}",

@@ -4,9 +4,9 @@ import base64
 import binascii
 import functools
 import heapq
+import itertools
 import json
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -17,14 +17,35 @@ from ..files import write_atomic
 from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
-from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_byte_level, from_readable, readable, utf8
-from .train import MergeLearner
+from .pretokenize import (
+    FAST_PATTERN,
+    GPT2_PATTERN,
+    NEWER_CHARACTERS,
+    PATTERN,
+    byte_level,
+    from_byte_level,
+    from_readable,
+    readable,
+    utf8,
+)
+from .train import MergeLearner, count_words
 
-__all__ = ["SPECIALS", "CACHE_SIZE", "MERGE_RULES", "STREAM_MARGIN", "BPETokenizer", "merge_word"]
+__all__ = [
+    "SPECIALS",
+    "CACHE_SIZE",
+    "CACHED_LENGTH",
+    "MERGE_RULES",
+    "STREAM_MARGIN",
+    "STREAM_CHUNK",
+    "BPETokenizer",
+    "merge_word",
+]
 
 SPECIALS = ("<pad>", "<bos>", "<eos>")
 # pre-tokens whose ids are remembered; text has far fewer distinct words than this (tokenizers: 10 000)
 CACHE_SIZE = 65_536
+# ... if they have at most this many characters, so that the cache's memory is bounded too
+CACHED_LENGTH = 256
 #: How a tokenizer merges inside a pre-token: "merges", only the listed pairs (GPT-2's ``encoder.py``,
 #: Hugging Face ``tokenizers``); "ranks", any two adjacent tokens whose joined bytes are a token,
 #: and a pre-token that is a token whole (tiktoken).
@@ -33,6 +54,9 @@ MERGE_RULES = ("merges", "ranks")
 #: the text read so far: the pre-tokenization patterns decide a cut by at most 3 characters past it
 #: (a contraction such as ``'ll``), so what it keeps back is never cut otherwise by the text that follows.
 STREAM_MARGIN = 16
+#: :meth:`BPETokenizer.encode_iterable` reads its texts in chunks of about this many characters
+#: (a line at a time would cost more in Python's calls than in the encoding of a short line).
+STREAM_CHUNK = 1 << 16
 _FORMAT = "course_lib.BPETokenizer"
 _VERSION = 1  # of the file format: load reads this one only
 
@@ -155,7 +179,10 @@ class BPETokenizer:
             if special in names:
                 raise ValueError(MESSAGES("special_is_token", value=special, token_id=names[special]))
         self.pad_id = min(self.specials.values()) if self.specials else None
-        self._cache: dict[str, tuple[int, ...]] = {}
+        # GPT-2's pattern has a fast twin (pretokenize.FAST_PATTERN), checked by the cache
+        fast = pattern == GPT2_PATTERN
+        self._fast = FAST_PATTERN if fast else self._pattern
+        self._cache = _PieceCache(self._encode_piece, checked=fast)
 
     def _check_merges(self, ids: dict[bytes, int]) -> dict[tuple[int, int], tuple[int, int]]:
         """pair -> (rank, new id), every merge made of tokens that exist before it, every token reachable."""
@@ -283,18 +310,21 @@ class BPETokenizer:
 
     @classmethod
     def train(
-        cls, texts: Sequence[str], vocab_size: int, *, specials: Sequence[str] = SPECIALS
+        cls, texts: Iterable[str], vocab_size: int, *, specials: Sequence[str] = SPECIALS, workers: int = 1
     ) -> "BPETokenizer":
         """Learn merges from ``texts`` until the vocabulary has ``vocab_size`` tokens, specials included.
 
-        Each step merges the most frequent pair of adjacent tokens inside a pre-token; ties go
-        to the pair that comes first in id order (see :mod:`~course_lib.bpe.train`). Training
-        stops early, with a smaller vocabulary, if every pre-token has become one token.
-        ``specials=()`` gives a vocabulary without special tokens (then :meth:`encode_batch`
-        needs a ``pad_id``).
+        ``texts`` is any iterable of documents (a list, a generator, an open file's lines), read
+        once and never joined (:func:`~course_lib.bpe.train.count_words`); ``workers`` processes
+        count its pre-tokens where it has more than one chunk of text (the merges are the same
+        for any ``workers``). Each step merges the most frequent pair of adjacent tokens inside
+        a pre-token; ties go to the pair that comes first in id order (see
+        :mod:`~course_lib.bpe.train`). Training stops early, with a smaller vocabulary, if every
+        pre-token has become one token. ``specials=()`` gives a vocabulary without special tokens
+        (then :meth:`encode_batch` needs a ``pad_id``).
         """
-        if isinstance(texts, str) or not isinstance(texts, Sequence):
-            raise TypeError(MESSAGES("texts_not_list", type_name=type(texts).__name__))
+        if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+            raise TypeError(MESSAGES("train_texts_type", type_name=type(texts).__name__))
         specials = _check_specials(specials)
         if not is_integer(vocab_size):
             raise TypeError(MESSAGES("vocab_size_type", value=vocab_size))
@@ -309,15 +339,7 @@ class BPETokenizer:
                     n_specials=len(specials),
                 )
             )
-        words = Counter()
-        for i, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(MESSAGES("text_not_str", index=i, type_name=type(text).__name__))
-            utf8(text, f"texts[{i}]")  # a lone surrogate is named in its text, not in a pre-token
-            words.update(PATTERN.findall(text))
-        if not words:
-            raise ValueError(MESSAGES("empty_corpus", count=len(texts)))
-        learner = MergeLearner({utf8(word): n for word, n in words.items()}, offset=len(specials))
+        learner = MergeLearner(count_words(texts, workers), offset=len(specials))
         while len(specials) + len(learner.tokens) < vocab_size and learner.step():
             pass
         return cls([*specials, *learner.tokens], [(a, b) for a, b, _ in learner.merges])
@@ -447,23 +469,35 @@ class BPETokenizer:
         return ids
 
     def _encode_ordinary(self, text: str, ids: list[int]) -> None:
-        """Append the ids of ``text``, all of it ordinary text, to ``ids``."""
+        """Append the ids of ``text``, all of it ordinary text, to ``ids``.
+
+        The fast path: the pre-tokens cut by ``self._fast`` go through the cache with no Python
+        loop (``map`` over ``cache.__getitem__``; a miss is computed by ``__missing__``). Where a
+        pre-token holds one of the ``NEWER_CHARACTERS``, on which the fast twin of GPT-2's pattern
+        cuts otherwise, the cache refuses it and the text is cut again by the pattern itself.
+        """
+        try:
+            ids.extend(self._ids_of(self._fast.findall(text)))
+        except _NewerCharacter:
+            ids.extend(self._ids_of(self._pattern.findall(text), recut=True))
+
+    def _ids_of(self, pieces: list[str], recut: bool = False) -> list[int]:
+        """The ids of pre-tokens; ``recut``: cut by GPT-2's pattern itself after its fast twin met a newer character."""
         cache = self._cache
-        for piece in self._pattern.findall(text):
-            found = cache.get(piece)
-            ids.extend(found if found is not None else self._encode_piece(piece))
+        if not recut:
+            return list(itertools.chain.from_iterable(map(cache.__getitem__, pieces)))
+        ids = []
+        for piece in pieces:  # a pre-token with a newer character is encoded, never cached
+            ids.extend(cache[piece] if NEWER_CHARACTERS.isdisjoint(piece) else self._encode_piece(piece))
+        return ids
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
         """One pre-token: its bytes, then merges lowest rank first (:func:`merge_word`), by the merge rule."""
         data = piece.encode("utf-8")
         whole = self._ids.get(data) if self.merge_rule == "ranks" else None
         if whole is not None:  # tiktoken takes a pre-token that is a token whole
-            ids = (whole,)
-        else:
-            ids = merge_word([self._byte_ids[b] for b in data], self._ranks)
-        if len(self._cache) < CACHE_SIZE:
-            self._cache[piece] = ids
-        return ids
+            return (whole,)
+        return merge_word([self._byte_ids[b] for b in data], self._ranks)
 
     def encode_batch(
         self,
@@ -510,12 +544,14 @@ class BPETokenizer:
         """The ids of the text that ``texts`` (e.g. the lines of an open file) make when joined, as they come.
 
         The ids are those of ``encode("".join(texts))``, but the text is never joined: only
-        the last few pre-tokens read are kept back (those within :data:`STREAM_MARGIN`
-        characters of the end of what was read, and a possible start of a special token),
-        since the text that follows may still join them, so memory does not grow with the
-        input (it grows with its longest pre-token). A special token
-        that ``disallowed_special`` refuses raises ``ValueError`` where it is read, after the
-        ids before it were given.
+        the texts are read in chunks of about :data:`STREAM_CHUNK` characters, and of what was
+        read only the last few pre-tokens are kept back (those within :data:`STREAM_MARGIN`
+        characters of its end, and a possible start of a special token), since the text that
+        follows may still join them. So memory does not grow with the input: it holds a chunk,
+        the longest text and the cache of pre-tokens, which is bounded (``CACHE_SIZE`` pre-tokens
+        of at most ``CACHED_LENGTH`` characters; ``benchmarks/bench_bpe_stream.py`` measures the
+        peak from 1 to 100 MB). A special token that ``disallowed_special`` refuses raises
+        ``ValueError`` in the chunk where it is read, after the ids of the chunks before.
 
             >>> tok = BPETokenizer.train(["low lower newest widest"], 300)
             >>> list(tok.encode_iterable(["low lo", "wer\\n", "new", "est"])) == tok.encode("low lower\\nnewest")
@@ -526,12 +562,9 @@ class BPETokenizer:
             raise TypeError(MESSAGES("iterable_not_texts", type_name=type(texts).__name__))
         specials = allowed | disallowed
         longest = max(map(len, specials), default=0)
-        kept, offset, number = "", 0, -1  # offset: where kept starts in the joined texts
-        for number, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(MESSAGES("text_not_str", index=number, type_name=type(text).__name__))
-            utf8(text, f"texts[{number}]")  # a lone surrogate is one character: it is in one text
-            buffer = kept + text
+        kept, offset = "", 0  # offset: where kept starts in the joined texts
+        for part in _stream_chunks(texts):
+            buffer = kept + part
             end = len(buffer)  # a special token may start here that the next texts complete
             for start in range(max(0, end - longest + 1), end):
                 if any(s.startswith(buffer[start:]) for s in specials):
@@ -541,8 +574,8 @@ class BPETokenizer:
                 context = buffer[max(0, found.start() - 10) : found.end() + 10]
                 values = dict(token=found.group(), index=offset + found.start(), context=context)
                 raise ValueError(MESSAGES("special_in_stream", **values))
-            cut = self._stream_cut(buffer, end, allowed)
-            yield from self._encode(buffer[:cut], False, "texts", allowed)
+            ids, cut = self._stream_cut(buffer, end, allowed)
+            yield from ids
             kept, offset = buffer[cut:], offset + cut
         if disallowed and (found := _special_regex(disallowed).search(kept)):
             context = kept[max(0, found.start() - 10) : found.end() + 10]
@@ -550,20 +583,41 @@ class BPETokenizer:
             raise ValueError(MESSAGES("special_in_stream", **values))
         yield from self._encode(kept, False, "texts", allowed)
 
-    def _stream_cut(self, buffer: str, end: int, allowed: frozenset) -> int:
-        """Where ``buffer`` can be cut, its ids before the cut final whatever text follows ``buffer[:end]``."""
+    def _stream_cut(self, buffer: str, end: int, allowed: frozenset) -> tuple[list[int], int]:
+        """The ids of ``buffer`` up to a cut, and the cut: ids final whatever text follows ``buffer[:end]``.
+
+        The pre-tokens that end within ``STREAM_MARGIN`` characters of ``end`` are kept back;
+        the ones before them are encoded as they were cut, with no second pass of the pattern.
+        """
         start = 0  # of the ordinary text after the last allowed special token that starts before end
         if allowed:
             for found in _special_regex(allowed).finditer(buffer):
                 if found.start() >= end:
                     break
                 start = found.end()
-        cut = start
-        for piece in self._pattern.finditer(buffer, start, end):
-            if piece.end() > end - STREAM_MARGIN:
-                break
-            cut = piece.end()
-        return cut
+        ids = self._encode(buffer[:start], False, "texts", allowed) if start else []
+        checked = self._fast is not self._pattern  # GPT-2's pattern, cut first by its fast twin
+        for recut in (False, True) if checked else (False,):
+            pattern = self._pattern if recut else self._fast
+            pieces = pattern.findall(buffer, start, end)
+            if sum(map(len, pieces)) != max(0, end - start):  # a pattern that skips characters: by positions
+                cut = start
+                for piece in pattern.finditer(buffer, start, end):
+                    if piece.end() > end - STREAM_MARGIN:
+                        break
+                    cut = piece.end()
+                return ids + self._encode(buffer[start:cut], False, "texts"), cut
+            cut, n = end, len(pieces)
+            while n and cut > end - STREAM_MARGIN:  # keep back the pieces that end near the end
+                n -= 1
+                cut -= len(pieces[n])
+            if checked and not recut and not NEWER_CHARACTERS.isdisjoint(buffer[cut:end]):
+                continue  # a newer character in the pieces kept back may change the cut before them
+            try:
+                return ids + self._ids_of(pieces[:n], recut), max(cut, start)
+            except _NewerCharacter:  # ... or in a piece before the cut
+                continue
+        raise AssertionError("the pieces cut by the pattern itself are never refused")
 
     def decode(self, ids, skip_pad: bool = True) -> str:
         """The text of ``ids`` (a list or a 1-d integer tensor); padding left out unless ``skip_pad=False``.
@@ -756,6 +810,48 @@ def merge_word(ids: list[int], ranks: Mapping[tuple[int, int], tuple[int, int]])
             ):
                 heapq.heappush(heap, (*found, start, *pair))
     return tuple(t for t in tokens if t is not None)
+
+
+class _NewerCharacter(Exception):
+    """A pre-token cut by ``FAST_PATTERN`` holds one of the ``NEWER_CHARACTERS``: cut again by ``PATTERN``."""
+
+
+class _PieceCache(dict):
+    """pre-token -> its ids, filled as pre-tokens are met; a missing one is computed by ``__missing__``.
+
+    Bounded: it stops growing at ``CACHE_SIZE`` pre-tokens (as ``tokenizers``' cache does at its
+    capacity), and keeps none longer than ``CACHED_LENGTH`` characters. ``checked``: its pre-tokens were cut by
+    ``FAST_PATTERN``, and one that holds a ``NEWER_CHARACTERS`` is refused (:class:`_NewerCharacter`);
+    such a pre-token is never kept, so a hit is always a pre-token both patterns cut alike.
+    """
+
+    def __init__(self, encode_piece, checked: bool):
+        super().__init__()
+        self._encode_piece, self._checked = encode_piece, checked
+
+    def __missing__(self, piece: str) -> tuple[int, ...]:
+        if self._checked and not NEWER_CHARACTERS.isdisjoint(piece):
+            raise _NewerCharacter(piece)
+        ids = self._encode_piece(piece)
+        if len(self) < CACHE_SIZE and len(piece) <= CACHED_LENGTH:
+            self[piece] = ids
+        return ids
+
+
+def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:
+    """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk."""
+    parts, size = [], 0
+    for number, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(MESSAGES("text_not_str", index=number, type_name=type(text).__name__))
+        utf8(text, f"texts[{number}]")  # a lone surrogate is one character: it is in one text
+        parts.append(text)
+        size += len(text)
+        if size >= STREAM_CHUNK:
+            yield "".join(parts)
+            parts, size = [], 0
+    if parts:
+        yield "".join(parts)
 
 
 class _JoinedBytes:

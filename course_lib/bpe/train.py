@@ -28,15 +28,92 @@ the same way, so with the same ids both learn the same merges
 """
 
 import heapq
-from collections import Counter, defaultdict
-from collections.abc import Mapping
+import itertools
+import multiprocessing
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Iterator, Mapping
 
 from .. import validate
 from ..validate import is_integer
 from .messages import MESSAGES
-from .pretokenize import BYTE_ORDER
+from .pretokenize import BYTE_ORDER, FAST_PATTERN, NEWER_CHARACTERS, PATTERN, utf8
 
-__all__ = ["count_pairs", "merge", "MergeLearner"]
+__all__ = ["COUNT_CHUNK", "count_words", "count_chunk", "count_pairs", "merge", "MergeLearner"]
+
+#: :func:`count_words` reads its texts in chunks of about this many characters: one task for a worker
+#: process, and what each holds in memory besides its counts.
+COUNT_CHUNK = 1 << 20
+
+
+def count_words(texts: Iterable[str], workers: int = 1) -> Counter:
+    """How often each pre-token occurs in ``texts``, as UTF-8 bytes: what :class:`MergeLearner` learns from.
+
+    ``texts`` is any iterable of documents -- a list, a generator, the lines of an open file --
+    read once and never joined, so a pre-token never spans two documents. They are cut
+    into chunks of about :data:`COUNT_CHUNK` characters, each counted by :func:`count_chunk`;
+    with ``workers > 1`` and more than one chunk, that many processes count the chunks (at
+    most two chunks per worker wait in memory) and the counts are added. A sum does not depend
+    on the order of its terms, so the counts, and the merges learned from them, are the
+    same for any ``workers`` (``tests/unit/test_bpe.py`` checks it).
+
+        >>> count_words(["low low", "lower"])
+        Counter({b'low': 1, b' low': 1, b'lower': 1})
+    """
+    if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
+        raise TypeError(MESSAGES("train_texts_type", type_name=type(texts).__name__))
+    workers = validate.positive_int("workers", workers)
+    chunks = _chunks(texts)
+    head = list(itertools.islice(chunks, 2))  # a single chunk is not worth starting processes for
+    words = Counter()
+    if workers == 1 or len(head) < 2:
+        for chunk in itertools.chain(head, chunks):
+            words.update(count_chunk(chunk))
+    else:
+        with multiprocessing.Pool(workers) as pool:
+            pending = deque()
+            for chunk in itertools.chain(head, chunks):
+                pending.append(pool.apply_async(count_chunk, (chunk,)))
+                if len(pending) > 2 * workers:
+                    words.update(pending.popleft().get())
+            for result in pending:
+                words.update(result.get())
+    if not words:  # then every text was empty, and all are in the one chunk
+        raise ValueError(MESSAGES("empty_corpus", count=len(head[0])))
+    return Counter({word.encode("utf-8"): n for word, n in words.items()})
+
+
+def count_chunk(texts: list[str]) -> Counter:
+    """How often each pre-token (a ``str``) occurs in ``texts``: one chunk of :func:`count_words`.
+
+    The texts are cut by ``FAST_PATTERN``, which cuts as ``PATTERN`` wherever there is none of
+    the ``NEWER_CHARACTERS``; if a pre-token holds one, the chunk is counted again by ``PATTERN``.
+    """
+    counts = Counter()
+    for text in texts:
+        counts.update(FAST_PATTERN.findall(text))
+    if not NEWER_CHARACTERS.isdisjoint("".join(counts)):
+        counts = Counter()
+        for text in texts:
+            counts.update(PATTERN.findall(text))
+    return counts
+
+
+def _chunks(texts: Iterable[str]) -> Iterator[list[str]]:
+    """``texts`` checked (a ``str`` each, without a lone surrogate) and grouped, about ``COUNT_CHUNK`` characters a group.
+
+    The last group may be empty; there is always one.
+    """
+    chunk, size = [], 0
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(MESSAGES("text_not_str", index=i, type_name=type(text).__name__))
+        utf8(text, f"texts[{i}]")  # a lone surrogate is named in its text, not in a pre-token
+        chunk.append(text)
+        size += len(text)
+        if size >= COUNT_CHUNK:
+            yield chunk
+            chunk, size = [], 0
+    yield chunk
 
 
 def count_pairs(words: Mapping[tuple[int, ...], int]) -> Counter:

@@ -1,6 +1,7 @@
 """Byte-level BPE: hand-checked training, incremental counts, lossless round trips, identity with
 Hugging Face ``tokenizers`` (encoding, training and the pre-tokenizer), files, batches and errors."""
 
+import collections
 import json
 import os
 import random
@@ -23,15 +24,19 @@ from course_lib.bpe import (
     BPETokenizer,
     MergeLearner,
     count_pairs,
+    count_words,
     course_corpus,
     merge,
     pre_tokenize,
 )
 from course_lib.bpe import corpus as corpus_module
 from course_lib.bpe import tokenizer as tokenizer_module
+from course_lib.bpe import train as train_module
 from course_lib.bpe.messages import MESSAGES
 from course_lib.bpe.pretokenize import (
     BYTE_ORDER,
+    FAST_PATTERN,
+    NEWER_CHARACTERS,
     NEWER_DIGITS,
     NEWER_LETTERS,
     PATTERN,
@@ -548,6 +553,147 @@ def test_the_cache_is_bounded(monkeypatch):
     assert tok.encode("a b c d e f") == tok.encode("a b c d e f") and len(tok._cache) == 3
 
 
+# ----------------------------------------------------------------------------- at scale: documents, processes, fast paths
+
+NEWER = sorted(NEWER_CHARACTERS)[::997]  # a few of each range's characters, letters and digits
+# texts of every kind with, now and then, a letter or digit that only one of the two patterns knows
+NEWER_TEXT = st.lists(st.one_of(TEXT, st.sampled_from(NEWER)), max_size=6).map("".join)
+
+
+def test_the_newer_characters_are_the_classes_of_the_pattern():
+    assert len(NEWER_CHARACTERS) == 17_144 + 336  # as pretokenize's docstring counts them
+    newer = regex.compile(f"[{NEWER_LETTERS}{NEWER_DIGITS}]")
+    assert {c for c in map(chr, range(0x40000)) if newer.fullmatch(c)} == NEWER_CHARACTERS
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=NEWER_TEXT)
+@example(text="!\u0558 a\u0558b 1\U00011de0")
+def test_the_fast_pattern_cuts_as_the_pattern_where_there_is_no_newer_character(text):
+    if NEWER_CHARACTERS.isdisjoint(text):
+        assert FAST_PATTERN.findall(text) == PATTERN.findall(text)
+    else:  # the fast twin must not be trusted: it cuts otherwise (here, or on some text)
+        assert any(not NEWER_CHARACTERS.isdisjoint(piece) for piece in FAST_PATTERN.findall(text))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(NEWER_TEXT, min_size=1, max_size=4))
+@example(texts=["! \u0558 a", "!\u0558", "a\u0558b"])  # "!" and "\u0558" cached, then met together
+def test_encoding_with_newer_characters_is_the_pattern_s_cut_whatever_is_cached(toks, texts):
+    tok = toks[300]
+    for text in texts:  # one after the other, so that each meets the cache the others filled
+        expected = _exact_ids(tok, text)
+        assert tok.encode(text, disallowed_special=()) == expected
+        chunks = [text[: len(text) // 2], text[len(text) // 2 :]]
+        assert list(tok.encode_iterable(chunks, disallowed_special=())) == expected
+        with pytest.MonkeyPatch.context() as patch:  # each text a chunk: the stream cuts between them
+            patch.setattr(tokenizer_module, "STREAM_CHUNK", 1)
+            assert list(tok.encode_iterable(chunks, disallowed_special=())) == expected
+    assert all(NEWER_CHARACTERS.isdisjoint(piece) for piece in tok._cache)
+
+
+def _exact_ids(tok, text):
+    """The ids of ``text`` cut by ``PATTERN`` itself, each pre-token merged by :func:`merge_word`."""
+    return [
+        i
+        for piece in PATTERN.findall(text)
+        for i in merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
+    ]
+
+
+def test_a_stream_cut_before_a_newer_character_is_the_pattern_s(monkeypatch):
+    # the fast cut of the first text is "x", " !", "\u0558aaa…" (a letter for it), the pattern's
+    # "x", " !\u0558" (a symbol for it), "aaa…": the stream keeps back the last piece and must
+    # not encode the fast " !" before it, since " !\u0558" is a token here
+    text = "x !\u0558" + "a" * 40 + " y"
+    tok = BPETokenizer.train([text] * 3, 300)
+    assert tok.encode(" !\u0558") == [tok._ids[" !\u0558".encode()]]
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 1)  # each text a chunk
+    assert list(tok.encode_iterable([text[:23], text[23:]])) == tok.encode(text) == _exact_ids(tok, text)
+
+
+def test_a_stream_with_a_pattern_that_skips_characters_is_its_encode(monkeypatch):
+    # a pattern need not cut every character: what it skips, encode and the stream both leave out
+    tok = BPETokenizer([bytes([b]) for b in range(256)], pattern=r"[a-z]+")
+    texts = ["ab, cd; " * 5, "ef gh " * 5, "ij"]
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 1)  # each text a chunk, cut where it ends
+    assert (
+        list(tok.encode_iterable(texts))
+        == tok.encode("".join(texts))
+        == list(b"abcd" * 5 + b"efgh" * 5 + b"ij")
+    )
+
+
+def test_the_cache_keeps_no_long_pre_token(monkeypatch):
+    monkeypatch.setattr(tokenizer_module, "CACHED_LENGTH", 3)
+    tok = BPETokenizer.train(["ab abcd"], 270)
+    assert tok.encode("ab abcd") == tok.encode("ab abcd") and set(tok._cache) == {"ab"}
+
+
+def _documents(text: str, size: int) -> list[str]:
+    """``text`` cut into documents of about ``size`` pre-tokens, at pre-token boundaries."""
+    pieces = PATTERN.findall(text)
+    return ["".join(pieces[i : i + size]) for i in range(0, len(pieces), size)]
+
+
+def test_training_on_documents_is_training_on_their_joined_text_and_on_an_open_file(tmp_path):
+    joined = "\n".join(CORPUS[:300])
+    documents = _documents(joined, 7)  # cut where the pattern cuts: no pre-token spans two of them
+    expected = BPETokenizer.train([joined], 700)
+    assert BPETokenizer.train(iter(documents), 700) == expected
+    assert BPETokenizer.train((d for d in documents), 700, specials=("<pad>", "<bos>", "<eos>")) == expected
+    path = tmp_path / "corpus.txt"
+    path.write_text(joined, encoding="utf-8")
+    with open(path, encoding="utf-8") as lines:  # lines end with "\n": cut where the pattern cuts
+        assert BPETokenizer.train(lines, 700) == expected
+    # a pre-token never spans two documents: "a b" is "a", " b"; "a ", "b" is "a", " ", "b"
+    assert count_words(["a b"]) == {b"a": 1, b" b": 1} and count_words(["a ", "b"]) == {
+        b"a": 1,
+        b" ": 1,
+        b"b": 1,
+    }
+
+
+def test_training_with_two_processes_gives_the_serial_merges(monkeypatch):
+    monkeypatch.setattr(train_module, "COUNT_CHUNK", 2_000)  # many chunks out of a small corpus
+    texts = CORPUS[:1500] + ["!\u0558 a\u0558b"]  # a newer character: one chunk counted again
+    serial = count_words(texts)
+    assert sum(len(t) for t in texts) > 20 * train_module.COUNT_CHUNK
+    assert count_words(iter(texts), workers=2) == serial == count_words(texts, workers=3)
+    assert serial == {
+        piece.encode(): n
+        for piece, n in collections.Counter(
+            piece for text in texts for piece in PATTERN.findall(text)
+        ).items()
+    }
+    assert BPETokenizer.train(texts, 600, workers=2) == BPETokenizer.train(texts, 600)
+
+
+def test_training_at_scale_input_errors(lang):
+    for bad in ("one text", b"bytes", 3, None):
+        _raises(
+            TypeError,
+            "train_texts_type",
+            lambda bad=bad: BPETokenizer.train(bad, 300),
+            type_name=type(bad).__name__,
+        )
+    _raises(
+        TypeError,
+        "text_not_str",
+        lambda: BPETokenizer.train(iter(["a", "b", b"c"]), 300),
+        index=2,
+        type_name="bytes",
+    )
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(
+            ValueError, match=re.escape(VALIDATE_MESSAGES("not_positive_int", name="workers", value=bad))
+        ):
+            BPETokenizer.train(["a"], 300, workers=bad)
+    _raises(
+        ValueError, "empty_corpus", lambda: BPETokenizer.train(iter(["", "", ""]), 300, workers=2), count=3
+    )
+
+
 # ----------------------------------------------------------------------------- the corpus
 
 
@@ -607,7 +753,7 @@ def _raises(error, key, fn, **values):
 
 
 def test_training_input_errors(lang):
-    _raises(TypeError, "texts_not_list", lambda: BPETokenizer.train("one text", 300), type_name="str")
+    _raises(TypeError, "train_texts_type", lambda: BPETokenizer.train("one text", 300), type_name="str")
     _raises(TypeError, "text_not_str", lambda: BPETokenizer.train(["a", 3], 300), index=1, type_name="int")
     _raises(ValueError, "empty_corpus", lambda: BPETokenizer.train([], 300), count=0)
     _raises(ValueError, "empty_corpus", lambda: BPETokenizer.train(["", ""], 300), count=2)

@@ -10,6 +10,7 @@ nothing is downloaded.
 """
 
 import hashlib
+import itertools
 import re
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from hypothesis import strategies as st
 from tiktoken_ext import openai_public
 from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
-from course_lib.bpe import STREAM_MARGIN, BPETokenizer, course_corpus
+from course_lib.bpe import STREAM_CHUNK, STREAM_MARGIN, BPETokenizer, course_corpus
+from course_lib.bpe import tokenizer as tokenizer_module
 from course_lib.bpe.messages import MESSAGES
 from tests.unit.test_bpe import TRICKY
 
@@ -234,11 +236,13 @@ def test_a_vocabulary_without_special_tokens(openai, lang):
 def test_streamed_ids_are_those_of_the_joined_text_wherever_it_is_cut(ours, text, cuts):
     points = sorted({min(c, len(text)) for c in cuts})
     chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
-    for name in ("gpt2", "cl100k_base", "o200k_base"):
+    for name, chunk in itertools.product(("gpt2", "cl100k_base", "o200k_base"), (1, STREAM_CHUNK)):
         tok = ours[name]
-        for kwargs in ({"disallowed_special": ()}, {"allowed_special": "all"}):
-            assert list(tok.encode_iterable(chunks, **kwargs)) == tok.encode(text, **kwargs)
-        assert _outcome(lambda t: list(t.encode_iterable(chunks)), tok) == _outcome(tok.encode, text)
+        with pytest.MonkeyPatch.context() as patch:  # 1: each text read is a chunk, cut where it ends
+            patch.setattr(tokenizer_module, "STREAM_CHUNK", chunk)
+            for kwargs in ({"disallowed_special": ()}, {"allowed_special": "all"}):
+                assert list(tok.encode_iterable(chunks, **kwargs)) == tok.encode(text, **kwargs)
+            assert _outcome(lambda t: list(t.encode_iterable(chunks)), tok) == _outcome(tok.encode, text)
 
 
 def test_a_stream_keeps_back_only_a_few_characters(ours):
@@ -248,16 +252,22 @@ def test_a_stream_keeps_back_only_a_few_characters(ours):
     first = [next(stream) for _ in range(5)]  # ids come before the input ends
     assert first == tok.encode(line)[:5]
     assert len(list(stream)) + 5 == 1000 * len(tok.encode(line))
-    kept = []
+    kept, buffers = [], []
     original = tok._stream_cut
-    tok._stream_cut = lambda buffer, end, allowed: (
-        kept.append(len(buffer) - original(buffer, end, allowed)) or original(buffer, end, allowed)
-    )
+
+    def spy(buffer, end, allowed):
+        ids, cut = original(buffer, end, allowed)
+        kept.append(len(buffer) - cut)
+        buffers.append(len(buffer))
+        return ids, cut
+
+    tok._stream_cut = spy
     try:
-        list(tok.encode_iterable([line] * 50))
+        list(tok.encode_iterable([line] * 5000))
     finally:
         del tok._stream_cut
     assert max(kept) <= STREAM_MARGIN + max(map(len, tok._pattern.findall(line)))
+    assert len(buffers) > 1 and max(buffers) <= STREAM_CHUNK + len(line) + max(kept)  # read in chunks
 
 
 # ----------------------------------------------------------------------------- errors
