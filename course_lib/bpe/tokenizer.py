@@ -17,7 +17,7 @@ from ..files import write_atomic
 from ..validate import is_integer
 from ..vocab import id_list, pad_batch
 from .messages import MESSAGES
-from .pretokenize import GPT2_PATTERN, PATTERN, byte_level, from_byte_level, from_readable, readable, utf8
+from .pretokenize import GPT2_PATTERN, PATTERN, from_byte_level, from_readable, readable, utf8
 from .train import MergeLearner
 
 __all__ = ["SPECIALS", "CACHE_SIZE", "MERGE_RULES", "STREAM_MARGIN", "BPETokenizer", "merge_word"]
@@ -150,10 +150,10 @@ class BPETokenizer:
             self._ranks = _JoinedBytes(self._bytes, ids)
         else:
             self._ranks = self._check_merges(ids)
-        names = {byte_level(token): i for token, i in ids.items()}
-        for special in self.specials:
-            if special in names:
-                raise ValueError(MESSAGES("special_is_token", value=special, token_id=names[special]))
+        for special in self.specials:  # spelled like a token's byte-level name, as tokenizers saves it
+            spelled = from_byte_level(special)
+            if spelled in ids:
+                raise ValueError(MESSAGES("special_is_token", value=special, token_id=ids[spelled]))
         self.pad_id = min(self.specials.values()) if self.specials else None
         self._cache: dict[str, tuple[int, ...]] = {}
 
