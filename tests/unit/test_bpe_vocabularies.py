@@ -147,3 +147,4 @@ def test_mistral_7b_trainer_spec_is_what_lesson_2_cites():
     assert spec[4] == 32000
     assert spec[35] == 1 and spec[25] == 1  # byte_fallback, split_digits
     assert round(spec[10], 5) == 0.99995  # character_coverage: the rarest 0.005 % of characters get no piece
+    assert spec[1].endswith(b"/8T_train_data/shuffled.txt")  # input: the one word on its training text
