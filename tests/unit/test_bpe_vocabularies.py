@@ -95,6 +95,16 @@ def test_mistral_missing_is_named_with_the_command(monkeypatch):
         v.mistral_model()
 
 
+def test_a_mistral_common_without_the_file_is_named_too(monkeypatch, tmp_path):
+    class Elsewhere:  # an installed distribution whose data/ lacks the model
+        def locate_file(self, path):
+            return tmp_path / path
+
+    monkeypatch.setattr(v.importlib.metadata, "distribution", lambda name: Elsewhere())
+    with pytest.raises(FileNotFoundError, match=r"tokenizer\.model\.v1 .*mistral-common"):
+        v.mistral_model()
+
+
 def test_mistral_7b_is_sentencepiece_with_byte_fallback_and_split_digits():
     sp = sentencepiece.SentencePieceProcessor(model_file=str(v.mistral_model()))
     assert sp.get_piece_size() == 32000
