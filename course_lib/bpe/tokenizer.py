@@ -22,7 +22,6 @@ from .pretokenize import (
     GPT2_PATTERN,
     NEWER_CHARACTERS,
     PATTERN,
-    byte_level,
     from_byte_level,
     from_readable,
     readable,
@@ -174,10 +173,10 @@ class BPETokenizer:
             self._ranks = _JoinedBytes(self._bytes, ids)
         else:
             self._ranks = self._check_merges(ids)
-        names = {byte_level(token): i for token, i in ids.items()}
-        for special in self.specials:
-            if special in names:
-                raise ValueError(MESSAGES("special_is_token", value=special, token_id=names[special]))
+        for special in self.specials:  # spelled like a token's byte-level name, as tokenizers saves it
+            spelled = from_byte_level(special)
+            if spelled in ids:
+                raise ValueError(MESSAGES("special_is_token", value=special, token_id=ids[spelled]))
         self.pad_id = min(self.specials.values()) if self.specials else None
         # GPT-2's pattern has a fast twin (pretokenize.FAST_PATTERN), checked by the cache
         fast = pattern == GPT2_PATTERN
