@@ -207,54 +207,55 @@ def as_float(value) -> float:
 def rope_frequencies(
     head_dim: int, base: float = 10000.0, rope_scaling: dict | None = None, seq_len: int | None = None
 ) -> tuple[torch.Tensor, float]:
-    r"""RoPE's angle per position for each pair, :math:`\theta_i`, after Hugging Face's ``rope_scaling``.
+    r"""RoPE's angle per position for each pair, its frequency :math:`\omega_i`, after Hugging Face's ``rope_scaling``.
 
-    Without scaling, :math:`\theta_i = base^{-2i/head\_dim}`: pair ``i`` turns by
-    :math:`p\,\theta_i` at position ``p``, one turn every :math:`2\pi/\theta_i` positions (its
+    In lesson 0's notation: :math:`\theta` is the base, :math:`\omega_i = \theta^{-2i/head\_dim}`
+    the frequency, :math:`\kappa` the ``factor``. Without scaling, pair ``i`` turns by
+    :math:`p\,\omega_i` at position ``p``, one turn every :math:`2\pi/\omega_i` positions (its
     wavelength). Past the training length ``L`` (``original_max_position_embeddings``) the slow
-    pairs would reach angles never seen in training, and each method changes :math:`\theta_i`
-    with ``factor`` :math:`s`:
+    pairs would reach angles never seen in training, and each method changes :math:`\omega_i`
+    with ``factor`` :math:`\kappa`:
 
     - ``"linear"``, position interpolation (Chen et al. 2023, https://arxiv.org/abs/2306.15595):
-      every :math:`\theta_i / s`, as if position ``p`` were ``p / s``.
+      every :math:`\omega_i / \kappa`, as if position ``p`` were ``p / \kappa``.
     - ``"dynamic"``, NTK-aware (bloc97, reddit r/LocalLLaMA, 2023), as transformers makes it
-      dynamic: the base becomes :math:`base \cdot s_t^{d/(d-2)}` with
-      :math:`s_t = s\,t/L - (s - 1)` for the current length :math:`t = ` ``seq_len`` > ``L``, and
-      stays ``base`` up to ``L``. The fastest pair keeps its frequency, the slowest is divided by
-      :math:`s_t`.
+      dynamic: the base becomes :math:`\theta \cdot \kappa_\ell^{d/(d-2)}` with
+      :math:`\kappa_\ell = \kappa\,\ell/L - (\kappa - 1)` for the current length :math:`\ell = ` ``seq_len`` > ``L``, and
+      stays :math:`\theta` up to ``L``. The fastest pair keeps its frequency, the slowest is divided by
+      :math:`\kappa_\ell`.
     - ``"yarn"`` (Peng et al. 2023, https://arxiv.org/abs/2309.00071): the pairs that make more than
-      ``beta_fast`` (32) turns within ``L`` keep :math:`\theta_i`, those making fewer than
-      ``beta_slow`` (1) get :math:`\theta_i / s`, a ramp between (linear in ``i``, as the authors'
-      code); cos and sin are multiplied by the attention factor :math:`0.1 \ln s + 1` (or
+      ``beta_fast`` (32) turns within ``L`` keep :math:`\omega_i`, those making fewer than
+      ``beta_slow`` (1) get :math:`\omega_i / \kappa`, a ramp between (linear in ``i``, as the authors'
+      code); cos and sin are multiplied by the attention factor :math:`0.1 \ln \kappa + 1` (or
       ``attention_factor``, or DeepSeek's ratio of two such factors with ``mscale`` and ``mscale_all_dim``).
     - ``"llama3"`` (Meta's ``apply_scaling``): wavelengths above :math:`L/low\_freq\_factor` get
-      :math:`\theta_i / s`, below :math:`L/high\_freq\_factor` keep :math:`\theta_i`, and between
+      :math:`\omega_i / \kappa`, below :math:`L/high\_freq\_factor` keep :math:`\omega_i`, and between
       the two a mix, smooth in :math:`L/wavelength`.
 
     Computed in float64 (transformers computes in float32: the two agree to float32's rounding).
 
     Args:
         head_dim: width of one head's queries and keys; even.
-        base: wavelength scale, > 1 (config.json's ``rope_theta``).
+        base: the base :math:`\theta`, > 1 (config.json's ``rope_theta``).
         rope_scaling: None, or the dict of config.json's ``rope_scaling``, such as Llama 3.1's
             ``{"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
             "original_max_position_embeddings": 8192}``; ``type`` is read as ``rope_type``.
         seq_len: the current sequence length, which ``"dynamic"`` reads; None means ``L``.
 
     Returns:
-        ``(theta, attention_factor)``: ``theta`` float64 ``(head_dim // 2,)`` and a float, 1.0 but for YaRN.
+        ``(omega, attention_factor)``: ``omega`` float64 ``(head_dim // 2,)`` and a float, 1.0 but for YaRN.
 
     Example::
 
-        >>> theta, _ = rope_frequencies(8)
-        >>> theta
+        >>> omega, _ = rope_frequencies(8)
+        >>> omega
         tensor([1.0000, 0.1000, 0.0100, 0.0010], dtype=torch.float64)
         >>> rope_frequencies(8, rope_scaling={"rope_type": "linear", "factor": 4.0})[0]
         tensor([0.2500, 0.0250, 0.0025, 0.0003], dtype=torch.float64)
         >>> llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
         ...           "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}
-        >>> theta, _ = rope_frequencies(128, 500000.0, llama3)
-        >>> (theta / rope_frequencies(128, 500000.0)[0])[[0, 29, 32, 35, 63]]  # fast pairs kept, slow ones / 8
+        >>> omega, _ = rope_frequencies(128, 500000.0, llama3)
+        >>> (omega / rope_frequencies(128, 500000.0)[0])[[0, 29, 32, 35, 63]]  # fast pairs kept, slow ones / 8
         tensor([1.0000, 0.8282, 0.3711, 0.1250, 0.1250], dtype=torch.float64)
         >>> yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
         >>> round(rope_frequencies(128, 1000000.0, yarn)[1], 4)  # Qwen2.5's: 0.1 ln 4 + 1

@@ -240,6 +240,7 @@ class RotaryEmbedding(nn.Module):
 # Pair i turns by p * theta_i at position p: at a position past the training length L, the slow pairs
 # reach angles never seen in training. Each method changes theta_i (the pair's frequency, whose
 # wavelength is 2 pi / theta_i) so that the angles up to s * L stay familiar. s: `factor`.
+# (The lessons write theta_i as ω_i, θ for the base and κ for s: lesson 0's notation.)
 
 
 def rope_type(rope_scaling: dict | None) -> str:
@@ -280,12 +281,17 @@ def linear_frequencies(theta: torch.Tensor, s: float) -> torch.Tensor:
 
 def dynamic_frequencies(head_dim: int, base: float, s: float, L: int, seq_len: int | None) -> torch.Tensor:
     """NTK-aware scaling (bloc97, 2023), dynamic: the base raised by how far ``seq_len`` passes ``L``."""
-    t = max(seq_len or L, L)  # up to the training length, the base is unchanged
-    # transformers' dynamic NTK: the factor grows with the length, s_t = s t / L - (s - 1), 1 at t = L
-    s_t = s * t / L - (s - 1)
+    s_t = dynamic_factor(s, L, seq_len)
     # bloc97: base' = base * s_t^(d / (d - 2)); the fastest pair (i = 0) keeps theta_0 = 1 and the
     # slowest, base'^(-(d-2)/d) = base^(-(d-2)/d) / s_t, is interpolated by s_t
     return inverse_frequencies(head_dim, base * s_t ** (head_dim / (head_dim - 2)))  # (head_dim/2,)
+
+
+def dynamic_factor(s: float, L: int, seq_len: int | None) -> float:
+    """The factor "dynamic" runs with at the length ``seq_len``: s_t = s t / L - (s - 1), 1 up to ``L``."""
+    t = max(seq_len or L, L)  # up to the training length, the base is unchanged
+    # transformers' dynamic NTK: the factor grows with the length, 1 at t = L
+    return s * t / L - (s - 1)
 
 
 def llama3_frequencies(theta: torch.Tensor, s: float, L: int, low: float, high: float) -> torch.Tensor:

@@ -177,13 +177,20 @@ class Foreign:
 
 
 def describe(value) -> str:
-    """A short, language-neutral description of what the student's code returned."""
+    """A short, language-neutral description of what the student's code returned.
+
+    >>> describe([1.0, 2.0]), describe([0.5] * 64), describe(None)
+    ('`(float, float)`', '`list` (64 × `float`)', '`None`')
+    """
     if isinstance(value, Foreign):
         return f"`{value.name}`"
     if isinstance(value, torch.Tensor):
         return f"`Tensor` {tuple(value.shape)}"
     if isinstance(value, tuple | list):
-        return "`(" + ", ".join(type_name(v) for v in value) + ")`"
+        names = [type_name(v) for v in value]
+        if len(names) > 4 and len(set(names)) == 1:  # 64 floats: their count, not 64 names
+            return f"`{type(value).__name__}` ({len(names)} × `{names[0]}`)"
+        return "`(" + ", ".join(names) + ")`"
     return f"`{type_name(value)}`" if value is not None else "`None`"
 
 

@@ -8,8 +8,9 @@ between (Meta's ``apply_scaling``; the course's core is
 :func:`course_lib.core.model.llama3_frequencies`). The check calls it with Llama 3.1 8B's config
 and with a second, smaller one whose numbers all differ, and compares the answer with the right
 one and with what the usual mistakes give: the two thresholds swapped (or the band kept), the band
-divided instead of blended, the blend reversed,
-every pair divided by the factor (which is position interpolation), nothing scaled.
+divided instead of blended, the blend reversed or linear in the wavelength, every pair divided by the
+factor (which is position interpolation), nothing scaled; a list (Meta's loop) or an array returned,
+and a pair's ``inf`` or ``nan``, get verdicts of their own.
 """
 
 import math
@@ -18,7 +19,7 @@ import torch
 
 from ..core import model as core
 from ..i18n import Messages, format_number
-from .checks import Feedback, describe, feedback, require_finite, require_function, require_tensor, wrong
+from .checks import Feedback, Foreign, describe, feedback, require_function, require_tensor, wrong
 from .exercise import Exercise
 from .runner import Run
 
@@ -28,7 +29,7 @@ MESSAGES = Messages(
         "correct": {
             "en": "Your rule is Llama 3's: pairs whose wavelength 2π/ω_i is below L/high_freq_factor are kept, "
             "those above L/low_freq_factor are divided by the factor, and the ones between are blended, "
-            "the faster the more kept.",
+            "the faster a pair, the more of its own frequency it keeps.",
             "ru": "Ваше правило совпадает с правилом Llama 3: пары с длиной волны 2π/ω_i меньше "
             "L/high_freq_factor остаются как были, пары с длиной волны больше L/low_freq_factor делятся на "
             "множитель, а промежуточные смешиваются — чем быстрее пара, тем больше в ней от исходной частоты.",
@@ -38,6 +39,20 @@ MESSAGES = Messages(
             "the same shape as `inv_freq`.",
             "ru": "Для `inv_freq` формы {expected} ваша функция вернула {got}, а нужна одна частота на пару — "
             "та же форма, что у `inv_freq`.",
+        },
+        "not_tensor": {
+            "en": "`{name}` returned {got}, not a tensor: wrap it, `torch.stack(new_freqs)` or "
+            "`torch.tensor(new_freqs)`, or compute all pairs at once with `torch.where`.",
+            "ru": "`{name}` вернула {got}, а не тензор: оберните результат, `torch.stack(new_freqs)` или "
+            "`torch.tensor(new_freqs)`, или вычислите все пары сразу через `torch.where`.",
+        },
+        "nonfinite": {
+            "en": "Your function gives pair {pair} (wavelength {wavelength} positions) `{value}`: some number "
+            "was divided by zero or grew too large. Print `wavelength` and `smooth` for that pair to find "
+            "where it first appears.",
+            "ru": "Ваша функция даёт паре {pair} (длина волны в позициях — {wavelength}) значение `{value}`: "
+            "какое-то число поделили на ноль, или оно стало слишком большим. Напечатайте `wavelength` и "
+            "`smooth` для этой пары, чтобы найти, где оно появляется впервые.",
         },
         "unchanged": {
             "en": "Your function returns `inv_freq` unchanged: no pair is scaled. The thresholds "
@@ -80,18 +95,30 @@ MESSAGES = Messages(
             "positions is divided by {factor}: the pairs between {high} and {low} positions are to be blended, "
             "not divided. Only the pairs above L/low_freq_factor = {low} get ω_i / factor.",
             "ru": "Быстрые пары у вас верны, но каждая пара с длиной волны больше L/high_freq_factor = {high} "
-            "позиций делится на {factor}, а пары с длиной волны между {high} и {low} позициями нужно смешивать, "
-            "а не делить. ω_i / factor получают только пары с длиной волны больше L/low_freq_factor = {low}.",
+            "позиций делится на {factor}, хотя пары с длиной волны между {high} и {low} позициями нужно "
+            "смешивать, а не делить. Частоту ω_i / factor получают только пары с длиной волны больше "
+            "L/low_freq_factor = {low}.",
         },
         "smooth_reversed": {
             "en": "Outside the band your pairs are right, but inside it the blend runs the wrong way: pair "
             "{pair} (wavelength {wavelength} positions) gets {got}, not {expected}. With smooth = "
             "(L/wavelength − low_freq_factor) / (high_freq_factor − low_freq_factor), the new frequency is "
             "(1 − smooth)·ω_i/factor + smooth·ω_i: smooth is 1 at the fast end of the band, where pairs are kept.",
-            "ru": "Вне промежутка ваши пары верны, но внутри него смешивание идёт в обратную сторону: пара "
+            "ru": "Вне промежутка между порогами ваши пары верны, но внутри него смешивание идёт в обратную "
+            "сторону: пара "
             "{pair} (длина волны в позициях — {wavelength}) получает {got}, а не {expected}. При smooth = "
             "(L/длина волны − low_freq_factor) / (high_freq_factor − low_freq_factor) новая частота равна "
             "(1 − smooth)·ω_i/factor + smooth·ω_i: smooth равно 1 у быстрого края промежутка, где пары не меняются.",
+        },
+        "wavelength_blend": {
+            "en": "Outside the band your pairs are right, but your blend is linear in the wavelength: pair "
+            "{pair} (wavelength {wavelength} positions) gets {got}, not {expected}. Llama 3's is linear in "
+            "L/wavelength, the turns within L: smooth = (L/wavelength − low_freq_factor) / "
+            "(high_freq_factor − low_freq_factor).",
+            "ru": "Вне промежутка между порогами ваши пары верны, но смешивание у вас линейно по длине волны: "
+            "пара {pair} (длина волны в позициях — {wavelength}) получает {got}, а не {expected}. У Llama 3 "
+            "оно линейно по L/длина волны, то есть по числу оборотов за L: smooth = (L/длина волны − "
+            "low_freq_factor) / (high_freq_factor − low_freq_factor).",
         },
         "values": {
             "en": "For factor {factor}, low_freq_factor {low_factor}, high_freq_factor {high_factor} and L = {L}, "
@@ -126,8 +153,8 @@ MESSAGES = Messages(
         "solution": {
             "en": "Wavelengths, the three cases with `torch.where`, and the blend between the two thresholds, "
             "as Meta's `apply_scaling` does it pair by pair.",
-            "ru": "Длины волн, три случая через `torch.where` и смешивание между двумя порогами — так же, "
-            "как `apply_scaling` от Meta делает это пара за парой.",
+            "ru": "Длины волн, три случая через `torch.where` и смешивание между двумя порогами — то же, "
+            "что функция `apply_scaling` из кода Meta делает пара за парой.",
         },
     },
 )
@@ -189,6 +216,19 @@ def smooth_reversed(inv_freq: torch.Tensor, factor, low, high, L) -> torch.Tenso
     )
 
 
+def wavelength_blend(inv_freq: torch.Tensor, factor, low, high, L) -> torch.Tensor:
+    """A blend linear in the wavelength (as mlx-examples pull request 907 weighted it): its weight goes from 0
+    at ``L/high`` to 1 at ``L/low``, where Llama 3's is linear in ``L/wavelength``."""
+    wavelength = 2 * math.pi / inv_freq
+    weight = (wavelength - L / high) / (L / low - L / high)
+    inside = (wavelength >= L / high) & (wavelength <= L / low)
+    return torch.where(
+        inside,
+        (1 - weight) * inv_freq + weight * inv_freq / factor,
+        reference(inv_freq, factor, low, high, L),
+    )
+
+
 def _number(x: float) -> str:
     return format_number(x, ".4g")
 
@@ -199,13 +239,24 @@ def diagnose(student, run: Run) -> Feedback:
     for head_dim, base, case in CASES:
         factor, low, high, L = case["factor"], case["low_freq_factor"], case["high_freq_factor"], case["L"]
         inv_freq = core.inverse_frequencies(head_dim, base)  # (head_dim/2,)
-        got = require_tensor(
-            run.call(name, student, inv_freq.clone(), factor, low, high, L, name=name), name=name
-        )
+        got = run.call(name, student, inv_freq.clone(), factor, low, high, L, name=name)
+        # Meta's loop appends each pair's frequency to a list; NumPy gives an array
+        per_pair = isinstance(got, tuple | list) and len(got) == len(inv_freq)
+        if per_pair or (isinstance(got, Foreign) and got.name == "ndarray"):
+            raise wrong("llama3.not_tensor", name=name, got=describe(got))
+        got = require_tensor(got, name=name)
         if tuple(got.shape) != tuple(inv_freq.shape):
             raise wrong("llama3.shape", expected=str(tuple(inv_freq.shape)), got=describe(got))
         got = got.detach().cpu().double()
-        require_finite(got)
+        bad = (~torch.isfinite(got)).nonzero()
+        if len(bad):
+            pair = int(bad[0])
+            raise wrong(
+                "llama3.nonfinite",
+                pair=pair,
+                wavelength=_number(2 * math.pi / float(inv_freq[pair])),
+                value=str(float(got[pair])),
+            )
         right = reference(inv_freq, factor, low, high, L)
         if torch.allclose(got, right, rtol=RTOL, atol=0):
             continue
@@ -229,6 +280,8 @@ def diagnose(student, run: Run) -> Feedback:
         }
         if torch.allclose(got, smooth_reversed(inv_freq, factor, low, high, L), rtol=RTOL, atol=0):
             raise wrong("llama3.smooth_reversed", **detail)
+        if torch.allclose(got, wavelength_blend(inv_freq, factor, low, high, L), rtol=RTOL, atol=0):
+            raise wrong("llama3.wavelength_blend", **detail)
         raise wrong(
             "llama3.values",
             factor=_number(factor),

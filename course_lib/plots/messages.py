@@ -425,8 +425,9 @@ LONG_CONTEXT = Messages(
         "scaling_wavelength": {"en": "wavelength 2π/ω_i, positions", "ru": "длина волны 2π/ω_i (в позициях)"},
         "scaling_ratio": {"en": "ω'_i / ω_i (1: kept)", "ru": "ω'_i / ω_i (1: без изменений)"},
         "scaling_title": {
-            "en": "{method}, κ = {factor}, base = {base}, head_dim = {head_dim}; factor on cos and sin {attention}",
-            "ru": "{method}, κ = {factor}, основание {base}, head_dim = {head_dim}; множитель cos и sin {attention}",
+            "en": "{method}, κ = {factor}{dynamic}, base = {base}, head_dim = {head_dim}; factor on cos and sin {attention}",
+            "ru": "{method}, κ = {factor}{dynamic}, основание base = {base}, head_dim = {head_dim}; множитель при cos и sin "
+            "{attention}",
         },
         "plot_scale": {
             "en": "scale must be a number >= 1 (positions are divided by it), got {value!r}",

@@ -23,7 +23,16 @@ from .figure import new_figure
 from .messages import LONG_CONTEXT as MESSAGES
 from .rotary import even_head_dim
 
-__all__ = ["plot_rope_scaling"]
+__all__ = ["format_positions", "plot_rope_scaling"]
+
+
+def format_positions(x: float, lang: str | None = None) -> str:
+    """A length or a base as lesson 9's prose writes it: 6.3, 2048, 131 072 (thousands grouped from five digits).
+
+    >>> format_positions(6.283185307179586, "ru"), format_positions(2048.0), format_positions(131072)
+    ('6,3', '2048', '131 072')
+    """
+    return format_number(x, ".1f" if x < 100 else ".0f" if x < 10000 else ",.0f", lang)
 
 
 def plot_rope_scaling(
@@ -42,7 +51,13 @@ def plot_rope_scaling(
     has one; for ``llama3``, dotted lines mark its two wavelength thresholds ``L/high_freq_factor``
     and ``L/low_freq_factor``. ``rope_scaling`` is a config.json's dict, checked as
     :class:`~course_lib.RotaryEmbedding` checks it; ``seq_len``, the sequence length, is read by
-    ``dynamic`` only (None: the training length, where dynamic changes nothing).
+    ``dynamic`` only (None: the training length, where dynamic changes nothing); the title then gives
+    the factor dynamic runs with there, ``κ_ℓ``.
+
+        >>> fig = plot_rope_scaling(128, 10000.0, {"rope_type": "dynamic", "factor": 2.0,
+        ...     "original_max_position_embeddings": 4096}, seq_len=8192, lang="en")
+        >>> fig._suptitle.get_text()
+        'dynamic, κ = 2, ℓ = 8192 → κ_ℓ = 3, base = 10 000, head_dim = 128; factor on cos and sin 1.000'
 
         >>> fig = plot_rope_scaling(128, 500000.0, {"rope_type": "llama3", "factor": 8.0,
         ...     "original_max_position_embeddings": 8192, "low_freq_factor": 1.0, "high_freq_factor": 4.0})
@@ -65,7 +80,8 @@ def plot_rope_scaling(
     original = (rope_scaling or {}).get("original_max_position_embeddings")
     if original is not None:
         left.axhline(original, color="black", linestyle="--", linewidth=1.0)
-        left.text(0, original, MESSAGES("scaling_train", lang, L=original), va="bottom", fontsize="small")
+        shown = format_positions(original, lang)
+        left.text(0, original, MESSAGES("scaling_train", lang, L=shown), va="bottom", fontsize="small")
     if method == "llama3":
         for key in ("high_freq_factor", "low_freq_factor"):
             left.axhline(original / rope_scaling[key], color="tab:red", linestyle=":", linewidth=1.0)
@@ -79,13 +95,18 @@ def plot_rope_scaling(
     right.set_xlabel(MESSAGES("angles_pair", lang))
     right.set_ylabel(MESSAGES("scaling_ratio", lang))
     factor = (rope_scaling or {}).get("factor", 1.0)
+    dynamic = ""  # dynamic runs with κ_ℓ at the length ℓ, not with κ: the title says both
+    if method == "dynamic" and seq_len is not None:
+        kl = format_number(core.dynamic_factor(factor, original, seq_len), "g", lang)
+        dynamic = f", ℓ = {format_positions(seq_len, lang)} → κ_ℓ = {kl}"
     fig.suptitle(
         MESSAGES(
             "scaling_title",
             lang,
             method=method,
             factor=format_number(factor, "g", lang),
-            base=format_number(base, ",.0f", lang),
+            dynamic=dynamic,
+            base=format_positions(base, lang),
             head_dim=head_dim,
             attention=format_number(attention_factor, ".3f", lang),
         ),

@@ -326,10 +326,10 @@ SCALING = Messages(
         "slider_high": {"en": "high_freq_factor (Llama 3)", "ru": "high_freq_factor (Llama 3)"},
         "readout": {
             "en": "{method}, base = {base}, κ = {factor}, L = {original}, C = {context}: of {pairs} pairs, {kept} keep their "
-            "frequency, {divided} turn κ times slower, {between} in between.{attention}{llama3} Pairs that meet angles "
+            "frequency, {divided} turn κ times slower, {between} in between.{attention}{llama3}{dynamic} Pairs that meet angles "
             "never seen in training within C positions (▼): {unseen} (without scaling: {unseen_before}).",
             "ru": "{method}, основание base = {base}, κ = {factor}, L = {original}, C = {context}. Из {pairs} пар: "
-            "частота без изменений — {kept}, в κ раз меньше — {divided}, в промежутке — {between}.{attention}{llama3} "
+            "частота без изменений — {kept}, в κ раз меньше — {divided}, в промежутке — {between}.{attention}{llama3}{dynamic} "
             "Пар, которые за C позиций встречают углы, которых не было при обучении (▼): {unseen} "
             "(без масштабирования: {unseen_before}).",
         },
@@ -340,8 +340,13 @@ SCALING = Messages(
         "llama3": {
             "en": " Pairs with wavelengths below L / high_freq_factor = {short} positions keep their frequency, "
             "those above L / low_freq_factor = {long} turn κ times slower.",
-            "ru": " Пары с длиной волны меньше L / high_freq_factor = {short} позиций сохраняют частоту, "
+            "ru": " Пары с длиной волны меньше L / high_freq_factor = {short} сохраняют частоту, "
             "а пары с длиной волны больше L / low_freq_factor = {long} поворачиваются в κ раз медленнее.",
+        },
+        # dynamic's factor at the length C: what it runs with, not κ (lesson 9: κ_ℓ)
+        "dynamic": {
+            "en": " At ℓ = C, dynamic runs with κ_ℓ = max(1, κ·C/L − (κ − 1)) = {kl}.",
+            "ru": " На длине ℓ = C метод dynamic работает с κ_ℓ = max(1, κ·C/L − (κ − 1)) = {kl}.",
         },
         "title": {
             "en": "Turns of each pair within C = {context} positions: {method}",

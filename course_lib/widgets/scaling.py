@@ -21,12 +21,14 @@ import numpy as np
 import traitlets
 
 from .. import validate
+from ..core.model import dynamic_factor
 from ..i18n import format_number, resolve
 from ..messages import ROTARY as ROTARY_ERRORS
+from ..plots.rope_scaling import format_positions
 from ..plots.rotary import even_head_dim
 from ..rotary import PUBLISHED, as_float, check_rope_scaling, rope_frequencies
 from ..scaling import METHODS
-from .live import Checked, Choice, LiveExplorer, PositiveInt, format_length, module, template
+from .live import Checked, Choice, LiveExplorer, PositiveInt, module, template
 from .messages import SCALING as MESSAGES
 
 __all__ = [
@@ -208,6 +210,7 @@ class RopeScalingExplorer(LiveExplorer):
             "readout": template(MESSAGES, "readout", lang),
             "attention": template(MESSAGES, "attention", lang),
             "llama3": template(MESSAGES, "llama3", lang),
+            "dynamic": template(MESSAGES, "dynamic", lang),
             "title": template(MESSAGES, "title", lang),
             **{key: MESSAGES(key, lang) for key in ("xlabel", "ylabel", "ylabel_right", "before", "after")},
             "trained": MESSAGES("trained", lang),
@@ -319,19 +322,24 @@ class RopeScalingExplorer(LiveExplorer):
         if self.method == "llama3":
             short, long = self.original_len / self.high_freq_factor, self.original_len / self.low_freq_factor
             llama3_text = MESSAGES(
-                "llama3", lang, short=format_length(short, lang), long=format_length(long, lang)
+                "llama3", lang, short=format_positions(short, lang), long=format_positions(long, lang)
             )
+        dynamic_text = ""
+        if self.method == "dynamic":
+            kl = dynamic_factor(self.factor, self.original_len, self.context)
+            dynamic_text = MESSAGES("dynamic", lang, kl=format_number(kl, ".6g", lang))
         return MESSAGES(
             "readout",
             lang,
             method=self.method_name(),
-            base=format_number(self.base, ",.0f", lang),
+            base=format_positions(self.base, lang),
             factor=format_number(self.factor, ".6g", lang),
-            original=format_number(self.original_len, ",", lang),
-            context=format_number(self.context, ",", lang),
+            original=format_positions(self.original_len, lang),
+            context=format_positions(self.context, lang),
             pairs=self.head_dim // 2,
             attention=attention_text,
             llama3=llama3_text,
+            dynamic=dynamic_text,
             unseen=int(unseen_after.sum()),
             unseen_before=int(unseen_before.sum()),
             **self.counts(),
@@ -339,7 +347,7 @@ class RopeScalingExplorer(LiveExplorer):
 
     def title(self) -> str:
         """The picture's title, as the browser writes it."""
-        context = format_number(self.context, ",", self.lang)
+        context = format_positions(self.context, self.lang)
         return MESSAGES("title", self.lang, context=context, method=self.method_name())
 
 

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import torch
 
 from course_lib import exercises, rope_frequencies
@@ -41,6 +42,49 @@ def student(name, keep_below="high", divide_above="low", blend=None, fast=None, 
     my_llama3_frequencies.__qualname__ = name
     my_llama3_frequencies.__name__ = name
     return my_llama3_frequencies
+
+
+def mlx_907_blend(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """The blend weighted as mlx-examples pull request 907 weighted it (commit cd8efc7f), linear in the
+    wavelength: ``smooths = (wavelen - high_freq_wavelen) / (low_freq_wavelen - high_freq_wavelen)``."""
+    L = original_max_position_embeddings
+    wavelen = 2 * math.pi / inv_freq
+    low_wavelen, high_wavelen = L / low_freq_factor, L / high_freq_factor
+    smooths = (wavelen - high_wavelen) / (low_wavelen - high_wavelen)
+    blended = (1 - smooths) * inv_freq + smooths * inv_freq / factor
+    out = torch.where(wavelen > low_wavelen, inv_freq / factor, blended)
+    return torch.where(wavelen < high_wavelen, inv_freq, out)
+
+
+def loop_list(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Meta's ``apply_scaling`` copied as it is: ``new_freqs`` a list of 64 tensors, never stacked."""
+    L = original_max_position_embeddings
+    new_freqs = []
+    for freq in inv_freq:
+        wavelen = 2 * math.pi / freq
+        if wavelen < L / high_freq_factor:
+            new_freqs.append(freq)
+        elif wavelen > L / low_freq_factor:
+            new_freqs.append(freq / factor)
+        else:
+            smooth = (L / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            new_freqs.append((1 - smooth) * freq / factor + smooth * freq)
+    return new_freqs
+
+
+def as_numpy(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Right numbers, as a NumPy array."""
+    return through_course_lib(
+        inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    ).numpy()
+
+
+def nan_in_band(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """A blend divided by zero: ``nan`` from the first pair of the band on (pair 29 for Llama 3.1 8B)."""
+    L = original_max_position_embeddings
+    wavelen = 2 * math.pi / inv_freq
+    out = torch.where(wavelen > L / low_freq_factor, inv_freq / factor, inv_freq)
+    return torch.where((wavelen >= L / high_freq_factor) & (wavelen <= L / low_freq_factor), math.nan, out)
 
 
 def vectorised(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
@@ -96,6 +140,10 @@ WRONG = [
         "llama3.values",
     ),
     (LLAMA3, lambda inv_freq, *args: inv_freq[:-1], "llama3.shape"),
+    (LLAMA3, mlx_907_blend, "llama3.wavelength_blend"),
+    (LLAMA3, loop_list, "llama3.not_tensor"),
+    (LLAMA3, as_numpy, "llama3.not_tensor"),
+    (LLAMA3, nan_in_band, "llama3.nonfinite"),
 ]
 RIGHT = [(LLAMA3, student("loop")), (LLAMA3, vectorised), (LLAMA3, through_course_lib)]
 
@@ -147,8 +195,42 @@ def my_llama3_frequencies(
 
 def test_a_list_returned_is_blamed_on_the_students_function(lang):
     verdict = LLAMA3.check(my_llama3_frequencies)
-    assert verdict.status == "incorrect"
+    assert_verdict(verdict, "incorrect", "llama3.not_tensor", lang)
     assert "my_llama3_frequencies" in verdict.message and "forward" not in verdict.message
+
+
+def test_a_list_or_an_array_is_named_by_its_type_and_length_and_how_to_wrap_it(lang):
+    """Meta's loop returns a list of 64 tensors: the verdict counts them instead of naming each, and
+    says how to make a tensor of them; it does not ask whether a `return` is missing."""
+    expected = {
+        "en": "`loop_list` returned `list` (64 × `Tensor`), not a tensor: wrap it, `torch.stack(new_freqs)`",
+        "ru": "`loop_list` вернула `list` (64 × `Tensor`), а не тензор: оберните результат, `torch.stack(new_freqs)`",
+    }
+    assert LLAMA3.check(loop_list).message.startswith(expected[lang])
+    array = LLAMA3.check(as_numpy).message
+    assert array.startswith(
+        {"en": "`as_numpy` returned `ndarray`, not", "ru": "`as_numpy` вернула `ndarray`, а не"}[lang]
+    )
+    assert "return" not in array.replace("returned", "")
+    assert isinstance(as_numpy(core.inverse_frequencies(8, 10000.0), 2.0, 1.0, 4.0, 64), np.ndarray)
+
+
+def test_a_nan_is_located_by_its_pair(lang):
+    verdict = LLAMA3.check(nan_in_band)
+    assert_verdict(verdict, "incorrect", "llama3.nonfinite", lang)
+    assert verdict.values["pair"] == 29 and verdict.values["value"] == "nan"
+    assert {"en": "pair 29 (wavelength", "ru": "паре 29 (длина волны"}[lang] in verdict.message
+    assert "row" not in verdict.message and "строка" not in verdict.message
+
+
+def test_the_mlx_907_blend_is_named_linear_in_the_wavelength(lang):
+    """The blend weighted linearly in the wavelength, as MLX's first Llama 3.1 support did, gets its own
+    verdict, which names the pair where it first differs and gives Llama 3's weight."""
+    verdict = LLAMA3.check(mlx_907_blend)
+    assert_verdict(verdict, "incorrect", "llama3.wavelength_blend", lang)
+    assert verdict.values["pair"] == 29
+    assert "smooth = (L/" in verdict.message
+    assert {"en": "linear in the wavelength", "ru": "линейно по длине волны"}[lang] in verdict.message
 
 
 def test_the_missing_blend_verdicts_name_both_thresholds(lang):

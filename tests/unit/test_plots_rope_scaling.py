@@ -48,7 +48,18 @@ def test_the_title_names_yarns_attention_factor_in_the_language():
     en = " ".join(figure_texts(plots.plot_rope_scaling(128, 1000000.0, yarn, lang="en")))
     ru = " ".join(figure_texts(plots.plot_rope_scaling(128, 1000000.0, yarn, lang="ru")))
     assert "base = 1 000 000" in en and "factor on cos and sin 1.139" in en
-    assert "основание 1 000 000" in ru and "множитель cos и sin 1,139" in ru and "до" in ru
+    assert "основание base = 1 000 000" in ru and "множитель при cos и sin 1,139" in ru and "до" in ru
+    assert "L = 32 768" in en and "обучающая длина L = 32 768" in ru  # grouped from five digits, as in prose
+
+
+def test_the_dynamic_title_gives_the_factor_it_runs_with():
+    """At ℓ = 2L, dynamic with κ = 2 runs with κ_ℓ = 3: the title says both, the right panel falls to 1/3."""
+    scaling = {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}
+    for lang, base in (("en", "base = 10 000"), ("ru", "основание base = 10 000")):
+        title = plots.plot_rope_scaling(128, 10000.0, scaling, seq_len=8192, lang=lang)._suptitle.get_text()
+        assert title.startswith(f"dynamic, κ = 2, ℓ = 8192 → κ_ℓ = 3, {base},"), title
+        assert "L = 4096" in " ".join(figure_texts(plots.plot_rope_scaling(128, 10000.0, scaling, lang=lang)))
+    assert "κ_ℓ" not in plots.plot_rope_scaling(128, 10000.0, scaling)._suptitle.get_text()
 
 
 def test_a_bad_config_gets_the_course_message():

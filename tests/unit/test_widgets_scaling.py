@@ -122,15 +122,40 @@ def test_dynamic_is_unchanged_within_the_training_length():
 def test_readout():
     explorer = widgets.rope_scaling_explorer()
     assert explorer.readout() == (
-        "Llama 3, base = 10 000, κ = 8, L = 4 096, C = 32 768: of 32 pairs, 18 keep their frequency, 9 turn κ "
-        "times slower, 5 in between. Pairs with wavelengths below L / high_freq_factor = 1 024 positions keep "
-        "their frequency, those above L / low_freq_factor = 4 096 turn κ times slower. Pairs that meet angles "
+        "Llama 3, base = 10 000, κ = 8, L = 4096, C = 32 768: of 32 pairs, 18 keep their frequency, 9 turn κ "
+        "times slower, 5 in between. Pairs with wavelengths below L / high_freq_factor = 1024 positions keep "
+        "their frequency, those above L / low_freq_factor = 4096 turn κ times slower. Pairs that meet angles "
         "never seen in training within C positions (▼): 0 (without scaling: 9)."
     )
     assert explorer.title() == "Turns of each pair within C = 32 768 positions: Llama 3"
     explorer.method = "none"
     assert explorer.readout().startswith("no scaling, base = 10 000, κ = 8,")
     assert "high_freq_factor" not in explorer.readout() and "YaRN" not in explorer.readout()
+    assert "κ_ℓ" not in explorer.readout()
+
+
+def test_the_readout_gives_the_factor_dynamic_runs_with(lang):
+    """Lesson 9's live demo: on Llama 3.1 8B's preset (κ = 8, C = 16 L) dynamic runs with κ_ℓ = 8·16 − 7 = 121,
+    not with κ; within the training length with 1."""
+    explorer = widgets.rope_scaling_explorer(preset="Llama 3.1 8B", method="dynamic", lang=lang)
+    expected = {
+        "en": " At ℓ = C, dynamic runs with κ_ℓ = max(1, κ·C/L − (κ − 1)) = 121.",
+        "ru": " На длине ℓ = C метод dynamic работает с κ_ℓ = max(1, κ·C/L − (κ − 1)) = 121.",
+    }
+    assert expected[lang] in explorer.readout()
+    before, after, _ = explorer.frequencies
+    assert math.isclose(before[-1] / after[-1], 121, rel_tol=1e-12)  # the slowest pair: κ_ℓ times slower
+    explorer.context = 4096  # below L = 8192
+    assert "= 1." in explorer.readout() and "= 121" not in explorer.readout()
+    explorer.context, explorer.factor = 65536, 2.5
+    assert {"en": "= 18.5.", "ru": "= 18,5."}[lang] in explorer.readout()  # 2.5 · 8 − 1.5
+
+
+def test_lengths_are_grouped_from_five_digits_as_in_the_lessons_prose(lang):
+    explorer = widgets.rope_scaling_explorer(preset="Llama 3.1 8B", lang=lang)
+    text = explorer.readout()
+    assert "L = 8192, C = 131 072" in text and "= 2048" in text and "2 048" not in text
+    assert explorer.title().count("131 072") == 1
 
 
 def test_explorer_in_russian():
@@ -140,6 +165,11 @@ def test_explorer_in_russian():
     assert explorer.labels["method_linear"] == "интерполяция позиций"
     text = explorer.readout()
     assert text.startswith("YaRN, основание base = 1 000 000, κ = 4, L = 32 768, C = 131 072. Из 64 пар:")
+    llama3 = widgets.rope_scaling_explorer(
+        preset="Llama 3.1 8B", original_len=256, high_freq_factor=7.0, lang="ru"
+    )
+    # a decimal threshold takes no noun, so nothing to agree with: «меньше … = 36,6 сохраняют частоту»
+    assert "L / high_freq_factor = 36,6 сохраняют частоту" in llama3.readout()
     assert "YaRN умножает cos и sin на 1,1386." in text  # the decimal comma
     assert "которых не было при обучении" in text
     assert explorer.labels["title"] == "Обороты каждой пары за C позиций, C = {context}: {method}"

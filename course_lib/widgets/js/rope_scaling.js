@@ -38,6 +38,9 @@ export function yarnAttentionFactor(s) {
   return s > 1 ? 0.1 * Math.log(s) + 1 : 1;
 }
 
+// κ_ℓ, the factor "dynamic" runs with at the length C (1 up to L): course_lib.core.model.dynamic_factor
+const dynamicFactor = (s, L, C) => (s * Math.max(C, L)) / L - (s - 1);
+
 // ω'_i of `method` ("none", "linear", "dynamic", "yarn", "llama3") and the factor for cos and sin;
 // "dynamic" at the length `seqLen` (its base raised once seqLen passes L)
 export function scaledFrequencies(v) {
@@ -46,8 +49,7 @@ export function scaledFrequencies(v) {
   if (method === "none") return { theta, attention: 1 };
   if (method === "linear") return { theta: theta.map((t) => t / s), attention: 1 };
   if (method === "dynamic") {
-    const t = Math.max(v.context, L);
-    const st = (s * t) / L - (s - 1);
+    const st = dynamicFactor(s, L, v.context);
     return { theta: inverseFrequencies(d, base * st ** (d / (d - 2))), attention: 1 };
   }
   if (method === "llama3") {
@@ -86,8 +88,8 @@ export function counts(v) {
   return found;
 }
 
-// a wavelength as course_lib.widgets.live.format_length writes it: 6.3 and 35 333
-const formatLength = (x, numbers) => formatNumber(x, x < 100 ? ".1f" : ",.0f", numbers);
+// a length or a base as course_lib.plots.rope_scaling.format_positions writes it: 6.3, 2048 and 131 072
+const formatPositions = (x, numbers) => formatNumber(x, x < 100 ? ".1f" : x < 10000 ? ".0f" : ",.0f", numbers);
 
 const sum = (flags) => flags.filter(Boolean).length;
 
@@ -97,17 +99,23 @@ export function readout(v, labels, numbers) {
   const marks = unseen(v);
   return fill(labels.readout, {
     method: labels[`method_${v.method}`],
-    base: formatNumber(v.base, ",.0f", numbers),
+    base: formatPositions(v.base, numbers),
     factor: formatNumber(v.factor, ".6g", numbers),
-    original: formatNumber(v.original_len, ",.0f", numbers),
-    context: formatNumber(v.context, ",.0f", numbers),
+    original: formatPositions(v.original_len, numbers),
+    context: formatPositions(v.context, numbers),
     pairs: v.head_dim / 2,
     attention: v.method === "yarn" ? fill(labels.attention, { value: formatNumber(attention, ".4f", numbers) }) : "",
     llama3:
       v.method === "llama3"
         ? fill(labels.llama3, {
-            short: formatLength(v.original_len / v.high_freq_factor, numbers),
-            long: formatLength(v.original_len / v.low_freq_factor, numbers),
+            short: formatPositions(v.original_len / v.high_freq_factor, numbers),
+            long: formatPositions(v.original_len / v.low_freq_factor, numbers),
+          })
+        : "",
+    dynamic:
+      v.method === "dynamic"
+        ? fill(labels.dynamic, {
+            kl: formatNumber(dynamicFactor(v.factor, v.original_len, v.context), ".6g", numbers),
           })
         : "",
     unseen: sum(marks.after),
@@ -118,7 +126,7 @@ export function readout(v, labels, numbers) {
 
 // the picture's title, as RopeScalingExplorer.title() writes it
 export function title(v, labels, numbers) {
-  return fill(labels.title, { context: formatNumber(v.context, ",.0f", numbers), method: labels[`method_${v.method}`] });
+  return fill(labels.title, { context: formatPositions(v.context, numbers), method: labels[`method_${v.method}`] });
 }
 
 const AFTER = "#d55e00"; // after scaling: vermillion (Okabe and Ito's palette)
@@ -318,7 +326,7 @@ async function render({ model: saved, el }) {
       max: lengths.max,
       step: 1,
       value: model.get(name),
-      format: (n) => formatNumber(n, ",.0f", numbers),
+      format: (n) => formatPositions(n, numbers),
       toValue: (e) => 2 ** e,
       fromValue: (n) => Math.log2(n),
     });
@@ -346,7 +354,7 @@ async function render({ model: saved, el }) {
       max: limits.base_exponent_max,
       step: 0.1,
       value: model.get("base"),
-      format: (b) => formatNumber(b, ",.0f", numbers),
+      format: (b) => formatPositions(b, numbers),
       toValue: (e) => 10 ** e,
       fromValue: (b) => Math.log10(b),
     }),
