@@ -356,6 +356,13 @@ def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
     return {m.context: (m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context}
 
 
+def load_translations(lang: str, packages: Iterable[str] = ("course_lib", "course_tools")) -> None:
+    """Read ``packages``' translations into ``lang`` now (the grader's sandbox, before its guard forbids files)."""
+    for package in packages:
+        if package in sys.modules:
+            _translations(package, _check_language(lang))
+
+
 def reload_translations() -> None:
     """Forget the translations read so far: the next message reads the catalogues again."""
     _LOADED.clear()
