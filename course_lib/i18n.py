@@ -8,26 +8,32 @@ follows.
 Each area of the course keeps its own messages in a ``messages`` module beside the code
 that uses them, as a :class:`Messages` catalogue: the input checks, RoPE's and the
 tokenizer's in ``course_lib/messages.py``, the figure labels in ``plots/messages.py``, each
-exercise's feedback in its own module. A catalogue is called like a function::
+exercise's feedback in its own module. The code holds the English, the source; the other
+languages are gettext catalogues, ``course_lib/locale/<lang>/LC_MESSAGES/course_lib.po`` (and
+``course_tools``' own), each entry's msgctxt the message's full key ``area.key``, its msgid the
+English it translates. A catalogue is called like a function::
 
-    >>> MESSAGES = Messages("demo", {
-    ...     "too_long": {
-    ...         "en": "sequence length {n} exceeds max_len={max_len}",
-    ...         "ru": "длина последовательности {n} больше max_len={max_len}",
-    ...     },
-    ... })
-    >>> MESSAGES("too_long", n=20, max_len=16)
-    'sequence length 20 exceeds max_len=16'
-    >>> set_language("ru"); MESSAGES("too_long", n=20, max_len=16)
-    'длина последовательности 20 больше max_len=16'
-    >>> tr("demo.too_long", "en", n=3, max_len=2)  # any catalogue, by its full key
-    'sequence length 3 exceeds max_len=2'
+    >>> INPUT = catalogues()["input"]
+    >>> INPUT.english["not_positive_int"]
+    '{name} must be a positive integer, got {value!r}'
+    >>> INPUT("not_positive_int", name="d_model", value=0)
+    'd_model must be a positive integer, got 0'
+    >>> set_language("ru"); INPUT("not_positive_int", name="d_model", value=0)
+    'аргумент `d_model` должен быть целым положительным числом, а получено 0'
+    >>> tr("input.not_positive_int", "en", name="n", value=-1)  # any catalogue, by its full key
+    'n must be a positive integer, got -1'
     >>> set_language("en")
 
-Adding a language is data only: its line in ``LANGUAGE_INFO``, its text in every catalogue
-entry (``tests/unit/test_messages.py`` lists what is missing) and its prose twins in the
-lesson sources (``python -m course_tools.lessons check`` lists them); CONTRIBUTING.md's "Add a
-language" says what else a language may bring. ``PSEUDO`` is a pseudo-language for tests:
+When an English text changes, its translations no longer match their msgid: they are stale,
+the English shows in their place, and ``Messages.problems`` (run on every catalogue by
+``tests/unit/test_messages.py``) names them until ``python -m course_tools.translations update``
+marks them fuzzy and a translator revises them.
+
+Adding a language is data only: its entry in ``locale/languages.json``, its .po files
+(``python -m course_tools.translations init <code>`` writes them from the English, for a
+translator to fill) and its prose twins in the lesson sources (``python -m course_tools.lessons
+check`` lists them); CONTRIBUTING.md's "Add a language" says what else a language may bring.
+``PSEUDO`` is a pseudo-language for tests:
 every message is the English one accented and bracketed, so a string that bypasses the
 catalogues shows up as plain English in a lesson built in it.
 
@@ -37,9 +43,13 @@ before torch is ever loaded.
 """
 
 import functools
+import gettext
+import hashlib
+import json
 import string
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import NamedTuple
 
 __all__ = [
@@ -81,11 +91,15 @@ class LanguageInfo(NamedTuple):
     lab_locale: str
 
 
+#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?}}``
+#: (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`).
+LANGUAGES_FILE = Path(__file__).parent / "locale" / "languages.json"
+_LANGUAGES_DATA = json.loads(LANGUAGES_FILE.read_text(encoding="utf-8"))
 #: The course's languages, in order, by code. Everything that exists per language reads this: a
-#: new language is one line here, plus its text in the catalogues and its twins in the lessons.
+#: new language is its entry in ``locale/languages.json``, plus its .po files and its twins in the lessons.
 LANGUAGE_INFO = {
-    "en": LanguageInfo("English", "A-Za-z", "en"),
-    "ru": LanguageInfo("Русский", "А-Яа-яЁё", "ru_RU"),
+    code: LanguageInfo(info["name"], info["letters"], info["lab_locale"])
+    for code, info in _LANGUAGES_DATA.items()
 }
 LANGUAGES = tuple(LANGUAGE_INFO)
 #: The language the lessons and the code's comments are written in; the others translate it.
@@ -171,55 +185,187 @@ def _split_protected(text: str) -> list[str]:
 
 
 class Messages:
-    """The messages of one area of the course, in every language of ``LANGUAGES``.
+    """The messages of one area of the course: English here, the other languages in gettext catalogues.
 
     Args:
         area: the catalogue's name; its messages are also reachable as ``tr("area.key")``.
             One module owns it: another module that names a catalogue the same is an error,
             while the same module, reloaded, replaces its own catalogue with the new texts.
-        entries: ``{key: {language: text}}``; texts are :meth:`str.format` templates.
+        entries: ``{key: English text}``; texts are :meth:`str.format` templates.
+
+    The other languages' texts are in the package's catalogues,
+    ``<package>/locale/<lang>/LC_MESSAGES/<package>.po``, one entry per message: msgctxt
+    ``"area.key"``, msgid the English text, msgstr the translation. A translation whose msgid is
+    not the English text any more (the English changed) is stale: it is not used (the English
+    shows) and :meth:`problems` names it, as it names a missing one.
     """
 
-    def __init__(self, area: str, entries: dict[str, dict[str, str]]):
+    def __init__(self, area: str, entries: dict[str, str]):
         # the module that defines the catalogue, found as collections.namedtuple finds it: a
         # module reloaded (importlib.reload, IPython's %autoreload) defines its catalogue again
         module = sys._getframe(1).f_globals.get("__name__")
         taken = _CATALOGUES.get(area)
         if taken is not None and taken.module != module:
             raise ValueError(f"a message catalogue named {area!r} already exists, in {taken.module}")
+        for key, text in entries.items():
+            if not isinstance(text, str):
+                raise TypeError(
+                    f"message {area}.{key} must be its English text, got {type(text).__name__} {text!r}: "
+                    f"the other languages go into {_PO_PATH}"
+                )
         self.area = area
-        self.entries = entries
+        self.english = dict(entries)
         self.module = module
+        self.package = (module or "").partition(".")[0]
         _CATALOGUES[area] = self
 
-    def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
-        """Message ``key`` in ``lang`` (default: the current language), filled with ``values``."""
-        entry = self.entries[key]
+    def context(self, key: str) -> str:
+        """The msgctxt of message ``key`` in the gettext catalogues: ``"area.key"``."""
+        return f"{self.area}.{key}"
+
+    def text(self, key: str, lang: str | None = None) -> str | None:
+        """The template of message ``key`` in ``lang``: None where ``lang`` has no current translation."""
+        english = self.english[key]
         lang = resolve(lang)
-        template = pseudo(entry["en"]) if lang == PSEUDO else entry[lang]
-        return template.format(**values)
+        if lang == SOURCE_LANGUAGE:
+            return english
+        if lang == PSEUDO:
+            return pseudo(english)
+        return _translations(self.package, lang).get((self.context(key), english))
+
+    def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
+        """Message ``key`` in ``lang`` (default: the current language), filled with ``values``.
+
+        A message with no current translation in ``lang`` (missing, or stale) is written in English.
+        """
+        template = self.text(key, lang)
+        return (self.english[key] if template is None else template).format(**values)
 
     def __contains__(self, key: str) -> bool:
-        return key in self.entries
+        return key in self.english
+
+    @property
+    def entries(self) -> dict[str, dict[str, str]]:
+        """``{key: {language: text}}``: each message in the languages that have a current translation."""
+        return {
+            key: {lang: text for lang in LANGUAGES if (text := self.text(key, lang)) is not None}
+            for key in self.english
+        }
 
     def problems(self) -> list[str]:
-        """Entries that lack a language, or whose languages disagree on their ``{placeholders}``."""
+        """Entries that lack a language, whose translation is stale (of another English text, or
+        fuzzy), whose languages disagree on their ``{placeholders}``, and translations of keys
+        that are no longer in the catalogue."""
         found = []
-        for key, entry in self.entries.items():
-            where = f"{self.area}.{key}"
-            missing = [lang for lang in LANGUAGES if not str(entry.get(lang, "")).strip()]
-            if missing:
-                found.append(f"{where}: no text in {', '.join(missing)}")
-            extra = sorted(set(entry) - set(LANGUAGES))
-            if extra:
-                found.append(f"{where}: languages {extra} are not in LANGUAGES")
-            fields = {lang: placeholders(text) for lang, text in entry.items()}
-            if len(set(map(tuple, fields.values()))) > 1:
-                found.append(f"{where}: the placeholders differ between languages: {fields}")
+        for lang in TRANSLATIONS:
+            po = _po_entries(self.package, lang)
+            where = _PO_PATH.format(package=self.package, lang=lang)
+            for key, english in self.english.items():
+                name = f"{self.context(key)} ({lang})"
+                msgid, msgstr, fuzzy = po.get(self.context(key), (None, "", False))
+                if msgid is None or not msgstr.strip():
+                    found.append(f"{name}: no text in {lang}, in {where}")
+                elif msgid != english or fuzzy:
+                    found.append(
+                        f"{name}: stale, translates {msgid!r}{' (fuzzy)' if fuzzy else ''} but the English "
+                        f"is now {english!r}"
+                    )
+                elif placeholders(msgstr) != placeholders(english):
+                    fields = {"en": placeholders(english), lang: placeholders(msgstr)}
+                    found.append(f"{name}: the placeholders differ between languages: {fields}")
+            prefix = f"{self.area}."
+            obsolete = sorted(c for c in po if c.startswith(prefix) and c[len(prefix) :] not in self.english)
+            found += [
+                f"{context} ({lang}): obsolete, no such message in {self.module}" for context in obsolete
+            ]
         return found
 
     def __repr__(self) -> str:
-        return f"<Messages {self.area!r}: {len(self.entries)} entries>"
+        return f"<Messages {self.area!r}: {len(self.english)} entries>"
+
+
+# ----------------------------------------------------------------------------- gettext catalogues
+
+#: Where a package's translations are, relative to the folder above the package.
+_PO_PATH = "{package}/locale/{lang}/LC_MESSAGES/{package}.po"
+#: The .mo compiled from a .po records the .po's SHA-256 as the translation of this context and id
+#: (course_tools.translations compile): a .mo older than its .po is never read.
+SOURCE_HASH = ("source", "sha256")
+_LOADED: dict[tuple[str, str], dict] = globals().get("_LOADED", {})
+
+
+def locale_dir(package: str) -> Path | None:
+    """The ``locale`` folder of ``package`` (a top-level package that is imported), None if it has none."""
+    module = sys.modules.get(package)
+    file = getattr(module, "__file__", None)
+    folder = Path(file).parent / "locale" if file else None
+    return folder if folder is not None and folder.is_dir() else None
+
+
+def po_path(package: str, lang: str) -> Path | None:
+    """The .po file of ``package`` for ``lang`` (None: the package has no translations at all)."""
+    folder = locale_dir(package)
+    return None if folder is None else folder / lang / "LC_MESSAGES" / f"{package}.po"
+
+
+def _translations(package: str, lang: str) -> dict[tuple[str, str], str]:
+    """``{(msgctxt, msgid): msgstr}`` of the current (not fuzzy) translations of ``package`` in ``lang``.
+
+    Read from the compiled .mo when it was compiled from the .po as it is now, else from the .po.
+    """
+    if (package, lang) not in _LOADED:
+        po = po_path(package, lang)
+        table: dict[tuple[str, str], str] = {}
+        if po is not None and po.is_file():
+            data = po.read_bytes()
+            table = _read_mo(po.with_suffix(".mo"), hashlib.sha256(data).hexdigest())
+            if table is None:
+                table = {
+                    (context, msgid): msgstr
+                    for context, (msgid, msgstr, fuzzy) in _po_entries(package, lang).items()
+                    if msgstr and not fuzzy
+                }
+        _LOADED[package, lang] = table
+    return _LOADED[package, lang]
+
+
+def _read_mo(path: Path, source_hash: str) -> dict[tuple[str, str], str] | None:
+    """The translations of the .mo at ``path``, or None where it is missing or not compiled from ``source_hash``."""
+    if not path.is_file():
+        return None
+    with path.open("rb") as f:
+        catalog = gettext.GNUTranslations(f)._catalog
+    if catalog.get("\x04".join(SOURCE_HASH)) != source_hash:
+        return None
+    return {
+        tuple(key.split("\x04", 1)): text
+        for key, text in catalog.items()
+        if isinstance(key, str) and "\x04" in key and key != "\x04".join(SOURCE_HASH)
+    }
+
+
+def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
+    """``{msgctxt: (msgid, msgstr, fuzzy)}`` of the .po of ``package`` in ``lang``, read with Babel."""
+    po = po_path(package, lang)
+    if po is None or not po.is_file():
+        return {}
+    from babel.messages.pofile import read_po  # only where a .po is read: greeting a student needs none
+
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=None)
+    return {m.context: (m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context}
+
+
+def load_translations(lang: str, packages: Iterable[str] = ("course_lib", "course_tools")) -> None:
+    """Read ``packages``' translations into ``lang`` now (the grader's sandbox, before its guard forbids files)."""
+    for package in packages:
+        if package in sys.modules:
+            _translations(package, _check_language(lang))
+
+
+def reload_translations() -> None:
+    """Forget the translations read so far: the next message reads the catalogues again."""
+    _LOADED.clear()
 
 
 def placeholders(template: str) -> list[str]:
@@ -295,10 +441,7 @@ LANGUAGE_MESSAGES = Messages(
     "language",
     {
         # in the language set so far: set_language("de") after set_language("ru") answers in Russian
-        "unknown_language": {
-            "en": "the course speaks {choices}: language must be one of them, got {value!r}",
-            "ru": "курс доступен на языках {choices}: язык должен быть одним из них, а получено {value!r}",
-        },
+        "unknown_language": "the course speaks {choices}: language must be one of them, got {value!r}",
     },
 )
 
@@ -312,7 +455,7 @@ LANGUAGE_MESSAGES = Messages(
 #: Python's e-notation, 1.2e-03. A language that is not here takes its locale's symbols and
 #: e-notation: nothing of another language's rule.
 NUMBER_STYLE = {
-    "ru": {"minus": "−", "power_of_ten": True},
+    code: info["number_style"] for code, info in _LANGUAGES_DATA.items() if "number_style" in info
 }
 THOUSANDS = " "
 

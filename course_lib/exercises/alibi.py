@@ -21,172 +21,108 @@ from .runner import Run
 MESSAGES = Messages(
     "alibi",
     {
-        "correct": {
-            "en": "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/H)`, a penalty "
-            "s_h·(m − n) for each key before the query, and −inf for the keys after it.",
-            "ru": "Ваше смещение совпадает с ALiBi для 8 и 12 голов: наклоны, начиная с `2^(-8/H)`, штраф "
-            "s_h·(m − n) для каждого ключа перед запросом и −inf для ключей после него.",
-        },
-        "shape": {
-            "en": "For {heads} heads and {seq} positions your function returned {got}; the bias "
+        "correct": (
+            "Your bias is ALiBi's for 8 and for 12 heads: slopes from `2^(-8/H)`, a penalty "
+            "s_h·(m − n) for each key before the query, and −inf for the keys after it."
+        ),
+        "shape": (
+            "For {heads} heads and {seq} positions your function returned {got}; the bias "
             "is added to scores (batch, heads, seq, seq), so it must be ({heads}, {seq}, {seq}): "
-            "head, query m, key n.",
-            "ru": "Для {heads} голов и {seq} позиций ваша функция вернула {got}; смещение "
-            "прибавляют к оценкам (batch, heads, seq, seq), поэтому его форма — ({heads}, {seq}, {seq}): "
-            "голова, запрос m, ключ n.",
-        },
-        "not_float": {
-            "en": "Your bias has dtype {dtype}: it holds fractions like 1/256 and −inf, so it "
-            "must be a floating-point tensor (float32).",
-            "ru": "У вашего смещения тип данных {dtype}, а в нём дроби вроде 1/256 и −inf, "
-            "поэтому нужен тензор с плавающей точкой (float32).",
-        },
-        "no_mask": {
-            "en": "Query {i} gets a finite bias, {value}, for key {j}, which comes after it. A "
+            "head, query m, key n."
+        ),
+        "not_float": (
+            "Your bias has dtype {dtype}: it holds fractions like 1/256 and −inf, so it "
+            "must be a floating-point tensor (float32)."
+        ),
+        "no_mask": (
+            "Query {i} gets a finite bias, {value}, for key {j}, which comes after it. A "
             "causal model must not see the future: put −inf at every n > m, so that softmax "
-            "gives those keys weight 0.",
-            "ru": "Запрос {i} получает конечное смещение {value} для ключа {j}, который стоит после "
-            "него. Каузальная модель не должна видеть будущее: поставьте −inf во все n > m, чтобы "
-            "softmax дал этим ключам вес 0.",
-        },
-        "finite_mask": {
-            "en": "Query {i} gets {value} for key {j}, which comes after it, not −inf. That works in "
+            "gives those keys weight 0."
+        ),
+        "finite_mask": (
+            "Query {i} gets {value} for key {j}, which comes after it, not −inf. That works in "
             "practice, and much code masks so (`torch.finfo(dtype).min`): softmax gives the key a "
             "weight that rounds to 0. This exercise asks for −inf at every n > m: added to any "
-            "score it stays −inf, so the weight is exactly 0.",
-            "ru": "Запрос {i} получает {value} для ключа {j}, который стоит после него, а не −inf. "
-            "На практике это работает, и во многих реализациях маскируют именно так "
-            "(`torch.finfo(dtype).min`): softmax даёт такому ключу вес, который округляется до 0. "
-            "В этом упражнении во всех n > m нужен −inf: в сумме с любой оценкой он остаётся −inf, "
-            "и вес ключа равен ровно 0.",
-        },
-        "symmetric": {
-            "en": "Your bias is the symmetric −s_h·|m − n| that an encoder uses: query {i} gets "
+            "score it stays −inf, so the weight is exactly 0."
+        ),
+        "symmetric": (
+            "Your bias is the symmetric −s_h·|m − n| that an encoder uses: query {i} gets "
             "{value} for key {j}, which comes after it. A causal model must not see the future: "
-            "keep −s_h·(m − n) for n ≤ m and put −inf at every n > m.",
-            "ru": "У вас симметричное смещение −s_h·|m − n|, как у энкодера: запрос {i} получает "
-            "{value} для ключа {j}, который стоит после него. Каузальная модель не должна видеть "
-            "будущее: оставьте −s_h·(m − n) для n ≤ m и поставьте −inf во все n > m.",
-        },
-        "masked_diagonal": {
-            "en": "Your bias is −inf on the diagonal, n = m: each query would not see its own "
+            "keep −s_h·(m − n) for n ≤ m and put −inf at every n > m."
+        ),
+        "masked_diagonal": (
+            "Your bias is −inf on the diagonal, n = m: each query would not see its own "
             "token. Mask only the keys after the query, n > m; the distance to itself is 0, "
-            "and so is its penalty.",
-            "ru": "У вас −inf на диагонали, n = m: запрос не увидит собственного токена. "
-            "Маскируйте только ключи после запроса, n > m; расстояние до себя — 0, и штраф тоже 0.",
-        },
-        "masked_past": {
-            "en": "Query {i} gets −inf for key {j}, which comes before it: ALiBi never hides a "
-            "past key, it only lowers its score, the more the further back it is.",
-            "ru": "Запрос {i} получает −inf для ключа {j}, который стоит до него: ALiBi никогда "
-            "не прячет прошлые ключи, он лишь понижает их оценку, тем сильнее, чем дальше ключ.",
-        },
-        "offset": {
-            "en": "For query {i} and its own key, n = m, your bias is {value}, not 0. The distance "
+            "and so is its penalty."
+        ),
+        "masked_past": (
+            "Query {i} gets −inf for key {j}, which comes before it: ALiBi never hides a "
+            "past key, it only lowers its score, the more the further back it is."
+        ),
+        "offset": (
+            "For query {i} and its own key, n = m, your bias is {value}, not 0. The distance "
             "from a token to itself is 0, and so is its penalty −s_h·(m − n). An off-by-one (m − n + 1, "
-            "or positions counted from 1 for the queries only) shifts every entry by one slope.",
-            "ru": "Для запроса {i} и его собственного ключа, n = m, ваше смещение равно {value}, а не 0. "
-            "Расстояние от токена до него самого равно 0, и штраф −s_h·(m − n) тоже 0. Ошибка на "
-            "единицу (m − n + 1 или нумерация позиций с 1 только у запросов) сдвигает каждый "
-            "элемент на один наклон.",
-        },
-        "sign": {
-            "en": "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
+            "or positions counted from 1 for the queries only) shifts every entry by one slope."
+        ),
+        "sign": (
+            "Your bias for key {j} of query {i} is {value}, above 0: a bonus for distance. "
             "ALiBi's is a penalty, −s_h·(m − n), below 0 for every key before the query, so "
-            "that near keys win when the contents are equal.",
-            "ru": "Ваше смещение для ключа {j} запроса {i} равно {value}, больше нуля: это надбавка за "
-            "расстояние. У ALiBi это штраф, −s_h·(m − n), меньше нуля для каждого ключа перед "
-            "запросом, чтобы при равном содержании побеждали близкие ключи.",
-        },
-        "not_linear": {
-            "en": "In head {head} your bias is not −s_h·(m − n): at distance 1 it is "
+            "that near keys win when the contents are equal."
+        ),
+        "not_linear": (
+            "In head {head} your bias is not −s_h·(m − n): at distance 1 it is "
             "{one}, at distance {d} it is {value}, not {expected}. The penalty grows linearly "
-            "with the distance m − n, the same slope at every distance.",
-            "ru": "В голове {head} ваше смещение не равно −s_h·(m − n): на расстоянии 1 оно равно "
-            "{one}, а на расстоянии {d} — {value}, а не {expected}. Штраф растёт линейно с "
-            "расстоянием m − n, с одним наклоном на любом расстоянии.",
-        },
-        "slopes_reversed": {
-            "en": "Your slopes for {heads} heads are ALiBi's in reverse order: head 1 must be "
-            "the steepest, `2^(-8/{heads})` = {first}, and each next one smaller.",
-            "ru": "Ваши наклоны для {heads} голов — наклоны ALiBi в обратном порядке: у головы 1 "
-            "должен быть самый крутой наклон, `2^(-8/{heads})` = {first}, а у каждой следующей — более "
-            "пологий.",
-        },
-        "slopes_from_one": {
-            "en": "Your slopes for {heads} heads start at 1: h runs from 1, not from 0, so "
-            "the first slope is `2^(-8/{heads})` = {first} and the last `2^(-8)` = 1/256.",
-            "ru": "Ваши наклоны для {heads} голов начинаются с 1: h идёт от 1, а не от 0, поэтому "
-            "первый наклон — `2^(-8/{heads})` = {first}, а последний — `2^(-8)` = 1/256.",
-        },
-        "slopes_not_power_of_two": {
-            "en": "For 8 heads your slopes are right; for {heads}, not a power of two, you used "
+            "with the distance m − n, the same slope at every distance."
+        ),
+        "slopes_reversed": (
+            "Your slopes for {heads} heads are ALiBi's in reverse order: head 1 must be "
+            "the steepest, `2^(-8/{heads})` = {first}, and each next one smaller."
+        ),
+        "slopes_from_one": (
+            "Your slopes for {heads} heads start at 1: h runs from 1, not from 0, so "
+            "the first slope is `2^(-8/{heads})` = {first} and the last `2^(-8)` = 1/256."
+        ),
+        "slopes_not_power_of_two": (
+            "For 8 heads your slopes are right; for {heads}, not a power of two, you used "
             "`2^(-8h/{heads})`. The paper's code takes the {closest} slopes of {closest} heads, then "
             "every other slope of {double} heads (the 1st, 3rd, ...) until there are {heads}: "
-            "the first extra one is {extra}.",
-            "ru": "Для 8 голов наклоны верны; для {heads} голов (это не степень двойки) вы взяли "
-            "`2^(-8h/{heads})`. Код авторов берёт {closest} наклонов для {closest} голов, а затем "
-            "каждый второй наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}: "
-            "первый добавочный — {extra}.",
-        },
-        "slopes_extra": {
-            "en": "For {heads} heads your first {closest} slopes are right, those of {closest} heads, "
+            "the first extra one is {extra}."
+        ),
+        "slopes_extra": (
+            "For {heads} heads your first {closest} slopes are right, those of {closest} heads, "
             "but head {head} has {got}, not {expected}. The paper's code takes the other {rest} "
             "from the slopes of {double} heads, every other one starting with the first (the 1st, "
-            "3rd, 5th, ...): the even ones would repeat slopes you already have.",
-            "ru": "Для {heads} голов ваши первые {closest} наклонов верны — это наклоны для {closest} "
-            "голов, но у головы {head} наклон {got}, а не {expected}. Остальные {rest} код авторов "
-            "берёт из наклонов для {double} голов, каждый второй, начиная с первого (1-й, 3-й, "
-            "5-й, …): чётные повторили бы наклоны, которые у вас уже есть.",
-        },
-        "slopes_rounded_up": {
-            "en": "For {heads} heads you took the first {heads} slopes of {double} heads, the next "
+            "3rd, 5th, ...): the even ones would repeat slopes you already have."
+        ),
+        "slopes_rounded_up": (
+            "For {heads} heads you took the first {heads} slopes of {double} heads, the next "
             "power of two: head 1 gets {got} instead of `2^(-8/{closest})` = {first}. The paper's "
             "code rounds down: all {closest} slopes of {closest} heads first, then every other "
-            "slope of {double} heads (the 1st, 3rd, ...) until there are {heads}.",
-            "ru": "Для {heads} голов вы взяли первые {heads} наклонов для {double} голов, следующей "
-            "степени двойки: у головы 1 наклон {got} вместо `2^(-8/{closest})` = {first}. Код авторов "
-            "округляет вниз: сначала все {closest} наклонов для {closest} голов, затем каждый второй "
-            "наклон для {double} голов (1-й, 3-й, …), пока их не станет {heads}.",
-        },
-        "slopes": {
-            "en": "For {heads} heads your slope of head {head} is {got}, ALiBi's is {expected} "
+            "slope of {double} heads (the 1st, 3rd, ...) until there are {heads}."
+        ),
+        "slopes": (
+            "For {heads} heads your slope of head {head} is {got}, ALiBi's is {expected} "
             "(read from your bias at query 1, key 0). The slopes are `2^(-8h/H)`, h = 1 .. H, "
-            "for H a power of two.",
-            "ru": "Для {heads} голов ваш наклон головы {head} равен {got}, а у ALiBi — {expected} "
-            "(он прочитан из вашего смещения для запроса 1 и ключа 0). Наклоны равны `2^(-8h/H)`, "
-            "h = 1 .. H, когда H — степень двойки.",
-        },
-        "hint1": {
-            "en": "Slopes first. For H heads, H a power of two, s_h = `2^(-8h/H)` for h = 1 .. H: "
+            "for H a power of two."
+        ),
+        "hint1": (
+            "Slopes first. For H heads, H a power of two, s_h = `2^(-8h/H)` for h = 1 .. H: "
             "8 heads get 1/2, 1/4, ..., 1/256. For other H, take the slopes of the closest power "
-            "of two below, H', then every other slope of 2H' (the 1st, 3rd, ...) until you have H.",
-            "ru": "Сначала наклоны. Для H голов, когда H — степень двойки, s_h = `2^(-8h/H)`, h = 1 .. H: "
-            "8 головам достаются 1/2, 1/4, …, 1/256. Для других H возьмите наклоны ближайшей "
-            "меньшей степени двойки H', а затем каждый второй наклон для 2H' (1-й, 3-й, …), пока "
-            "их не станет H.",
-        },
-        "hint2": {
-            "en": "Then the distances by broadcasting: `m = torch.arange(seq_len)[:, None]` (the "
+            "of two below, H', then every other slope of 2H' (the 1st, 3rd, ...) until you have H."
+        ),
+        "hint2": (
+            "Then the distances by broadcasting: `m = torch.arange(seq_len)[:, None]` (the "
             "query) and `n = torch.arange(seq_len)[None, :]` (the key) give `m - n`, shape (seq, "
-            "seq); multiply by the slopes shaped (heads, 1, 1) and negate it.",
-            "ru": "Затем расстояния через транслирование: `m = torch.arange(seq_len)[:, None]` "
-            "(запрос) и `n = torch.arange(seq_len)[None, :]` (ключ) дают `m - n` формы (seq, "
-            "seq); умножьте на наклоны формы (heads, 1, 1) и поменяйте знак.",
-        },
-        "hint3": {
-            "en": "Last, the causal mask: `bias.masked_fill(n > m, float('-inf'))`. Only the "
-            "keys after the query are masked; the diagonal, the query's own token, keeps 0.",
-            "ru": "Напоследок каузальная маска: `bias.masked_fill(n > m, float('-inf'))`. "
-            "Маскируются только ключи после запроса; диагональ, собственный токен запроса, "
-            "остаётся нулём.",
-        },
-        "solution": {
-            "en": "The slopes by the paper's rule, the penalty −s_h·(m − n) by broadcasting, and "
-            "−inf after the query.",
-            "ru": "Наклоны по правилу из статьи, штраф −s_h·(m − n) через транслирование и −inf "
-            "после запроса.",
-        },
+            "seq); multiply by the slopes shaped (heads, 1, 1) and negate it."
+        ),
+        "hint3": (
+            "Last, the causal mask: `bias.masked_fill(n > m, float('-inf'))`. Only the "
+            "keys after the query are masked; the diagonal, the query's own token, keeps 0."
+        ),
+        "solution": (
+            "The slopes by the paper's rule, the penalty −s_h·(m − n) by broadcasting, and "
+            "−inf after the query."
+        ),
     },
 )
 

@@ -19,175 +19,106 @@ from .runner import Run
 MESSAGES = Messages(
     "merge",
     {
-        "correct": {
-            "en": "You count every pair inside the words, weighted by each word's count (overlapping "
+        "correct": (
+            "You count every pair inside the words, weighted by each word's count (overlapping "
             "pairs too: `aaa` holds `a a` twice), merge the most frequent one from left to right, and "
             "break ties by the smallest pair. That is one step of BPE training; `course_lib.bpe` "
-            "repeats it until the vocabulary is full.",
-            "ru": "Вы считаете каждую пару внутри слов с весом, равным числу вхождений слова (и "
-            "перекрывающиеся пары тоже: в `aaa` пара `a a` встречается дважды), сливаете самую частую "
-            "слева направо, а при равенстве берёте наименьшую пару. Это один шаг обучения BPE; "
-            "`course_lib.bpe` повторяет его, пока словарь не заполнится.",
-        },
-        "not_pair": {
-            "en": "`{name}` must return two things, `pair, new_words`; it returned {got}.",
-            "ru": "`{name}` должна возвращать два значения, `pair, new_words`, а вернула {got}.",
-        },
-        "pair_type": {
-            "en": "The pair must be a tuple of two token ids, such as `(97, 98)`; yours is `{got}`.",
-            "ru": "Пара должна быть кортежем из двух индексов токенов, например `(97, 98)`, а у вас `{got}`.",
-        },
-        "words_type": {
-            "en": "`new_words` must be a dict `{{tuple of ids: count}}`, like `words`; yours is {got}.",
-            "ru": "`new_words` должен быть `dict` вида `{{кортеж индексов: число}}`, как `words`, а у вас {got}.",
-        },
-        "across_words": {
-            "en": "You merged {got} (`{got_text}`), but no word contains it: it joins the end of one word "
+            "repeats it until the vocabulary is full."
+        ),
+        "not_pair": "`{name}` must return two things, `pair, new_words`; it returned {got}.",
+        "pair_type": "The pair must be a tuple of two token ids, such as `(97, 98)`; yours is `{got}`.",
+        "words_type": "`new_words` must be a dict `{{tuple of ids: count}}`, like `words`; yours is {got}.",
+        "across_words": (
+            "You merged {got} (`{got_text}`), but no word contains it: it joins the end of one word "
             "and the start of the next. BPE counts pairs inside each word only, so a token never "
-            "crosses a word boundary: count `zip(word, word[1:])` word by word.",
-            "ru": "Вы слили пару {got} (`{got_text}`), но её нет ни в одном слове: она соединяет конец "
-            "одного слова с началом следующего. BPE считает пары только внутри слов, поэтому токен "
-            "никогда не пересекает границу слова: считайте `zip(word, word[1:])` для каждого слова "
-            "отдельно.",
-        },
-        "last_pair_not_counted": {
-            "en": "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
+            "crosses a word boundary: count `zip(word, word[1:])` word by word."
+        ),
+        "last_pair_not_counted": (
+            "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
             "{expected_count} times against {got_count}: your count misses the last pair of every word. "
-            "A word of length n has n − 1 pairs: `range(len(word) - 1)`, not `range(len(word) - 2)`.",
-            "ru": "Вы слили пару {got} (`{got_text}`), но {expected} (`{expected_text}`) встречается чаще: "
-            "{expected_count} против {got_count}. Ваш подсчёт пропускает последнюю пару каждого слова. "
-            "В слове длины n ровно n − 1 пар: `range(len(word) - 1)`, а не `range(len(word) - 2)`.",
-        },
-        "frequency_ignored": {
-            "en": "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
+            "A word of length n has n − 1 pairs: `range(len(word) - 1)`, not `range(len(word) - 2)`."
+        ),
+        "frequency_ignored": (
+            "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
             "{expected_count} times against {got_count}: each word counts as often as it occurs in the "
-            "corpus. Add the word's count, `words[word]`, for each of its pairs, not 1.",
-            "ru": "Вы слили пару {got} (`{got_text}`), но {expected} (`{expected_text}`) встречается чаще: "
-            "{expected_count} против {got_count}. Слово весит столько, сколько раз оно встречается в "
-            "корпусе: прибавляйте для каждой его пары число `words[word]`, а не 1.",
-        },
-        "overlap_count": {
-            "en": "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
+            "corpus. Add the word's count, `words[word]`, for each of its pairs, not 1."
+        ),
+        "overlap_count": (
+            "You merged {got} (`{got_text}`), but {expected} (`{expected_text}`) occurs more often, "
             "{expected_count} times against {got_count}: a pair counts every time it occurs in a word, "
             "overlapping or not (`aaaa` holds `a a` three times). `set(zip(word, word[1:]))` counts it "
-            "once per word.",
-            "ru": "Вы слили пару {got} (`{got_text}`), но {expected} (`{expected_text}`) встречается чаще: "
-            "{expected_count} против {got_count}. Пара считается каждый раз, когда встречается в "
-            "слове, даже если вхождения перекрываются (в `aaaa` пара `a a` встречается трижды), а "
-            "`set(zip(word, word[1:]))` считает её один раз на слово.",
-        },
-        "wrong_pair": {
-            "en": "You merged {got} (`{got_text}`), which occurs {got_count} times, but the most frequent "
-            "pair is {expected} (`{expected_text}`), {expected_count} times. Print your counts to compare.",
-            "ru": "Вы слили пару {got} (`{got_text}`), число её вхождений — {got_count}, но самая частая "
-            "пара — {expected} (`{expected_text}`), число вхождений — {expected_count}. Напечатайте свои "
-            "счётчики и сравните.",
-        },
-        "tie_break": {
-            "en": "The pairs {expected} and {got} both occur {count} times, and you took {got}. Break ties "
+            "once per word."
+        ),
+        "wrong_pair": (
+            "You merged {got} (`{got_text}`), which occurs {got_count} times, but the most frequent "
+            "pair is {expected} (`{expected_text}`), {expected_count} times. Print your counts to compare."
+        ),
+        "tie_break": (
+            "The pairs {expected} and {got} both occur {count} times, and you took {got}. Break ties "
             "by the smallest pair, as `course_lib` and `tokenizers` do: then training gives the same "
-            "vocabulary whatever the order of the words.",
-            "ru": "Пары {expected} и {got} встречаются одинаково часто (число вхождений: {count}), и вы "
-            "взяли {got}. При равенстве берите наименьшую пару, как `course_lib` и `tokenizers`: тогда "
-            "обучение даёт один и тот же словарь при любом порядке слов.",
-        },
-        "merged_twice": {
-            "en": "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: a "
+            "vocabulary whatever the order of the words."
+        ),
+        "merged_twice": (
+            "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: a "
             "symbol went into two merges (so `a a a` becomes `aa aa a`). After merging positions i and "
-            "i + 1, go on at i + 2; in a `for` loop `i += 1` changes nothing, so use `while`.",
-            "ru": "В слове {word} слияние {pair} должно дать {expected}, а у вас {got}: один символ попал "
-            "в два слияния (так `a a a` превращается в `aa aa a`). Слив позиции i и i + 1, продолжайте "
-            "с i + 2; в цикле `for` присваивание `i += 1` ничего не меняет, поэтому нужен `while`.",
-        },
-        "right_to_left": {
-            "en": "In the word {word} the pair {pair} overlaps itself: merged from the left it gives "
+            "i + 1, go on at i + 2; in a `for` loop `i += 1` changes nothing, so use `while`."
+        ),
+        "right_to_left": (
+            "In the word {word} the pair {pair} overlaps itself: merged from the left it gives "
             "{expected}, yours gives {got}. BPE merges from left to right, as `tokenizers` does, so a "
-            "word always splits the same way.",
-            "ru": "В слове {word} пара {pair} перекрывается сама с собой: слияние слева даёт {expected}, "
-            "а у вас {got}. BPE сливает слева направо, как `tokenizers`, поэтому слово всегда делится "
-            "одинаково.",
-        },
-        "last_symbol_lost": {
-            "en": "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: the "
+            "word always splits the same way."
+        ),
+        "last_symbol_lost": (
+            "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: the "
             "last symbol is lost when it is not part of a merge. Loop `while i < len(word)` and keep a "
-            "symbol that has no right neighbour.",
-            "ru": "В слове {word} слияние {pair} должно дать {expected}, а у вас {got}: последний символ "
-            "теряется, когда он не входит в слияние. Идите циклом `while i < len(word)` и сохраняйте "
-            "символ, у которого нет соседа справа.",
-        },
-        "first_only": {
-            "en": "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: only "
-            "the first occurrence was merged. Merge every occurrence of the pair in every word.",
-            "ru": "В слове {word} слияние {pair} должно дать {expected}, а у вас {got}: слито только первое "
-            "вхождение. Сливайте каждое вхождение пары в каждом слове.",
-        },
-        "words_missing": {
-            "en": "`new_words` lacks the word {word} (count {count}): keep every word, also those without "
-            "the pair, as they are.",
-            "ru": "В `new_words` нет слова {word} (число вхождений {count}): сохраняйте все слова, и те, где "
-            "пары нет, — без изменений.",
-        },
-        "old_kept": {
-            "en": "`new_words` keeps the old spelling {word} beside its merged form {expected}: a merge "
-            "replaces the word, it does not add a copy. Put only the merged form into `new_words`.",
-            "ru": "В `new_words` осталось старое написание {word} рядом со слитой формой {expected}: "
-            "слияние заменяет слово, а не добавляет его копию. Оставьте в `new_words` только "
-            "слитую форму.",
-        },
-        "extra_word": {
-            "en": "`new_words` has the word {got}, which comes from no word of `words`: each word of "
-            "`new_words` is a word of `words`, merged or as it was.",
-            "ru": "В `new_words` есть слово {got}, которое не получается ни из одного слова `words`: "
-            "каждое слово в `new_words` — это слово из `words`, слитое или без изменений.",
-        },
-        "counts_lost": {
-            "en": "The word {word} occurs {expected} times in `words`, but its merged form has count {got} "
-            "in `new_words`: keep each word's count.",
-            "ru": "У слова {word} в `words` число вхождений {expected}, а у его слитой формы в `new_words` "
-            "— {got}: сохраняйте число вхождений каждого слова.",
-        },
-        "word_mismatch": {
-            "en": "Merging {pair} in the word {word} should give {expected}; your `new_words` has {got} "
-            "instead.",
-            "ru": "Слияние {pair} в слове {word} должно дать {expected}, а в вашем `new_words` вместо этого "
-            "{got}.",
-        },
-        "modifies_input": {
-            "en": "The result is right, but `{name}` changed the dict `words` it was given: the caller's "
-            "counts are gone. Build `new_words` as a new dict and leave `words` alone.",
-            "ru": "Результат верный, но `{name}` изменила переданный ей `dict` `words`, и вызывающий код "
-            "потерял свои счётчики. Стройте `new_words` как новый `dict`, а `words` не трогайте.",
-        },
-        "hint1": {
-            "en": "Two parts. Count: for each `word, count` in `words.items()`, every pair in "
+            "symbol that has no right neighbour."
+        ),
+        "first_only": (
+            "In the word {word}, merging {pair} should give {expected}, but yours gives {got}: only "
+            "the first occurrence was merged. Merge every occurrence of the pair in every word."
+        ),
+        "words_missing": (
+            "`new_words` lacks the word {word} (count {count}): keep every word, also those without "
+            "the pair, as they are."
+        ),
+        "old_kept": (
+            "`new_words` keeps the old spelling {word} beside its merged form {expected}: a merge "
+            "replaces the word, it does not add a copy. Put only the merged form into `new_words`."
+        ),
+        "extra_word": (
+            "`new_words` has the word {got}, which comes from no word of `words`: each word of "
+            "`new_words` is a word of `words`, merged or as it was."
+        ),
+        "counts_lost": (
+            "The word {word} occurs {expected} times in `words`, but its merged form has count {got} "
+            "in `new_words`: keep each word's count."
+        ),
+        "word_mismatch": (
+            "Merging {pair} in the word {word} should give {expected}; your `new_words` has {got} instead."
+        ),
+        "modifies_input": (
+            "The result is right, but `{name}` changed the dict `words` it was given: the caller's "
+            "counts are gone. Build `new_words` as a new dict and leave `words` alone."
+        ),
+        "hint1": (
+            "Two parts. Count: for each `word, count` in `words.items()`, every pair in "
             "`zip(word, word[1:])` gets `+ count` in a `Counter`, `counts`. Then the pair to merge is the most "
-            "frequent one; among equals, the smallest: `min(counts, key=lambda p: (-counts[p], p))`.",
-            "ru": "Две части. Подсчёт: для каждого слова `word` с числом вхождений `count` из `words.items()` "
-            "прибавьте `count` в `Counter` `counts` каждой паре соседей из `zip(word, word[1:])`. Сливаем самую "
-            "частую пару, а среди равных — наименьшую: `min(counts, key=lambda p: (-counts[p], p))`.",
-        },
-        "hint2": {
-            "en": "Merge: walk through each word with an index, `i = 0` and `while i < len(word)`. If "
+            "frequent one; among equals, the smallest: `min(counts, key=lambda p: (-counts[p], p))`."
+        ),
+        "hint2": (
+            "Merge: walk through each word with an index, `i = 0` and `while i < len(word)`. If "
             "`word[i : i + 2] == pair`, append `new_id` and jump by 2; otherwise append `word[i]` and "
-            "step by 1.",
-            "ru": "Слияние: пройдите по каждому слову с индексом, `i = 0` и `while i < len(word)`. Если "
-            "`word[i : i + 2] == pair`, добавьте `new_id` и сдвиньтесь на 2, иначе добавьте `word[i]` "
-            "и сдвиньтесь на 1.",
-        },
-        "hint3": {
-            "en": "The jump by 2 is what makes `a a a` become `aa a` and not `aa aa a`. The new word is "
+            "step by 1."
+        ),
+        "hint3": (
+            "The jump by 2 is what makes `a a a` become `aa a` and not `aa aa a`. The new word is "
             "`tuple(out)` and keeps the old word's count: `new_words[tuple(out)] = count`, for every "
-            "word, also those without the pair.",
-            "ru": "Именно сдвиг на 2 превращает `a a a` в `aa a`, а не в `aa aa a`. Новое слово — это "
-            "`tuple(out)`, и оно сохраняет число вхождений старого: `new_words[tuple(out)] = count` "
-            "для каждого слова, в том числе без пары.",
-        },
-        "solution": {
-            "en": "Count the pairs inside each word, weighted by its count; take the most frequent "
-            "(the smallest among equals); rebuild every word left to right, jumping over a merged pair.",
-            "ru": "Считаем пары внутри каждого слова с весом его числа вхождений, берём самую частую "
-            "(наименьшую среди равных) и пересобираем каждое слово слева направо, перепрыгивая слитую пару.",
-        },
+            "word, also those without the pair."
+        ),
+        "solution": (
+            "Count the pairs inside each word, weighted by its count; take the most frequent "
+            "(the smallest among equals); rebuild every word left to right, jumping over a merged pair."
+        ),
     },
 )
 

@@ -56,7 +56,7 @@ class Exercise:
         self.solution_source = solution_code
         self.messages = messages
         self.prefix = messages.area
-        self.num_hints = sum(1 for key in messages.entries if key.startswith("hint"))
+        self.num_hints = sum(1 for key in messages.english if key.startswith("hint"))
         self._checker = checker
         self.finished = checker.finished = tuple(finished)
         for key in self.solution_strings:
@@ -74,7 +74,7 @@ class Exercise:
     @property
     def solution_strings(self) -> list[str]:
         """The keys of the messages that are strings of the reference solution (``solution_error``)."""
-        return [key for key in self.messages.entries if key.startswith("solution_")]
+        return [key for key in self.messages.english if key.startswith("solution_")]
 
     @property
     def solution_code(self) -> str:
@@ -100,7 +100,7 @@ class Exercise:
     def diagnoses(self) -> list[str]:
         """The keys of this exercise's verdicts, e.g. ``["pe.correct", "pe.halves", ...]``."""
         texts = {"solution", *self.solution_strings} | {f"hint{n}" for n in range(1, self.num_hints + 1)}
-        return [f"{self.prefix}.{key}" for key in self.messages.entries if key not in texts]
+        return [f"{self.prefix}.{key}" for key in self.messages.english if key not in texts]
 
     def check(self, student) -> Feedback:
         """Run the student's class or function and say what is right or wrong with it. Never raises."""

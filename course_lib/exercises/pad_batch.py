@@ -25,124 +25,76 @@ from .runner import Run
 MESSAGES = Messages(
     "pad",
     {
-        "correct": {
-            "en": "`ids` is padded on the right with `pad_id` up to the longest sequence, "
-            "and `mask` marks the real tokens.",
-            "ru": "`ids` дополнен справа значением `pad_id` до самой длинной "
-            "последовательности, а `mask` отмечает настоящие токены.",
-        },
-        "not_pair": {
-            "en": "`{name}` must return a pair of tensors, `ids, mask`; it returned {got}.",
-            "ru": "`{name}` должна возвращать пару тензоров, `ids, mask`, а вернула {got}.",
-        },
-        "not_tensor": {
-            "en": "`ids` and `mask` must be tensors; yours are `{ids_type}` and `{mask_type}`. "
-            "`torch.tensor(...)` turns a list of lists into a tensor.",
-            "ru": "`ids` и `mask` должны быть тензорами, а у вас `{ids_type}` и `{mask_type}`. "
-            "Список списков превращается в тензор вызовом `torch.tensor(...)`.",
-        },
-        "ids_shape": {
-            "en": "A batch of {batch} sequences, the longest of length {longest}, gives `ids` of "
+        "correct": (
+            "`ids` is padded on the right with `pad_id` up to the longest sequence, "
+            "and `mask` marks the real tokens."
+        ),
+        "not_pair": "`{name}` must return a pair of tensors, `ids, mask`; it returned {got}.",
+        "not_tensor": (
+            "`ids` and `mask` must be tensors; yours are `{ids_type}` and `{mask_type}`. "
+            "`torch.tensor(...)` turns a list of lists into a tensor."
+        ),
+        "ids_shape": (
+            "A batch of {batch} sequences, the longest of length {longest}, gives `ids` of "
             "shape ({batch}, {longest}): one row per sequence, as long as the longest one. "
-            "Yours has shape {got}.",
-            "ru": "Батч из {batch} последовательностей, самая длинная из которых имеет длину "
-            "{longest}, даёт `ids` формы ({batch}, {longest}): по строке на "
-            "последовательность, длиной с самую длинную. А у вас форма {got}.",
-        },
-        "ids_dtype": {
-            "en": "`ids` has dtype {got}, but token ids are row numbers of the embedding table: "
+            "Yours has shape {got}."
+        ),
+        "ids_dtype": (
+            "`ids` has dtype {got}, but token ids are row numbers of the embedding table: "
             "integers, torch.long. `torch.zeros(...)` makes floats unless you pass "
-            "`dtype=torch.long`.",
-            "ru": "`ids` имеет тип {got}, а индексы токенов — это номера строк таблицы эмбеддингов, "
-            "то есть целые числа, torch.long. `torch.zeros(...)` без `dtype=torch.long` "
-            "создаёт вещественный тензор.",
-        },
-        "left_padded": {
-            "en": "The padding is on the left. Here we pad on the right, like `Vocab.encode_batch`: "
-            "every sequence starts at position 0, and `pad_id` fills the end of its row.",
-            "ru": "Паддинг стоит слева, а мы дополняем справа, как `Vocab.encode_batch`: каждая "
-            "последовательность начинается с позиции 0, а `pad_id` заполняет конец её строки.",
-        },
-        "ignores_pad_id": {
-            "en": "With pad_id = {pad_id} the padding is still {got}: fill with the `pad_id` "
-            "argument, not a fixed number.",
-            "ru": "При pad_id = {pad_id} паддинг всё равно равен {got}: заполняйте значением "
-            "аргумента `pad_id`, а не фиксированным числом.",
-        },
-        "ids_mismatch": {
-            "en": "`ids[{row}, {pos}]` is {got}, but it should be {expected}. That is the first "
-            "value that differs.",
-            "ru": "`ids[{row}, {pos}]` равно {got}, а должно быть {expected}. Это первое расхождение.",
-        },
-        "mask_shape": {
-            "en": "`mask` must have the same shape as `ids`, {expected}; yours has shape {got}.",
-            "ru": "`mask` должна иметь ту же форму, что и `ids`, {expected}, а у вас форма {got}.",
-        },
-        "mask_dtype": {
-            "en": "`mask` has dtype {got}; a mask is boolean, torch.bool: True on real tokens, "
-            "False on padding. A comparison such as `<` or `!=` gives a boolean tensor.",
-            "ru": "`mask` имеет тип {got}, а маска должна быть булевой, torch.bool: True на "
-            "настоящих токенах, False на паддинге. Булев тензор получается из сравнения, "
-            "например `<` или `!=`.",
-        },
-        "mask_inverted": {
-            "en": "The mask is inverted: it must be True on real tokens and False on padding.",
-            "ru": "Маска перевёрнута: True должно стоять на настоящих токенах, а False — на паддинге.",
-        },
-        "mask_mismatch": {
-            "en": "`mask[{row}, {pos}]` is {got}, but sequence {row} has length {length}, so it "
-            "should be {expected}.",
-            "ru": "`mask[{row}, {pos}]` равно {got}, но длина последовательности {row} равна "
-            "{length}, поэтому там должно быть {expected}.",
-        },
-        "mask_from_ids": {
-            "en": "Row {row} is {seq} and pad_id = {pad_id}: the {pad_id} at position {pos} is a real "
+            "`dtype=torch.long`."
+        ),
+        "left_padded": (
+            "The padding is on the left. Here we pad on the right, like `Vocab.encode_batch`: "
+            "every sequence starts at position 0, and `pad_id` fills the end of its row."
+        ),
+        "ignores_pad_id": (
+            "With pad_id = {pad_id} the padding is still {got}: fill with the `pad_id` "
+            "argument, not a fixed number."
+        ),
+        "ids_mismatch": (
+            "`ids[{row}, {pos}]` is {got}, but it should be {expected}. That is the first value that differs."
+        ),
+        "mask_shape": "`mask` must have the same shape as `ids`, {expected}; yours has shape {got}.",
+        "mask_dtype": (
+            "`mask` has dtype {got}; a mask is boolean, torch.bool: True on real tokens, "
+            "False on padding. A comparison such as `<` or `!=` gives a boolean tensor."
+        ),
+        "mask_inverted": "The mask is inverted: it must be True on real tokens and False on padding.",
+        "mask_mismatch": (
+            "`mask[{row}, {pos}]` is {got}, but sequence {row} has length {length}, so it "
+            "should be {expected}."
+        ),
+        "mask_from_ids": (
+            "Row {row} is {seq} and pad_id = {pad_id}: the {pad_id} at position {pos} is a real "
             "token, but your mask says False there. A mask built as `ids != pad_id` cannot tell the "
             "padding from a real token with the same ID, and that happens: GPT-2 has no pad token, "
             "and a common recipe pads batches with its end-of-text token, which every document also ends "
-            "with. Build the mask from the lengths: position pos of row b is real if pos < len(seqs[b]).",
-            "ru": "Строка {row} — это {seq}, а pad_id = {pad_id}: {pad_id} на позиции {pos} — настоящий "
-            "токен, но ваша маска ставит там False. Маска вида `ids != pad_id` не отличает паддинг "
-            "от настоящего токена с тем же индексом, и так бывает: у GPT-2 нет токена паддинга, и "
-            "батчи часто дополняют её токеном конца текста, которым заканчивается и каждый документ. "
-            "Стройте маску по длинам: позиция pos в строке b настоящая, если pos < len(seqs[b]).",
-        },
-        "modifies_input": {
-            "en": "The result is right, but `{name}` changed the lists it was given: "
+            "with. Build the mask from the lengths: position pos of row b is real if pos < len(seqs[b])."
+        ),
+        "modifies_input": (
+            "The result is right, but `{name}` changed the lists it was given: "
             "`s.extend(...)` or `s += ...` pads the caller's own lists, and the rest of the "
-            "program then sees padded data. Leave the input alone and build a new tensor.",
-            "ru": "Результат верный, но `{name}` изменила переданные ей списки: `s.extend(...)` или "
-            "`s += ...` дополняют списки вызывающего кода, и дальше вся программа видит уже "
-            "дополненные данные. Не трогайте вход, стройте новый тензор.",
-        },
-        "hint1": {
-            "en": "A batch is as long as its longest sequence: `seq = max(len(s) for s in seqs)`, "
-            "and `ids` has shape `(len(seqs), seq)`.",
-            "ru": "Длина батча равна длине самой длинной последовательности: `seq = max(len(s) for "
-            "s in seqs)`, а `ids` имеет форму `(len(seqs), seq)`.",
-        },
-        "hint2": {
-            "en": "Start from a tensor filled with padding, `torch.full((len(seqs), seq), pad_id, "
+            "program then sees padded data. Leave the input alone and build a new tensor."
+        ),
+        "hint1": (
+            "A batch is as long as its longest sequence: `seq = max(len(s) for s in seqs)`, "
+            "and `ids` has shape `(len(seqs), seq)`."
+        ),
+        "hint2": (
+            "Start from a tensor filled with padding, `torch.full((len(seqs), seq), pad_id, "
             "dtype=torch.long)`, and copy each sequence into the beginning of its row: "
-            "`ids[row, : len(s)] = torch.tensor(s)`.",
-            "ru": "Начните с тензора, заполненного паддингом, `torch.full((len(seqs), seq), pad_id, "
-            "dtype=torch.long)`, и скопируйте каждую последовательность в начало её строки: "
-            "`ids[row, : len(s)] = torch.tensor(s)`.",
-        },
-        "hint3": {
-            "en": "The mask is True where a real token stands: position pos of row b is real if "
+            "`ids[row, : len(s)] = torch.tensor(s)`."
+        ),
+        "hint3": (
+            "The mask is True where a real token stands: position pos of row b is real if "
             "pos < len(seqs[b]). Comparing the row `torch.arange(seq)` with the column of lengths "
-            "`lengths.unsqueeze(1)` gives the whole mask at once.",
-            "ru": "Маска равна True там, где стоит настоящий токен: позиция pos в строке b "
-            "настоящая, если pos < len(seqs[b]). Сравнение строки `torch.arange(seq)` со столбцом длин "
-            "`lengths.unsqueeze(1)` сразу даёт всю маску.",
-        },
-        "solution": {
-            "en": "A tensor full of `pad_id`, each sequence copied to the start of its row, and the "
-            "mask from comparing positions with lengths.",
-            "ru": "Тензор, заполненный `pad_id`, каждая последовательность скопирована в начало "
-            "своей строки, а маска получается сравнением позиций с длинами.",
-        },
+            "`lengths.unsqueeze(1)` gives the whole mask at once."
+        ),
+        "solution": (
+            "A tensor full of `pad_id`, each sequence copied to the start of its row, and the "
+            "mask from comparing positions with lengths."
+        ),
     },
 )
 

@@ -19,98 +19,62 @@ from .runner import Run
 MESSAGES = Messages(
     "perm",
     {
-        "correct": {
-            "en": "Your test gives the right answer for all {count} functions, equivariant or not. "
+        "correct": (
+            "Your test gives the right answer for all {count} functions, equivariant or not. "
             "Self-attention without positions is permutation-equivariant; with positional "
-            "encodings added, it no longer is.",
-            "ru": "Ваша проверка даёт верный ответ для всех {count} функций — и эквивариантных относительно "
-            "перестановок, и нет. Самовнимание без позиций эквивариантно относительно перестановок, "
-            "а с позиционным кодированием — уже нет.",
-        },
-        "not_bool": {
-            "en": "Your function must return True or False; it returned {got}. A tensor of many "
-            "values, like `a == b`, has to be reduced to one answer: `torch.allclose(a, b)`.",
-            "ru": "Ваша функция должна вернуть True или False, а вернула {got}. Тензор из многих "
-            "значений, вроде `a == b`, нужно свести к одному ответу: `torch.allclose(a, b)`.",
-        },
-        "exact_equality": {
-            "en": "Your test says that `{fn}` is not equivariant, but it is: the same numbers "
+            "encodings added, it no longer is."
+        ),
+        "not_bool": (
+            "Your function must return True or False; it returned {got}. A tensor of many "
+            "values, like `a == b`, has to be reduced to one answer: `torch.allclose(a, b)`."
+        ),
+        "exact_equality": (
+            "Your test says that `{fn}` is not equivariant, but it is: the same numbers "
             "summed in another order differ in the last bits (float32 rounding), so an exact "
             "comparison (`torch.equal`, `==`) fails. Compare with a tolerance: "
-            "`torch.allclose(a, b, atol=1e-6)`.",
-            "ru": "По вашей проверке `{fn}` не эквивариантна относительно перестановок, хотя на самом деле "
-            "эквивариантна: одни и те же числа, сложенные в другом порядке, различаются в "
-            "последних битах (округление float32), поэтому точное сравнение (`torch.equal`, "
-            "`==`) не проходит. Сравнивайте с допуском: `torch.allclose(a, b, atol=1e-6)`.",
-        },
-        "invariance": {
-            "en": "You compare f(x[:, perm]) with f(x) itself, so `{fn}` fails your test. "
+            "`torch.allclose(a, b, atol=1e-6)`."
+        ),
+        "invariance": (
+            "You compare f(x[:, perm]) with f(x) itself, so `{fn}` fails your test. "
             "Equivariance means that the output is permuted together with the input: compare "
             "with f(x)[:, perm]. (An output that does not change at all is invariance, a "
-            "different property.)",
-            "ru": "Вы сравниваете f(x[:, perm]) с самим f(x), поэтому `{fn}` не проходит вашу "
-            "проверку. Эквивариантность означает, что выход переставляется вместе со входом: "
-            "сравнивайте с f(x)[:, perm]. (Когда выход вообще не меняется, это инвариантность "
-            "— другое свойство.)",
-        },
-        "wrong_axis": {
-            "en": "Your test calls every function equivariant, even `{fn}`, which is not. Does the "
+            "different property.)"
+        ),
+        "wrong_axis": (
+            "Your test calls every function equivariant, even `{fn}`, which is not. Does the "
             "permutation go to the right axis? Tokens are on axis 1 of x, (batch, seq, "
-            "d_model): `x[:, perm]`, not `x[perm]`, which permutes the batch.",
-            "ru": "По вашей проверке эквивариантна любая функция, даже `{fn}`, хотя она не "
-            "эквивариантна. Та ли ось переставляется? Токены идут по оси 1 тензора x формы "
-            "(batch, seq, d_model): `x[:, perm]`, а не `x[perm]` — так переставляется батч.",
-        },
-        "token_summary": {
-            "en": "Your test calls `{fn}` equivariant, but it only reverses the order of the tokens: "
+            "d_model): `x[:, perm]`, not `x[perm]`, which permutes the batch."
+        ),
+        "token_summary": (
+            "Your test calls `{fn}` equivariant, but it only reverses the order of the tokens: "
             "f(x[:, perm]) and f(x)[:, perm] hold the same tokens in different orders. A summary over "
             "the tokens (their sum, their mean, their sorted norms) does not see the order, so it cannot "
             "tell the two apart. Compare the outputs position by position: "
-            "`torch.allclose(a, b, atol=1e-6)`.",
-            "ru": "Ваша проверка считает `{fn}` эквивариантной относительно перестановок, хотя она лишь "
-            "разворачивает порядок токенов: в f(x[:, perm]) и f(x)[:, perm] те же токены, но в разном "
-            "порядке. Сводка по токенам (их сумма, среднее, отсортированные нормы) порядка не видит и "
-            "не может отличить один выход от другого. Сравнивайте выходы позиция за позицией: "
-            "`torch.allclose(a, b, atol=1e-6)`.",
-        },
-        "f_never_called": {
-            "en": "Your function gives the right answers, but for `{fn}` it never called f. "
+            "`torch.allclose(a, b, atol=1e-6)`."
+        ),
+        "f_never_called": (
+            "Your function gives the right answers, but for `{fn}` it never called f. "
             "The answer has to come from f itself: compute `f(x[:, perm])` and `f(x)[:, perm]` and "
-            "compare them.",
-            "ru": "Ваша функция даёт верные ответы, но для `{fn}` ни разу не вызвала f. Ответ должен "
-            "следовать из самой f: посчитайте `f(x[:, perm])` и `f(x)[:, perm]` и сравните их.",
-        },
-        "mismatch": {
-            "en": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",
-            "ru": "Для f = `{fn}` ваша функция вернула {got}, а верный ответ — {expected}.",
-        },
-        "hint1": {
-            "en": "f is permutation-equivariant if permuting the tokens and then applying f gives "
+            "compare them."
+        ),
+        "mismatch": "For f = `{fn}` your function returned {got}, but the right answer is {expected}.",
+        "hint1": (
+            "f is permutation-equivariant if permuting the tokens and then applying f gives "
             "the same as applying f and then permuting its output: f(x[:, perm]) = f(x)[:, "
-            "perm]. The tokens are on axis 1.",
-            "ru": "f эквивариантна относительно перестановок, если переставить токены и затем применить f "
-            "— то же самое, что применить f и затем переставить её выход: f(x[:, perm]) = "
-            "f(x)[:, perm]. Токены идут по оси 1.",
-        },
-        "hint2": {
-            "en": "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = "
-            "f(x)[:, perm]`, and compare them.",
-            "ru": "Посчитайте обе части, `permute_then_f = f(x[:, perm])` и `f_then_permute = "
-            "f(x)[:, perm]`, и сравните их.",
-        },
-        "hint3": {
-            "en": "Compare with a tolerance, `torch.allclose(a, b, atol=1e-6)`, not with "
+            "perm]. The tokens are on axis 1."
+        ),
+        "hint2": (
+            "Compute both sides, `permute_then_f = f(x[:, perm])` and `f_then_permute = "
+            "f(x)[:, perm]`, and compare them."
+        ),
+        "hint3": (
+            "Compare with a tolerance, `torch.allclose(a, b, atol=1e-6)`, not with "
             "`torch.equal` or `==`: the same numbers summed in another order round "
-            "differently in float32. `torch.allclose` already returns a Python bool.",
-            "ru": "Сравнивайте с допуском, `torch.allclose(a, b, atol=1e-6)`, а не через "
-            "`torch.equal` или `==`: одни и те же числа, сложенные в другом порядке, "
-            "округляются во float32 по-разному. `torch.allclose` сразу возвращает bool.",
-        },
-        "solution": {
-            "en": "Apply f before and after permuting the tokens (axis 1) and compare the two with "
-            "a tolerance.",
-            "ru": "Применяем f до и после перестановки токенов (ось 1) и сравниваем результаты с допуском.",
-        },
+            "differently in float32. `torch.allclose` already returns a Python bool."
+        ),
+        "solution": (
+            "Apply f before and after permuting the tokens (axis 1) and compare the two with a tolerance."
+        ),
     },
 )
 

@@ -32,210 +32,132 @@ from .runner import Run, code_safe, safe_str
 MESSAGES = Messages(
     "pe",
     {
-        "correct": {
-            "en": "Your positional encoding adds the paper's sinusoidal table to x, keeps the table in a "
-            "buffer, returns x's dtype and works for an odd d_model too. Well done!",
-            "ru": "Ваше позиционное кодирование прибавляет к x синусоидальную таблицу из статьи, хранит её в "
-            "буфере, сохраняет тип данных x и работает даже с нечётным d_model. Отлично!",
-        },
-        "assigned_before_register_buffer": {
-            "en": "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch refuses a "
+        "correct": (
+            "Your positional encoding adds the paper's sinusoidal table to x, keeps the table in a "
+            "buffer, returns x's dtype and works for an odd d_model too. Well done!"
+        ),
+        "assigned_before_register_buffer": (
+            "`self.{name} = ...` comes before `self.register_buffer('{name}', ...)`: PyTorch refuses a "
             "buffer whose name is already an attribute (KeyError: attribute '{name}' already exists). "
-            "Build the table in a local variable, then register it.",
-            "ru": "`self.{name} = ...` стоит раньше `self.register_buffer('{name}', ...)`: PyTorch не "
-            "регистрирует буфер под именем, уже занятым атрибутом (KeyError: attribute '{name}' already "
-            "exists). Постройте таблицу в локальной переменной и только потом зарегистрируйте её.",
-        },
-        "not_sliced": {
-            "en": "`forward` adds the whole table, which fits only sequences of exactly max_len: on x of shape "
-            "{shape} it fails. Add the first seq = x.size(1) rows: `self.pe[:x.size(1)]`.",
-            "ru": "`forward` прибавляет всю таблицу, а она годится только для последовательностей длины "
-            "ровно max_len: на x формы {shape} модуль вызывает исключение. Прибавляйте первые seq = x.size(1) строк: "
-            "`self.pe[:x.size(1)]`.",
-        },
-        "sequence_first": {
-            "en": "The table is cut by x.size(0), the batch size: the axis order (seq, batch, d_model) of older "
-            "PyTorch tutorials. Here it is (batch, seq, d_model), x of shape {shape}: cut by `x.size(1)`.",
-            "ru": "Таблица обрезается по x.size(0), размеру батча: это порядок осей (seq, batch, d_model) из "
-            "старых туториалов PyTorch. Здесь порядок (batch, seq, d_model), x формы {shape}: обрезайте "
-            "по `x.size(1)`.",
-        },
-        "table_without_x": {
-            "en": "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the vector of "
-            "each token plus the encoding of its position.",
-            "ru": "`forward` возвращает только таблицу, а x теряется. Верните сумму `x + pe`: вектор каждого "
-            "токена плюс кодирование его позиции.",
-        },
-        "wrong_shape": {
-            "en": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
-            "ru": "Для x формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
-        },
-        "dtype": {
-            "en": "x came in as {expected}, but the output is {got}: a sum with a table of another dtype is "
+            "Build the table in a local variable, then register it."
+        ),
+        "not_sliced": (
+            "`forward` adds the whole table, which fits only sequences of exactly max_len: on x of shape "
+            "{shape} it fails. Add the first seq = x.size(1) rows: `self.pe[:x.size(1)]`."
+        ),
+        "sequence_first": (
+            "The table is cut by x.size(0), the batch size: the axis order (seq, batch, d_model) of older "
+            "PyTorch tutorials. Here it is (batch, seq, d_model), x of shape {shape}: cut by `x.size(1)`."
+        ),
+        "table_without_x": (
+            "`forward` returns the table alone, and x is lost. Return the sum `x + pe`: the vector of "
+            "each token plus the encoding of its position."
+        ),
+        "wrong_shape": "For x of shape {expected} the output must have the same shape; yours has shape {got}.",
+        "dtype": (
+            "x came in as {expected}, but the output is {got}: a sum with a table of another dtype is "
             "promoted (float16 + float32 gives float32). Convert the table: "
-            "`self.pe[:x.size(1)].to(x.dtype)`.",
-            "ru": "x пришёл в типе {expected}, а выход получился в типе {got}: сумма с таблицей другого типа приводится к "
-            "более широкому (float16 + float32 даёт float32). Приведите таблицу к типу x: "
-            "`self.pe[:x.size(1)].to(x.dtype)`.",
-        },
-        "random_output": {
-            "en": "Two calls on the same x gave different outputs in eval mode (`model.eval()`): `F.dropout(x, "
+            "`self.pe[:x.size(1)].to(x.dtype)`."
+        ),
+        "random_output": (
+            "Two calls on the same x gave different outputs in eval mode (`model.eval()`): `F.dropout(x, "
             "p)` needs `training=self.training`, while an `nn.Dropout` layer is switched off by "
-            "`.eval()`.",
-            "ru": "Два вызова с одним и тем же x в режиме инференса (`model.eval()`) дали разные результаты: "
-            "функции `F.dropout(x, p)` нужно передать `training=self.training`, а слой `nn.Dropout` выключается вызовом "
-            "`.eval()`.",
-        },
-        "scaled_inside": {
-            "en": "x is multiplied by √d_model inside the positional encoding. That is the token embedding's "
-            "job, done once, there; the positional encoding only adds the table: `x + pe`.",
-            "ru": "x умножается на √d_model внутри позиционного кодирования. Это делает эмбеддинг токенов, "
-            "причём ровно один раз; позиционное кодирование только прибавляет таблицу: `x + pe`.",
-        },
-        "sin_cos_swapped": {
-            "en": "Sine and cosine are swapped. Columns are numbered from 0: the even ones (0, 2, 4, …) hold "
+            "`.eval()`."
+        ),
+        "scaled_inside": (
+            "x is multiplied by √d_model inside the positional encoding. That is the token embedding's "
+            "job, done once, there; the positional encoding only adds the table: `x + pe`."
+        ),
+        "sin_cos_swapped": (
+            "Sine and cosine are swapped. Columns are numbered from 0: the even ones (0, 2, 4, …) hold "
             "sines, sin(pos / 10000^(2i/d_model)), the odd ones cosines. The row of position 0 must start "
-            "0, 1, 0, 1, …",
-            "ru": "Синус и косинус перепутаны местами. Столбцы нумеруются с 0: в чётных (0, 2, 4, …) стоят "
-            "синусы, sin(pos / 10000^(2i/d_model)), в нечётных — косинусы. Строка позиции 0 должна "
-            "начинаться с 0, 1, 0, 1, …",
-        },
-        "halves": {
-            "en": "The sines fill the first half of the columns and the cosines the second, [sin … | cos …], as "
+            "0, 1, 0, 1, …"
+        ),
+        "halves": (
+            "The sines fill the first half of the columns and the cosines the second, [sin … | cos …], as "
             "in tensor2tensor and fairseq: the same columns in another order, a convention a checkpoint "
             "fixes. Here, as in the paper, sin goes to column 2i and cos to 2i+1: `pe[:, 0::2]`, `pe[:, "
-            "1::2]`.",
-            "ru": "Синусы заполняют первую половину столбцов, косинусы — вторую, [sin … | cos …], как в "
-            "tensor2tensor и fairseq: те же столбцы в другом порядке, соглашение, которое фиксирует "
-            "чекпоинт. Здесь, как в статье, sin идёт в столбец 2i, cos — в 2i+1: `pe[:, 0::2]`, `pe[:, "
-            "1::2]`.",
-        },
-        "exponent_i": {
-            "en": "The exponent uses i instead of 2i, so the frequencies fall too slowly. `torch.arange(0, "
-            "d_model, 2)` already gives 2i; `torch.arange(d_model // 2)` gives i, which you must double.",
-            "ru": "В показателе степени стоит i вместо 2i, и частоты убывают слишком медленно. `torch.arange(0, "
-            "d_model, 2)` уже даёт 2i, а `torch.arange(d_model // 2)` даёт i, и его нужно удвоить.",
-        },
-        "exponent_doubled": {
-            "en": "The exponent is doubled, 2 · 2i instead of 2i, so the frequencies fall too fast. "
-            "`torch.arange(0, d_model, 2)` already gives 2i: don't multiply it by 2 again.",
-            "ru": "Показатель степени удвоен, 2 · 2i вместо 2i, и частоты убывают слишком быстро. "
-            "`torch.arange(0, d_model, 2)` уже даёт 2i — умножать его на 2 ещё раз не нужно.",
-        },
-        "exponent_per_column": {
-            "en": "Your table gives every column a frequency of its own, 10000^(column/d_model), but a sine and "
+            "1::2]`."
+        ),
+        "exponent_i": (
+            "The exponent uses i instead of 2i, so the frequencies fall too slowly. `torch.arange(0, "
+            "d_model, 2)` already gives 2i; `torch.arange(d_model // 2)` gives i, which you must double."
+        ),
+        "exponent_doubled": (
+            "The exponent is doubled, 2 · 2i instead of 2i, so the frequencies fall too fast. "
+            "`torch.arange(0, d_model, 2)` already gives 2i: don't multiply it by 2 again."
+        ),
+        "exponent_per_column": (
+            "Your table gives every column a frequency of its own, 10000^(column/d_model), but a sine and "
             "its cosine must share one: columns 2i and 2i+1 both use 10000^(2i/d_model). For a column c, take `2 * (c // "
-            "2)`.",
-            "ru": "У вас у каждого столбца своя частота, 10000^(столбец/d_model), а у синуса и его косинуса она "
-            "должна быть общей: столбцы 2i и 2i+1 оба используют 10000^(2i/d_model). Для столбца c берите `2 * (c // "
-            "2)`.",
-        },
-        "same_frequency": {
-            "en": "All sine columns are equal, and so are all cosine columns: one frequency for all. Usually "
+            "2)`."
+        ),
+        "same_frequency": (
+            "All sine columns are equal, and so are all cosine columns: one frequency for all. Usually "
             "integer division is the culprit: `2 * i // d_model` is 0 for every i < d_model / 2. Divide "
-            "with `/`.",
-            "ru": "Все столбцы синусов одинаковы, все столбцы косинусов — тоже: частота у всех одна. Обычно "
-            "виновато целочисленное деление: `2 * i // d_model` равно 0 для всех i < d_model / 2. Делите "
-            "обычным `/`.",
-        },
-        "mismatch": {
-            "en": "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module adds "
-            "{got}, but P({pos}, {dim}) = {expected}. That is the first value that differs.",
-            "ru": "На позиции {pos}, в координате {dim} (пример {row} в батче, d_model = {d_model}) ваш модуль "
-            "прибавляет {got}, а P({pos}, {dim}) = {expected}. Это первое расхождение.",
-        },
-        "modifies_input": {
-            "en": "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
+            "with `/`."
+        ),
+        "mismatch": (
+            "At position {pos}, dimension {dim} (batch row {row}, d_model = {d_model}) your module adds "
+            "{got}, but P({pos}, {dim}) = {expected}. That is the first value that differs."
+        ),
+        "modifies_input": (
+            "The values are right, but `forward` changed the caller's x in place (`x += ...`): the "
             "embeddings that came in are overwritten, and autograd may fail. Return a new tensor: `x + "
-            "pe`.",
-            "ru": "Значения верные, но `forward` изменил переданный x на месте (`x += ...`): входные эмбеддинги "
-            "затёрты, и autograd может вызвать исключение. Верните новый тензор: `x + pe`.",
-        },
-        "not_buffer": {
-            "en": "The table `{name}` is a plain attribute, not a buffer: `model.to(device)` and `model.half()` "
-            "leave it behind. Register it: `self.register_buffer('pe', pe, persistent=False)`.",
-            "ru": "Таблица `{name}` — обычный атрибут, а не буфер: `model.to(device)` и `model.half()` её не "
-            "трогают. Зарегистрируйте её: `self.register_buffer('pe', pe, persistent=False)`.",
-        },
-        "table_is_parameter": {
-            "en": "The table `{name}` is an `nn.Parameter`: a weight to train, saved in every checkpoint. It "
+            "pe`."
+        ),
+        "not_buffer": (
+            "The table `{name}` is a plain attribute, not a buffer: `model.to(device)` and `model.half()` "
+            "leave it behind. Register it: `self.register_buffer('pe', pe, persistent=False)`."
+        ),
+        "table_is_parameter": (
+            "The table `{name}` is an `nn.Parameter`: a weight to train, saved in every checkpoint. It "
             "follows from d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
-            "persistent=False)`.",
-            "ru": "Таблица `{name}` — это `nn.Parameter`: обучаемый вес, который попадает в каждый чекпоинт. "
-            "Она полностью определяется d_model и max_len, поэтому её место — в буфере: `self.register_buffer('pe', pe, "
-            "persistent=False)`.",
-        },
-        "frozen_parameter": {
-            "en": "The table `{name}` is a frozen `nn.Parameter` (requires_grad=False, as in a frozen "
+            "persistent=False)`."
+        ),
+        "frozen_parameter": (
+            "The table `{name}` is a frozen `nn.Parameter` (requires_grad=False, as in a frozen "
             "`nn.Embedding`): it is not trained, but it is still a parameter: `model.parameters()` hands it "
             "to the optimizer, it is counted among the model's weights and saved in every checkpoint. It "
             "follows from d_model and max_len, so it belongs in a buffer: `self.register_buffer('pe', pe, "
-            "persistent=False)`.",
-            "ru": "Таблица `{name}` — замороженный `nn.Parameter` (requires_grad=False, как у замороженного "
-            "`nn.Embedding`): она не обучается, но остаётся параметром: `model.parameters()` передаёт её "
-            "оптимизатору, она считается весом модели и попадает в каждый чекпоинт. Таблица полностью "
-            "определяется d_model и max_len, поэтому её место — в буфере: "
-            "`self.register_buffer('pe', pe, persistent=False)`.",
-        },
-        "half_values": {
-            "en": "For x in float16 the output has the right dtype but not the right values: at position "
+            "persistent=False)`."
+        ),
+        "half_values": (
+            "For x in float16 the output has the right dtype but not the right values: at position "
             "{pos}, dimension {dim} it adds {got} to x instead of {expected}. Does your `forward` take "
             "another path for float16 (returning x unchanged, for instance)? Add the table converted to "
-            "x's dtype: `x + self.pe[:x.size(1)].to(x.dtype)`.",
-            "ru": "Для x во float16 тип выхода верный, а значения — нет: на позиции {pos}, в координате {dim} к x "
-            "прибавлено {got} вместо {expected}. Нет ли в вашем `forward` отдельной ветки для float16 "
-            "(например, возврата x без изменений)? Прибавьте таблицу, приведённую к типу x: "
-            "`x + self.pe[:x.size(1)].to(x.dtype)`.",
-        },
-        "odd_d_model_crash": {
-            "en": "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` raised "
+            "x's dtype: `x + self.pe[:x.size(1)].to(x.dtype)`."
+        ),
+        "odd_d_model_crash": (
+            "Almost: right for d_model = {even}, but with an odd d_model = {odd} your `{where}` raised "
             "`{error}`: `{detail}`. With an odd d_model there is one cosine column fewer than sine "
-            "columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
-            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} ваш `{where}` вызвал "
-            "исключение `{error}`: `{detail}`. При нечётном d_model столбцов косинусов на один меньше, чем "
-            "синусов: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`.",
-        },
-        "odd_d_model_values": {
-            "en": "Almost: right for d_model = {even}, but for an odd d_model = {odd}, at position {pos}, "
+            "columns: `pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])`."
+        ),
+        "odd_d_model_values": (
+            "Almost: right for d_model = {even}, but for an odd d_model = {odd}, at position {pos}, "
             "dimension {dim}, your module adds {got}, not {expected}. The last column is then a "
-            "sine, and the exponents divide by {odd}.",
-            "ru": "Почти: с d_model = {even} всё верно, но с нечётным d_model = {odd} на позиции {pos}, в "
-            "координате {dim} ваш модуль прибавляет {got}, а не {expected}. Последний столбец "
-            "тогда — синус, а показатели делятся на {odd}.",
-        },
-        "hint1": {
-            "en": "Build the table once, in `__init__`, as `pe` of shape `(max_len, d_model)`. "
+            "sine, and the exponents divide by {odd}."
+        ),
+        "hint1": (
+            "Build the table once, in `__init__`, as `pe` of shape `(max_len, d_model)`. "
             "`torch.arange(max_len).unsqueeze(1)` is a column of positions, `torch.arange(0, d_model, 2)` "
             "a row of values 2i: `pos / 10000 ** (two_i / d_model)` broadcasts them into every angle at "
-            "once.",
-            "ru": "Постройте таблицу один раз, в `__init__`, как `pe` формы `(max_len, d_model)`. "
-            "`torch.arange(max_len).unsqueeze(1)` — столбец позиций, `torch.arange(0, d_model, 2)` — "
-            "строка значений 2i: благодаря транслированию (broadcasting) `pos / 10000 ** (two_i / d_model)` "
-            "сразу даёт все "
-            "углы.",
-        },
-        "hint2": {
-            "en": "Sines go to the even columns, `pe[:, 0::2] = torch.sin(angle)`, cosines to the odd ones, "
+            "once."
+        ),
+        "hint2": (
+            "Sines go to the even columns, `pe[:, 0::2] = torch.sin(angle)`, cosines to the odd ones, "
             "`pe[:, 1::2] = torch.cos(angle)`; with an odd d_model take `angle[:, : d_model // 2]` for "
-            "the one cosine column fewer. Compute in float64 and divide with `/`.",
-            "ru": "Синусы идут в чётные столбцы, `pe[:, 0::2] = torch.sin(angle)`, косинусы — в нечётные, "
-            "`pe[:, 1::2] = torch.cos(angle)`; при нечётном d_model косинусов на один меньше, для них "
-            "берите `angle[:, : d_model // 2]`. Считайте во float64 и делите обычным `/`.",
-        },
-        "hint3": {
-            "en": "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
+            "the one cosine column fewer. Compute in float64 and divide with `/`."
+        ),
+        "hint3": (
+            "A buffer follows `.to(device)` but is neither trained nor saved: `self.register_buffer('pe', "
             "pe, persistent=False)`. In `forward`, add the first `x.size(1)` rows in x's dtype: `x + "
-            "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here.",
-            "ru": "Буфер переносится вызовом `.to(device)`, но не обучается и не попадает в `state_dict`: "
-            "`self.register_buffer('pe', pe, persistent=False)`. В `forward` прибавьте первые `x.size(1)` "
-            "строк, приведённые к типу x: `x + self.pe[: x.size(1)].to(x.dtype)`. На √d_model здесь не умножают.",
-        },
-        "solution": {
-            "en": "The table is built once, in float64, and kept in a buffer with `persistent=False`; `forward` "
-            "adds its first seq rows in x's dtype.",
-            "ru": "Таблица строится один раз, во float64, и хранится в буфере с `persistent=False`; `forward` "
-            "прибавляет её первые seq строк, приведённые к типу x.",
-        },
+            "self.pe[: x.size(1)].to(x.dtype)`. No √d_model here."
+        ),
+        "solution": (
+            "The table is built once, in float64, and kept in a buffer with `persistent=False`; `forward` "
+            "adds its first seq rows in x's dtype."
+        ),
     },
 )
 

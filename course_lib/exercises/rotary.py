@@ -33,169 +33,104 @@ from .runner import Run
 MESSAGES = Messages(
     "rope",
     {
-        "correct": {
-            "en": "Your `apply_rotary` turns each pair (2i, 2i+1) of a vector at position m by "
+        "correct": (
+            "Your `apply_rotary` turns each pair (2i, 2i+1) of a vector at position m by "
             "m · θ^(−2i/head_dim), in float64, and returns x's dtype. Now check `rotate_qk` the same way: "
-            "`exercises.rotary.check(rotate_qk)`.",
-            "ru": "Ваша `apply_rotary` поворачивает каждую пару (2i, 2i+1) вектора с позиции m на угол "
-            "m · θ^(−2i/head_dim), считает во float64 и возвращает тип данных x. Теперь проверьте так "
-            "же `rotate_qk`: `exercises.rotary.check(rotate_qk)`.",
-        },
-        "correct_qk": {
-            "en": "Queries and keys are rotated, the values left as they are: the score q_m · k_n now "
-            "depends on m − n only, and attention still averages the tokens' own values. Well done!",
-            "ru": "Запросы и ключи повёрнуты, значения оставлены как есть: скалярное произведение q_m · k_n теперь "
-            "зависит только от m − n, а внимание по-прежнему усредняет собственные значения "
-            "токенов. Отлично!",
-        },
-        "half_split": {
-            "en": "Your pairs are columns (i, i + head_dim/2), the `rotate_half` layout of GPT-NeoX and "
+            "`exercises.rotary.check(rotate_qk)`."
+        ),
+        "correct_qk": (
+            "Queries and keys are rotated, the values left as they are: the score q_m · k_n now "
+            "depends on m − n only, and attention still averages the tokens' own values. Well done!"
+        ),
+        "half_split": (
+            "Your pairs are columns (i, i + head_dim/2), the `rotate_half` layout of GPT-NeoX and "
             "Hugging Face: the same rotations, in another layout, which a checkpoint fixes. This "
             "lesson pairs neighbours, (2i, 2i+1), as lesson 5's table does: `x[..., 0::2]` and "
-            "`x[..., 1::2]`.",
-            "ru": "У вас пары образованы координатами (i, i + head_dim/2) из двух половин, как в `rotate_half` "
-            "из GPT-NeoX и Hugging Face: те же повороты, но в другом порядке координат, а его фиксирует чекпоинт. В этом "
-            "уроке пары — соседние координаты (2i, 2i+1), как в таблице урока 5: `x[..., 0::2]` и "
-            "`x[..., 1::2]`.",
-        },
-        "wrong_direction": {
-            "en": "Each pair turns the wrong way, by −angle: the sign of the sine is flipped. Scores "
+            "`x[..., 1::2]`."
+        ),
+        "wrong_direction": (
+            "Each pair turns the wrong way, by −angle: the sign of the sine is flipped. Scores "
             "would still depend on m − n, but a model trained with +angle would read every offset "
             "backwards. The pair (a, b) turned by +angle is (a·cos − b·sin, a·sin + b·cos), the "
-            "complex product (a + jb)·e^(j·angle).",
-            "ru": "Каждая пара поворачивается не в ту сторону, на −angle: у синуса перепутан знак. "
-            "Скалярные произведения по-прежнему зависели бы от m − n, но модель, обученная с +angle, читала бы "
-            "каждый сдвиг задом наперёд. Пара (a, b), повёрнутая на +angle, — это (a·cos − "
-            "b·sin, a·sin + b·cos), комплексное произведение (a + jb)·e^(j·angle).",
-        },
-        "exponent_i": {
-            "en": "The frequency of pair i uses i instead of 2i, so the frequencies fall too slowly. "
+            "complex product (a + jb)·e^(j·angle)."
+        ),
+        "exponent_i": (
+            "The frequency of pair i uses i instead of 2i, so the frequencies fall too slowly. "
             "In θ^(−2i/head_dim), `torch.arange(0, head_dim, 2)` already gives 2i, while "
-            "`torch.arange(head_dim // 2)` gives i, which you must double.",
-            "ru": "В частоте пары i стоит i вместо 2i, и частоты убывают слишком медленно. В "
-            "θ^(−2i/head_dim) `torch.arange(0, head_dim, 2)` уже даёт 2i, а "
-            "`torch.arange(head_dim // 2)` даёт i, и его нужно удвоить.",
-        },
-        "base_ignored": {
-            "en": "Your rotation uses base 10 000, but this call passed base = {base}: use the `base` "
-            "argument in base ** (−2i / head_dim) rather than a fixed number.",
-            "ru": "Ваш поворот использует основание base = 10 000, а в этом вызове передано base = {base}: "
-            "подставьте в base ** (−2i / head_dim) аргумент `base`, а не фиксированное число.",
-        },
-        "positions_ignored": {
-            "en": "Your rotation uses positions 0, 1, 2, … instead of the `positions` argument, here "
+            "`torch.arange(head_dim // 2)` gives i, which you must double."
+        ),
+        "base_ignored": (
+            "Your rotation uses base 10 000, but this call passed base = {base}: use the `base` "
+            "argument in base ** (−2i / head_dim) rather than a fixed number."
+        ),
+        "positions_ignored": (
+            "Your rotation uses positions 0, 1, 2, … instead of the `positions` argument, here "
             "{positions}. With a cache, a newly generated token keeps its true position even when "
-            "it is alone in x: take the angles from `positions`.",
-            "ru": "Ваш поворот использует позиции 0, 1, 2, … вместо аргумента `positions`, здесь "
-            "{positions}. При генерации с кэшем новый токен сохраняет свою настоящую позицию, даже когда он один "
-            "в x: берите углы из `positions`.",
-        },
-        "same_angle": {
-            "en": "Every token is turned by the same angle, whatever its position, so the rotation "
+            "it is alone in x: take the angles from `positions`."
+        ),
+        "same_angle": (
+            "Every token is turned by the same angle, whatever its position, so the rotation "
             "carries no position at all. The angle of pair i at position m is m · "
             "θ^(−2i/head_dim): one row of angles per token, `positions[:, None] * inv_freq`, "
-            "shape (seq, head_dim/2).",
-            "ru": "Каждый токен поворачивается на один и тот же угол, какой бы ни была его позиция, "
-            "и поворот вообще не несёт позиции. Угол пары i на позиции m равен m · "
-            "θ^(−2i/head_dim): по строке углов на токен, `positions[:, None] * inv_freq`, "
-            "форма (seq, head_dim/2).",
-        },
-        "dtype": {
-            "en": "x came in as {expected}, but the output is {got}. Compute in float64 if you like, "
-            "but cast the result back at the end: `return out.to(x.dtype)`.",
-            "ru": "x пришёл в типе {expected}, а выход получился в типе {got}. Считать можно и во float64, "
-            "но в конце приведите результат обратно: `return out.to(x.dtype)`.",
-        },
-        "float64": {
-            "en": "With x in {dtype} at position {position}, your values are off by {err}: the "
+            "shape (seq, head_dim/2)."
+        ),
+        "dtype": (
+            "x came in as {expected}, but the output is {got}. Compute in float64 if you like, "
+            "but cast the result back at the end: `return out.to(x.dtype)`."
+        ),
+        "float64": (
+            "With x in {dtype} at position {position}, your values are off by {err}: the "
             "angles were computed in too low a precision. There m · θ^(−2i/head_dim) is a large "
             "number, which float32 rounds by up to about 4e-3 near position 100 000 (half of "
             "float32's step of 1/128 there; lesson 6), and float16 far worse. Compute the angles, cos and sin in float64 (`positions.double()`) "
-            "and cast only the result to `x.dtype`.",
-            "ru": "Для x типа {dtype} на позиции {position} ваши значения отличаются на {err}: "
-            "углы посчитаны со слишком низкой точностью. Там m · θ^(−2i/head_dim) — большое "
-            "число, и float32 округляет его с погрешностью до 4·10⁻³ около позиции 100 000 "
-            "(половина шага float32, который там равен 1/128; урок 6), а float16 — намного грубее. Считайте углы, cos и sin во float64 (`positions.double()`) "
-            "и приводите к `x.dtype` только результат.",
-        },
-        "wrong_shape": {
-            "en": "For {name} of shape {expected} the output must have the same shape; yours has shape {got}.",
-            "ru": "Для {name} формы {expected} выход должен иметь ту же форму, а у вас форма {got}.",
-        },
-        "mismatch": {
-            "en": "At batch row {row}, head {head}, position {position}, dimension {dim}, your output is "
-            "{got}, but the rotation gives {expected}. That is the first value that differs.",
-            "ru": "В примере {row} батча, в голове {head}, на позиции {position}, в координате {dim} у "
-            "вас {got}, а поворот даёт {expected}. Это первое расхождение.",
-        },
-        "modifies_input": {
-            "en": "The values are right, but your code changed the caller's `{name}` in place "
+            "and cast only the result to `x.dtype`."
+        ),
+        "wrong_shape": "For {name} of shape {expected} the output must have the same shape; yours has shape {got}.",
+        "mismatch": (
+            "At batch row {row}, head {head}, position {position}, dimension {dim}, your output is "
+            "{got}, but the rotation gives {expected}. That is the first value that differs."
+        ),
+        "modifies_input": (
+            "The values are right, but your code changed the caller's `{name}` in place "
             "(`x[..., 0::2] = ...`): the vectors that came in are overwritten. Build a new tensor: "
-            "`torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)`.",
-            "ru": "Значения верные, но ваш код изменил переданный `{name}` на месте (`x[..., 0::2] = "
-            "...`): входные векторы затёрты. Соберите новый тензор: `torch.stack((a * cos - b * "
-            "sin, a * sin + b * cos), dim=-1).flatten(-2)`.",
-        },
-        "qk_not_triple": {
-            "en": "`rotate_qk` must return three tensors, `(q, k, v)`, ready for attention; it returned {got}.",
-            "ru": "`rotate_qk` должна вернуть три тензора, `(q, k, v)`, готовые для внимания, а вернула {got}.",
-        },
-        "keys_not_rotated": {
-            "en": "The queries are rotated, but the keys come back as they were. The score q_m · k_n "
-            "depends on m − n only when both are turned by their positions: rotate k too.",
-            "ru": "Запросы повёрнуты, а ключи возвращаются как были. Скалярное произведение q_m · k_n зависит только "
-            "от m − n, когда оба вектора повёрнуты по своим позициям: поверните и k.",
-        },
-        "rotated_values": {
-            "en": "The values are rotated as well as the queries and keys. RoPE turns q and k so that "
+            "`torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)`."
+        ),
+        "qk_not_triple": "`rotate_qk` must return three tensors, `(q, k, v)`, ready for attention; it returned {got}.",
+        "keys_not_rotated": (
+            "The queries are rotated, but the keys come back as they were. The score q_m · k_n "
+            "depends on m − n only when both are turned by their positions: rotate k too."
+        ),
+        "rotated_values": (
+            "The values are rotated as well as the queries and keys. RoPE turns q and k so that "
             "their score depends on m − n; the values are what attention then averages, and "
             "turning them by absolute positions would mix positions into the output. Return `v` "
-            "untouched.",
-            "ru": "Вместе с запросами и ключами повёрнуты и значения. RoPE поворачивает q и k, чтобы "
-            "их скалярное произведение зависело от m − n; значения же внимание потом усредняет, и поворот на "
-            "абсолютные позиции подмешал бы позиции в выход. Верните `v` без изменений.",
-        },
-        "values_changed": {
-            "en": "The values come back changed: `rotate_qk` only prepares queries and keys, and "
-            "returns `v` itself.",
-            "ru": "Значения возвращаются изменёнными: `rotate_qk` готовит только запросы и ключи, а "
-            "`v` возвращает как есть.",
-        },
-        "hint1": {
-            "en": "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is coordinates 2i and "
+            "untouched."
+        ),
+        "values_changed": (
+            "The values come back changed: `rotate_qk` only prepares queries and keys, and "
+            "returns `v` itself."
+        ),
+        "hint1": (
+            "Pair neighbours: `a, b = x[..., 0::2], x[..., 1::2]` (pair i is coordinates 2i and "
             "2i+1). Pair i at position m turns by m · θ^(−2i/head_dim), θ = `base`: `two_i = torch.arange(0, "
             "head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / head_dim)`, of shape "
-            "(seq, head_dim/2), which broadcasts over batch and heads.",
-            "ru": "Пару образуют соседние координаты: `a, b = x[..., 0::2], x[..., 1::2]` (пара i — "
-            "координаты 2i и 2i+1). Пара i на позиции m поворачивается на m · θ^(−2i/head_dim), где θ — это `base`: `two_i = "
-            "torch.arange(0, head_dim, 2)`, `angle = positions[:, None] * base ** (-two_i / "
-            "head_dim)`, форма (seq, head_dim/2), которую транслирование (broadcasting) растягивает на батч и головы.",
-        },
-        "hint2": {
-            "en": "Turn (a, b) by the angle: (a·cos − b·sin, a·sin + b·cos), the complex product (a + "
+            "(seq, head_dim/2), which broadcasts over batch and heads."
+        ),
+        "hint2": (
+            "Turn (a, b) by the angle: (a·cos − b·sin, a·sin + b·cos), the complex product (a + "
             "jb)·e^(j·angle). Put the pairs back side by side in a new tensor: "
-            "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
-            "ru": "Поверните (a, b) на угол: (a·cos − b·sin, a·sin + b·cos), комплексное произведение "
-            "(a + jb)·e^(j·angle). Снова поставьте координаты каждой пары рядом, в новом тензоре: "
-            "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`.",
-        },
-        "hint3": {
-            "en": "Near position 100 000 the angle is a large number that float32 rounds by up to ~4e-3: "
+            "`torch.stack((new_a, new_b), dim=-1).flatten(-2)`."
+        ),
+        "hint3": (
+            "Near position 100 000 the angle is a large number that float32 rounds by up to ~4e-3: "
             "compute in float64 (`positions.double()`, `x.double()`) and return `.to(x.dtype)`. In "
             "`rotate_qk`, rotate q and k and return v as it is: attention averages the values, "
-            "they carry no position.",
-            "ru": "Около позиции 100 000 угол — большое число, которое float32 округляет с "
-            "погрешностью примерно до 4·10⁻³: считайте во float64 (`positions.double()`, `x.double()`) и возвращайте "
-            "`.to(x.dtype)`. В `rotate_qk` поверните q и k, а v верните как есть: внимание "
-            "усредняет значения, позиций они не несут.",
-        },
-        "solution": {
-            "en": "`apply_rotary` builds the angles, cos and sin in float64, turns each neighbouring "
-            "pair and casts back to x's dtype; `rotate_qk` rotates only queries and keys.",
-            "ru": "`apply_rotary` строит углы, cos и sin во float64, поворачивает каждую пару соседних "
-            "координат и приводит результат к типу x; `rotate_qk` поворачивает только запросы и "
-            "ключи.",
-        },
+            "they carry no position."
+        ),
+        "solution": (
+            "`apply_rotary` builds the angles, cos and sin in float64, turns each neighbouring "
+            "pair and casts back to x's dtype; `rotate_qk` rotates only queries and keys."
+        ),
     },
 )
 

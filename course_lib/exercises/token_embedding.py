@@ -32,182 +32,109 @@ from .runner import Run
 MESSAGES = Messages(
     "tok",
     {
-        "correct": {
-            "en": "Each token id picks its row of the table, and the row is multiplied by √d_model "
+        "correct": (
+            "Each token id picks its row of the table, and the row is multiplied by √d_model "
             "(here {scale}); at the paper's size your vectors start with RMS {rms}, the "
-            "scale of the positional encoding added to them. Well done!",
-            "ru": "Каждый индекс токена выбирает свою строку таблицы, и она умножается на √d_model "
-            "(здесь {scale}); при размерах из статьи ваши векторы начинают с RMS {rms} — "
-            "того же порядка, что и прибавляемое к ним позиционное кодирование. Отлично!",
-        },
-        "embedding_shape": {
-            "en": "`nn.Embedding` takes the number of rows first: your table has shape ({rows}, "
+            "scale of the positional encoding added to them. Well done!"
+        ),
+        "embedding_shape": (
+            "`nn.Embedding` takes the number of rows first: your table has shape ({rows}, "
             "{cols}), but vocab_size = {vocab_size} and d_model = {d_model}. Write "
-            "`nn.Embedding(vocab_size, d_model)`.",
-            "ru": "У `nn.Embedding` первым аргументом идёт число строк: ваша таблица имеет форму "
-            "({rows}, {cols}), а vocab_size = {vocab_size} и d_model = {d_model}. Нужно "
-            "`nn.Embedding(vocab_size, d_model)`.",
-        },
-        "wrong_shape": {
-            "en": "For ids of shape {ids_shape} the output must have shape {expected}, one vector "
-            "of size d_model per token; yours has shape {got}.",
-            "ru": "Для индексов формы {ids_shape} выход должен иметь форму {expected} — по вектору "
-            "длины d_model на каждый токен, а у вас форма {got}.",
-        },
-        "table_in_forward": {
-            "en": "Two calls with the same ids gave different vectors, although the module is in "
+            "`nn.Embedding(vocab_size, d_model)`."
+        ),
+        "wrong_shape": (
+            "For ids of shape {ids_shape} the output must have shape {expected}, one vector "
+            "of size d_model per token; yours has shape {got}."
+        ),
+        "table_in_forward": (
+            "Two calls with the same ids gave different vectors, although the module is in "
             "eval mode. Is the table created inside `forward`? Create `nn.Embedding` once, in "
-            "`__init__`, so that every call reads the same learned table.",
-            "ru": "Два вызова с одними и теми же индексами дали разные векторы, хотя модуль в "
-            "режиме инференса (`model.eval()`). Может быть, таблица создаётся внутри `forward`? Создайте "
-            "`nn.Embedding` один раз, в `__init__`: тогда каждый вызов читает одну и ту же "
-            "обучаемую таблицу.",
-        },
-        "table_not_parameter": {
-            "en": "The table `{name}` is a plain tensor, not a parameter: the optimizer never sees "
+            "`__init__`, so that every call reads the same learned table."
+        ),
+        "table_not_parameter": (
+            "The table `{name}` is a plain tensor, not a parameter: the optimizer never sees "
             "it, so it never learns. Use `nn.Embedding(vocab_size, d_model)`, or wrap the "
-            "tensor in `nn.Parameter`.",
-            "ru": "Таблица `{name}` — обычный тензор, а не параметр: оптимизатор её не видит, и она "
-            "никогда не обучится. Используйте `nn.Embedding(vocab_size, d_model)` или "
-            "оберните тензор в `nn.Parameter`.",
-        },
-        "no_table": {
-            "en": "There is no table of shape ({vocab_size}, {d_model}) among the module's "
+            "tensor in `nn.Parameter`."
+        ),
+        "no_table": (
+            "There is no table of shape ({vocab_size}, {d_model}) among the module's "
             "parameters. A token embedding is a learned lookup table, created once, in "
-            "`__init__`: `nn.Embedding(vocab_size, d_model)`.",
-            "ru": "Среди параметров модуля нет таблицы формы ({vocab_size}, {d_model}). Эмбеддинг "
-            "токенов — это обучаемая таблица, которую создают один раз, в `__init__`: "
-            "`nn.Embedding(vocab_size, d_model)`.",
-        },
-        "missing_scale": {
-            "en": "The vectors are the rows of the table as they are: multiply them by √d_model = "
-            "{scale}, as in section 3.4 of the paper.",
-            "ru": "Векторы — это строки таблицы как есть: умножьте их на √d_model = {scale}, "
-            "как в разделе 3.4 статьи.",
-        },
-        "divided": {
-            "en": "The vectors are divided by √d_model, but the paper multiplies them: `* "
-            "math.sqrt(d_model)`, here × {scale}.",
-            "ru": "Векторы делятся на √d_model, а в статье их умножают: `* math.sqrt(d_model)`, "
-            "здесь × {scale}.",
-        },
-        "scaled_by_d_model": {
-            "en": "The vectors are multiplied by d_model = {d_model} itself, not by its square root "
-            "√d_model = {scale}: use `math.sqrt(d_model)`.",
-            "ru": "Векторы умножаются на сам d_model = {d_model}, а нужно на квадратный корень из "
-            "него, √d_model = {scale}: используйте `math.sqrt(d_model)`.",
-        },
-        "wrong_scale": {
-            "en": "The vectors are the rows of the table times {got}; the factor must be √d_model = {scale}.",
-            "ru": "Векторы равны строкам таблицы, умноженным на {got}, а множитель должен быть "
-            "√d_model = {scale}.",
-        },
-        "no_gradient": {
-            "en": "The values are right, but no gradient reaches the table, so it would never "
+            "`__init__`: `nn.Embedding(vocab_size, d_model)`."
+        ),
+        "missing_scale": (
+            "The vectors are the rows of the table as they are: multiply them by √d_model = "
+            "{scale}, as in section 3.4 of the paper."
+        ),
+        "divided": (
+            "The vectors are divided by √d_model, but the paper multiplies them: `* "
+            "math.sqrt(d_model)`, here × {scale}."
+        ),
+        "scaled_by_d_model": (
+            "The vectors are multiplied by d_model = {d_model} itself, not by its square root "
+            "√d_model = {scale}: use `math.sqrt(d_model)`."
+        ),
+        "wrong_scale": "The vectors are the rows of the table times {got}; the factor must be √d_model = {scale}.",
+        "no_gradient": (
+            "The values are right, but no gradient reaches the table, so it would never "
             "learn. Look for `torch.no_grad()`, `.detach()`, `.data`, or a frozen table "
             "(`requires_grad=False`, or `nn.Embedding.from_pretrained`, which freezes by "
-            "default).",
-            "ru": "Значения верные, но градиент не доходит до таблицы, и она никогда не обучится. "
-            "Поищите в коде `torch.no_grad()`, `.detach()`, `.data` или замороженную таблицу "
-            "(`requires_grad=False` или `nn.Embedding.from_pretrained`, который по умолчанию "
-            "замораживает веса).",
-        },
-        "zero_table": {
-            "en": "Your table starts at zeros, so every token gets the same vector (all zeros): the model could "
+            "default)."
+        ),
+        "zero_table": (
+            "Your table starts at zeros, so every token gets the same vector (all zeros): the model could "
             "not tell two tokens apart, and the gradients of all rows would stay equal. Start from random "
-            "numbers, e.g. `nn.init.normal_(weight, std=d_model ** -0.5)`.",
-            "ru": "Ваша таблица начинается с нулей, и все токены получают один и тот же вектор (нулевой): модель "
-            "не смогла бы отличить один токен от другого, а градиенты всех строк оставались бы одинаковыми. "
-            "Начните со случайных чисел, например `nn.init.normal_(weight, std=d_model ** -0.5)`.",
-        },
-        "init_too_large": {
-            "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
+            "numbers, e.g. `nn.init.normal_(weight, std=d_model ** -0.5)`."
+        ),
+        "init_too_large": (
+            "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
             "vectors of RMS {rms} = {ratio} × the RMS of the positional encoding (1/√2 "
             "≈ 0.71) that will be added to them: the positions would hardly change the sum. "
             "`nn.Embedding`'s default, N(0, 1), gives exactly that after × √d_model. Draw the "
             "table from N(0, 1/d_model), the small init that weight tying asks for: "
             "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; × √d_model then "
-            "brings the vectors to RMS 1.",
-            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
-            "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
-            "возвращает векторы с RMS {rms} = {ratio} × RMS позиционного кодирования "
-            "(1/√2 ≈ 0,71), которое к ним прибавят: позиции почти не изменят сумму. Ровно это даёт инициализация `nn.Embedding` по умолчанию, N(0, 1), после "
-            "умножения на √d_model. Берите таблицу из N(0, 1/d_model) — маленькую инициализацию, "
-            "которой требует связывание весов: `nn.init.normal_(self.embedding.weight, "
-            "std=d_model ** -0.5)`; тогда умножение на √d_model приведёт векторы к RMS 1.",
-        },
-        "init_too_small": {
-            "en": "The lookup, the factor and the gradients are right; now the scale. Built at the "
+            "brings the vectors to RMS 1."
+        ),
+        "init_too_small": (
+            "The lookup, the factor and the gradients are right; now the scale. Built at the "
             "paper's size (vocab_size = {vocab_size}, d_model = {d_model}), your module returns "
             "vectors of RMS {rms} = only {ratio} × the RMS of the positional encoding "
             "(1/√2 ≈ 0.71) that will be added to them: the positions would drown the words. Xavier "
             "init (the Annotated Transformer), `nn.Linear`'s default and std = 1/d_model all "
             "start this small; N(0, 1/d_model) names the variance, so its standard deviation "
             "is d_model ** -0.5. Write `nn.init.normal_(self.embedding.weight, std=d_model ** "
-            "-0.5)`; × √d_model then brings the vectors to RMS 1.",
-            "ru": "Выбор строк, множитель и градиенты верные; осталось проверить масштаб. При "
-            "размерах из статьи (vocab_size = {vocab_size}, d_model = {d_model}) ваш модуль "
-            "возвращает векторы с RMS {rms} = всего {ratio} × RMS позиционного "
-            "кодирования (1/√2 ≈ 0,71), которое к ним прибавят: позиции заглушат слова. "
-            "Такой же маленький масштаб дают инициализация Ксавье (Xavier, как в Annotated Transformer), инициализация "
-            "`nn.Linear` по умолчанию и стандартное отклонение 1/d_model; в записи N(0, 1/d_model) стоит "
-            "дисперсия, а стандартное отклонение равно `d_model ** -0.5`. Напишите "
-            "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)`; тогда умножение на "
-            "√d_model приведёт векторы к RMS 1.",
-        },
-        "mismatch": {
-            "en": "The first value that differs from the row of the table × √d_model: batch row "
+            "-0.5)`; × √d_model then brings the vectors to RMS 1."
+        ),
+        "mismatch": (
+            "The first value that differs from the row of the table × √d_model: batch row "
             "{row}, position {pos}, dimension {dim} (token id {token}): expected "
-            "{expected}, got {got}.",
-            "ru": "Первое расхождение со строкой таблицы × √d_model: пример {row} в батче, позиция "
-            "{pos}, координата {dim} (индекс токена {token}): ожидалось {expected}, "
-            "получено {got}.",
-        },
-        "hint1": {
-            "en": "A lookup table of `vocab_size` rows, each a vector of size `d_model`, is "
+            "{expected}, got {got}."
+        ),
+        "hint1": (
+            "A lookup table of `vocab_size` rows, each a vector of size `d_model`, is "
             "`nn.Embedding(vocab_size, d_model)`. Create it in `__init__`, after "
             "`super().__init__()`: its weights then become parameters of your module and are "
-            "trained with it.",
-            "ru": "Таблица из `vocab_size` строк, каждая из которых — вектор длины `d_model`, — это "
-            "`nn.Embedding(vocab_size, d_model)`. Создайте её в `__init__`, после "
-            "`super().__init__()`: тогда её веса станут параметрами вашего модуля и будут "
-            "обучаться вместе с ним.",
-        },
-        "hint2": {
-            "en": "In `forward`, `self.embedding(ids)` replaces every id by its row of the table: "
+            "trained with it."
+        ),
+        "hint2": (
+            "In `forward`, `self.embedding(ids)` replaces every id by its row of the table: "
             "ids of shape `(batch, seq)` become vectors of shape `(batch, seq, d_model)`. "
             "Then scale them: the paper multiplies the embeddings by √d_model (section 3.4). "
             "The factor and the table's init go together: `nn.Embedding` starts at N(0, 1), "
-            "√d_model times too large once scaled; the lesson starts it at N(0, 1/d_model).",
-            "ru": "В `forward` вызов `self.embedding(ids)` заменяет каждый индекс его строкой "
-            "таблицы: из индексов формы `(batch, seq)` получаются векторы формы `(batch, seq, "
-            "d_model)`. Осталось их масштабировать: в статье эмбеддинги умножают на √d_model "
-            "(раздел 3.4). Множитель и инициализация таблицы выбираются вместе: `nn.Embedding` "
-            "начинает с N(0, 1), и после умножения векторы в √d_model раз больше нужного; в "
-            "уроке таблица начинается с N(0, 1/d_model).",
-        },
-        "hint3": {
-            "en": "Right after creating the table, draw it again: `nn.init.normal_(self.embedding.weight, "
+            "√d_model times too large once scaled; the lesson starts it at N(0, 1/d_model)."
+        ),
+        "hint3": (
+            "Right after creating the table, draw it again: `nn.init.normal_(self.embedding.weight, "
             "std=d_model ** -0.5)` (the variance is 1/d_model, so the std is its square root). "
             "The factor is a plain number, so compute it once, in `__init__`: `self.scale = "
             "math.sqrt(d_model)`. Multiply, don't divide, and take the square root of "
-            "d_model, not d_model itself: `return self.embedding(ids) * self.scale`.",
-            "ru": "Сразу после создания таблицы заполните её заново: "
-            "`nn.init.normal_(self.embedding.weight, std=d_model ** -0.5)` (дисперсия равна "
-            "1/d_model, значит, стандартное отклонение — корень из неё). Множитель — обычное "
-            "число, поэтому посчитайте его один раз, в `__init__`: `self.scale = "
-            "math.sqrt(d_model)`. Умножайте, а не делите, и берите корень из d_model, а не сам "
-            "d_model: `return self.embedding(ids) * self.scale`.",
-        },
-        "solution": {
-            "en": "A lookup table made once, in `__init__`, and drawn from N(0, 1/d_model); "
+            "d_model, not d_model itself: `return self.embedding(ids) * self.scale`."
+        ),
+        "solution": (
+            "A lookup table made once, in `__init__`, and drawn from N(0, 1/d_model); "
             "`forward` reads the rows of the ids and multiplies them by √d_model, which brings "
-            "them to RMS 1.",
-            "ru": "Таблица создаётся один раз, в `__init__`, и заполняется из N(0, 1/d_model); "
-            "`forward` берёт строки для индексов и умножает их на √d_model, что приводит их к "
-            "RMS 1.",
-        },
+            "them to RMS 1."
+        ),
     },
 )
 

@@ -65,7 +65,7 @@ def module(name: str, *parts: str) -> str:
 
 def template(catalogue: Messages, key: str, lang: str) -> str:
     """Message ``key`` of ``catalogue`` in ``lang`` with its ``{placeholders}`` left for the JavaScript to fill."""
-    names = placeholders(catalogue.entries[key]["en"])
+    names = placeholders(catalogue.english[key])
     return catalogue(key, lang, **{name: "{" + name + "}" for name in names})
 
 

@@ -52,6 +52,7 @@ from course_lib.i18n import decimal_mark, pseudo, script_problems
 
 from ..core.config import LANGUAGE_DATA, LANGUAGES, PSEUDO, SOURCE_LANGUAGE, TRANSLATIONS
 from .lesson_code import PICK, code_names, code_problems, drop_import, localize, ruff_format, uses_name
+from .messages import LESSON_SOURCE
 
 __all__ = [
     "TARGETS",
@@ -76,7 +77,6 @@ __all__ = [
     "selected_cells",
     "DEEP_DIVE",
     "SPEAKER_NOTES",
-    "DEEP_DIVE_HEADING",
     "deep_dives",
     "deep_dive_problems",
     "render",
@@ -101,9 +101,13 @@ TABLE_MARKER = "<!-- lesson-table -->"
 TABLE_LINE = re.compile(r"<!-- lesson-table(?: (\d+)-(\d+))? -->")
 DEEP_DIVE = "deep-dive"
 SPEAKER_NOTES = "speaker-notes"
-#: the first line of a deep dive, by language (``{}``: its title)
-DEEP_DIVE_HEADING = {"en": "### Deep dive: {}", "ru": "### Подробнее: {}"}
 EXERCISE_KEY = "exercise_template"
+
+
+def deep_dive_heading(lang: str, title: str) -> str:
+    """The first line of a deep dive in ``lang``: ``### Deep dive: <title>`` in English."""
+    return LESSON_SOURCE("deep_dive_heading", lang, title=title)
+
 
 # the MyST markers jupytext reads: a code cell's opening fence, a prose cell break, any fence
 CODE_OPEN = re.compile(r"^(`{3,})\{code-cell\}")
@@ -454,7 +458,7 @@ def deep_dive_problems(src: Source) -> list[str]:
     for run in deep_dives(src.cells):
         where = src.where(run.start)
         for lang in LANGUAGES:
-            wanted = DEEP_DIVE_HEADING[lang].format("")
+            wanted = deep_dive_heading(lang, "")
             prose = [
                 i for i in run if src.cells[i].cell_type == "markdown" and cell_lang(src.cells[i]) == lang
             ]
@@ -462,7 +466,7 @@ def deep_dive_problems(src: Source) -> list[str]:
             if not prose or (first_code is not None and first_code < prose[0]):
                 problems.append(
                     f"{where}: a deep dive must open with a lang-{lang} prose cell whose first line is "
-                    f"{DEEP_DIVE_HEADING[lang].format('<title>')!r}, before any code"
+                    f"{deep_dive_heading(lang, '<title>')!r}, before any code"
                 )
                 continue
             text = src.cells[prose[0]].source.strip()
@@ -470,7 +474,7 @@ def deep_dive_problems(src: Source) -> list[str]:
             if not first.startswith(wanted) or not first[len(wanted) :].strip():
                 problems.append(
                     f"{src.where(prose[0])}: a deep dive's first lang-{lang} line must be "
-                    f"{DEEP_DIVE_HEADING[lang].format('<title>')!r}, got {first[:60]!r}"
+                    f"{deep_dive_heading(lang, '<title>')!r}, got {first[:60]!r}"
                 )
             for i in prose:
                 lines = src.cells[i].source.strip().splitlines()

@@ -521,7 +521,7 @@ def values_for(key: str, values: dict) -> dict:
     """The values that ``key``'s message needs, from what grading one notebook gave."""
     from course_lib.i18n import placeholders
 
-    return {name: values.get(name, "") for name in placeholders(messages.GRADE.entries[key[6:]]["en"])}
+    return {name: values.get(name, "") for name in placeholders(messages.GRADE.english[key[6:]])}
 
 
 def localised(verdict: Verdict, lang: str) -> str:

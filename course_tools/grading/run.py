@@ -66,11 +66,13 @@ def main() -> None:
         _send(channel, dumps_plain(message))
 
     # Babel's locale data, read before the guard: unpickling it imports babel.dates, whose import reads
-    # the machine's time zone, a file no lesson asks for; the numbers' symbols are cached afterwards
+    # the machine's time zone, a file no lesson asks for; the numbers' symbols are cached afterwards;
+    # and the messages' translations (course_lib/locale/), which the verdicts read
     import course_lib.i18n as i18n
 
     for lang in i18n.LANGUAGE_INFO:
         i18n.decimal_mark(lang)
+        i18n.load_translations(lang)
     os.chdir(job["workdir"])
     os.makedirs(os.environ["MPLCONFIGDIR"], exist_ok=True)
     for name, text in job.get("mpl_cache", {}).items():  # matplotlib's font list, built once by the grader

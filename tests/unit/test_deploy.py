@@ -220,10 +220,13 @@ def test_the_files_the_image_copies_are_enough_to_start_a_student_s_server(tmp_p
 def test_the_image_holds_of_course_tools_exactly_what_a_student_s_server_runs(tmp_path):
     """Started from the whole repository, the command loads these modules of course_tools, and the image
     holds these and no other: not the lesson build, the decks, the site, the hub itself or the grader."""
-    held = [path for path in image_course(tmp_path / "course") if path.startswith("course_tools/")]
+    copied = [path for path in image_course(tmp_path / "course") if path.startswith("course_tools/")]
+    held = [path for path in copied if path.endswith(".py")]
     (tmp_path / "home").mkdir()
     _, loaded = start_server(ROOT, tmp_path / "home")
     assert held == loaded
+    # and the translations of their messages, read from the .po (the image compiles nothing)
+    assert "course_tools/locale/ru/LC_MESSAGES/course_tools.po" in copied
     assert "course_tools/classroom/server.py" in held and "course_tools/classroom/workspace.py" in held
     assert not any(
         path.startswith(("course_tools/build/", "course_tools/publish/", "course_tools/grading/"))

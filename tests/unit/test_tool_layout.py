@@ -23,7 +23,18 @@ LAYERS = {
     "classroom": {"core"},
     "grading": {"core"},
 }
-ENTRY_POINTS = {"lessons", "slides", "handouts", "site", "workspace", "hub", "hub_kernel", "grade", "stages"}
+ENTRY_POINTS = {
+    "lessons",
+    "slides",
+    "handouts",
+    "site",
+    "workspace",
+    "hub",
+    "hub_kernel",
+    "grade",
+    "stages",
+    "translations",
+}
 
 
 def module_name(path: Path) -> str:
