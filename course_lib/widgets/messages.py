@@ -12,7 +12,7 @@ and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported b
 
 from ..i18n import Messages
 
-__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY", "SCALING"]
+__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "COMPARATOR", "POSITIONS", "EXTRAPOLATION", "ROTARY", "SCALING"]
 
 # live.py: every explorer's settings (Checked) and what the browser writes when it clamped a saved value
 LIVE = Messages(
@@ -188,6 +188,44 @@ TOKENS = Messages(
             "en": "size must be one of the sizes of the slider, {sizes}, got {value!r}",
             "ru": "аргумент `size` должен быть одним из размеров на слайдере, {sizes}, а получено {value!r}",
         },
+    },
+)
+
+
+# comparator.py: tokenizer_comparator (lesson 2)
+COMPARATOR = Messages(
+    "widgets_comparator",
+    {
+        "text": {"en": "text", "ru": "текст"},
+        "english": {"en": "the same in English", "ru": "то же по-английски"},
+        "course": {"en": "the course's BPE ({size} tokens)", "ru": "BPE курса ({size} токенов)"},
+        "readout": {
+            "en": "The text: {n_words} words, {n_chars} characters; in English: {n_english} words.",
+            "ru": "Текст: слов — {n_words}, символов — {n_chars}; по-английски: слов — {n_english}.",
+        },
+        "row": {
+            "en": "{name}: {n_tokens} tokens, {per_word} per word, ×{ratio} its tokens for the English",
+            "ru": "{name}: токенов — {n_tokens}, на слово — {per_word}, ×{ratio} к его токенам английского текста",
+        },
+        "loading": {"en": "loading its vocabulary…", "ru": "загружается словарь…"},
+        "unavailable": {
+            "en": "not in this copy of the course: gpt-tokenizer's files come with `make` (npm ci)",
+            "ru": "нет в этой копии курса: файлы gpt-tokenizer устанавливает `make` (npm ci)",
+        },
+        "no_kernel_data": {
+            "en": "its vocabulary comes from the kernel: run this cell",
+            "ru": "словарь передаёт ядро Jupyter: запустите эту ячейку",
+        },
+        "hint": {
+            "en": "A number under a token is its id. Click a token of the course's BPE to see the merges that built it.",
+            "ru": "Число под токеном — его индекс. Щёлкните по токену BPE курса, чтобы увидеть слияния, из которых он собран.",
+        },
+        "tree": {
+            "en": "How «{token}» (id {id}) was built, merge by merge, down to its bytes:",
+            "ru": "Как собран токен «{token}» (индекс {id}): слияние за слиянием, вплоть до байтов:",
+        },
+        "merge": {"en": "{token} (id {id}) = merge of", "ru": "{token} (индекс {id}) — слияние"},
+        "byte": {"en": "{token} (id {id}): byte {hex}", "ru": "{token} (индекс {id}): байт {hex}"},
     },
 )
 

@@ -65,6 +65,7 @@ UNREAD = {"seed", "embeddings.d_model"}
 EXPLORERS = {
     "vocab": (lambda lang: widgets.vocab_explorer(small_vocab(), text="the cat", lang=lang), []),
     "tokens": (lambda lang: widgets.token_explorer(small_tokenizer(), text="the cat", lang=lang), ["size"]),
+    "comparator": (lambda lang: widgets.tokenizer_comparator(small_tokenizer(), lang=lang), []),
     "embeddings": (
         lambda lang: widgets.embedding_explorer(["the cat sat", "a dog"], d_model=16, lang=lang),
         ["sentence"],
