@@ -12,7 +12,17 @@ and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported b
 
 from ..i18n import Messages
 
-__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "COMPARATOR", "POSITIONS", "EXTRAPOLATION", "ROTARY", "SCALING"]
+__all__ = [
+    "LIVE",
+    "MESSAGES",
+    "VOCAB",
+    "TOKENS",
+    "COMPARATOR",
+    "POSITIONS",
+    "EXTRAPOLATION",
+    "ROTARY",
+    "SCALING",
+]
 
 # live.py: every explorer's settings (Checked) and what the browser writes when it clamped a saved value
 LIVE = Messages(

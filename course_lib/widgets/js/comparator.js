@@ -69,8 +69,53 @@ export function loadEncoding(model, name, waitMs = 30000) {
   return LOADING.get(name);
 }
 
+// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, decoded by a
+// TextDecoder that drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
+// which its table keeps as bytes) are looked up as "" and never merge, so "joiner\ufeff" got two tokens
+// where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
+// mark are looked up among its byte tokens, then as text with the mark kept.
+const KEEP_BOM = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function keepByteOrderMark(api) {
+  const core = api.bytePairEncodingCoreProcessor;
+  if (core.courseKeepsBom) return;
+  const lookUp = core.getBpeRankFromBytes.bind(core);
+  core.getBpeRankFromBytes = (key) => {
+    if (key[0] !== 0xef || key[1] !== 0xbb || key[2] !== 0xbf) return lookUp(key);
+    const index = core.binarySearch(key);
+    if (index !== -1) return core.bytePairNonUtfSortedEncoder[index][1];
+    try {
+      return core.getBpeRankFromString(KEEP_BOM.decode(key));
+    } catch {
+      return undefined; // not whole characters, and no byte token
+    }
+  };
+  core.courseKeepsBom = true;
+}
+
+// White space as tiktoken's patterns mean it (Rust's \s, Unicode's White_Space: U+0085 in, U+FEFF out), where
+// gpt-tokenizer's JavaScript \s has U+FEFF and not U+0085: "x \ufeff" was cut " " + "\ufeff" by GPT-2's
+// pattern, where tiktoken cuts "x", " \ufeff". Each \s, \S and [^\s\p{L}\p{N}] of the pattern is rewritten.
+export function tiktokenSpaces(source) {
+  const SPACE = "\u0000"; // a placeholder for \s that no pattern holds
+  return source
+    .replaceAll(String.raw`[^\s\p{L}\p{N}]`, String.raw`(?:[^${SPACE}\x85\p{L}\p{N}]|\ufeff)`)
+    .replaceAll(String.raw`\S`, String.raw`(?:[^${SPACE}\x85]|\ufeff)`)
+    .replaceAll(String.raw`\s`, String.raw`(?:(?!\ufeff)[${SPACE}\x85])`)
+    .replaceAll(SPACE, String.raw`\s`);
+}
+
+function withTiktokenSpaces(api) {
+  const core = api.bytePairEncodingCoreProcessor;
+  if (core.courseSpaces) return;
+  core.tokenSplitRegex = new RegExp(tiktokenSpaces(core.tokenSplitRegex.source), core.tokenSplitRegex.flags);
+  core.clearMergeCache?.();
+  core.courseSpaces = true;
+}
+
 // how `api` encodes typed text: every special token's name is text (disallowed_special=() in tiktoken)
 export function encodeWith(api) {
+  keepByteOrderMark(api);
+  withTiktokenSpaces(api);
   const options = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
   return (text) => api.encode(text, options);
 }
@@ -112,27 +157,31 @@ function treeList(node, data, bytes, labels) {
   return item;
 }
 
-// one tokenizer's tokens, each a box with its id under it; a dashed box where a token is part of a character
-function boxes(view, ids, textOf, palette, clickable) {
-  let cut = false;
-  const out = [];
-  ids.forEach((id, n) => {
+// one tokenizer's tokens, each a box with its id under it; a dashed box where a token is part of a character.
+// The boxes of the ids that did not change (`before`, what the row shows) are kept: a key typed at the end
+// of a long text makes a few boxes, not all of them. Returns whether a token is part of a character.
+function boxes(view, ids, before, textOf, palette, clickable) {
+  let same = 0;
+  while (same < ids.length && same < before.length && ids[same] === before[same]) same++;
+  while (view.children.length > same) view.lastChild.remove();
+  const out = document.createDocumentFragment();
+  for (let n = same; n < ids.length; n++) {
+    const id = ids[n];
     const [text, whole_] = textOf(id);
-    cut ||= !whole_;
     const box = document.createElement(clickable ? "button" : "span");
     box.className = "course-comparator-token";
     box.dataset.id = String(id);
     box.style.backgroundColor = palette[n % palette.length];
-    if (!whole_) box.style.border = "1px dashed #666";
+    if (!whole_) box.classList.add("course-comparator-cut");
     const top = document.createElement("span");
     top.textContent = shown(text);
     const bottom = document.createElement("small");
     bottom.textContent = String(id);
     box.append(top, bottom);
-    out.push(box);
-  });
-  view.replaceChildren(...out);
-  return cut;
+    out.append(box);
+  }
+  view.append(out);
+  return view.querySelector(".course-comparator-cut") !== null;
 }
 
 // no setting bounded by another
@@ -158,6 +207,7 @@ async function render({ model: saved, el }) {
 .tokenizer-comparator .course-comparator-token { display: inline-flex; flex-direction: column; align-items: center; color: #000;
   border: 1px solid transparent; padding: 0 2px; font: inherit; line-height: 1.2; min-height: 24px; white-space: pre; margin: 0; }
 .tokenizer-comparator button.course-comparator-token { cursor: pointer; }
+.tokenizer-comparator .course-comparator-token.course-comparator-cut { border: 1px dashed #666; }
 .tokenizer-comparator button.course-comparator-token[aria-pressed=true] { outline: 2px solid #000; }
 .tokenizer-comparator .course-comparator-token small { font-size: 0.7em; color: #333; }
 .tokenizer-comparator .course-explorer-note { font-size: 0.85em; margin: 0.2em 0; }
@@ -188,7 +238,7 @@ async function render({ model: saved, el }) {
     view.className = "course-comparator-tokens";
     box.append(head, view);
     rows.append(box);
-    row[name] = { head, view, encode: name === "course" ? course : null, status: name === "course" ? null : "loading", cache: new Map() };
+    row[name] = { head, view, encode: name === "course" ? course : null, status: name === "course" ? null : "loading", cache: new Map(), ids: [] };
   }
   let selected = null; // the course's token whose merges are shown
 
@@ -208,10 +258,12 @@ async function render({ model: saved, el }) {
       if (!r.encode) {
         r.head.textContent = `${label}: ${labels[r.status] ?? r.status}`;
         r.view.replaceChildren();
+        r.ids = [];
         continue;
       }
       const ids = r.encode(text);
-      const nEnglish = r.encode(english).length;
+      if (r.english !== english) [r.english, r.nEnglish] = [english, r.encode(english).length];
+      const nEnglish = r.nEnglish;
       r.head.textContent = fill(labels.row, {
         name: label,
         n_tokens: ids.length,
@@ -223,7 +275,7 @@ async function render({ model: saved, el }) {
         const t = whole(b);
         return [t ?? readable(b), t !== null];
       };
-      cut = boxes(r.view, ids, textOf, data.palette, name === "course") || cut;
+      cut = boxes(r.view, ids, r.ids, textOf, data.palette, name === "course") || cut;
       r.ids = ids;
     }
     note.textContent = cut ? labels.cut : "";
