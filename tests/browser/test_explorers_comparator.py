@@ -64,6 +64,10 @@ TEXTS = {
 
 @pytest.fixture(scope="module")
 def references():
+    return reference_tokenizers()
+
+
+def reference_tokenizers():
     """name -> (BPETokenizer from the files, tiktoken.Encoding built offline by tiktoken's own code)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tiktoken.load, "read_file_cached", _read_local)
