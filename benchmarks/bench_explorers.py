@@ -431,19 +431,24 @@ def reference_tokenizers():
     return {name: ours for name, (ours, _) in references().items()}
 
 
-def kernel_comparator():
+def kernel_comparator(path=None):
     """Lesson 2's tokenizer comparator (live from the start: no kernel version in git): the same move done
     kernel-side, for the ratio: a letter typed, the text encoded by the course's BPE and by GPT-2's,
-    cl100k's and o200k's vocabularies in course_lib (``BPETokenizer``), each row's boxes written as HTML."""
+    cl100k's and o200k's vocabularies in course_lib (``BPETokenizer``), each row's boxes written as HTML.
+    The course's tokenizer is lesson 2's, or the one saved at ``path`` (measured in a real kernel, as
+    lesson 2's token explorer: its Python work is a fraction of the round trip)."""
     import html
 
-    explorer = widgets.tokenizer_comparator(tokenizer(), text=SENTENCE_2)
+    from course_lib.bpe import BPETokenizer
+
+    big = tokenizer() if path is None else BPETokenizer.load(path)
+    explorer = widgets.tokenizer_comparator(big, text=SENTENCE_2)
     others = reference_tokenizers()
     step = toggle(SENTENCE_2, SENTENCE_2 + "я")
 
     def move():
         explorer.text = step()
-        rows = [("course", tokenizer(), explorer.ids())]
+        rows = [("course", big, explorer.ids())]
         rows += [
             (name, tok, tok.encode(explorer.text, disallowed_special=())) for name, tok in others.items()
         ]
@@ -506,6 +511,12 @@ def in_kernel(factory: str, argument: str = ""):
     return make
 
 
+def kernel_comparator_in_kernel(kernel: Kernel):
+    path = Path(tempfile.mkdtemp()) / "tokenizer.json"
+    tokenizer().save(path)
+    return kernel.move(IN_KERNEL.format(factory="kernel_comparator", argument=repr(str(path))))
+
+
 def kernel_tokens_in_kernel(kernel: Kernel):
     # lesson 2's tokenizer, trained here once, handed to the kernel as its saved file
     path = Path(tempfile.mkdtemp()) / "tokenizer.json"
@@ -561,8 +572,9 @@ EXPLORERS = {
         lambda: widgets.tokenizer_comparator(tokenizer(), text=SENTENCE_2),
         {"text": ("text", SENTENCE_2, SENTENCE_2 + "я"), "english": ("text", "Hello", "Hello!")},
         None,
-        kernel_comparator,
+        kernel_comparator_in_kernel,
         "text",
+        round_trip=True,
     ),
     "embeddings (3)": Explorer(
         "embedding-explorer",
