@@ -173,7 +173,7 @@ def tokenizer_comparator(
         >>> tok = BPETokenizer.train(["the cat sat on the mat"] * 3, vocab_size=270)
         >>> comparator = tokenizer_comparator(tok, text="the cat", english="the cat", lang="ru")
         >>> comparator.course_row()
-        'BPE курса (270 токенов): токенов — 2, на слово — 1,00, ×1,00 к английскому тексту'
+        'BPE курса (270 токенов): токенов — 2, на слово — 1,00, ×1,00 к его токенам английского текста'
         >>> comparator.merge_tree(comparator.ids()[1])[:2]
         (' cat', 269)
     """

@@ -11,7 +11,8 @@ const LOADING = new Map();
 // the folder of the page's vendor scripts: the site's _static/ and a deck's assets/ hold the widget
 // renderer (html-manager/embed-amd.js) and tokenizers/ side by side
 function vendorFolder() {
-  const renderer = [...document.querySelectorAll("script[src]")].find((s) => /html-manager\/embed-amd\.js$/.test(s.src));
+  // (the site adds ?v=<hash> to the address)
+  const renderer = [...document.querySelectorAll("script[src]")].find((s) => new URL(s.src).pathname.endsWith("/html-manager/embed-amd.js"));
   return renderer ? new URL("../tokenizers/", renderer.src) : null;
 }
 
