@@ -43,6 +43,7 @@ LESSON_SUFFIX = "_subword_tokens"
 CLASS = "tokenizer-comparator"
 VIEWPORT = lesson5.VIEWPORT
 FRAME_MS = 1000 / 60
+LAB_TIMEOUT_MS = 120_000
 TEXTS = {
     "held-out en": course_corpus("en", "heldout"),
     "held-out ru": course_corpus("ru", "heldout"),
@@ -331,3 +332,26 @@ def test_comparator_live_in_the_deck(offline_page, lang, references, course_tok)
     page.locator(f".{CLASS}").first.evaluate(lesson5.SHOW_SLIDE)
     check_page(page, lang, references, course_tok)
     traffic.assert_clean()
+
+
+def test_comparator_in_jupyterlab_before_and_after_running(jupyterlab, guarded_page, references, course_tok):
+    """Before the cells run, the saved state: the course's BPE is live and the other rows wait for the kernel;
+    after, the kernel sends each encoding over the widget's comm and every row shows Python's ids."""
+    page, traffic = guarded_page
+    lab = jupyterlab(locale="en")
+    lesson5.open_in_lab(page, lab, lesson())
+    page.wait_for_function(
+        "cls => document.querySelector(`.${cls} [data-tokenizer=course] .course-comparator-token`)",
+        arg=CLASS,
+        timeout=LAB_TIMEOUT_MS,
+    )
+    saved = page.locator(f".{CLASS}").first
+    saved.evaluate(TYPE, "Привет, мир")
+    assert saved.evaluate(SHOWN)["course"]["ids"] == course_tok.encode("Привет, мир")
+    lesson5.run_in_lab(page, [saved])
+    root = loaded(page, timeout=LAB_TIMEOUT_MS)
+    text = "Все люди рождаются свободными — all human beings are born free."
+    root.evaluate(TYPE, text)
+    check_shows_python(root, text, root.locator("input[name=english]").input_value(), references, course_tok)
+    traffic.assert_clean()
+    assert lab.outside_requests() == [], f"the server tried to reach: {lab.outside_requests()}"
