@@ -170,6 +170,7 @@ function boxes(view, ids, before, textOf, palette, clickable) {
     const id = ids[n];
     const [text, whole_] = textOf(id);
     const box = document.createElement(clickable ? "button" : "span");
+    if (clickable) box.type = "button";
     box.className = "course-comparator-token";
     box.dataset.id = String(id);
     box.style.backgroundColor = palette[n % palette.length];
@@ -207,6 +208,8 @@ async function render({ model: saved, el }) {
 .tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; }
 .tokenizer-comparator .course-comparator-token { display: inline-flex; flex-direction: column; align-items: center; color: #000;
   border: 1px solid transparent; padding: 0 2px; font: inherit; line-height: 1.2; min-height: 24px; white-space: pre; margin: 0; }
+/* a token one can click is a target of at least 24 x 24 px (WCAG 2.2, 2.5.8) */
+.tokenizer-comparator button.course-comparator-token { min-width: 24px; }
 .tokenizer-comparator button.course-comparator-token { cursor: pointer; }
 .tokenizer-comparator .course-comparator-token.course-comparator-cut { border: 1px dashed #666; }
 .tokenizer-comparator button.course-comparator-token[aria-pressed=true] { outline: 2px solid #000; }
@@ -251,7 +254,9 @@ async function render({ model: saved, el }) {
     const text = model.get("text");
     const english = model.get("english");
     const nWords = countWords(text);
-    line.textContent = fill(labels.readout, { n_words: nWords, n_chars: [...text].length, n_english: countWords(english) });
+    // the clicked token's heading joins the readout, which is read aloud on change
+    const heading = selected === null ? "" : ` ${fill(labels.tree, { token: shown(idToToken(data, bytes, selected)), id: selected })}`;
+    line.textContent = fill(labels.readout, { n_words: nWords, n_chars: [...text].length, n_english: countWords(english) }) + heading;
     let cut = false;
     for (const name of names) {
       const r = row[name];
@@ -285,8 +290,16 @@ async function render({ model: saved, el }) {
       if (pressed) pressed.setAttribute("aria-pressed", "true");
     }
   };
-  const showTree = (id) => {
+  // a click on a token shows its merges; a click on the token shown hides them
+  const showTree = (clicked) => {
+    const id = clicked === selected ? null : clicked;
     selected = id;
+    if (id === null) {
+      for (const b of rows.querySelectorAll("[data-tokenizer=course] button")) b.setAttribute("aria-pressed", "false");
+      tree.replaceChildren();
+      draw();
+      return;
+    }
     for (const b of rows.querySelectorAll("[data-tokenizer=course] button")) b.setAttribute("aria-pressed", String(b.dataset.id === String(id)));
     const root = mergeTree(data, bytes, id, madeBy);
     const heading = document.createElement("p");
@@ -294,6 +307,7 @@ async function render({ model: saved, el }) {
     const list = document.createElement("ul");
     list.append(treeList(root, data, bytes, labels));
     tree.replaceChildren(heading, list);
+    draw();
   };
   row.course.view.addEventListener("click", (event) => {
     const target = event.target.closest("button.course-comparator-token");
