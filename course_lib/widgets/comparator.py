@@ -175,6 +175,6 @@ def tokenizer_comparator(
         >>> comparator.course_row()
         'BPE курса (270 токенов): токенов — 2, на слово — 1,00, ×1,00 к его токенам английского текста'
         >>> comparator.merge_tree(comparator.ids()[1])[:2]
-        (' cat', 269)
+        (' cat', 267)
     """
     return TokenizerComparator(tokenizer, text, english, lang)
