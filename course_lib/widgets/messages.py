@@ -12,7 +12,17 @@ and 8 each have their own catalogue below (``VOCAB`` … ``ROTARY``), imported b
 
 from ..i18n import Messages
 
-__all__ = ["LIVE", "MESSAGES", "VOCAB", "TOKENS", "POSITIONS", "EXTRAPOLATION", "ROTARY", "SCALING"]
+__all__ = [
+    "LIVE",
+    "MESSAGES",
+    "VOCAB",
+    "TOKENS",
+    "COMPARATOR",
+    "POSITIONS",
+    "EXTRAPOLATION",
+    "ROTARY",
+    "SCALING",
+]
 
 # live.py: every explorer's settings (Checked) and what the browser writes when it clamped a saved value
 LIVE = Messages(
@@ -111,6 +121,26 @@ TOKENS = Messages(
         ),
         "bad_sizes": "sizes must be a non-empty list of vocabulary sizes, got {value!r}",
         "not_a_size": "size must be one of the sizes of the slider, {sizes}, got {value!r}",
+    },
+)
+
+
+# comparator.py: tokenizer_comparator (lesson 2)
+COMPARATOR = Messages(
+    "widgets_comparator",
+    {
+        "text": "text",
+        "english": "the same in English",
+        "course": "the course's BPE ({size} tokens)",
+        "readout": "The text: {n_words} words, {n_chars} characters; in English: {n_english} words.",
+        "row": "{name}: {n_tokens} tokens, {per_word} per word, ×{ratio} its tokens for the English",
+        "loading": "loading its vocabulary…",
+        "unavailable": "not in this copy of the course: gpt-tokenizer's files come with `make` (npm ci)",
+        "no_kernel_data": "its vocabulary comes from the kernel: run this cell",
+        "hint": "A number under a token is its id. Click a token of the course's BPE to see the merges that built it.",
+        "tree": "How «{token}» (id {id}) was built, merge by merge, down to its bytes:",
+        "merge": "{token} (id {id}) = merge of",
+        "byte": "{token} (id {id}): byte {hex}",
     },
 )
 

@@ -42,7 +42,7 @@ class TokenExplorer(LiveExplorer):
     are what the browser shows, computed by course_lib.
     """
 
-    _esm = module("tokens", "textbox")
+    _esm = module("tokens", "textbox", "bpe")
     parameters = ("text", "size")
     text = Checked("", check_text, longest=MAX_TEXT)
     size = traitlets.Int().tag(sync=True)

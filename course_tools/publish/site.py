@@ -9,6 +9,8 @@ from pathlib import Path
 
 import nbformat
 
+from course_lib.widgets import encodings
+
 from ..build.course import Course
 from ..core.config import CONFIG, LANGUAGES, Config
 from ..core.files import copy_sources, missing_sources
@@ -58,6 +60,9 @@ def copy_vendor(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, VENDOR_FILES, dest)
+    # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
+    if not encodings.missing(config.node_modules):
+        encodings.write_scripts(dest / encodings.FOLDER, config.node_modules)
     try:
         copy_fonts(config.node_modules, dest)  # fonts/course-fonts.css, which every page loads
     except FontsError as error:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import nbformat
 
+from course_lib.widgets import encodings
+
 from ..build.course import Course
 from ..build.source import DEEP_DIVE
 from ..core.config import CONFIG, LANGUAGES, Config
@@ -239,6 +241,9 @@ def copy_assets(config: Config, dest: Path) -> None:
             ]
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
+    # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
+    if not encodings.missing(config.node_modules):
+        encodings.write_scripts(dest / encodings.FOLDER, config.node_modules)
     # each language's copies of reveal.js's core and notes plugin, their words translated
     for folder, original, name, translate in (
         (NOTES_PLUGIN, "notes.js", notes_file, translate_notes),

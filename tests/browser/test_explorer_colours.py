@@ -56,7 +56,7 @@ def lesson(suffix: str) -> str:
 #: each lesson's explorers, by the class of their root element
 LESSONS = {
     lesson("_text_to_ids"): ["vocab-explorer"],
-    lesson("_subword_tokens"): ["token-explorer"],
+    lesson("_subword_tokens"): ["token-explorer", "tokenizer-comparator"],
     lesson("_token_embeddings"): ["embedding-explorer"],
     lesson("_why_position"): ["balance-explorer"],
     lesson("_sinusoidal_encoding"): ["table-explorer", "rotation-explorer"],
@@ -139,6 +139,7 @@ def test_categories_stay_apart_for_colour_blind_readers(module_page, course_voca
     explorers = {
         "vocab": exported(load, page, widgets.vocab_explorer(vocab, heldout=heldout[:3])),
         "tokens": {"the tokens' boxes": widgets.token_explorer(tok, sizes=[259, 300]).data["palette"]},
+        "comparator": {"the tokens' boxes": widgets.tokenizer_comparator(tok).data["palette"]},
         "rotation": exported(load, page, widgets.rotation_explorer()),
         "extrapolation": {"the variants": [v["colour"] for v in extrapolation.data["variants"]]},
         "rope": exported(load, page, widgets.rope_explorer()),

@@ -204,7 +204,7 @@ def test_a_list_or_an_array_is_named_by_its_type_and_length_and_how_to_wrap_it(l
     says how to make a tensor of them; it does not ask whether a `return` is missing."""
     expected = {
         "en": "`loop_list` returned `list` (64 × `Tensor`), not a tensor: wrap it, `torch.stack(new_freqs)`",
-        "ru": "`loop_list` вернула `list` (64 × `Tensor`), а не тензор: оберните результат, `torch.stack(new_freqs)`",
+        "ru": "`loop_list` вернула `list` (64 × `Tensor`), а не тензор: соберите из результата тензор — `torch.stack(new_freqs)`",
     }
     assert LLAMA3.check(loop_list).message.startswith(expected[lang])
     array = LLAMA3.check(as_numpy).message

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from course_lib import Vocab, i18n, plots, set_language, sinusoidal_table, widgets
+from course_lib.bpe import BPETokenizer
 from course_lib.i18n import PSEUDO, catalogues
 from course_lib.widgets.live import bounds_of
 from course_tools.core.config import CONFIG
@@ -545,6 +546,7 @@ LIVE_PSEUDO_EXPLORERS = {
     "left_padding": lambda: widgets.left_padding_explorer(["the", "dog"]),
     "embedding": lambda: widgets.embedding_explorer(SENTENCES[:2], d_model=8),
     "balance": lambda: make_balance_explorer(),
+    "comparator": lambda: widgets.tokenizer_comparator(BPETokenizer.train(["a cat"], vocab_size=260)),
 }
 
 

@@ -1,0 +1,336 @@
+// Lesson 2's tokenizer comparator: the typed text's tokens and ids for each tokenizer side by side, the
+// tokens each spends per word and against the same text in English, and a click on a token of the
+// course's BPE unfolding the merges that built it. The course's BPE is js/bpe.js on the merges Python
+// sends (data); GPT-2, cl100k_base and o200k_base are npm gpt-tokenizer's own encoders, which a page
+// loads once as a classic script (course_lib/widgets/encodings.py): from the folder beside the widget
+// renderer on the site and in the decks, or from the kernel in JupyterLab (a custom message).
+
+// the encodings already loaded, or being loaded, in this page: name -> Promise of the API or null
+const LOADING = new Map();
+
+// the folder of the page's vendor scripts: the site's _static/ and a deck's assets/ hold the widget
+// renderer (html-manager/embed-amd.js) and tokenizers/ side by side
+function vendorFolder() {
+  // (the site adds ?v=<hash> to the address)
+  const renderer = [...document.querySelectorAll("script[src]")].find((s) => new URL(s.src).pathname.endsWith("/html-manager/embed-amd.js"));
+  return renderer ? new URL("../tokenizers/", renderer.src) : null;
+}
+
+function scriptTag(url) {
+  return new Promise((resolve) => {
+    const tag = document.createElement("script");
+    tag.src = url;
+    tag.onload = () => resolve(true);
+    tag.onerror = () => resolve(false);
+    document.head.append(tag);
+  });
+}
+
+// ask the kernel for the script (TokenizerComparator._send_encoding); null if it does not answer in time
+function fromKernel(model, name, waitMs) {
+  return new Promise((resolve) => {
+    if (typeof model.send !== "function" || typeof model.on !== "function") return resolve({ noKernel: true });
+    const timer = setTimeout(() => resolve({ noKernel: true }), waitMs);
+    const answer = (content) => {
+      if (!content || content.encoding !== name) return;
+      clearTimeout(timer);
+      model.off("msg:custom", answer);
+      if (typeof content.script === "string") {
+        new Function(content.script)(); // sets globalThis.courseTokenizers[name]
+        resolve({});
+      } else resolve({ missing: true });
+    };
+    model.on("msg:custom", answer);
+    try {
+      model.send({ want: name });
+    } catch {
+      clearTimeout(timer);
+      resolve({ noKernel: true });
+    }
+  });
+}
+
+// gpt-tokenizer's encoding `name`: {api} or {error: "unavailable" | "no_kernel_data"}
+export function loadEncoding(model, name, waitMs = 30000) {
+  const loaded = () => (globalThis.courseTokenizers || {})[name];
+  if (loaded()) return Promise.resolve({ api: loaded() });
+  if (!LOADING.has(name)) {
+    LOADING.set(
+      name,
+      (async () => {
+        const folder = vendorFolder();
+        if (folder && (await scriptTag(new URL(`${name}.js`, folder).href)) && loaded()) return { api: loaded() };
+        const reply = await fromKernel(model, name, waitMs);
+        if (loaded()) return { api: loaded() };
+        LOADING.delete(name); // a kernel started later may answer
+        return { error: reply.noKernel ? "no_kernel_data" : "unavailable" };
+      })(),
+    );
+  }
+  return LOADING.get(name);
+}
+
+// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, decoded by a
+// TextDecoder that drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
+// which its table keeps as bytes) are looked up as "" and never merge, so "joiner\ufeff" got two tokens
+// where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
+// mark are looked up among its byte tokens, then as text with the mark kept.
+const KEEP_BOM = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function keepByteOrderMark(api) {
+  const core = api.bytePairEncodingCoreProcessor;
+  if (core.courseKeepsBom) return;
+  const lookUp = core.getBpeRankFromBytes.bind(core);
+  core.getBpeRankFromBytes = (key) => {
+    if (key[0] !== 0xef || key[1] !== 0xbb || key[2] !== 0xbf) return lookUp(key);
+    const index = core.binarySearch(key);
+    if (index !== -1) return core.bytePairNonUtfSortedEncoder[index][1];
+    try {
+      return core.getBpeRankFromString(KEEP_BOM.decode(key));
+    } catch {
+      return undefined; // not whole characters, and no byte token
+    }
+  };
+  core.courseKeepsBom = true;
+}
+
+// White space as tiktoken's patterns mean it (Rust's \s, Unicode's White_Space: U+0085 in, U+FEFF out), where
+// gpt-tokenizer's JavaScript \s has U+FEFF and not U+0085: "x \ufeff" was cut " " + "\ufeff" by GPT-2's
+// pattern, where tiktoken cuts "x", " \ufeff". Each \s, \S and [^\s\p{L}\p{N}] of the pattern is rewritten.
+export function tiktokenSpaces(source) {
+  const SPACE = "\u0000"; // a placeholder for \s that no pattern holds
+  return source
+    .replaceAll(String.raw`[^\s\p{L}\p{N}]`, String.raw`(?:[^${SPACE}\x85\p{L}\p{N}]|\ufeff)`)
+    .replaceAll(String.raw`\S`, String.raw`(?:[^${SPACE}\x85]|\ufeff)`)
+    .replaceAll(String.raw`\s`, String.raw`(?:(?!\ufeff)[${SPACE}\x85])`)
+    .replaceAll(SPACE, String.raw`\s`);
+}
+
+function withTiktokenSpaces(api) {
+  const core = api.bytePairEncodingCoreProcessor;
+  if (core.courseSpaces) return;
+  core.tokenSplitRegex = new RegExp(tiktokenSpaces(core.tokenSplitRegex.source), core.tokenSplitRegex.flags);
+  core.clearMergeCache?.();
+  core.courseSpaces = true;
+}
+
+// how `api` encodes typed text: every special token's name is text (disallowed_special=() in tiktoken)
+export function encodeWith(api) {
+  keepByteOrderMark(api);
+  withTiktokenSpaces(api);
+  const options = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
+  return (text) => api.encode(text, options);
+}
+
+// a token's bytes in gpt-tokenizer's encoding: its table holds each token as text where its bytes are
+// whole UTF-8 characters, else as the bytes themselves (BytePairEncodingCore.tryDecodeToken)
+export function realBytes(api, cache, id) {
+  if (!cache.has(id)) {
+    const found = api.bytePairEncodingCoreProcessor.tryDecodeToken(id);
+    cache.set(id, typeof found === "string" ? [...UTF8.encode(found)] : [...found]);
+  }
+  return cache.get(id);
+}
+
+// the merges that built the course's token `id`: [token, id, parts], a byte's parts empty
+// (TokenizerComparator.merge_tree)
+export function mergeTree(data, bytes, id, madeBy) {
+  const parts = madeBy.get(id);
+  return [idToToken(data, bytes, id), id, parts ? parts.map((p) => mergeTree(data, bytes, p, madeBy)) : []];
+}
+
+const VISIBLE = { "\n": "↵", "\r": "␍", "\t": "⇥", " ": "·" };
+const shown = (text) => text.replace(/[\n\r\t ]/g, (c) => VISIBLE[c]);
+
+function treeList(node, data, bytes, labels) {
+  const [token, id, parts] = node;
+  const item = document.createElement("li");
+  item.dataset.id = String(id);
+  item.dataset.token = token;
+  if (parts.length) {
+    item.textContent = fill(labels.merge, { token: `«${shown(token)}»`, id });
+    const list = document.createElement("ul");
+    for (const part of parts) list.append(treeList(part, data, bytes, labels));
+    item.append(list);
+  } else {
+    const hex = bytes[id].map((b) => `0x${b.toString(16).padStart(2, "0")}`).join(" ");
+    item.textContent = fill(labels.byte, { token: `«${shown(token)}»`, id, hex });
+  }
+  return item;
+}
+
+// one tokenizer's tokens, each a box with its id under it; a dashed box where a token is part of a character.
+// The boxes of the ids that did not change (`before`, what the row shows) are kept: a key typed at the end
+// of a long text makes a few boxes, not all of them. Returns whether a token is part of a character.
+function boxes(view, ids, before, textOf, palette, clickable) {
+  let same = 0;
+  while (same < ids.length && same < before.length && ids[same] === before[same]) same++;
+  while (view.children.length > same) view.lastChild.remove();
+  const out = document.createDocumentFragment();
+  for (let n = same; n < ids.length; n++) {
+    const id = ids[n];
+    const [text, whole_] = textOf(id);
+    const box = document.createElement(clickable ? "button" : "span");
+    if (clickable) box.type = "button";
+    box.className = "course-comparator-token";
+    box.dataset.id = String(id);
+    box.style.backgroundColor = palette[n % palette.length];
+    if (!whole_) box.classList.add("course-comparator-cut");
+    const top = document.createElement("span");
+    top.textContent = shown(text);
+    const bottom = document.createElement("small");
+    bottom.textContent = String(id);
+    box.append(top, bottom);
+    out.append(box);
+  }
+  view.append(out);
+  return view.querySelector(".course-comparator-cut") !== null;
+}
+
+// no setting bounded by another
+const RULES = {};
+
+async function render({ model: saved, el }) {
+  const model = guard(saved, el, BOUNDS, RULES);
+  const numbers = model.get("numbers");
+  const labels = model.get("labels");
+  const data = model.get("data");
+  const bytes = tokenBytes(data);
+  const madeBy = new Map(data.merges.map(([a, b, made]) => [made, [a, b]]));
+  const largest = Math.max(...data.merges.map(([, , made]) => made), ...data.byte_ids) + 1;
+  const course = encoder(data, largest);
+  const encodings = Array.isArray(data.encodings) ? data.encodings.filter((n) => typeof n === "string") : [];
+  const { controls, canvas, readout: line } = frame(el, model.get("lang"), "tokenizer-comparator");
+  canvas.hidden = true;
+  const style = document.createElement("style");
+  style.textContent = `
+.tokenizer-comparator .course-comparator-row { margin: 0.5em 0; }
+.tokenizer-comparator .course-comparator-head { font-weight: 600; margin: 0.2em 0; }
+.tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; }
+.tokenizer-comparator .course-comparator-token { display: inline-flex; flex-direction: column; align-items: center; color: #000;
+  border: 1px solid transparent; padding: 0 2px; font: inherit; line-height: 1.2; min-height: 24px; white-space: pre; margin: 0; }
+/* a token one can click is a target of at least 24 x 24 px (WCAG 2.2, 2.5.8) */
+.tokenizer-comparator button.course-comparator-token { min-width: 24px; }
+.tokenizer-comparator button.course-comparator-token { cursor: pointer; }
+.tokenizer-comparator .course-comparator-token.course-comparator-cut { border: 1px dashed #666; }
+.tokenizer-comparator button.course-comparator-token[aria-pressed=true] { outline: 2px solid #000; }
+.tokenizer-comparator .course-comparator-token small { font-size: 0.7em; color: #333; }
+.tokenizer-comparator .course-explorer-note { font-size: 0.85em; margin: 0.2em 0; }
+.tokenizer-comparator .course-comparator-tree ul { margin: 0; padding-left: 1.4em; }`;
+  el.append(style);
+  const hint = document.createElement("p");
+  hint.className = "course-explorer-note";
+  hint.textContent = labels.hint;
+  const rows = document.createElement("div");
+  const note = document.createElement("p");
+  note.className = "course-explorer-note";
+  const tree = document.createElement("div");
+  tree.className = "course-comparator-tree";
+  tree.setAttribute("aria-live", "polite");
+  line.after(hint, rows, note, tree);
+  await courseFont(el);
+
+  // a row per tokenizer: its head line and its boxes; the course's first
+  const names = ["course", ...encodings];
+  const row = {};
+  for (const name of names) {
+    const box = document.createElement("div");
+    box.className = "course-comparator-row";
+    box.dataset.tokenizer = name;
+    const head = document.createElement("p");
+    head.className = "course-comparator-head";
+    const view = document.createElement("div");
+    view.className = "course-comparator-tokens";
+    box.append(head, view);
+    rows.append(box);
+    row[name] = { head, view, encode: name === "course" ? course : null, status: name === "course" ? null : "loading", cache: new Map(), ids: [] };
+  }
+  let selected = null; // the course's token whose merges are shown
+
+  const courseText = (id) => {
+    const text = whole(bytes[id]);
+    return [text ?? readable(bytes[id]), text !== null];
+  };
+  const draw = () => {
+    const text = model.get("text");
+    const english = model.get("english");
+    const nWords = countWords(text);
+    // the clicked token's heading joins the readout, which is read aloud on change
+    const heading = selected === null ? "" : ` ${fill(labels.tree, { token: shown(idToToken(data, bytes, selected)), id: selected })}`;
+    line.textContent = fill(labels.readout, { n_words: nWords, n_chars: [...text].length, n_english: countWords(english) }) + heading;
+    let cut = false;
+    for (const name of names) {
+      const r = row[name];
+      const label = (data.names && data.names[name]) || name;
+      if (!r.encode) {
+        r.head.textContent = `${label}: ${labels[r.status] ?? r.status}`;
+        r.view.replaceChildren();
+        r.ids = [];
+        continue;
+      }
+      const ids = r.encode(text);
+      if (r.english !== english) [r.english, r.nEnglish] = [english, r.encode(english).length];
+      const nEnglish = r.nEnglish;
+      r.head.textContent = fill(labels.row, {
+        name: label,
+        n_tokens: ids.length,
+        per_word: nWords ? formatNumber(ids.length / nWords, ".2f", numbers) : "–",
+        ratio: nEnglish ? formatNumber(ids.length / nEnglish, ".2f", numbers) : "–",
+      });
+      const textOf = name === "course" ? courseText : (id) => {
+        const b = realBytes(r.api, r.cache, id);
+        const t = whole(b);
+        return [t ?? readable(b), t !== null];
+      };
+      cut = boxes(r.view, ids, r.ids, textOf, data.palette, name === "course") || cut;
+      r.ids = ids;
+    }
+    note.textContent = cut ? labels.cut : "";
+    if (selected !== null) {
+      const pressed = rows.querySelector(`[data-tokenizer=course] button[data-id="${selected}"]`);
+      if (pressed) pressed.setAttribute("aria-pressed", "true");
+    }
+  };
+  // a click on a token shows its merges; a click on the token shown hides them
+  const showTree = (clicked) => {
+    const id = clicked === selected ? null : clicked;
+    selected = id;
+    if (id === null) {
+      for (const b of rows.querySelectorAll("[data-tokenizer=course] button")) b.setAttribute("aria-pressed", "false");
+      tree.replaceChildren();
+      draw();
+      return;
+    }
+    for (const b of rows.querySelectorAll("[data-tokenizer=course] button")) b.setAttribute("aria-pressed", String(b.dataset.id === String(id)));
+    const root = mergeTree(data, bytes, id, madeBy);
+    const heading = document.createElement("p");
+    heading.textContent = fill(labels.tree, { token: shown(root[0]), id });
+    const list = document.createElement("ul");
+    list.append(treeList(root, data, bytes, labels));
+    tree.replaceChildren(heading, list);
+    draw();
+  };
+  row.course.view.addEventListener("click", (event) => {
+    const target = event.target.closest("button.course-comparator-token");
+    if (target) showTree(Number(target.dataset.id));
+  });
+  const inputs = {
+    text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }),
+    english: textBox(controls, { name: "english", label: labels.english, value: model.get("english"), longest: BOUNDS.english.longest }),
+  };
+  const stop = live(model, draw, inputs);
+  // the real tokenizers, as each arrives: the page is live with the course's BPE meanwhile
+  for (const name of encodings) {
+    loadEncoding(saved, name).then((found) => {
+      const r = row[name];
+      if (found.api) {
+        r.api = found.api;
+        r.encode = encodeWith(found.api);
+      } else r.status = found.error;
+      draw();
+      el.dispatchEvent(new CustomEvent("course-comparator-loaded", { detail: { name, ok: !!found.api } }));
+    });
+  }
+  return stop;
+}
+
+export default { render };
