@@ -35,6 +35,7 @@ from matplotlib.colors import to_rgb
 
 from course_lib import widgets
 from course_lib.widgets import registry
+from course_lib.widgets.live import JS
 from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import TIMEOUT_MS, VIEWPORT, module_page  # noqa: F401 (a fixture)
@@ -135,12 +136,16 @@ def test_categories_stay_apart_for_colour_blind_readers(module_page, course_voca
         "vocab": exported(load, page, widgets.vocab_explorer(vocab, heldout=heldout[:3])),
         "tokens": {"the tokens' boxes": widgets.token_explorer(tok, sizes=[259, 300]).data["palette"]},
         "comparator": {"the tokens' boxes": widgets.tokenizer_comparator(tok).data["palette"]},
-        "rotation": exported(load, page, widgets.rotation_explorer()),
         "extrapolation": {"the variants": [v["colour"] for v in extrapolation.data["variants"]]},
-        "rope": exported(load, page, widgets.rope_explorer()),
         "alibi": alibi_heads(load, page),
-        "rope_scaling": exported(load, page, widgets.rope_scaling_explorer()),
     }
+    # every other explorer whose module exports CATEGORIES, built as its registry entry builds it
+    for entry in registry.EXPLORERS:
+        if entry.name not in explorers and re.search(
+            r"^export const CATEGORIES\b", (JS / f"{entry.js}.js").read_text(encoding="utf-8"), re.M
+        ):
+            explorers[entry.name] = exported(load, page, entry.build())
+    assert {"rotation", "rope", "rope_scaling"} <= set(explorers), sorted(explorers)
     assert len(explorers["extrapolation"]["the variants"]) == len(ex.VARIANTS)
     failures = []
     for name, groups in explorers.items():
