@@ -31,7 +31,7 @@ class Entry:
     #: the class of its root element in the page (``frame(el, lang, root)``)
     root: str
     #: settings past its sliders, each refused by Python (and clamped by the browser, ``js/common.js``):
-    #: (setting, value, builder's options for that case); the first option set is :attr:`options`
+    #: (setting, value, options added to :attr:`options` for that case)
     absurd: tuple[tuple[str, Any, dict], ...] = ()
     #: positional arguments and options the absurd cases build it with (its data, kept small)
     args: tuple = ()
