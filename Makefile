@@ -206,23 +206,21 @@ screenshots: $(STAMP) site
 	COURSE_SCREENSHOTS=1 $(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py \
 		tests/browser/test_slides.py tests/browser/test_site.py -k "lesson_5_in_jupyterlab or interface_is_wholly or screenshot"
 
-# the thirteen live explorers (course_lib/widgets/live.py) in Chromium: their JavaScript's numbers against
+# every live explorer (course_lib/widgets/registry.py; live.py) in Chromium: their JavaScript's numbers against
 # course_lib, and every control moving the picture and the readout on the site (file://; lesson 5's also
 # over http), in the decks and in JupyterLab, from the saved state and again after running the lesson's
 # cells up to its explorers (the kernel's widgets); nothing leaves the machine. One file per group: test_explorers.py (lesson 5),
 # _more.py (3, 4, 6), _lesson8.py (8), _lesson9.py (9), _data.py (1, 2, 7: data from Python), _comparator.py (2's
-# tokenizer comparator: gpt-tokenizer's ids against Python's); test_explorer_colours.py (all thirteen: the
-# site's light/dark switch, text contrast, colour-blind readers).
+# tokenizer comparator: gpt-tokenizer's ids against Python's); test_explorer_colours.py (every one: the
+# site's light/dark switch, text contrast, colour-blind readers); _saved.py (every one from absurd saved state).
+# The files are tests/browser/test_explorer*.py: a new group's file is run with no edit here.
 # Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
 # each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
 # which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
 # One worker: its tests time the explorers (a frame within 100 ms of drawing) and wait on lesson 7's
 # kernel in JupyterLab (30 s); beside a second Chromium on 2 cores shared at load 13, two failed so.
 browser-explorers: site
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorers.py \
-		tests/browser/test_explorers_more.py tests/browser/test_explorers_lesson8.py tests/browser/test_explorers_lesson9.py \
-		tests/browser/test_explorers_data.py tests/browser/test_explorers_comparator.py \
-		tests/browser/test_explorer_colours.py tests/browser/test_explorers_saved.py
+	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorer*.py
 
 # Accessibility, WCAG 2.2 A and AA (tests/browser/test_accessibility.py): axe-core (npm, pinned; injected into
 # each page from node_modules/, offline) over every page of the site in its light and dark theme, every slide

@@ -4,7 +4,7 @@ A live explorer (course_lib/widgets/live.py) draws synchronously in its control'
 handler, so the time from dispatching the event to the handler's return is the time to the
 finished picture and readout. Measured in headless Debian Chromium on one page made as the site
 and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state),
-with all thirteen explorers built as their lessons build them (``EXPLORERS``, one row each):
+with every explorer of ``course_lib.widgets.registry`` built as its lesson builds it (``ROWS``, one row each):
 
 1. live, keyboard steps: ``MOVES`` moves of every control in turn (a slider one step, a text
    box a letter, a radio button, a drop-down list, a checkbox), at the lessons' settings (the
@@ -53,6 +53,7 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 from course_lib import alibi_slopes, plots, sinusoidal_table, tokenize, widgets
 from course_lib import extrapolation as ex
 from course_lib.i18n import format_number
+from course_lib.widgets import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules"
@@ -532,10 +533,9 @@ def make_embeddings():
 
 
 @dataclass(frozen=True)
-class Explorer:
-    """One row of the table: the live explorer as its lesson builds it, its controls, its old redraw."""
+class Row:
+    """One explorer's row as the benchmark moves it: its controls, its drag, its old redraw."""
 
-    cls: str  # its root element's class
     live: Callable  # () -> the live explorer
     # control -> (kind, value a, value b): kind "slider" (the input's own position), "text", "select"
     # (an option's index), "radio" (an option's value), "checkbox" (ticked or not)
@@ -548,9 +548,16 @@ class Explorer:
     round_trip: bool = False
 
 
-EXPLORERS = {
-    "vocabulary (1)": Explorer(
-        "vocab-explorer",
+@dataclass(frozen=True)
+class Explorer(Row):
+    """One row of the table: a :class:`Row` and its root element's class (the registry's ``root``)."""
+
+    cls: str = ""
+
+
+#: each registry entry's row (course_lib/widgets/registry.py): a new explorer without one stops the run
+ROWS = {
+    "vocab": Row(
         lambda: widgets.vocab_explorer(vocabulary(), text=SENTENCE_1, heldout=corpus()[1]),
         {"text": ("text", SENTENCE_1, SENTENCE_1 + " x"), "min_freq": ("slider", 1, 2)},
         ("min_freq", 1, 10),
@@ -558,8 +565,7 @@ EXPLORERS = {
         "min_freq",
         round_trip=True,
     ),
-    "tokens (2)": Explorer(
-        "token-explorer",
+    "tokens": Row(
         lambda: widgets.token_explorer(tokenizer(), sizes=TOKEN_SIZES, text=SENTENCE_2),
         {"text": ("text", SENTENCE_2, SENTENCE_2 + "я"), "size": ("slider", 3, 4)},
         ("size", 0, len(TOKEN_SIZES) - 1),
@@ -567,8 +573,7 @@ EXPLORERS = {
         "size",
         round_trip=True,
     ),
-    "tokenizer comparator (2)": Explorer(
-        "tokenizer-comparator",
+    "comparator": Row(
         lambda: widgets.tokenizer_comparator(tokenizer(), text=SENTENCE_2),
         {"text": ("text", SENTENCE_2, SENTENCE_2 + "я"), "english": ("text", "Hello", "Hello!")},
         None,
@@ -576,24 +581,21 @@ EXPLORERS = {
         "text",
         round_trip=True,
     ),
-    "embeddings (3)": Explorer(
-        "embedding-explorer",
+    "embeddings": Row(
         make_embeddings,
         {"sentence": ("select", 0, 1), "show": ("radio", "tokens", "sum")},
         None,
         kernel_embeddings,
         "show",
     ),
-    "balance (4)": Explorer(
-        "balance-explorer",
+    "balance": Row(
         lambda: widgets.balance_explorer(*balance_setup(), "dog bites man", "man bites dog"),
         {"scale": ("slider", 20, 21)},
         ("scale", 0, 40),
         kernel_balance,
         "scale",
     ),
-    "table (5)": Explorer(
-        "table-explorer",
+    "table": Row(
         lambda: widgets.table_explorer(d_model=512, num_positions=256, base=10000.0),
         {
             "d_model": ("slider", 512, 511),
@@ -604,56 +606,49 @@ EXPLORERS = {
         kernel_table,
         "d_model",
     ),
-    "rotation (5)": Explorer(
-        "rotation-explorer",
+    "rotation": Row(
         lambda: widgets.rotation_explorer(d_model=16, pos=3, k=2, i=0),
         {"pos": ("slider", 3, 4), "k": ("slider", 2, 7), "i": ("slider", 0, 1)},
         ("pos", 0, 100),
         kernel_rotation,
         "k",
     ),
-    "left padding (6)": Explorer(
-        "left-padding-explorer",
+    "left_padding": Row(
         lambda: widgets.left_padding_explorer(["the", "dog", "sat"], padding=3),
         {"padding": ("slider", 3, 4), "positions": ("radio", "default", "mask")},
         ("padding", 0, 5),
         kernel_left_padding,
         "padding",
     ),
-    "extrapolation (7)": Explorer(
-        "extrapolation-explorer",
+    "extrapolation": Row(
         lambda: widgets.extrapolation_explorer(*extrapolation(), length=32),
         {"length": ("slider", 32, 33), **{v: ("checkbox", True, False) for v in ex.VARIANTS}},
         ("length", 2, 64),
         kernel_extrapolation,
         "n",
     ),
-    "RoPE (8)": Explorer(
-        "rope-explorer",
+    "rope": Row(
         lambda: widgets.rope_explorer(head_dim=8, m=5, n=2),
         {"m": ("slider", 5, 6), "n": ("slider", 2, 3), "pair": ("slider", 0, 1)},
         ("m", 0, 40),
         kernel_rope,
         "m",
     ),
-    "ALiBi (8)": Explorer(
-        "alibi-explorer",
+    "alibi": Row(
         lambda: widgets.alibi_explorer(num_heads=8, head=1, seq_len=32),
         {"num_heads": ("slider", 8, 9), "head": ("slider", 1, 2)},
         ("num_heads", 1, 16),
         kernel_alibi,
         "head",
     ),
-    "RoPE angles (8)": Explorer(
-        "rope-angles-explorer",
+    "rope_angles": Row(
         lambda: widgets.rope_angles_explorer(head_dim=64, num_positions=2048, train_len=512),
         {"base": ("slider", 4.0, 4.1), "scale": ("slider", 1, 1.5)},
         ("base", 3, 7),
         kernel_rope_angles,
         "base",
     ),
-    "RoPE scaling (9)": Explorer(
-        "rope-scaling-explorer",
+    "rope_scaling": Row(
         lambda: widgets.rope_scaling_explorer(),
         {
             "factor": ("slider", 8, 8.5),
@@ -669,6 +664,22 @@ EXPLORERS = {
         "factor",
     ),
 }
+
+
+def rows() -> dict[str, "Explorer"]:
+    """Every explorer of the registry, in its order, named with its lesson: {name (lesson): Explorer}."""
+    missing = [entry.name for entry in registry.EXPLORERS if entry.name not in ROWS]
+    if missing or len(ROWS) != len(registry.EXPLORERS):
+        raise SystemExit(
+            f"benchmarks/bench_explorers.py: ROWS has no row for {missing} (or one the registry lacks)"
+        )
+    return {
+        f"{entry.name} ({entry.lesson})": Explorer(**vars(ROWS[entry.name]), cls=entry.root)
+        for entry in registry.EXPLORERS
+    }
+
+
+EXPLORERS = rows()
 
 
 # ----------------------------------------------------------------------------- the page

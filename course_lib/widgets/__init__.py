@@ -35,6 +35,8 @@ The modules, by lesson: ``vocab`` (1), ``tokens`` (2: subword tokens coloured),
 ``embeddings`` (3), ``attention`` (4), ``table`` (5: the table and the rotation),
 ``positions`` (6: left padding), ``extrapolation`` (7: the length experiment), ``rotary``
 (8: RoPE and ALiBi), ``scaling`` (9: RoPE's scaling for longer contexts), on ``live`` (what every explorer shares) and ``messages`` (their texts).
+``registry`` names every explorer once (its builder, class, lesson, JavaScript module, root class and
+settings past its sliders): the tests, the benchmark and the documents' count read it.
 """
 
 from .attention import BalanceExplorer, balance_explorer

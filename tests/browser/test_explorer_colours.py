@@ -34,6 +34,8 @@ from colorspacious import cspace_convert, deltaE
 from matplotlib.colors import to_rgb
 
 from course_lib import widgets
+from course_lib.widgets import registry
+from course_lib.widgets.live import JS
 from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import TIMEOUT_MS, VIEWPORT, module_page  # noqa: F401 (a fixture)
@@ -48,23 +50,17 @@ MIN_DELTA_E = 10.0
 DEFICIENCIES = ("deuteranomaly", "protanomaly")  # colorspacious's names; at severity 100, -anopia
 
 
-def lesson(suffix: str) -> str:
+def lesson(number: int) -> str:
     # a lesson not written yet (lesson 9 while its explorer came first): its tests fail, naming its missing page
-    return next((name for name in CONFIG.lesson_names() if name.endswith(suffix)), f"NN{suffix}")
+    return next(
+        (name for name in CONFIG.lesson_names() if name.startswith(f"{number:02d}_")), f"{number:02d}_missing"
+    )
 
 
-#: each lesson's explorers, by the class of their root element
-LESSONS = {
-    lesson("_text_to_ids"): ["vocab-explorer"],
-    lesson("_subword_tokens"): ["token-explorer", "tokenizer-comparator"],
-    lesson("_token_embeddings"): ["embedding-explorer"],
-    lesson("_why_position"): ["balance-explorer"],
-    lesson("_sinusoidal_encoding"): ["table-explorer", "rotation-explorer"],
-    lesson("_putting_it_together"): ["left-padding-explorer"],
-    lesson("_learned_positions"): ["extrapolation-explorer"],
-    lesson("_rotary_alibi"): ["rope-explorer", "alibi-explorer", "rope-angles-explorer"],
-    lesson("_longer_contexts"): ["rope-scaling-explorer"],
-}
+#: each lesson's explorers, by the class of their root element (course_lib/widgets/registry.py)
+LESSONS: dict[str, list[str]] = {}
+for entry in registry.EXPLORERS:
+    LESSONS.setdefault(lesson(entry.lesson), []).append(entry.root)
 
 
 # ----------------------------------------------------------------------------- colour maths
@@ -140,12 +136,16 @@ def test_categories_stay_apart_for_colour_blind_readers(module_page, course_voca
         "vocab": exported(load, page, widgets.vocab_explorer(vocab, heldout=heldout[:3])),
         "tokens": {"the tokens' boxes": widgets.token_explorer(tok, sizes=[259, 300]).data["palette"]},
         "comparator": {"the tokens' boxes": widgets.tokenizer_comparator(tok).data["palette"]},
-        "rotation": exported(load, page, widgets.rotation_explorer()),
         "extrapolation": {"the variants": [v["colour"] for v in extrapolation.data["variants"]]},
-        "rope": exported(load, page, widgets.rope_explorer()),
         "alibi": alibi_heads(load, page),
-        "rope_scaling": exported(load, page, widgets.rope_scaling_explorer()),
     }
+    # every other explorer whose module exports CATEGORIES, built as its registry entry builds it
+    for entry in registry.EXPLORERS:
+        if entry.name not in explorers and re.search(
+            r"^export const CATEGORIES\b", (JS / f"{entry.js}.js").read_text(encoding="utf-8"), re.M
+        ):
+            explorers[entry.name] = exported(load, page, entry.build())
+    assert {"rotation", "rope", "rope_scaling"} <= set(explorers), sorted(explorers)
     assert len(explorers["extrapolation"]["the variants"]) == len(ex.VARIANTS)
     failures = []
     for name, groups in explorers.items():

@@ -16,12 +16,14 @@ times out in Playwright's driver and the test fails.
 """
 
 import math
+import re
 
 import pytest
 
 from course_lib import widgets
 from course_lib.i18n import LANGUAGES
-from course_lib.widgets.live import bounds_of
+from course_lib.widgets import registry
+from course_lib.widgets.live import JS, bounds_of
 from tests.browser.conftest import is_file, is_local
 
 pytestmark = pytest.mark.browser
@@ -58,33 +60,32 @@ def balance(lang):
     return widgets.balance_explorer(*balance_setup(8), "dog bites man", "man bites dog", lang=lang)
 
 
-# each explorer as its lesson builds it, and the settings whose range depends on another (the
-# JavaScript's RULES); seed is not read by the browser (Python sends the vectors it gives), nor is
-# the embeddings' d_model (the width of the weights Python sends)
+# each explorer with data as its lesson builds it, small (the others: their builder with its defaults,
+# from the registry, course_lib/widgets/registry.py); seed is not read by the browser (Python sends the
+# vectors it gives), nor is the embeddings' d_model (the width of the weights Python sends)
 UNREAD = {"seed", "embeddings.d_model"}
+BUILT = {
+    "vocab": lambda lang: widgets.vocab_explorer(small_vocab(), text="the cat", lang=lang),
+    "tokens": lambda lang: widgets.token_explorer(small_tokenizer(), text="the cat", lang=lang),
+    "comparator": lambda lang: widgets.tokenizer_comparator(small_tokenizer(), lang=lang),
+    "embeddings": lambda lang: widgets.embedding_explorer(["the cat sat", "a dog"], d_model=16, lang=lang),
+    "balance": balance,
+    "left_padding": lambda lang: widgets.left_padding_explorer(["the", "dog", "sat"], padding=3, lang=lang),
+    "extrapolation": lambda lang: widgets.extrapolation_explorer(*small_extrapolation(), lang=lang),
+}
+
+
+def rules(entry) -> list[str]:
+    """The settings whose range depends on another (the JavaScript's RULES) and that have no bounds of their own."""
+    source = (JS / f"{entry.js}.js").read_text(encoding="utf-8")
+    block = re.search(r"^const RULES = \{(.*?)\};$", source, re.M | re.S).group(1)
+    bounded = bounds_of(getattr(widgets, entry.widget))
+    return [name for name in re.findall(r"(\w+): \(get\) =>", block) if name not in bounded]
+
+
 EXPLORERS = {
-    "vocab": (lambda lang: widgets.vocab_explorer(small_vocab(), text="the cat", lang=lang), []),
-    "tokens": (lambda lang: widgets.token_explorer(small_tokenizer(), text="the cat", lang=lang), ["size"]),
-    "comparator": (lambda lang: widgets.tokenizer_comparator(small_tokenizer(), lang=lang), []),
-    "embeddings": (
-        lambda lang: widgets.embedding_explorer(["the cat sat", "a dog"], d_model=16, lang=lang),
-        ["sentence"],
-    ),
-    "balance": (balance, []),
-    "table": (lambda lang: widgets.table_explorer(lang=lang), []),
-    "rotation": (lambda lang: widgets.rotation_explorer(lang=lang), ["i"]),
-    "left_padding": (
-        lambda lang: widgets.left_padding_explorer(["the", "dog", "sat"], padding=3, lang=lang),
-        ["padding"],
-    ),
-    "extrapolation": (
-        lambda lang: widgets.extrapolation_explorer(*small_extrapolation(), lang=lang),
-        ["length"],
-    ),
-    "rope": (lambda lang: widgets.rope_explorer(lang=lang), ["pair"]),
-    "alibi": (lambda lang: widgets.alibi_explorer(lang=lang), ["head"]),
-    "rope_angles": (lambda lang: widgets.rope_angles_explorer(lang=lang), []),
-    "rope_scaling": (lambda lang: widgets.rope_scaling_explorer(lang=lang), []),
+    entry.name: (BUILT.get(entry.name, lambda lang, entry=entry: entry.build(lang=lang)), rules(entry))
+    for entry in registry.EXPLORERS
 }
 
 # the out-of-range values: what each kind of setting gets (a text's "string" is a valid value)

@@ -1,5 +1,6 @@
 """course_lib.widgets: moving a slider changes what is drawn, and it is the right data."""
 
+import functools
 import json
 import re
 
@@ -10,6 +11,7 @@ import torch
 from course_lib import Vocab, i18n, plots, set_language, sinusoidal_table, widgets
 from course_lib.bpe import BPETokenizer
 from course_lib.i18n import PSEUDO, catalogues
+from course_lib.widgets import registry
 from course_lib.widgets.live import bounds_of
 from course_tools.core.config import CONFIG
 
@@ -121,33 +123,11 @@ def test_settings_beyond_the_sliders_are_refused():
 
 
 # the issue's cases and more: every bounded setting of every explorer, at its bounds and past them
+# (each explorer's cases are its registry entry's, course_lib/widgets/registry.py)
 OUT_OF_RANGE = [
-    (lambda: widgets.rotation_explorer(), "k", 10**9),
-    (lambda: widgets.rotation_explorer(), "pos", 101),
-    (lambda: widgets.rotation_explorer(), "d_model", 1024),
-    (lambda: widgets.rope_explorer(), "m", 10**9),
-    (lambda: widgets.rope_explorer(), "n", 129),
-    (lambda: widgets.rope_explorer(), "max_position", 10**9),
-    (lambda: widgets.rope_explorer(), "head_dim", 130),
-    (lambda: widgets.rope_explorer(), "base", 1e9),
-    (lambda: widgets.rope_explorer(), "seed", 2**40),
-    (lambda: widgets.alibi_explorer(), "num_heads", 65),
-    (lambda: widgets.alibi_explorer(), "seq_len", 10**6),
-    (lambda: widgets.rope_angles_explorer(), "num_positions", 10**9),
-    (lambda: widgets.rope_angles_explorer(), "train_len", 5000),
-    (lambda: widgets.rope_angles_explorer(), "head_dim", 258),
-    (lambda: widgets.rope_angles_explorer(), "scale", 17.0),
-    (lambda: widgets.rope_angles_explorer(), "base", 50.0),
-    (lambda: widgets.left_padding_explorer(["a", "b"]), "max_padding", 33),
-    (lambda: widgets.left_padding_explorer(["a", "b"]), "d_model", 513),
-    (lambda: widgets.embedding_explorer(["a b"], d_model=8), "d_model", 10**6),
-    (lambda: widgets.rope_scaling_explorer(), "head_dim", 258),
-    (lambda: widgets.rope_scaling_explorer(), "base", 1e9),
-    (lambda: widgets.rope_scaling_explorer(), "context", 2**20 + 1),
-    (lambda: widgets.rope_scaling_explorer(), "original_len", 64),
-    (lambda: widgets.rope_scaling_explorer(), "factor", 65.0),
-    (lambda: widgets.rope_scaling_explorer(high_freq_factor=16.0), "low_freq_factor", 0.25),
-    (lambda: widgets.rope_scaling_explorer(low_freq_factor=0.5), "high_freq_factor", 17.0),
+    pytest.param(functools.partial(entry.build, **options), name, value, id=f"{entry.name}-{name}")
+    for entry in registry.EXPLORERS
+    for name, value, options in entry.absurd
 ]
 
 
