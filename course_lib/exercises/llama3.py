@@ -18,7 +18,7 @@ import math
 import torch
 
 from ..core import model as core
-from ..i18n import Messages, format_number
+from ..i18n import Messages, format_number, format_positions
 from .checks import Feedback, Foreign, describe, feedback, require_function, require_tensor, wrong
 from .exercise import Exercise
 from .runner import Run
@@ -204,7 +204,7 @@ def diagnose(student, run: Run) -> Feedback:
             raise wrong(
                 "llama3.nonfinite",
                 pair=pair,
-                wavelength=_number(2 * math.pi / float(inv_freq[pair])),
+                wavelength=format_positions(2 * math.pi / float(inv_freq[pair])),
                 value=str(float(got[pair])),
             )
         right = reference(inv_freq, factor, low, high, L)
@@ -224,7 +224,7 @@ def diagnose(student, run: Run) -> Feedback:
         pair = int((~torch.isclose(got, right, rtol=RTOL, atol=0)).nonzero()[0])
         detail = {
             "pair": pair,
-            "wavelength": _number(2 * math.pi / float(inv_freq[pair])),
+            "wavelength": format_positions(2 * math.pi / float(inv_freq[pair])),  # as the lesson writes it
             "got": _number(float(got[pair])),
             "expected": _number(float(right[pair])),
         }

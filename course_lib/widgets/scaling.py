@@ -22,9 +22,8 @@ import traitlets
 
 from .. import validate
 from ..core.model import dynamic_factor
-from ..i18n import format_number, resolve
+from ..i18n import format_number, format_positions, resolve
 from ..messages import ROTARY as ROTARY_ERRORS
-from ..plots.rope_scaling import format_positions
 from ..plots.rotary import even_head_dim
 from ..rotary import PUBLISHED, as_float, check_rope_scaling, rope_frequencies
 from ..scaling import METHODS

@@ -94,6 +94,15 @@ def nan_in_band(inv_freq, factor, low_freq_factor, high_freq_factor, original_ma
     return torch.where((wavelen >= L / high_freq_factor) & (wavelen <= L / low_freq_factor), math.nan, out)
 
 
+def nan_last(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Right but for the slowest pair, ``nan``: far outside the band, its wavelength in the millions."""
+    out = through_course_lib(
+        inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    )
+    out[-1] = math.nan
+    return out
+
+
 def vectorised(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
     """Right, as transformers writes it: a factor on the wavelengths, then the frequencies back."""
     L = original_max_position_embeddings
@@ -235,6 +244,15 @@ def test_a_nan_is_located_by_its_pair(lang):
     assert verdict.message.endswith(
         {"en": "where it first appears.", "ru": "где `nan` появляется впервые."}[lang]
     )
+
+
+def test_a_wavelength_is_written_as_the_lesson_writes_it(lang):
+    """Pair 63 of Llama 3.1 8B: 2 559 196 positions, grouped as in the lesson's prose, not 2.559e+06."""
+    verdict = LLAMA3.check(nan_last)
+    assert_verdict(verdict, "incorrect", "llama3.nonfinite", lang)
+    assert verdict.values["pair"] == 63
+    assert verdict.values["wavelength"] == "2 559 196"
+    assert "10⁶" not in verdict.message and "e+06" not in verdict.message
 
 
 def test_the_mlx_907_blend_is_named_linear_in_the_wavelength(lang):

@@ -92,7 +92,7 @@ export function counts(v) {
   return found;
 }
 
-// a length or a base as course_lib.plots.rope_scaling.format_positions writes it: 6.3, 2048 and 131 072
+// a length or a base as course_lib.i18n.format_positions writes it: 6.3, 2048 and 131 072
 const formatPositions = (x, numbers) => formatNumber(x, x < 100 ? ".1f" : x < 10000 ? ".0f" : ",.0f", numbers);
 
 const sum = (flags) => flags.filter(Boolean).length;
