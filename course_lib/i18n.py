@@ -71,6 +71,7 @@ __all__ = [
     "format_decimal",
     "format_scientific",
     "format_number",
+    "format_positions",
     "number_symbols",
     "decimal_mark",
     "join_numbers",
@@ -552,3 +553,12 @@ def format_number(x: float, spec: str, lang: str | None = None) -> str:
     if symbols["power_of_ten"] and e:
         return f"{mantissa}·10{str(int(exponent.replace(minus, '-'))).translate(_SUPERSCRIPT)}"
     return text
+
+
+def format_positions(x: float, lang: str | None = None) -> str:
+    """A length or a base as lesson 9's prose writes it: 6.3, 2048, 131 072 (thousands grouped from five digits).
+
+    >>> format_positions(6.283185307179586, "ru"), format_positions(2048.0), format_positions(131072)
+    ('6,3', '2048', '131 072')
+    """
+    return format_number(x, ".1f" if x < 100 else ".0f" if x < 10000 else ",.0f", lang)

@@ -217,9 +217,9 @@ def rope_frequencies(
     with ``factor`` :math:`\kappa`:
 
     - ``"linear"``, position interpolation (Chen et al. 2023, https://arxiv.org/abs/2306.15595):
-      every :math:`\omega_i / \kappa`, as if position ``p`` were ``p / \kappa``.
+      every :math:`\omega_i / \kappa`, as if position ``p`` were :math:`p/\kappa`.
     - ``"dynamic"``, NTK-aware (bloc97, reddit r/LocalLLaMA, 2023), as transformers makes it
-      dynamic: the base becomes :math:`\theta \cdot \kappa_\ell^{d/(d-2)}` with
+      dynamic: the base becomes :math:`\theta\cdot\kappa_\ell^{d/(d-2)}` (:math:`d` = ``head_dim``) with
       :math:`\kappa_\ell = \kappa\,\ell/L - (\kappa - 1)` for the current length :math:`\ell = ` ``seq_len`` > ``L``, and
       stays :math:`\theta` up to ``L``. The fastest pair keeps its frequency, the slowest is divided by
       :math:`\kappa_\ell`.

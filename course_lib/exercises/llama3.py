@@ -18,7 +18,7 @@ import math
 import torch
 
 from ..core import model as core
-from ..i18n import Messages, format_number
+from ..i18n import Messages, format_number, format_positions
 from .checks import Feedback, Foreign, describe, feedback, require_function, require_tensor, wrong
 from .exercise import Exercise
 from .runner import Run
@@ -190,9 +190,9 @@ def diagnose(student, run: Run) -> Feedback:
         factor, low, high, L = case["factor"], case["low_freq_factor"], case["high_freq_factor"], case["L"]
         inv_freq = core.inverse_frequencies(head_dim, base)  # (head_dim/2,)
         got = run.call(name, student, inv_freq.clone(), factor, low, high, L, name=name)
-        # Meta's loop appends each pair's frequency to a list; NumPy gives an array
-        per_pair = isinstance(got, tuple | list) and len(got) == len(inv_freq)
-        if per_pair or (isinstance(got, Foreign) and got.name == "ndarray"):
+        # Meta's loop appends each pair's frequency to a list (one that skips a pair too: the shape
+        # check counts them once it is a tensor); NumPy gives an array
+        if isinstance(got, tuple | list) or (isinstance(got, Foreign) and got.name == "ndarray"):
             raise wrong("llama3.not_tensor", name=name, got=describe(got))
         got = require_tensor(got, name=name)
         if tuple(got.shape) != tuple(inv_freq.shape):
@@ -204,7 +204,7 @@ def diagnose(student, run: Run) -> Feedback:
             raise wrong(
                 "llama3.nonfinite",
                 pair=pair,
-                wavelength=_number(2 * math.pi / float(inv_freq[pair])),
+                wavelength=format_positions(2 * math.pi / float(inv_freq[pair])),
                 value=str(float(got[pair])),
             )
         right = reference(inv_freq, factor, low, high, L)
@@ -224,7 +224,7 @@ def diagnose(student, run: Run) -> Feedback:
         pair = int((~torch.isclose(got, right, rtol=RTOL, atol=0)).nonzero()[0])
         detail = {
             "pair": pair,
-            "wavelength": _number(2 * math.pi / float(inv_freq[pair])),
+            "wavelength": format_positions(2 * math.pi / float(inv_freq[pair])),  # as the lesson writes it
             "got": _number(float(got[pair])),
             "expected": _number(float(right[pair])),
         }

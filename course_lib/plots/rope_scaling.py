@@ -17,22 +17,13 @@ from matplotlib.figure import Figure
 
 from .. import validate
 from ..core import model as core
-from ..i18n import format_number, resolve
+from ..i18n import format_number, format_positions, resolve
 from ..rotary import check_rope_scaling, rope_frequencies
 from .figure import new_figure
 from .messages import LONG_CONTEXT as MESSAGES
 from .rotary import even_head_dim
 
-__all__ = ["format_positions", "plot_rope_scaling"]
-
-
-def format_positions(x: float, lang: str | None = None) -> str:
-    """A length or a base as lesson 9's prose writes it: 6.3, 2048, 131 072 (thousands grouped from five digits).
-
-    >>> format_positions(6.283185307179586, "ru"), format_positions(2048.0), format_positions(131072)
-    ('6,3', '2048', '131 072')
-    """
-    return format_number(x, ".1f" if x < 100 else ".0f" if x < 10000 else ",.0f", lang)
+__all__ = ["format_positions", "plot_rope_scaling"]  # format_positions: course_lib.i18n's
 
 
 def plot_rope_scaling(

@@ -254,6 +254,8 @@ SCALING = Messages(
         ),
         # dynamic's factor at the length C: what it runs with, not κ (lesson 9: κ_ℓ)
         "dynamic": " At ℓ = C, dynamic runs with κ_ℓ = max(1, κ·C/L − (κ − 1)) = {kl}.",
+        # after "dynamic" once C passes L: "in between" then spans 1 to κ_ℓ, past κ when κ_ℓ > κ
+        "dynamic_range": " The pairs in between are slowed 1 to {kl} times, {beyond} of them more than κ times.",
         "title": "Turns of each pair within C = {context} positions: {method}",
         "xlabel": "pair i",
         "ylabel": "turns within C, C·ω_i / 2π",

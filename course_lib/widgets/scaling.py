@@ -22,9 +22,8 @@ import traitlets
 
 from .. import validate
 from ..core.model import dynamic_factor
-from ..i18n import format_number, resolve
+from ..i18n import format_number, format_positions, resolve
 from ..messages import ROTARY as ROTARY_ERRORS
-from ..plots.rope_scaling import format_positions
 from ..plots.rotary import even_head_dim
 from ..rotary import PUBLISHED, as_float, check_rope_scaling, rope_frequencies
 from ..scaling import METHODS
@@ -211,6 +210,7 @@ class RopeScalingExplorer(LiveExplorer):
             "attention": template(MESSAGES, "attention", lang),
             "llama3": template(MESSAGES, "llama3", lang),
             "dynamic": template(MESSAGES, "dynamic", lang),
+            "dynamic_range": template(MESSAGES, "dynamic_range", lang),
             "title": template(MESSAGES, "title", lang),
             **{key: MESSAGES(key, lang) for key in ("xlabel", "ylabel", "ylabel_right", "before", "after")},
             "trained": MESSAGES("trained", lang),
@@ -294,15 +294,18 @@ class RopeScalingExplorer(LiveExplorer):
         return partial & (before > trained * (1 + RELATIVE)), partial & (after > trained * (1 + RELATIVE))
 
     def counts(self) -> dict[str, int]:
-        """How many pairs keep their frequency, are divided by ``s``, or lie between (ratios within 1e-9)."""
+        """How many pairs keep their frequency, are divided by ``s``, or lie between (ratios within 1e-9),
+        and how many of those between are slowed more than ``s`` times ("dynamic" past ``κ L``: ``beyond``)."""
         before, after, _ = self.frequencies
         ratio = after / before
         kept = np.abs(ratio - 1) <= RELATIVE
         divided = ~kept & (np.abs(ratio * self.factor - 1) <= RELATIVE)
+        between = ~kept & ~divided
         return {
             "kept": int(kept.sum()),
             "divided": int(divided.sum()),
-            "between": int((~kept & ~divided).sum()),
+            "between": int(between.sum()),
+            "beyond": int((between & (ratio * self.factor < 1 - RELATIVE)).sum()),
         }
 
     def method_name(self) -> str:
@@ -324,10 +327,13 @@ class RopeScalingExplorer(LiveExplorer):
             llama3_text = MESSAGES(
                 "llama3", lang, short=format_positions(short, lang), long=format_positions(long, lang)
             )
+        counts = self.counts()
         dynamic_text = ""
         if self.method == "dynamic":
-            kl = dynamic_factor(self.factor, self.original_len, self.context)
-            dynamic_text = MESSAGES("dynamic", lang, kl=format_number(kl, ".6g", lang))
+            kl = format_number(dynamic_factor(self.factor, self.original_len, self.context), ".6g", lang)
+            dynamic_text = MESSAGES("dynamic", lang, kl=kl)
+            if counts["between"]:  # past L: the pairs between are slowed up to κ_ℓ times, which may exceed κ
+                dynamic_text += MESSAGES("dynamic_range", lang, kl=kl, beyond=counts["beyond"])
         return MESSAGES(
             "readout",
             lang,
@@ -342,7 +348,7 @@ class RopeScalingExplorer(LiveExplorer):
             dynamic=dynamic_text,
             unseen=int(unseen_after.sum()),
             unseen_before=int(unseen_before.sum()),
-            **self.counts(),
+            **counts,
         )
 
     def title(self) -> str:

@@ -72,6 +72,13 @@ def loop_list(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_
     return new_freqs
 
 
+def loop_list_short(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Meta's loop that skips the last pair: a list of 63 tensors for Llama 3.1 8B, still not a tensor."""
+    return loop_list(
+        inv_freq[:-1], factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    )
+
+
 def as_numpy(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
     """Right numbers, as a NumPy array."""
     return through_course_lib(
@@ -85,6 +92,15 @@ def nan_in_band(inv_freq, factor, low_freq_factor, high_freq_factor, original_ma
     wavelen = 2 * math.pi / inv_freq
     out = torch.where(wavelen > L / low_freq_factor, inv_freq / factor, inv_freq)
     return torch.where((wavelen >= L / high_freq_factor) & (wavelen <= L / low_freq_factor), math.nan, out)
+
+
+def nan_last(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
+    """Right but for the slowest pair, ``nan``: far outside the band, its wavelength in the millions."""
+    out = through_course_lib(
+        inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
+    )
+    out[-1] = math.nan
+    return out
 
 
 def vectorised(inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings):
@@ -142,6 +158,7 @@ WRONG = [
     (LLAMA3, lambda inv_freq, *args: inv_freq[:-1], "llama3.shape"),
     (LLAMA3, mlx_907_blend, "llama3.wavelength_blend"),
     (LLAMA3, loop_list, "llama3.not_tensor"),
+    (LLAMA3, loop_list_short, "llama3.not_tensor"),
     (LLAMA3, as_numpy, "llama3.not_tensor"),
     (LLAMA3, nan_in_band, "llama3.nonfinite"),
 ]
@@ -207,6 +224,8 @@ def test_a_list_or_an_array_is_named_by_its_type_and_length_and_how_to_wrap_it(l
         "ru": "`loop_list` вернула `list` (64 × `Tensor`), а не тензор: соберите из результата тензор — `torch.stack(new_freqs)`",
     }
     assert LLAMA3.check(loop_list).message.startswith(expected[lang])
+    # a loop that skips a pair: not "Is a `return` missing?", but the same advice, with its count
+    assert "`list` (63 × `Tensor`), " in LLAMA3.check(loop_list_short).message
     array = LLAMA3.check(as_numpy).message
     assert array.startswith(
         {"en": "`as_numpy` returned `ndarray`, not", "ru": "`as_numpy` вернула `ndarray`, а не"}[lang]
@@ -221,6 +240,19 @@ def test_a_nan_is_located_by_its_pair(lang):
     assert verdict.values["pair"] == 29 and verdict.values["value"] == "nan"
     assert {"en": "pair 29 (wavelength", "ru": "паре 29 (длина волны"}[lang] in verdict.message
     assert "row" not in verdict.message and "строка" not in verdict.message
+    # what first appears is the value itself (in Russian, not «оно», which would point at «число»)
+    assert verdict.message.endswith(
+        {"en": "where it first appears.", "ru": "где `nan` появляется впервые."}[lang]
+    )
+
+
+def test_a_wavelength_is_written_as_the_lesson_writes_it(lang):
+    """Pair 63 of Llama 3.1 8B: 2 559 196 positions, grouped as in the lesson's prose, not 2.559e+06."""
+    verdict = LLAMA3.check(nan_last)
+    assert_verdict(verdict, "incorrect", "llama3.nonfinite", lang)
+    assert verdict.values["pair"] == 63
+    assert verdict.values["wavelength"] == "2 559 196"
+    assert "10⁶" not in verdict.message and "e+06" not in verdict.message
 
 
 def test_the_mlx_907_blend_is_named_linear_in_the_wavelength(lang):

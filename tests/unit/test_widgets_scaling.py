@@ -100,13 +100,18 @@ def test_what_each_method_does_to_the_pairs():
         found[method] = (explorer.counts(), int(before.sum()), int(after.sum()))
     # without scaling, the pairs that made less than one turn in training meet new angles at 8 L
     trained = explorer.turns()[2]
-    assert found["none"] == ({"kept": 32, "divided": 0, "between": 0}, int((trained < 1).sum()), 9)
+    assert found["none"] == (
+        {"kept": 32, "divided": 0, "between": 0, "beyond": 0},
+        int((trained < 1).sum()),
+        9,
+    )
     # position interpolation divides every pair by s: no new angle, the fast pairs slowed too
-    assert found["linear"] == ({"kept": 0, "divided": 32, "between": 0}, 9, 0)
+    assert found["linear"] == ({"kept": 0, "divided": 32, "between": 0, "beyond": 0}, 9, 0)
     # Llama 3: wavelengths below L/4 = 1 024 kept, above L = 4 096 divided by 8, a ramp between
     wavelength = 2 * math.pi / explorer.frequencies[0]
     kept, divided = int((wavelength < 1024).sum()), int((wavelength > 4096).sum())
-    assert found["llama3"] == ({"kept": kept, "divided": divided, "between": 32 - kept - divided}, 9, 0)
+    between = 32 - kept - divided
+    assert found["llama3"] == ({"kept": kept, "divided": divided, "between": between, "beyond": 0}, 9, 0)
     # YaRN and dynamic keep the fastest pair and leave no new angle either
     for method in ("yarn", "dynamic"):
         assert found[method][0]["kept"] >= 1 and found[method][2] == 0, method
@@ -116,7 +121,8 @@ def test_dynamic_is_unchanged_within_the_training_length():
     explorer = widgets.rope_scaling_explorer(method="dynamic", context=2048, original_len=4096)
     before, after, _ = explorer.frequencies
     assert np.array_equal(before, after)
-    assert explorer.counts() == {"kept": 32, "divided": 0, "between": 0}
+    assert explorer.counts() == {"kept": 32, "divided": 0, "between": 0, "beyond": 0}
+    assert "in between are slowed" not in explorer.readout()  # κ_ℓ = 1: no range to give
 
 
 def test_readout():
@@ -145,6 +151,14 @@ def test_the_readout_gives_the_factor_dynamic_runs_with(lang):
     assert expected[lang] in explorer.readout()
     before, after, _ = explorer.frequencies
     assert math.isclose(before[-1] / after[-1], 121, rel_tol=1e-12)  # the slowest pair: κ_ℓ times slower
+    # "in between" is no milder than κ: pair i is slowed 121^(2i/126) times, pairs 28-63 more than 8 times
+    assert explorer.counts() == {"kept": 1, "divided": 0, "between": 63, "beyond": 36}
+    assert int((before / after > 8).sum()) == 36 and before[27] / after[27] < 8 < before[28] / after[28]
+    in_between = {
+        "en": " The pairs in between are slowed 1 to 121 times, 36 of them more than κ times.",
+        "ru": " Частоты пар в промежутке поделены на числа от 1 до 121, у 36 из них — на число больше κ.",
+    }
+    assert expected[lang] + in_between[lang] in explorer.readout()
     explorer.context = 4096  # below L = 8192
     assert "= 1." in explorer.readout() and "= 121" not in explorer.readout()
     explorer.context, explorer.factor = 65536, 2.5

@@ -74,21 +74,25 @@ export function unseen(v) {
   return { before: Array.from(before, past), after: Array.from(after, past) };
 }
 
-// pairs that keep their frequency, are divided by s, or lie between: RopeScalingExplorer.counts()
+// pairs that keep their frequency, are divided by s, or lie between, and of those between the ones
+// slowed more than s times ("dynamic" past κ L): RopeScalingExplorer.counts()
 export function counts(v) {
   const before = inverseFrequencies(v.head_dim, v.base);
   const { theta: after } = scaledFrequencies(v);
-  const found = { kept: 0, divided: 0, between: 0 };
+  const found = { kept: 0, divided: 0, between: 0, beyond: 0 };
   after.forEach((t, i) => {
     const ratio = t / before[i];
     if (Math.abs(ratio - 1) <= RELATIVE) found.kept += 1;
     else if (Math.abs(ratio * v.factor - 1) <= RELATIVE) found.divided += 1;
-    else found.between += 1;
+    else {
+      found.between += 1;
+      if (ratio * v.factor < 1 - RELATIVE) found.beyond += 1;
+    }
   });
   return found;
 }
 
-// a length or a base as course_lib.plots.rope_scaling.format_positions writes it: 6.3, 2048 and 131 072
+// a length or a base as course_lib.i18n.format_positions writes it: 6.3, 2048 and 131 072
 const formatPositions = (x, numbers) => formatNumber(x, x < 100 ? ".1f" : x < 10000 ? ".0f" : ",.0f", numbers);
 
 const sum = (flags) => flags.filter(Boolean).length;
@@ -97,6 +101,10 @@ const sum = (flags) => flags.filter(Boolean).length;
 export function readout(v, labels, numbers) {
   const { attention } = scaledFrequencies(v);
   const marks = unseen(v);
+  const found = counts(v);
+  const kl = formatNumber(dynamicFactor(v.factor, v.original_len, v.context), ".6g", numbers);
+  // past L the pairs between are slowed up to κ_ℓ times, which may exceed κ
+  const range = found.between ? fill(labels.dynamic_range, { kl, beyond: found.beyond }) : "";
   return fill(labels.readout, {
     method: labels[`method_${v.method}`],
     base: formatPositions(v.base, numbers),
@@ -112,15 +120,10 @@ export function readout(v, labels, numbers) {
             long: formatPositions(v.original_len / v.low_freq_factor, numbers),
           })
         : "",
-    dynamic:
-      v.method === "dynamic"
-        ? fill(labels.dynamic, {
-            kl: formatNumber(dynamicFactor(v.factor, v.original_len, v.context), ".6g", numbers),
-          })
-        : "",
+    dynamic: v.method === "dynamic" ? fill(labels.dynamic, { kl }) + range : "",
     unseen: sum(marks.after),
     unseen_before: sum(marks.before),
-    ...counts(v),
+    ...found,
   });
 }
 
