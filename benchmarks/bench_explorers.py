@@ -689,7 +689,7 @@ def encoding_scripts() -> str:
     """gpt-tokenizer's encoders in the page, as the site and the decks load them (lesson 2's comparator)."""
     from course_lib.widgets.encodings import ENCODINGS, encoding_script
 
-    scripts = [encoding_script(name, NODE) for name in ENCODINGS]
+    scripts = [encoding_script(name) for name in ENCODINGS]  # from vocabularies/node_modules
     assert all("</script" not in script for script in scripts)
     return "".join(f"<script>{script}</script>" for script in scripts)
 

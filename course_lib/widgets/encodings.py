@@ -1,13 +1,14 @@
 """OpenAI's tokenizers in the browser: gpt-tokenizer's encoders as one classic script each, for lesson 2's comparator.
 
-The encoders and their rank tables are npm ``gpt-tokenizer`` (MIT, pinned in ``package.json``,
-installed into ``node_modules/`` by ``make``), whose CommonJS modules :func:`encoding_script`
+The encoders and their rank tables are npm ``gpt-tokenizer`` (MIT, pinned in lesson 2's own
+``vocabularies/package.json``, installed into :data:`course_lib.bpe.vocabularies.NODE_MODULES` by
+``make``, which :data:`NODE_MODULES` here is), whose CommonJS modules :func:`encoding_script`
 joins into one script that needs no module loader and no network: it runs from a ``<script>``
 tag on a page opened from ``file://`` (where Chromium refuses ES modules), and from text the
 kernel sends to JupyterLab. It sets ``globalThis.courseTokenizers[name]`` to the encoding's API,
 gpt-tokenizer's ``GptEncoding`` (``encode``, ``decode``, and its ``bytePairEncodingCoreProcessor``,
 which gives each token's bytes). Nothing of the package is kept in the repository: the site and
-the decks write these scripts from ``node_modules/`` when they are built
+the decks write these scripts from there when they are built
 (``course_tools/site.py``, ``course_tools/slides.py``), and JupyterLab gets them from the kernel
 (:class:`~course_lib.widgets.comparator.TokenizerComparator`).
 
@@ -19,6 +20,8 @@ import json
 import re
 from pathlib import Path
 
+from ..bpe.vocabularies import NODE_MODULES
+
 __all__ = ["ENCODINGS", "FOLDER", "NODE_MODULES", "PACKAGE", "encoding_script", "missing", "write_scripts"]
 
 #: the encodings the comparator shows, by gpt-tokenizer's names, and their rank files
@@ -26,8 +29,6 @@ ENCODINGS = {"gpt2": "r50k_base", "cl100k_base": "cl100k_base", "o200k_base": "o
 PACKAGE = "gpt-tokenizer"
 #: the folder beside the widget renderer's (``html-manager/``) that a page loads them from
 FOLDER = "tokenizers"
-#: the repository's node_modules/ (``npm ci``, which ``make`` runs)
-NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
 
 _REQUIRE = re.compile(r"""require\("(\.{1,2}/[^"]+)"\)""")
 
@@ -50,7 +51,9 @@ def encoding_script(name: str, node_modules: Path = NODE_MODULES) -> str:
     root = Path(node_modules) / PACKAGE
     cjs = root / "cjs"
     if name in missing(node_modules):
-        raise FileNotFoundError(f"{cjs / 'encoding' / f'{name}.js'} is missing: run `npm ci` (`make` does)")
+        raise FileNotFoundError(
+            f"{cjs / 'encoding' / f'{name}.js'} is missing: run `make vocabularies/node_modules/.installed-stamp` (npm ci)"
+        )
     version = json.loads((root / "package.json").read_text(encoding="utf-8"))["version"]
     sources: dict[str, str] = {}
     todo = [f"encoding/{name}.js"]

@@ -61,8 +61,8 @@ def copy_vendor(config: Config, dest: Path) -> None:
         )
     copy_sources(config.node_modules, VENDOR_FILES, dest)
     # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
-    if not encodings.missing(config.node_modules):
-        encodings.write_scripts(dest / encodings.FOLDER, config.node_modules)
+    if not encodings.missing():  # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES)
+        encodings.write_scripts(dest / encodings.FOLDER)
     try:
         copy_fonts(config.node_modules, dest)  # fonts/course-fonts.css, which every page loads
     except FontsError as error:

