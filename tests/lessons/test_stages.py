@@ -104,7 +104,9 @@ def test_every_browser_test_file_runs_in_a_stage_of_make_test():
     recipes = " ".join(recipe_of(makefile, stage) for stage in listed.split())
     recipes = recipes.replace("$(BROWSER_PYTEST)", "-m browser")
     named = set(re.findall(r"tests/browser/test_\w+\.py", recipes))
-    for pattern in re.findall(r"tests/browser/test_[\w*]*\*[\w*]*\.py", recipes):  # a glob, as the shell expands it
+    for pattern in re.findall(
+        r"tests/browser/test_[\w*]*\*[\w*]*\.py", recipes
+    ):  # a glob, as the shell expands it
         named |= {p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern)}
     files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "browser").glob("test_*.py")}
     assert files - named == set(), "browser tests no stage of `make test` runs"
