@@ -70,7 +70,10 @@ class TokenizerComparator(LiveExplorer):
         text, english = self.checked(text=text, english=english)
         special_ids = set(tokenizer.specials.values())
         ids = {tokenizer.token_bytes(i): i for i in range(len(tokenizer)) if i not in special_ids}
-        names = {**NAMES, "course": MESSAGES("course", lang, size=format_number(len(tokenizer), ",", lang))}
+        # the size as the lesson writes it: 4000, but 12 498 (thousands apart from 10 000 up)
+        n = len(tokenizer)
+        size = n if n < 10_000 else format_number(n, ",", lang)
+        names = {**NAMES, "course": MESSAGES("course", lang, size=size)}
         data = {
             "byte_ids": [ids[bytes([b])] for b in range(256)],
             "specials": {str(i): name for name, i in tokenizer.specials.items()},
@@ -173,7 +176,7 @@ def tokenizer_comparator(
         >>> tok = BPETokenizer.train(["the cat sat on the mat"] * 3, vocab_size=270)
         >>> comparator = tokenizer_comparator(tok, text="the cat", english="the cat", lang="ru")
         >>> comparator.course_row()
-        'BPE курса (270 токенов): токенов — 2, на слово — 1,00, ×1,00 к его токенам английского текста'
+        'BPE курса (словарь на 270 токенов): токенов — 2, на слово — 1,00, относительно английского текста — ×1,00'
         >>> comparator.merge_tree(comparator.ids()[1])[:2]
         (' cat', 267)
     """

@@ -84,7 +84,7 @@ def reference_tokenizers():
 
 @pytest.fixture(scope="module")
 def course_tok():
-    """The course's BPE as lesson 2 trains it for the comparator (4 000 tokens, both languages)."""
+    """The course's BPE as lesson 2 trains it for the comparator (4000 tokens, both languages)."""
     return BPETokenizer.train(course_corpus("en") + course_corpus("ru"), vocab_size=4000)
 
 
