@@ -215,12 +215,16 @@ async function render({ model: saved, el }) {
 .tokenizer-comparator button.course-comparator-token[aria-pressed=true] { outline: 2px solid #000; }
 .tokenizer-comparator .course-comparator-token small { font-size: 0.7em; color: #333; }
 .tokenizer-comparator .course-explorer-note { font-size: 0.85em; margin: 0.2em 0; }
-.tokenizer-comparator .course-comparator-tree ul { margin: 0; padding-left: 1.4em; }`;
+.tokenizer-comparator .course-comparator-tree ul { margin: 0; padding-left: 1.4em; }
+/* on a slide (reveal.js, 700 px tall) the rows scroll within a third of the screen, the merges within a sixth */
+.reveal .tokenizer-comparator .course-comparator-rows { max-height: 240px; overflow-y: auto; }
+.reveal .tokenizer-comparator .course-comparator-tree { max-height: 110px; overflow-y: auto; }`;
   el.append(style);
   const hint = document.createElement("p");
   hint.className = "course-explorer-note";
   hint.textContent = labels.hint;
   const rows = document.createElement("div");
+  rows.className = "course-comparator-rows";
   const note = document.createElement("p");
   note.className = "course-explorer-note";
   const tree = document.createElement("div");
