@@ -462,7 +462,7 @@ def test_every_explorer_sizes_its_own_targets_in_a_bare_page(offline_page, name)
 # themes (--jp-content-font-color1 on --jp-layout-color0), a deck (reveal's white theme), the site's two
 # themes (pydata-sphinx-theme's text and background, with the course's stylesheet), and a notebook
 # JupyterLab does not trust, whose sanitizer keeps only a plain colour (the span's first declaration)
-SITE_CSS = ROOT / "course_tools" / "site_theme" / "_static" / "course-site.css"
+SITE_CSS = ROOT / "course_tools" / "publish" / "site_theme" / "_static" / "course-site.css"
 VERDICT_HOSTS = {
     "JupyterLab light": ("rgba(0, 0, 0, 0.87)", "#ffffff", None),
     "JupyterLab dark": ("#ffffff", "#111111", None),
