@@ -5,6 +5,7 @@ import re
 import nbformat
 import pytest
 
+from course_lib.widgets import encodings
 from course_tools.build.course import Course
 from course_tools.core.config import LANGUAGE_DATA, LANGUAGES
 from course_tools.publish import slides
@@ -107,6 +108,20 @@ def test_a_failing_build_leaves_every_old_deck_and_asset(small_course, monkeypat
     }
     assert after == before
     assert not list(small_course.slides_dir.glob(".build-*")), "the staging folder was left behind"
+
+
+def test_missing_vocabularies_are_an_error_and_no_deck_is_written(small_course, monkeypatch, tmp_path):
+    """Before: the decks were built, lesson 2's comparator saying "not in this copy" on its slide."""
+    slides.build([], small_course, say=quiet)
+    before = {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()}
+    monkeypatch.setattr(encodings, "NODE_MODULES", tmp_path / "no-vocabularies")
+    with pytest.raises(
+        slides.SlidesError,
+        match=r"gpt-tokenizer/cjs/encoding/gpt2\.js is missing: run `make vocabularies/node_modules/\.installed-stamp`",
+    ):
+        slides.build([], small_course, say=quiet)
+    assert {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()} == before
+    assert not list(small_course.slides_dir.glob(".build-*"))
 
 
 def test_a_folder_in_place_of_a_deck_is_a_clear_error_and_no_deck_is_written(small_course):
