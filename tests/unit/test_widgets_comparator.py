@@ -69,7 +69,7 @@ def test_labels_and_rows_in_russian(tok):
     assert explorer.labels["english"] == "то же по-английски"
     assert explorer.course_row().startswith("BPE курса (словарь на 600 токенов): токенов — ")
     assert "," in explorer.course_row() and explorer.numbers["decimal"] == ","
-    assert explorer.labels["tree"].startswith("Как собран токен «{token}»")
+    assert explorer.labels["tree"].startswith("Как токен «{token}»")
 
 
 @pytest.mark.parametrize("name", ["text", "english"])
