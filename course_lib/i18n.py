@@ -232,7 +232,7 @@ class Messages:
             return english
         if lang == PSEUDO:
             return pseudo(english)
-        return _translations(self.package, lang).get((self.context(key), english))
+        return translations(self.package, lang).get((self.context(key), english))
 
     def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
         """Message ``key`` in ``lang`` (default: the current language), filled with ``values``.
@@ -309,21 +309,22 @@ def po_path(package: str, lang: str) -> Path | None:
     return None if folder is None else folder / lang / "LC_MESSAGES" / f"{package}.po"
 
 
-def _translations(package: str, lang: str) -> dict[tuple[str, str], str]:
+def translations(package: str, lang: str) -> dict[tuple[str, str], str]:
     """``{(msgctxt, msgid): msgstr}`` of the current (not fuzzy) translations of ``package`` in ``lang``.
 
-    Read from the compiled .mo when it was compiled from the .po as it is now, else from the .po.
+    Read from the compiled .mo when it was compiled from the .po as it is now, else from the .po;
+    kept until :func:`reload_translations`.
     """
     if (package, lang) not in _LOADED:
         po = po_path(package, lang)
-        table: dict[tuple[str, str], str] = {}
+        table: dict[tuple[str, str], str] | None = {}
         if po is not None and po.is_file():
             data = po.read_bytes()
             table = _read_mo(po.with_suffix(".mo"), hashlib.sha256(data).hexdigest())
             if table is None:
                 table = {
                     (context, msgid): msgstr
-                    for context, (msgid, msgstr, fuzzy) in _po_entries(package, lang).items()
+                    for context, msgid, msgstr, fuzzy in po_messages(package, lang)
                     if msgstr and not fuzzy
                 }
         _LOADED[package, lang] = table
@@ -345,23 +346,32 @@ def _read_mo(path: Path, source_hash: str) -> dict[tuple[str, str], str] | None:
     }
 
 
-def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
-    """``{msgctxt: (msgid, msgstr, fuzzy)}`` of the .po of ``package`` in ``lang``, read with Babel."""
+def po_messages(package: str, lang: str) -> list[tuple[str, str, str, bool]]:
+    """``(msgctxt, msgid, msgstr, fuzzy)`` of each entry of the .po of ``package`` in ``lang``, read with Babel.
+
+    A message (:class:`Messages`) is the one entry of its msgctxt; the comments of the code a student
+    reads (:mod:`course_lib.code_comments`) share one msgctxt per file.
+    """
     po = po_path(package, lang)
     if po is None or not po.is_file():
-        return {}
+        return []
     from babel.messages.pofile import read_po  # only where a .po is read: greeting a student needs none
 
     with po.open("rb") as f:
         catalog = read_po(f, locale=None)
-    return {m.context: (m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context}
+    return [(m.context, m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context]
+
+
+def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
+    """``{msgctxt: (msgid, msgstr, fuzzy)}`` of the messages of the .po of ``package`` in ``lang``."""
+    return {context: (msgid, msgstr, fuzzy) for context, msgid, msgstr, fuzzy in po_messages(package, lang)}
 
 
 def load_translations(lang: str, packages: Iterable[str] = ("course_lib", "course_tools")) -> None:
     """Read ``packages``' translations into ``lang`` now (the grader's sandbox, before its guard forbids files)."""
     for package in packages:
         if package in sys.modules:
-            _translations(package, _check_language(lang))
+            translations(package, _check_language(lang))
 
 
 def reload_translations() -> None:

@@ -292,7 +292,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "alibi.correct")
 
 
-EXERCISE = Exercise("alibi", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("alibi", 8, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -243,7 +243,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "llama3.correct")
 
 
-EXERCISE = Exercise("llama3", 9, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("llama3", 9, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

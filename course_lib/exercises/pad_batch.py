@@ -202,7 +202,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "pad.correct")
 
 
-EXERCISE = Exercise("pad_batch", 1, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("pad_batch", 1, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -282,7 +282,7 @@ def diagnose(student, run: Run) -> Feedback:
     raise wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
 
 
-EXERCISE = Exercise("permutation", 4, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("permutation", 4, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

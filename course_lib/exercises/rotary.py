@@ -344,7 +344,7 @@ def diagnose(student, run: Run) -> Feedback:
     return _check_qk(student, run) if run.inspect(_is_rotate_qk, student) else _check_apply(student, run)
 
 
-EXERCISE = Exercise("rotary", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("rotary", 8, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

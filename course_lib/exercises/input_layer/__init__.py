@@ -370,7 +370,7 @@ def diagnose(student, run: Run) -> Feedback:
 
 # the course's classes that answer this exercise: kept inside a student's module, they are named
 FINISHED = ("course_lib.TransformerEmbedding",)
-EXERCISE = Exercise("input_layer", 6, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
+EXERCISE = Exercise("input_layer", 6, diagnose, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language
