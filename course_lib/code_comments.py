@@ -469,7 +469,8 @@ def translated(code: str, context: str, lang: str | None = None) -> str:
 
 
 def problems(codes: dict[str, dict[str, int]] | None = None) -> list[str]:
-    """What the catalogues lack for the registered code's comments (``codes``: :func:`registered`).
+    """What the catalogues lack for the registered code's comments (``codes``: :func:`registered`, once
+    every module that registers code is imported, as ``python -m course_tools.translations check`` does).
 
     For each language: a comment with no translation, or a stale one (fuzzy: its English changed), a
     translation of a comment after code written on several lines, and an entry of a ``code:`` context

@@ -78,25 +78,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import torch
-
-
-def is_equivariant(f, x, perm):  # en: x: (batch, seq, d_model), perm: (seq,) -> True or False
-    # ru: x: (batch, seq, d_model), perm: (seq,) -> True или False
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-
-
-def is_equivariant(f, x, perm):
-    permute_then_f = f(x[:, perm])  # (batch, seq, d_model)
-    f_then_permute = f(x)[:, perm]  # (batch, seq, d_model)
-    return torch.allclose(permute_then_f, f_then_permute, atol=1e-6)
-"""
-
 
 def attention(x):
     """Self-attention without weights or positions: softmax(x x^T / sqrt(d)) x. Equivariant."""

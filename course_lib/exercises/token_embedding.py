@@ -138,41 +138,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyTokenEmbedding(nn.Module):
-    def __init__(self, vocab_size, d_model):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, ids):  # en: ids: (batch, seq) -> (batch, seq, d_model)
-        # ru: ids: (batch, seq) -> (batch, seq, d_model)
-        raise NotImplementedError
-"""
-
-SOLUTION = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyTokenEmbedding(nn.Module):
-    def __init__(self, vocab_size, d_model):
-        super().__init__()
-        self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model)
-        nn.init.normal_(self.embedding.weight, mean=0.0, std=d_model**-0.5)  # en: N(0, 1/d_model)
-        # ru: N(0, 1/d_model)
-        self.scale = math.sqrt(d_model)
-
-    def forward(self, ids):  # ids: (batch, seq)
-        return self.embedding(ids) * self.scale  # (batch, seq, d_model)
-"""
 
 # d_model is no perfect square, so sqrt(d_model), d_model and 1/sqrt(d_model) all differ
 _TOK_VOCAB, _TOK_D, _TOK_BATCH, _TOK_SEQ = 23, 12, 3, 5

@@ -1604,17 +1604,3 @@ def test_committed_notebooks_show_the_not_attempted_verdict():
             text,
         )
 
-
-@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
-def test_the_files_give_each_language_what_the_string_literals_gave(exercise):
-    """Before the literals go: the template and solution of every language, the pseudo-language's too,
-    as they were when each module held them as bilingual strings (TEMPLATE, SOLUTION)."""
-    from course_lib.i18n import PSEUDO
-
-    module = importlib.import_module(f"course_lib.exercises.{exercise.name}")
-    for lang in (*LANGUAGES, PSEUDO):
-        assert exercise.template_in(lang) == code_comments.in_language(module.TEMPLATE, lang)
-        before = code_comments.in_language(module.SOLUTION, lang)
-        for key in exercise.solution_strings:
-            before = before.replace(exercise.messages(key, "en"), exercise.messages(key, lang))
-        assert _shown(exercise, "solution", lang) == before
