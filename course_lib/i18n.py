@@ -77,6 +77,8 @@ __all__ = [
     "join_numbers",
     "minus_sign",
     "NUMBER_STYLE",
+    "cldr_locale",
+    "locale_tag",
 ]
 
 
@@ -92,8 +94,9 @@ class LanguageInfo(NamedTuple):
     lab_locale: str
 
 
-#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?}}``
-#: (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`).
+#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?, "cldr"?}}``
+#: (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`; ``cldr``: the locale
+#: whose Unicode CLDR data the language takes, when its own code has none: :func:`cldr_locale`).
 LANGUAGES_FILE = Path(__file__).parent / "locale" / "languages.json"
 _LANGUAGES_DATA = json.loads(LANGUAGES_FILE.read_text(encoding="utf-8"))
 #: The course's languages, in order, by code. Everything that exists per language reads this: a
@@ -473,13 +476,40 @@ THOUSANDS = " "
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def cldr_locale(lang: str) -> str:
+    """The locale whose CLDR data (Babel's: numbers, the clock) ``lang`` takes: its own code, unless
+    ``languages.json`` names another (``"cldr"``); the pseudo-language takes English's.
+
+    >>> cldr_locale("ru"), cldr_locale(PSEUDO)
+    ('ru', 'en')
+    """
+    if lang == PSEUDO:
+        return SOURCE_LANGUAGE
+    return _LANGUAGES_DATA.get(lang, {}).get("cldr", lang)
+
+
+@functools.cache
+def locale_tag(lang: str) -> str:
+    """``lang``'s locale as a browser names it (BCP 47), its likely region from CLDR: for the clock
+    and the dates of a page a browser prints.
+
+    >>> locale_tag("en"), locale_tag("ru")
+    ('en-US', 'ru-RU')
+    """
+    from babel import Locale
+    from babel.core import get_global
+
+    code = cldr_locale(lang)
+    likely = Locale.parse(get_global("likely_subtags").get(code, code))
+    return f"{likely.language}-{likely.territory}" if likely.territory else likely.language
+
+
 @functools.cache
 def _symbols(lang: str) -> tuple[str, str, bool]:
     """``lang``'s decimal mark, minus sign, and whether it writes powers of ten (the pseudo-language: English's)."""
     from babel import Locale  # on the first number: greeting a student needs no locale data
 
-    lang = "en" if lang == PSEUDO else lang
-    cldr = Locale.parse(lang).number_symbols["latn"]
+    cldr = Locale.parse(cldr_locale(lang)).number_symbols["latn"]
     style = NUMBER_STYLE.get(lang, {})
     return cldr["decimal"], style.get("minus", cldr["minusSign"]), style.get("power_of_ten", False)
 

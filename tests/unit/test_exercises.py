@@ -1603,4 +1603,3 @@ def test_committed_notebooks_show_the_not_attempted_verdict():
             lang,
             text,
         )
-
