@@ -411,7 +411,11 @@ def register(code: str, path: str | Path, line: int = 1) -> str:
     every registered code's :func:`prose`; an exercise registers its template and solution.
     """
     where = context(path)
-    _REGISTERED.setdefault(where, {})[code] = line
+    codes = _REGISTERED.setdefault(where, {})
+    for before, start in list(codes.items()):
+        if start == line:  # the same part of the file, registered again (its module reloaded)
+            del codes[before]
+    codes[code] = line
     return where
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "TRANSLATIONS",
     "NAMES",
     "SCRIPTS",
+    "LANGUAGE_FONTS",
     "PSEUDO",
     "Messages",
     "set_language",
@@ -94,9 +95,10 @@ class LanguageInfo(NamedTuple):
     lab_locale: str
 
 
-#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?, "cldr"?}}``
-#: (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`; ``cldr``: the locale
-#: whose Unicode CLDR data the language takes, when its own code has none: :func:`cldr_locale`).
+#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?, "cldr"?,
+#: "fonts"?}}`` (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`; ``cldr``: the
+#: locale whose Unicode CLDR data the language takes, when its own code has none: :func:`cldr_locale`;
+#: ``fonts``: the web fonts its script needs beyond the course's, :data:`LANGUAGE_FONTS`).
 LANGUAGES_FILE = Path(__file__).parent / "locale" / "languages.json"
 _LANGUAGES_DATA = json.loads(LANGUAGES_FILE.read_text(encoding="utf-8"))
 #: The course's languages, in order, by code. Everything that exists per language reads this: a
@@ -111,6 +113,11 @@ SOURCE_LANGUAGE = "en"
 #: The languages that translate the source language: their twins of its prose and its code's comments.
 TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 SCRIPTS = {lang: info.letters for lang, info in LANGUAGE_INFO.items()}
+#: By language: the faces its script needs that the course's fonts lack (they have Latin, Cyrillic and
+#: Greek), each ``{"family", "package", "subsets"?}``: an ``@fontsource`` npm package pinned in
+#: package.json, the subsets of it to load (all when absent). The decks and the site fall back to them
+#: (``course_tools.publish.fonts``).
+LANGUAGE_FONTS = {code: tuple(info.get("fonts", ())) for code, info in _LANGUAGES_DATA.items()}
 NAMES = {lang: info.name for lang, info in LANGUAGE_INFO.items()}
 
 #: The pseudo-language of the tests (Microsoft's name for pseudo-localisation): English

@@ -128,3 +128,15 @@ def test_the_course_s_catalogue_translates_every_comment_it_extracts():
     assert "# x: (batch, seq) — индексы токенов" in russian and "token ids" not in russian
     pot = translations.template("course_lib")
     assert pot.get("x: (batch, seq) token ids", context=where) is not None
+
+
+def test_code_registered_again_replaces_what_it_was(monkeypatch):
+    """A module reloaded (%autoreload) registers its template again: the catalogue extracts the new one only."""
+    monkeypatch.setattr(code_comments, "_REGISTERED", {})
+    path = code_comments._ROOT / "exercises" / "templates" / "demo.py"
+    assert code_comments.register("x = 1  # one\n", path) == WHERE
+    code_comments.register("x = 1  # one, again\n", path)
+    code_comments.register("y = 2  # a method further down\n", path, line=7)
+    assert code_comments.registered() == {
+        WHERE: {"x = 1  # one, again\n": 1, "y = 2  # a method further down\n": 7}
+    }
