@@ -441,15 +441,17 @@ def translated(code: str, context: str, lang: str | None = None) -> str:
     A comment's text in ``lang`` is the catalogue's msgstr of msgctxt ``context``, msgid its English;
     where there is none that is current (missing, fuzzy), or where a comment after code would be
     translated on several lines, the English stays, as a message's does. The pseudo-language
-    accents and brackets each line.
+    accents and brackets each line. Code that Python cannot tokenize is returned as it is.
     """
     lang = resolve(lang)
-    if lang == SOURCE_LANGUAGE:
+    try:
+        found = [] if lang == SOURCE_LANGUAGE else prose(code)
+    except CodeError:  # not Python: as it is
         return code
-    table = {} if lang == PSEUDO else translations(PACKAGE, lang)
+    table = {} if lang in (SOURCE_LANGUAGE, PSEUDO) else translations(PACKAGE, lang)
     lines = code.split("\n")
     new: dict[int, list[str]] = {}  # line (from 1) -> the lines that replace it ([] removes it)
-    for comment in prose(code):
+    for comment in found:
         english = comment.text.split("\n")
         if lang == PSEUDO:
             texts = [pseudo(t) for t in english]

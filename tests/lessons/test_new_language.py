@@ -212,8 +212,8 @@ i18n.set_language({CODE!r})
 english = []  # a comment in words of a template or a solution still in English
 for name, exercise in exercises.registry().items():
     for source, shown in ((exercise.template_source, exercise.template), (exercise.solution_source, exercise.solution_code)):
-        lines = [c.text for c in code_comments.comments(shown)]
-        english += [(name, p.text) for p in code_comments.prose(source) if p.text.split(chr(10))[0] in lines]
+        lines = set(c.text[1:].strip() for c in code_comments.comments(shown))
+        english += [(name, p.text) for p in code_comments.prose(source) if p.text.split(chr(10))[0].strip() in lines]
 reveal = Path(sys.argv[1])
 speaker_view.translate_notes((reveal / "plugin" / "notes" / "notes.js").read_text(encoding="utf-8"), {CODE!r})
 speaker_view.translate_reveal((reveal / "dist" / "reveal.js").read_text(encoding="utf-8"), {CODE!r})

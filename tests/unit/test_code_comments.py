@@ -140,3 +140,7 @@ def test_code_registered_again_replaces_what_it_was(monkeypatch):
     assert code_comments.registered() == {
         WHERE: {"x = 1  # one, again\n": 1, "y = 2  # a method further down\n": 7}
     }
+
+
+def test_code_python_cannot_read_is_returned_as_it_is(catalogue):
+    assert translated("x = (  # a comment\n", WHERE, "ru") == "x = (  # a comment\n"
