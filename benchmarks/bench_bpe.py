@@ -36,15 +36,18 @@ Measured, at vocabulary sizes 1 000 and 4 000:
 5. encoding varied text at 1, 10 and 100 MB: the repeated prose of 4. is the flattering case (a few
    thousand distinct pre-tokens, every one cached after the first pass). ``varied_text.py`` writes
    English and Russian whose vocabulary keeps growing as real text's does (Heaps' law; fitted to
-   real manuals and messages, see there): some 17 000 distinct pre-tokens in the first MB,
-   70 000 in 10 MB, more than the cache holds by 100 MB. The same three encoders as in 4., caches
+   real manuals and messages, see there): 16 638 distinct pre-tokens in the first MB, 70 876 in
+   10 MB, 308 093 in 100 MB (the cache holds 32 768). The same three encoders as in 4., caches
    cleared first; printed per size: the pre-tokens, the distinct ones, our cache's hit rate, and
    the ratios. Every id is checked: the sha256 of the three id streams must be equal (the bench
    fails otherwise). Target: <= 3x tiktoken.
 
-Each line at scale ends with the load average (1 minute) when it was measured: the machine is shared.
+Encoding at scale (4. and 5.) is timed in CPU seconds of this process (each encoder runs on one of
+its threads), medians of rounds taken in turn: on a shared machine wall time also counts the waits
+for a core. Each line at scale ends with the load average (1 minute) when it was measured.
 
     python benchmarks/bench_bpe.py --scale 1 10    # only 4. and 5., at these sizes (MB)
+    python benchmarks/bench_bpe.py --scale 100 --no-train   # 4. and 5. without training
     python benchmarks/bench_bpe.py --varied 1 10   # only 5.
 """
 
@@ -204,14 +207,19 @@ def blocks_of(lines):
         yield "".join(block)
 
 
-def taken_in_turn(fns, rounds):
-    """Median wall seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results."""
+def taken_in_turn(fns, rounds, clock=time.perf_counter):
+    """Median seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results.
+
+    ``clock``: wall time, or ``time.process_time`` (CPU time of this process) where every candidate
+    runs on one thread of this process: on a shared machine, wall time also counts the waits for a
+    core, which other processes decide.
+    """
     times, results = {name: [] for name in fns}, {}
     for _ in range(rounds):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             results[name] = fn()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return {name: sorted(v)[len(v) // 2] for name, v in times.items()}, results
 
 
@@ -227,8 +235,9 @@ def gpt2_everywhere():
     return gpt2, enc, hf
 
 
-def at_scale(sizes, checks):
-    """Training and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken, taken in turn."""
+def at_scale(sizes, checks, train=True):
+    """Training (unless not ``train``) and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken,
+    taken in turn."""
     gpt2, enc, hf = gpt2_everywhere()
     with tempfile.TemporaryDirectory() as tmp:
         for mb in sizes:
@@ -236,29 +245,8 @@ def at_scale(sizes, checks):
             n_bytes = write_corpus(path, mb)
             rounds, keep_ids = (3, True) if mb <= 1 else (1, False)
 
-            def ours_train(workers, path=path):
-                with open(path, encoding="utf-8", newline="") as lines:
-                    return BPETokenizer.train(lines, SCALE_VOCAB, workers=workers)
-
-            def hf_file(path=path):
-                with open(path, encoding="utf-8", newline="") as lines:
-                    return BPETokenizer.from_tokenizers(hf_train(lines, SCALE_VOCAB))
-
-            t, got = taken_in_turn(
-                {"ours": lambda: ours_train(1), "2 processes": lambda: ours_train(2), "tokenizers": hf_file},
-                rounds,
-            )
-            assert got["ours"] == got["2 processes"] == got["tokenizers"], f"merges differ at {mb} MB"
-            print(
-                f"train  {mb:4g} MB ({n_bytes:,} bytes, vocab {SCALE_VOCAB}): ours {t['ours']:6.2f} s, "
-                f"2 processes {t['2 processes']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
-                f"({t['ours'] / t['tokenizers']:.2f}x; 2 processes {t['2 processes'] / t['tokenizers']:.2f}x){load()}",
-                flush=True,
-            )
-            checks.append(
-                (f"train {mb:g} MB, 1 process", t["ours"] / t["tokenizers"], 5.0 if mb >= 100 else None)
-            )
-            checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
+            if train:
+                _train_at(path, mb, n_bytes, rounds, checks)
 
             def ours_encode(path=path, keep_ids=keep_ids):
                 gpt2._cache.clear()
@@ -276,12 +264,14 @@ def at_scale(sizes, checks):
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
 
             t, got = taken_in_turn(
-                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode}, rounds
+                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
+                rounds,
+                time.process_time,
             )
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], f"ids differ at {mb} MB"
             n_ids = len(got["ours"]) if keep_ids else got["ours"]
             print(
-                f"encode {mb:4g} MB of repeated text, GPT-2's vocabulary ({n_ids:,} ids): ours {t['ours']:6.2f} s "
+                f"encode {mb:4g} MB of repeated text, GPT-2's vocabulary ({n_ids:,} ids), CPU: ours {t['ours']:6.2f} s "
                 f"({n_bytes / 2**20 / t['ours']:.2f} MB/s), tiktoken {t['tiktoken']:6.2f} s, "
                 f"tokenizers {t['tokenizers']:6.2f} s{load()}",
                 flush=True,
@@ -292,6 +282,32 @@ def at_scale(sizes, checks):
             )
             path.unlink()
     varied(sizes, checks, (gpt2, enc, hf))
+
+
+def _train_at(path, mb, n_bytes, rounds, checks):
+    """Training on the file of ``mb`` MB, ours (one process and two) against tokenizers, taken in turn."""
+
+    def ours_train(workers, path=path):
+        with open(path, encoding="utf-8", newline="") as lines:
+            return BPETokenizer.train(lines, SCALE_VOCAB, workers=workers)
+
+    def hf_file(path=path):
+        with open(path, encoding="utf-8", newline="") as lines:
+            return BPETokenizer.from_tokenizers(hf_train(lines, SCALE_VOCAB))
+
+    t, got = taken_in_turn(
+        {"ours": lambda: ours_train(1), "2 processes": lambda: ours_train(2), "tokenizers": hf_file},
+        rounds,
+    )
+    assert got["ours"] == got["2 processes"] == got["tokenizers"], f"merges differ at {mb} MB"
+    print(
+        f"train  {mb:4g} MB ({n_bytes:,} bytes, vocab {SCALE_VOCAB}): ours {t['ours']:6.2f} s, "
+        f"2 processes {t['2 processes']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
+        f"({t['ours'] / t['tokenizers']:.2f}x; 2 processes {t['2 processes'] / t['tokenizers']:.2f}x){load()}",
+        flush=True,
+    )
+    checks.append((f"train {mb:g} MB, 1 process", t["ours"] / t["tokenizers"], 5.0 if mb >= 100 else None))
+    checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
 
 
 def load() -> str:
@@ -334,7 +350,7 @@ def varied(sizes, checks, encoders=None):
                     seen.update(found)
             distinct = len(seen)
             del seen
-            rounds = 3 if mb <= 1 else 1
+            rounds = 5 if mb <= 1 else 3 if mb <= 10 else 1
 
             def ours_encode(path=path):
                 gpt2._cache.clear()
@@ -349,7 +365,9 @@ def varied(sizes, checks, encoders=None):
                 return ids_digest(hf.encode_batch_fast([block])[0].ids for block in blocks(path))
 
             t, got = taken_in_turn(
-                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode}, rounds
+                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
+                rounds,
+                time.process_time,
             )
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], (
                 f"ids differ on varied text at {mb} MB: {got}"
@@ -358,7 +376,7 @@ def varied(sizes, checks, encoders=None):
             print(
                 f"encode {mb:4g} MB of varied text ({n_bytes:,} bytes, {got['ours'][0]:,} ids; {pieces:,} pre-tokens, "
                 f"{distinct:,} distinct = {distinct / pieces:.3f}; our cache: {hits:.1%} hits, "
-                f"{len(gpt2._cache):,} kept): ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
+                f"{len(gpt2._cache):,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
                 f"tiktoken {t['tiktoken']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
                 f"({t['ours'] / t['tiktoken']:.2f}x, {t['ours'] / t['tokenizers']:.2f}x){load()}",
                 flush=True,
@@ -371,10 +389,11 @@ def varied(sizes, checks, encoders=None):
 
 
 def main():
+    args = [a for a in sys.argv[1:] if a != "--no-train"]
     for flag, part in (("--scale", at_scale), ("--varied", varied)):
-        if flag in sys.argv:
-            checks = []
-            part([float(a) for a in sys.argv[sys.argv.index(flag) + 1 :]] or SCALE_MB, checks)
+        if flag in args:
+            checks, sizes = [], [float(a) for a in args[args.index(flag) + 1 :]] or SCALE_MB
+            part(sizes, checks, "--no-train" not in sys.argv) if part is at_scale else part(sizes, checks)
             return report(checks)
     train = course_corpus("en") + course_corpus("ru")
     texts = course_corpus("en", "all") + course_corpus("ru", "all")

@@ -26,9 +26,22 @@ every platform. ``DIGESTS`` holds the sha256 of the text written at 1, 10 and 10
 ``write_varied`` checks it, so a change anywhere (the generator, the course's prose, Python's
 random) is caught instead of measured.
 
-How varied it is, next to real text (distinct pre-tokens of GPT-2's pattern per pre-token):
-``python benchmarks/varied_text.py [FILE ...]`` prints the curve of this text and of the given
-files at the same sizes (the report of ``bench_bpe`` quotes them).
+How varied it is, next to real text: ``python benchmarks/varied_text.py [FILE ...]`` prints the
+distinct pre-tokens (GPT-2's pattern) of this text and of the given files at the same sizes.
+``HEAD`` and ``TAIL_K`` were fitted to the real text at hand offline (on a Debian machine with
+rustup): English, the prose of Rust's books (``share/doc/rust/html/*/print.html`` without code,
+3.4 MB), and Russian, the translated messages of ``/usr/share/locale/ru/LC_MESSAGES/*.mo``
+(4.0 MB). Distinct pre-tokens, this text's language alone against the real one:
+
+    English   0.25 MB  5 051 / 4 402    1 MB 10 508 / 8 968    2 MB 15 121 / 13 015   3.4 MB 20 095 / 19 203
+    Russian   0.25 MB  6 131 / 5 630    1 MB 15 301 / 14 172   2 MB 24 139 / 21 582   3.4 MB 34 207 / 33 049
+
+a few percent more varied than both (manuals and messages repeat their terms; general text such
+as Wikipedia varies more). Both languages, line by line, against the two real files interleaved:
+1 MB 16 638 / 15 141, 4 MB 39 657 / 34 634, 7 MB 56 382 / 50 290 (0.046 of the pre-tokens, real
+0.042); then 70 876 in 10 MB and 308 093 in 100 MB (0.018), Heaps' exponent about 0.6 as in the
+real files (0.6 to 0.66 between 1 and 7 MB). For scale: text8 (100 MB of English Wikipedia,
+lower case) has 253 854 distinct words.
 """
 
 import hashlib
