@@ -144,9 +144,10 @@ def on_grid(renderer):
     falls in, from the exact coordinates, so even a change of 1e-16 (torch's float64 ``pow``,
     vectorised or not) moved 17 pixels of lesson 9's figure. Here each path reaches Agg in pixels
     already on a grid of ``GRID_PX``: a point moves only when its last bits cross the grid's
-    rounding edge, about 3 in 10 000 chances for a float32 point (1e-7 of a 700-pixel axis), never
-    for float64, and by a quarter of a pixel at most, which no reader sees. Images (heatmaps) are
-    left as they are: their 256 colours step far above any last bit, and none moved.
+    rounding edge, about 2 chances in 10 000 for a float32 point (6e-8 of a 700-pixel axis is 4e-5
+    pixel), about 1e-12 for a float64 one; and the grid moves a point by an eighth of a pixel at
+    most, which no reader sees. Images (heatmaps) are left as they are: their 256 colours step far
+    above any last bit, and none moved.
     """
     draw_path, draw_markers = renderer.draw_path, renderer.draw_markers
 
