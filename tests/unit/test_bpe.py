@@ -221,8 +221,8 @@ def test_truncate_stops_after_the_merge_that_made_the_last_token_kept():
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=TEXT)
 def test_decode_encode_is_the_identity_for_every_string(toks, text):
-    for tok in toks.values():
-        assert tok.decode(tok.encode(text)) == text
+    for tok in toks.values():  # as ordinary text: by default a text that spells "<pad>" is refused
+        assert tok.decode(tok.encode(text, disallowed_special=())) == text
 
 
 @pytest.mark.parametrize("text", TRICKY)
