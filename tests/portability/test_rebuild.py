@@ -19,21 +19,46 @@ a matter of last bits, and 15 minutes per language under the jitter). Lesson 4 e
 guards in about 30 s; Russian runs the same code with other texts. Run
 ``python -m tests.portability.rebuild 03 06 09`` for the others.
 
-Marked ``portable``: it runs in ``make nbval-portable``, not in ``make unit``.
+The rebuild is marked ``portable``: it runs in ``make nbval-portable``, not in ``make unit``, which
+runs the test of how differences are named.
 """
+
+import json
 
 import pytest
 
 from course_tools.build.course import Course
 
-from .rebuild import compare, rebuild, report
-
-pytestmark = pytest.mark.portable
+from .rebuild import compare, differences, kind, rebuild, report
 
 LESSON = "04"
 LANG = "en"
+STATE = "['metadata']['widgets']['application/vnd.jupyter.widget-state+json']['state']"
 
 
+def test_each_place_that_differs_is_named_with_its_kind():
+    old = {
+        "cells": [{"outputs": [{"data": {"image/png": "AAA", "text/plain": "x"}}]}],
+        "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": {"m1": {"state": {
+            "weights": [[0.25, 0.5]], "lang": "en"}}}}}},
+    }  # fmt: skip
+    new = json.loads(json.dumps(old))
+    new["cells"][0]["outputs"][0]["data"]["image/png"] = "AAB"
+    new["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]["m1"]["state"][
+        "weights"
+    ] = [[0.25, 0.5000001]]
+    found = differences(old, new)
+    assert found == [
+        "['cells'][0]['outputs'][0]['data']['image/png']",
+        f"{STATE}['m1']['state']['weights'][0][1]",
+    ]
+    assert [kind(p) for p in found] == ["image/png", "widget state: weights"]
+    assert differences(old, {**old, "cells": [*old["cells"], {}]}) == ["['cells']"]  # one cell more
+    assert differences(old, json.loads(json.dumps(old))) == []
+    assert differences({"a": 1}, {"a": 1.0}) == ["['a']"]  # 1 and 1.0 are written differently
+
+
+@pytest.mark.portable
 def test_lesson_rebuilt_as_on_another_machine_is_the_committed_notebook(tmp_path):
     names = Course.load().select([LESSON])
     texts = rebuild(names, "other-machine", keep=tmp_path, langs=[LANG], say=lambda _line: None)
