@@ -389,13 +389,13 @@ def plain_loop(ids, ranks):
     return ids
 
 
-@st.composite
-def vocabularies(draw):
-    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+def random_merges(draw, pool, n):
+    """A BPETokenizer of up to ``n`` random merges, each of two tokens drawn from ``pool`` (which
+    grows with every new token); two merges may spell the same bytes, which then share one id."""
     tokens = ["<pad>", *(bytes([b]) for b in range(256))]
     ids = {t: i for i, t in enumerate(tokens) if i}
-    pool, merges = [b"a", b"b", b"c", b"d"], []
-    for x, y in draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=40)):
+    pool, merges = list(pool), []
+    for x, y in draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), max_size=n)):
         first, second = pool[x % len(pool)], pool[y % len(pool)]
         if (ids[first], ids[second]) in merges:
             continue
@@ -405,6 +405,12 @@ def vocabularies(draw):
             pool.append(first + second)
         merges.append((ids[first], ids[second]))
     return BPETokenizer(tokens, merges)
+
+
+@st.composite
+def vocabularies(draw):
+    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+    return random_merges(draw, [b"a", b"b", b"c", b"d"], 40)
 
 
 @settings(max_examples=300, deadline=None)
@@ -447,19 +453,7 @@ MULTIBYTE = " aоваé"
 def multibyte_vocabularies(draw):
     """A vocabulary of random merges over the bytes of ``MULTIBYTE``: characters that merge whole, in
     parts, never, or after their bytes were taken by a neighbour's merge."""
-    tokens = ["<pad>", *(bytes([b]) for b in range(256))]
-    ids = {t: i for i, t in enumerate(tokens) if i}
-    pool, merges = sorted({bytes([b]) for b in MULTIBYTE.encode()}), []
-    for x, y in draw(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=60)):
-        first, second = pool[x % len(pool)], pool[y % len(pool)]
-        if (ids[first], ids[second]) in merges:
-            continue
-        if first + second not in ids:
-            ids[first + second] = len(tokens)
-            tokens.append(first + second)
-            pool.append(first + second)
-        merges.append((ids[first], ids[second]))
-    return BPETokenizer(tokens, merges)
+    return random_merges(draw, sorted({bytes([b]) for b in MULTIBYTE.encode()}), 60)
 
 
 @settings(max_examples=300, deadline=None)
