@@ -32,6 +32,7 @@ without knowing where it is.
     (torch.Size([2, 6]), True, -100)
 """
 
+import contextlib
 import dataclasses
 import math
 import time
@@ -87,6 +88,11 @@ class Config:
     steps: int = 400  # sinusoidal, learned and rotary reach a loss < 0.01 on the shift task
     batch_size: int = 64
     lr: float = 3e-3  # Adam
+    # of the weights and the training: float32 rounds a few last bits otherwise on another CPU (vector
+    # width, libm, BLAS), and 400 steps grow them into other weights (up to 9 % apart for seed 0 under
+    # tests/portability's other-cpu settings, enough to change accuracies); float64's stayed within
+    # 3e-10, so lesson 7, which trains in float64, saves the same figures on any CPU
+    dtype: torch.dtype = torch.float32
 
     def __post_init__(self):
         validate.choice("task", self.task, TASKS)
@@ -108,6 +114,8 @@ class Config:
             raise ValueError(MESSAGES("lookup_k", k=self.k, min_len=self.min_len))
         if isinstance(self.lr, bool) or not isinstance(self.lr, int | float) or not 0 < self.lr < math.inf:
             raise ValueError(MESSAGES("lr", value=self.lr))
+        if self.dtype not in (torch.float32, torch.float64):
+            raise TypeError(MESSAGES("dtype", value=self.dtype))
 
     @property
     def head_dim(self) -> int:
@@ -128,6 +136,17 @@ def make_batch(cfg: Config, seq_len: int, batch_size: int, generator: torch.Gene
 # ----------------------------------------------------------------------------- the model
 
 
+@contextlib.contextmanager
+def _default_dtype(dtype: torch.dtype):
+    """``dtype`` as torch's default while the block runs: the dtype every module below draws its weights in."""
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(before)
+
+
 class SelfAttention(nn.Module):
     """Multi-head self-attention; with ``rotary``, queries and keys are turned by their positions;
     with ``alibi``, each head's scores get ALiBi's linear penalty for distance."""
@@ -137,8 +156,9 @@ class SelfAttention(nn.Module):
         self.n_heads, self.causal, self.rotary = cfg.n_heads, cfg.causal, rotary
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model)
-        # derived, so never in a checkpoint: -s_h |m - n| for every pair of the longest test sequence
-        bias = alibi_bias(cfg.n_heads, cfg.test_len) if alibi else None  # (heads, test_len, test_len)
+        # derived, so never in a checkpoint: -s_h |m - n| for every pair of the longest test sequence,
+        # (heads, test_len, test_len)
+        bias = alibi_bias(cfg.n_heads, cfg.test_len, cfg.dtype) if alibi else None
         self.register_buffer("alibi", bias, persistent=False)
 
     def project(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -192,25 +212,28 @@ class TinyTransformer(nn.Module):
     """Token ids ``(b, n)`` to logits ``(b, n, vocab_size)``: the course's input layer, blocks, a linear head.
 
     ``positions`` is one of :data:`VARIANTS`. The positional module is built last, so that a
-    learned table's random rows do not change the initial weights of everything else.
+    learned table's random rows do not change the initial weights of everything else. Every
+    weight is drawn in ``cfg.dtype`` (a float32 draw cast to float64 would keep float32's last bit,
+    which another CPU may round otherwise).
     """
 
     def __init__(self, cfg: Config, positions: str):
         super().__init__()
         self.positions = validate.choice("positions", positions, VARIANTS)
-        self.tok = TokenEmbedding(cfg.vocab_size, cfg.d_model)  # N(0, 1/d_model) · √d_model: RMS 1
-        rotary = RotaryEmbedding(cfg.head_dim, cfg.test_len) if positions == "rotary" else None
-        alibi = positions == "alibi"
-        self.blocks = nn.ModuleList(Block(cfg, rotary, alibi) for _ in range(cfg.n_layers))
-        self.ln = nn.LayerNorm(cfg.d_model)
-        self.head = nn.Linear(cfg.d_model, cfg.vocab_size)
-        self.pos = {
-            "sinusoidal": lambda: PositionalEncoding(cfg.d_model, cfg.test_len),
-            "learned": lambda: LearnedPositionalEmbedding(cfg.test_len, cfg.d_model),
-            "none": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),
-            "rotary": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # it acts inside attention
-            "alibi": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # so does ALiBi
-        }[positions]()
+        with _default_dtype(cfg.dtype):
+            self.tok = TokenEmbedding(cfg.vocab_size, cfg.d_model)  # N(0, 1/d_model) · √d_model: RMS 1
+            rotary = RotaryEmbedding(cfg.head_dim, cfg.test_len) if positions == "rotary" else None
+            alibi = positions == "alibi"
+            self.blocks = nn.ModuleList(Block(cfg, rotary, alibi) for _ in range(cfg.n_layers))
+            self.ln = nn.LayerNorm(cfg.d_model)
+            self.head = nn.Linear(cfg.d_model, cfg.vocab_size)
+            self.pos = {
+                "sinusoidal": lambda: PositionalEncoding(cfg.d_model, cfg.test_len),
+                "learned": lambda: LearnedPositionalEmbedding(cfg.test_len, cfg.d_model),
+                "none": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),
+                "rotary": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # it acts inside attention
+                "alibi": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # so does ALiBi
+            }[positions]()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, seq) token ids
         h = self.pos(self.tok(x))  # (batch, seq, d_model)

@@ -203,6 +203,7 @@ EXTRAPOLATION = Messages(
             "y[i] = x[k] is a target only after position k"
         ),
         "lr": "lr must be a positive number, got {value!r}",
+        "dtype": "dtype must be torch.float32 or torch.float64, got {value!r}",
         "pairs_or_weights": "by_pair splits scores, and weights are not a sum of pair terms: ask for one of the two",
         "test_length": "a test length must be in 2 .. test_len={test_len}, got {value!r}",
     },

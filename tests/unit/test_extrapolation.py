@@ -5,6 +5,7 @@ every piece runs on a few training steps.
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -81,6 +82,14 @@ def test_config_says_what_is_wrong(changes, message):
         ex.Config(**changes)
 
 
+@pytest.mark.parametrize("bad", [torch.float16, torch.int64, "float64", None])
+def test_config_names_a_dtype_it_cannot_train_in(bad):
+    with pytest.raises(
+        TypeError, match=rf"dtype must be torch.float32 or torch.float64, got {re.escape(repr(bad))}"
+    ):
+        ex.Config(dtype=bad)
+
+
 def test_config_says_it_in_russian(lang):
     if lang != "ru":
         return
@@ -90,6 +99,11 @@ def test_config_says_it_in_russian(lang):
         ValueError, match=r"размерность модели d_model=30 должна делиться на n_heads=4 голов чётной ширины"
     ):
         ex.Config(d_model=30, n_heads=4)
+    with pytest.raises(
+        TypeError,
+        match=r"тип чисел dtype должен быть torch.float32 или torch.float64, а получено torch.float16",
+    ):
+        ex.Config(dtype=torch.float16)
 
 
 # ----------------------------------------------------------------------------- the model
@@ -194,6 +208,23 @@ def test_training_never_touches_the_rows_beyond_the_training_length():
     seen = SMALL.min_len  # every training sequence is at least this long
     assert not (after[:seen] == before[:seen]).all(dim=1).any()  # every row of every batch moved
     assert not model.training and math.isfinite(loss) and seconds >= 0
+
+
+@pytest.mark.parametrize("variant", ex.VARIANTS)
+def test_a_float64_model_draws_its_weights_in_float64_and_trains_in_it(variant):
+    cfg = ex.Config(steps=3, batch_size=8, train_len=8, test_len=16, min_len=3, dtype=torch.float64)
+    torch.manual_seed(0)
+    model = ex.TinyTransformer(cfg, variant)
+    assert torch.get_default_dtype() == torch.float32  # restored after the model is built
+    floats = {t.dtype for t in [*model.parameters(), *model.buffers()] if t.is_floating_point()}
+    # PositionalEncoding keeps its table in float32 and adds its rows in the input's dtype
+    assert floats == ({torch.float32, torch.float64} if variant == "sinusoidal" else {torch.float64})
+    # drawn in float64, not a float32 draw cast: its last bits would be another CPU's to round
+    assert not torch.equal(model.tok.embedding.weight, model.tok.embedding.weight.float().double())
+    x, _ = batch(cfg)
+    assert model(x).dtype == torch.float64
+    trained, loss, _ = ex.train(cfg, variant, seed=0)
+    assert all(p.dtype == torch.float64 for p in trained.parameters()) and math.isfinite(loss)
 
 
 def test_training_is_reproducible():
