@@ -8,8 +8,8 @@ after the other, and the wall-clock time from starting the kernel to the last ce
 compared with the budget. The longest cell of each run is named too: lesson 0 quotes lesson
 7's. Beside the wall-clock time, the kernel's CPU time (user + system, from ``psutil``): what
 the lesson costs whatever else runs. The load average is printed before each run: on a shared
-machine the wall-clock times grow with it (on the 2 cores the budgets were measured on, lesson 7
-took 28-33 s at load average 2.5-2.9 and 106-117 s at 9-9.5), which is why each budget is twice
+machine the wall-clock times grow with it (on the 2 cores the budgets were measured on, lesson 7,
+then trained in float32, took 28-33 s at load average 2.5-2.9 and 106-117 s at 9-9.5), which is why each budget is twice
 the longer of a lesson's two runs at load average under 4, rounded up to 5 s, why a run on a busy
 machine is flagged, and why this is not a unit test.
 
