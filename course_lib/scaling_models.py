@@ -3,7 +3,8 @@
 python -m course_lib.scaling_models
 
 Each is lesson 7's rotary model (course_lib.scaling.CONFIG) trained from its seed on one
-thread; tests/unit/test_scaling.py retrains one and compares it with the shipped file.
+thread, in float32 (lesson 7 itself trains in float64); tests/unit/test_scaling.py retrains one
+and compares it with the shipped file.
 """
 
 from pathlib import Path
