@@ -86,7 +86,7 @@ lint: $(STAMP)
 # (after `npm ci`: the decks' unit tests read reveal.js's speaker-view plugin from node_modules/, the
 # real vocabularies' tests their files from vocabularies/node_modules/)
 unit: $(STAMP) $(MO) $(NPM_STAMP) $(VOCAB_STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub"
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not browser and not grade and not hub and not portable"
 
 # the grader (python -m course_tools.grade) on a synthetic class of 30, every mistake and bad case
 # injected by the test; budget 10 min (measured 5 min under a load of 14 on 2 cores, 1.5 min idle)
@@ -108,9 +108,12 @@ nbval: $(STAMP) $(VOCAB_STAMP) $(MO)
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
 # ATen kernels, one thread, and every inexact float32 result moved by up to one ulp
-# (tests/portability/run.py); a lesson that prints more digits than survive fails here
+# (tests/portability/run.py); a lesson that prints more digits than survive fails here. Then lesson 4
+# rebuilt so must save its committed notebook byte for byte, explorers' state and figures included
+# (tests/portability/test_rebuild.py, about a minute; `python -m tests.portability.rebuild` for others)
 nbval-portable: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python tests/portability/run.py
+	$(BIN)/python -m pytest -q -p no:xdist -m portable tests/portability
 
 # The browser stages' tests on two workers, handed out test by test (a stage is mostly one or two files):
 # each worker drives its own Chromium (a session fixture); a module with a costly module-scoped fixture

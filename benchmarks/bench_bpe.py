@@ -33,15 +33,32 @@ Measured, at vocabulary sizes 1 000 and 4 000:
      cleared first: ``tok.encode_iterable(file)`` against ``encode_ordinary`` (and
      ``encode_batch_fast``) on blocks of whole lines of about ``STREAM_CHUNK`` characters; the
      ids are checked equal at 1 MB, their counts at every size. Target: <= 3x tiktoken.
+5. encoding varied text at 1, 10 and 100 MB: the repeated prose of 4. is the flattering case (a few
+   thousand distinct pre-tokens, every one cached after the first pass). ``varied_text.py`` writes
+   English and Russian whose vocabulary keeps growing as real text's does (Heaps' law; fitted to
+   real manuals and messages, see there): 16 638 distinct pre-tokens in the first MB, 70 876 in
+   10 MB, 308 093 in 100 MB (the cache holds 32 768). The same three encoders as in 4., caches
+   cleared first; printed per size: the pre-tokens, the distinct ones, our cache's hit rate, and
+   the ratios. Every id is checked: the sha256 of the three id streams must be equal (the bench
+   fails otherwise). Target: <= 3x tiktoken.
 
-    python benchmarks/bench_bpe.py --scale 1 10    # only the part at scale, at these sizes (MB)
+Encoding at scale (4. and 5.) is timed in CPU seconds of this process (each encoder runs on one of
+its threads), medians of rounds taken in turn: on a shared machine wall time also counts the waits
+for a core. Each line at scale ends with the load average (1 minute) when it was measured.
+
+    python benchmarks/bench_bpe.py --scale 1 10    # only 4. and 5., at these sizes (MB)
+    python benchmarks/bench_bpe.py --scale 100 --no-train   # 4. and 5. without training
+    python benchmarks/bench_bpe.py --varied 1 10   # only 5.
 """
 
+import hashlib
+import itertools
 import os
 import random
 import sys
 import tempfile
 import time
+from array import array
 from pathlib import Path
 
 os.environ["TOKENIZERS_PARALLELISM"] = "false"  # before tokenizers is imported
@@ -50,6 +67,7 @@ import tiktoken  # noqa: E402
 import tiktoken.load  # noqa: E402
 from timing import interleaved, report  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # noqa: E402
+from varied_text import write_varied  # noqa: E402
 
 from course_lib.bpe import (  # noqa: E402
     GPT2_PATTERN,
@@ -59,6 +77,7 @@ from course_lib.bpe import (  # noqa: E402
     BPETokenizer,
     course_corpus,
 )
+from course_lib.bpe.pretokenize import FAST_PATTERN  # noqa: E402
 from course_lib.bpe.vocabularies import NODE_MODULES  # noqa: E402
 
 SIZES = (1000, 4000)
@@ -172,25 +191,35 @@ def write_corpus(path: Path, megabytes: float) -> int:
 def blocks(path: Path):
     """The file's lines joined into blocks of about ``STREAM_CHUNK`` characters (cut after a line)."""
     with open(path, encoding="utf-8", newline="") as lines:
-        block, size = [], 0
-        for line in lines:
-            block.append(line)
-            size += len(line)
-            if size >= STREAM_CHUNK:
-                yield "".join(block)
-                block, size = [], 0
-        if block:
+        yield from blocks_of(lines)
+
+
+def blocks_of(lines):
+    """``lines`` joined into blocks of about ``STREAM_CHUNK`` characters (cut after a line)."""
+    block, size = [], 0
+    for line in lines:
+        block.append(line)
+        size += len(line)
+        if size >= STREAM_CHUNK:
             yield "".join(block)
+            block, size = [], 0
+    if block:
+        yield "".join(block)
 
 
-def taken_in_turn(fns, rounds):
-    """Median wall seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results."""
+def taken_in_turn(fns, rounds, clock=time.perf_counter):
+    """Median seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results.
+
+    ``clock``: wall time, or ``time.process_time`` (CPU time of this process) where every candidate
+    runs on one thread of this process: on a shared machine, wall time also counts the waits for a
+    core, which other processes decide.
+    """
     times, results = {name: [] for name in fns}, {}
     for _ in range(rounds):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             results[name] = fn()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return {name: sorted(v)[len(v) // 2] for name, v in times.items()}, results
 
 
@@ -206,8 +235,9 @@ def gpt2_everywhere():
     return gpt2, enc, hf
 
 
-def at_scale(sizes, checks):
-    """Training and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken, taken in turn."""
+def at_scale(sizes, checks, train=True):
+    """Training (unless not ``train``) and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken,
+    taken in turn."""
     gpt2, enc, hf = gpt2_everywhere()
     with tempfile.TemporaryDirectory() as tmp:
         for mb in sizes:
@@ -215,29 +245,8 @@ def at_scale(sizes, checks):
             n_bytes = write_corpus(path, mb)
             rounds, keep_ids = (3, True) if mb <= 1 else (1, False)
 
-            def ours_train(workers, path=path):
-                with open(path, encoding="utf-8", newline="") as lines:
-                    return BPETokenizer.train(lines, SCALE_VOCAB, workers=workers)
-
-            def hf_file(path=path):
-                with open(path, encoding="utf-8", newline="") as lines:
-                    return BPETokenizer.from_tokenizers(hf_train(lines, SCALE_VOCAB))
-
-            t, got = taken_in_turn(
-                {"ours": lambda: ours_train(1), "2 processes": lambda: ours_train(2), "tokenizers": hf_file},
-                rounds,
-            )
-            assert got["ours"] == got["2 processes"] == got["tokenizers"], f"merges differ at {mb} MB"
-            print(
-                f"train  {mb:4g} MB ({n_bytes:,} bytes, vocab {SCALE_VOCAB}): ours {t['ours']:6.2f} s, "
-                f"2 processes {t['2 processes']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
-                f"({t['ours'] / t['tokenizers']:.2f}x; 2 processes {t['2 processes'] / t['tokenizers']:.2f}x)",
-                flush=True,
-            )
-            checks.append(
-                (f"train {mb:g} MB, 1 process", t["ours"] / t["tokenizers"], 5.0 if mb >= 100 else None)
-            )
-            checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
+            if train:
+                _train_at(path, mb, n_bytes, rounds, checks)
 
             def ours_encode(path=path, keep_ids=keep_ids):
                 gpt2._cache.clear()
@@ -255,26 +264,137 @@ def at_scale(sizes, checks):
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
 
             t, got = taken_in_turn(
-                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode}, rounds
+                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
+                rounds,
+                time.process_time,
             )
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], f"ids differ at {mb} MB"
             n_ids = len(got["ours"]) if keep_ids else got["ours"]
             print(
-                f"encode {mb:4g} MB, GPT-2's vocabulary ({n_ids:,} ids): ours {t['ours']:6.2f} s "
+                f"encode {mb:4g} MB of repeated text, GPT-2's vocabulary ({n_ids:,} ids), CPU: ours {t['ours']:6.2f} s "
                 f"({n_bytes / 2**20 / t['ours']:.2f} MB/s), tiktoken {t['tiktoken']:6.2f} s, "
-                f"tokenizers {t['tokenizers']:6.2f} s",
+                f"tokenizers {t['tokenizers']:6.2f} s{load()}",
                 flush=True,
             )
-            checks.append((f"encode {mb:g} MB, GPT-2, vs tiktoken", t["ours"] / t["tiktoken"], 3.0))
-            checks.append((f"encode {mb:g} MB, GPT-2, vs tokenizers", t["ours"] / t["tokenizers"], None))
+            checks.append((f"encode {mb:g} MB repeated, GPT-2, vs tiktoken", t["ours"] / t["tiktoken"], 3.0))
+            checks.append(
+                (f"encode {mb:g} MB repeated, GPT-2, vs tokenizers", t["ours"] / t["tokenizers"], None)
+            )
+            path.unlink()
+    varied(sizes, checks, (gpt2, enc, hf))
+
+
+def _train_at(path, mb, n_bytes, rounds, checks):
+    """Training on the file of ``mb`` MB, ours (one process and two) against tokenizers, taken in turn."""
+
+    def ours_train(workers, path=path):
+        with open(path, encoding="utf-8", newline="") as lines:
+            return BPETokenizer.train(lines, SCALE_VOCAB, workers=workers)
+
+    def hf_file(path=path):
+        with open(path, encoding="utf-8", newline="") as lines:
+            return BPETokenizer.from_tokenizers(hf_train(lines, SCALE_VOCAB))
+
+    t, got = taken_in_turn(
+        {"ours": lambda: ours_train(1), "2 processes": lambda: ours_train(2), "tokenizers": hf_file},
+        rounds,
+    )
+    assert got["ours"] == got["2 processes"] == got["tokenizers"], f"merges differ at {mb} MB"
+    print(
+        f"train  {mb:4g} MB ({n_bytes:,} bytes, vocab {SCALE_VOCAB}): ours {t['ours']:6.2f} s, "
+        f"2 processes {t['2 processes']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
+        f"({t['ours'] / t['tokenizers']:.2f}x; 2 processes {t['2 processes'] / t['tokenizers']:.2f}x){load()}",
+        flush=True,
+    )
+    checks.append((f"train {mb:g} MB, 1 process", t["ours"] / t["tokenizers"], 5.0 if mb >= 100 else None))
+    checks.append((f"train {mb:g} MB, 2 processes", t["2 processes"] / t["tokenizers"], None))
+
+
+def load() -> str:
+    """The load average over the last minute, to print beside a measurement on a shared machine."""
+    return f"  [load {os.getloadavg()[0]:.1f}]"
+
+
+def ids_digest(parts) -> tuple[int, str]:
+    """(how many ids, the sha256 of them all as 32-bit integers) of an iterable of lists of ids."""
+    digest, count = hashlib.sha256(), 0
+    for part in parts:
+        data = array("I", part)
+        digest.update(data)
+        count += len(data)
+    return count, digest.hexdigest()
+
+
+def batched(ids, size=1 << 16):
+    """An iterator of ids as lists of ``size`` (the last shorter), so that ``ids_digest`` reads them in C."""
+    while part := list(itertools.islice(ids, size)):
+        yield part
+
+
+def varied(sizes, checks, encoders=None):
+    """Encoding varied text (``varied_text.py``) of ``sizes`` MB with GPT-2's vocabulary, ours against tiktoken
+    and tokenizers, taken in turn; every id checked by the digests of the three streams."""
+    gpt2, enc, hf = encoders or gpt2_everywhere()
+    print(
+        "\nvaried text (benchmarks/varied_text.py), GPT-2's vocabulary, caches cleared; tokenizers on 1 thread:"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for mb in sizes:
+            path = Path(tmp) / f"varied-{mb}.txt"
+            n_bytes = write_varied(path, mb)
+            seen, pieces = set(), 0
+            with open(path, encoding="utf-8", newline="") as lines:
+                for block in blocks_of(lines):
+                    found = FAST_PATTERN.findall(block)
+                    pieces += len(found)
+                    seen.update(found)
+            distinct = len(seen)
+            del seen
+            rounds = 5 if mb <= 1 else 3 if mb <= 10 else 1
+
+            def ours_encode(path=path):
+                gpt2._cache.clear()
+                with open(path, encoding="utf-8", newline="") as lines:
+                    return ids_digest(batched(gpt2.encode_iterable(lines, disallowed_special=())))
+
+            def tiktoken_encode(path=path):
+                return ids_digest(enc.encode_ordinary(block) for block in blocks(path))
+
+            def tokenizers_encode(path=path):
+                hf.model._clear_cache()
+                return ids_digest(hf.encode_batch_fast([block])[0].ids for block in blocks(path))
+
+            t, got = taken_in_turn(
+                {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
+                rounds,
+                time.process_time,
+            )
+            assert got["ours"] == got["tiktoken"] == got["tokenizers"], (
+                f"ids differ on varied text at {mb} MB: {got}"
+            )
+            hits = 1 - gpt2._cache.misses / pieces
+            print(
+                f"encode {mb:4g} MB of varied text ({n_bytes:,} bytes, {got['ours'][0]:,} ids; {pieces:,} pre-tokens, "
+                f"{distinct:,} distinct = {distinct / pieces:.3f}; our cache: {hits:.1%} hits, "
+                f"{len(gpt2._cache):,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
+                f"tiktoken {t['tiktoken']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
+                f"({t['ours'] / t['tiktoken']:.2f}x, {t['ours'] / t['tokenizers']:.2f}x){load()}",
+                flush=True,
+            )
+            checks.append((f"encode {mb:g} MB varied, GPT-2, vs tiktoken", t["ours"] / t["tiktoken"], 3.0))
+            checks.append(
+                (f"encode {mb:g} MB varied, GPT-2, vs tokenizers", t["ours"] / t["tokenizers"], None)
+            )
             path.unlink()
 
 
 def main():
-    if "--scale" in sys.argv:
-        checks = []
-        at_scale([float(a) for a in sys.argv[sys.argv.index("--scale") + 1 :]] or SCALE_MB, checks)
-        return report(checks)
+    args = [a for a in sys.argv[1:] if a != "--no-train"]
+    for flag, part in (("--scale", at_scale), ("--varied", varied)):
+        if flag in args:
+            checks, sizes = [], [float(a) for a in args[args.index(flag) + 1 :]] or SCALE_MB
+            part(sizes, checks, "--no-train" not in sys.argv) if part is at_scale else part(sizes, checks)
+            return report(checks)
     train = course_corpus("en") + course_corpus("ru")
     texts = course_corpus("en", "all") + course_corpus("ru", "all")
     n_bytes, n_words = sum(len(t.encode()) for t in train), sum(len(t.split()) for t in train)

@@ -40,7 +40,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import validate
+from . import code_comments, validate
 from .embedding import PositionalEncoding, TokenEmbedding
 from .messages import EXTRAPOLATION as MESSAGES
 from .positions import LearnedPositionalEmbedding, NoPositionalEncoding
@@ -165,8 +165,7 @@ class SelfAttention(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, seq, d_model)
         batch, seq, d = x.shape
         scores, v = self.scores(x)  # (batch, heads, seq, seq)
-        if self.causal:  # en: the query at position m sees the keys 0 .. m only
-            # ru: запрос на позиции m видит только ключи 0 .. m
+        if self.causal:  # the query at position m sees the keys 0 .. m only
             future = torch.ones(seq, seq, dtype=torch.bool, device=x.device).triu(1)  # (seq, seq)
             scores = scores.masked_fill(future, float("-inf"))
         out = scores.softmax(dim=-1) @ v  # (batch, heads, seq, head_dim)
@@ -213,12 +212,15 @@ class TinyTransformer(nn.Module):
             "alibi": lambda: NoPositionalEncoding(cfg.d_model, cfg.test_len),  # so does ALiBi
         }[positions]()
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:  # en: x: (batch, seq) token ids
-        # ru: x: (batch, seq) — индексы токенов
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (batch, seq) token ids
         h = self.pos(self.tok(x))  # (batch, seq, d_model)
         for block in self.blocks:
             h = block(h)  # (batch, seq, d_model)
         return self.head(self.ln(h))  # (batch, seq, vocab_size)
+
+
+# lesson 7 prints these two methods (their comments in its language: the catalogues translate them)
+code_comments.show(TinyTransformer.forward, SelfAttention.forward)
 
 
 # ----------------------------------------------------------------------------- training and testing

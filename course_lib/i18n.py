@@ -60,6 +60,7 @@ __all__ = [
     "TRANSLATIONS",
     "NAMES",
     "SCRIPTS",
+    "LANGUAGE_FONTS",
     "PSEUDO",
     "Messages",
     "set_language",
@@ -77,6 +78,8 @@ __all__ = [
     "join_numbers",
     "minus_sign",
     "NUMBER_STYLE",
+    "cldr_locale",
+    "locale_tag",
 ]
 
 
@@ -92,8 +95,10 @@ class LanguageInfo(NamedTuple):
     lab_locale: str
 
 
-#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?}}``
-#: (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`).
+#: The file of the course's languages: ``{code: {"name", "letters", "lab_locale", "number_style"?, "cldr"?,
+#: "fonts"?}}`` (``number_style``: the course's own ways with numbers, :data:`NUMBER_STYLE`; ``cldr``: the
+#: locale whose Unicode CLDR data the language takes, when its own code has none: :func:`cldr_locale`;
+#: ``fonts``: the web fonts its script needs beyond the course's, :data:`LANGUAGE_FONTS`).
 LANGUAGES_FILE = Path(__file__).parent / "locale" / "languages.json"
 _LANGUAGES_DATA = json.loads(LANGUAGES_FILE.read_text(encoding="utf-8"))
 #: The course's languages, in order, by code. Everything that exists per language reads this: a
@@ -108,6 +113,11 @@ SOURCE_LANGUAGE = "en"
 #: The languages that translate the source language: their twins of its prose and its code's comments.
 TRANSLATIONS = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 SCRIPTS = {lang: info.letters for lang, info in LANGUAGE_INFO.items()}
+#: By language: the faces its script needs that the course's fonts lack (they have Latin, Cyrillic and
+#: Greek), each ``{"family", "package", "subsets"?}``: an ``@fontsource`` npm package pinned in
+#: package.json, the subsets of it to load (all when absent). The decks and the site fall back to them
+#: (``course_tools.publish.fonts``).
+LANGUAGE_FONTS = {code: tuple(info.get("fonts", ())) for code, info in _LANGUAGES_DATA.items()}
 NAMES = {lang: info.name for lang, info in LANGUAGE_INFO.items()}
 
 #: The pseudo-language of the tests (Microsoft's name for pseudo-localisation): English
@@ -232,7 +242,7 @@ class Messages:
             return english
         if lang == PSEUDO:
             return pseudo(english)
-        return _translations(self.package, lang).get((self.context(key), english))
+        return translations(self.package, lang).get((self.context(key), english))
 
     def __call__(self, key: str, lang: str | None = None, /, **values) -> str:
         """Message ``key`` in ``lang`` (default: the current language), filled with ``values``.
@@ -309,21 +319,22 @@ def po_path(package: str, lang: str) -> Path | None:
     return None if folder is None else folder / lang / "LC_MESSAGES" / f"{package}.po"
 
 
-def _translations(package: str, lang: str) -> dict[tuple[str, str], str]:
+def translations(package: str, lang: str) -> dict[tuple[str, str], str]:
     """``{(msgctxt, msgid): msgstr}`` of the current (not fuzzy) translations of ``package`` in ``lang``.
 
-    Read from the compiled .mo when it was compiled from the .po as it is now, else from the .po.
+    Read from the compiled .mo when it was compiled from the .po as it is now, else from the .po;
+    kept until :func:`reload_translations`.
     """
     if (package, lang) not in _LOADED:
         po = po_path(package, lang)
-        table: dict[tuple[str, str], str] = {}
+        table: dict[tuple[str, str], str] | None = {}
         if po is not None and po.is_file():
             data = po.read_bytes()
             table = _read_mo(po.with_suffix(".mo"), hashlib.sha256(data).hexdigest())
             if table is None:
                 table = {
                     (context, msgid): msgstr
-                    for context, (msgid, msgstr, fuzzy) in _po_entries(package, lang).items()
+                    for context, msgid, msgstr, fuzzy in po_messages(package, lang)
                     if msgstr and not fuzzy
                 }
         _LOADED[package, lang] = table
@@ -345,23 +356,32 @@ def _read_mo(path: Path, source_hash: str) -> dict[tuple[str, str], str] | None:
     }
 
 
-def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
-    """``{msgctxt: (msgid, msgstr, fuzzy)}`` of the .po of ``package`` in ``lang``, read with Babel."""
+def po_messages(package: str, lang: str) -> list[tuple[str, str, str, bool]]:
+    """``(msgctxt, msgid, msgstr, fuzzy)`` of each entry of the .po of ``package`` in ``lang``, read with Babel.
+
+    A message (:class:`Messages`) is the one entry of its msgctxt; the comments of the code a student
+    reads (:mod:`course_lib.code_comments`) share one msgctxt per file.
+    """
     po = po_path(package, lang)
     if po is None or not po.is_file():
-        return {}
+        return []
     from babel.messages.pofile import read_po  # only where a .po is read: greeting a student needs none
 
     with po.open("rb") as f:
         catalog = read_po(f, locale=None)
-    return {m.context: (m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context}
+    return [(m.context, m.id, m.string, m.fuzzy) for m in catalog if m.id and m.context]
+
+
+def _po_entries(package: str, lang: str) -> dict[str, tuple[str, str, bool]]:
+    """``{msgctxt: (msgid, msgstr, fuzzy)}`` of the messages of the .po of ``package`` in ``lang``."""
+    return {context: (msgid, msgstr, fuzzy) for context, msgid, msgstr, fuzzy in po_messages(package, lang)}
 
 
 def load_translations(lang: str, packages: Iterable[str] = ("course_lib", "course_tools")) -> None:
     """Read ``packages``' translations into ``lang`` now (the grader's sandbox, before its guard forbids files)."""
     for package in packages:
         if package in sys.modules:
-            _translations(package, _check_language(lang))
+            translations(package, _check_language(lang))
 
 
 def reload_translations() -> None:
@@ -463,13 +483,40 @@ THOUSANDS = " "
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def cldr_locale(lang: str) -> str:
+    """The locale whose CLDR data (Babel's: numbers, the clock) ``lang`` takes: its own code, unless
+    ``languages.json`` names another (``"cldr"``); the pseudo-language takes English's.
+
+    >>> cldr_locale("ru"), cldr_locale(PSEUDO)
+    ('ru', 'en')
+    """
+    if lang == PSEUDO:
+        return SOURCE_LANGUAGE
+    return _LANGUAGES_DATA.get(lang, {}).get("cldr", lang)
+
+
+@functools.cache
+def locale_tag(lang: str) -> str:
+    """``lang``'s locale as a browser names it (BCP 47), its likely region from CLDR: for the clock
+    and the dates of a page a browser prints.
+
+    >>> locale_tag("en"), locale_tag("ru")
+    ('en-US', 'ru-RU')
+    """
+    from babel import Locale
+    from babel.core import get_global
+
+    code = cldr_locale(lang)
+    likely = Locale.parse(get_global("likely_subtags").get(code, code))
+    return f"{likely.language}-{likely.territory}" if likely.territory else likely.language
+
+
 @functools.cache
 def _symbols(lang: str) -> tuple[str, str, bool]:
     """``lang``'s decimal mark, minus sign, and whether it writes powers of ten (the pseudo-language: English's)."""
     from babel import Locale  # on the first number: greeting a student needs no locale data
 
-    lang = "en" if lang == PSEUDO else lang
-    cldr = Locale.parse(lang).number_symbols["latn"]
+    cldr = Locale.parse(cldr_locale(lang)).number_symbols["latn"]
     style = NUMBER_STYLE.get(lang, {})
     return cldr["decimal"], style.get("minus", cldr["minusSign"]), style.get("power_of_ten", False)
 

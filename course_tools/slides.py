@@ -15,8 +15,8 @@ widget renderer, and the course's fonts (``course_tools.publish.fonts``), which 
 
 Each deck also comes as a handout, ``slides/<lang>/NN_name.handout.html``: every slide in order, its
 speaker notes under it, a plain page a screen reader reads line by line (:mod:`course_tools.handouts`,
-which also prints them to PDF: ``make handouts``, the one step that needs Chromium). A Russian deck's
-speaker view is Russian (:mod:`course_tools.publish.speaker_view`).
+which also prints them to PDF: ``make handouts``, the one step that needs Chromium). A deck's
+speaker view, help overlay and arrows are in its language (:mod:`course_tools.publish.speaker_view`).
 
 All or nothing: the assets, the decks, the handouts and the index pages are made in a temporary folder
 inside ``slides/``; only when everything is made are they moved into place.

@@ -6,6 +6,7 @@ import functools
 import heapq
 import itertools
 import json
+import operator
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ __all__ = [
     "SPECIALS",
     "CACHE_SIZE",
     "CACHED_LENGTH",
+    "SHORT_PIECE",
     "MERGE_RULES",
     "STREAM_MARGIN",
     "STREAM_CHUNK",
@@ -41,14 +43,22 @@ __all__ = [
 ]
 
 SPECIALS = ("<pad>", "<bos>", "<eos>")
-# pre-tokens whose ids are remembered; text has far fewer distinct words than this (tokenizers: 10 000)
-CACHE_SIZE = 65_536
+# pre-tokens whose ids are remembered (tokenizers: 10 000). Varied text has more distinct ones (some 70 000
+# in 10 MB, 300 000 in 100 MB: benchmarks/varied_text.py); the first met are the frequent ones, so that
+# 32 768 of them catch 95-96 % of a text's pre-tokens there, and 65 536 only 1 % more for twice the memory
+# (about 20 MB instead of 5: benchmarks/bench_bpe_stream.py)
+CACHE_SIZE = 32_768
 # ... if they have at most this many characters, so that the cache's memory is bounded too
 CACHED_LENGTH = 256
 #: How a tokenizer merges inside a pre-token: "merges", only the listed pairs (GPT-2's ``encoder.py``,
 #: Hugging Face ``tokenizers``); "ranks", any two adjacent tokens whose joined bytes are a token,
 #: and a pre-token that is a token whole (tiktoken).
 MERGE_RULES = ("merges", "ranks")
+#: A pre-token of at most this many characters is merged by ``_ShortMerger``'s scan of its pairs (a merge
+#: list only); a longer one by :func:`merge_word`'s heap, whose cost grows as ``length × log length``.
+SHORT_PIECE = 32
+#: ``_ShortMerger`` keeps how each character starts for at most this many characters (and first units).
+STARTS_KEPT = 8192
 #: :meth:`BPETokenizer.encode_iterable` keeps back the pre-tokens that end within this many characters of
 #: the text read so far: the pre-tokenization patterns decide a cut by at most 3 characters past it
 #: (a contraction such as ``'ll``), so what it keeps back is never cut otherwise by the text that follows.
@@ -173,6 +183,9 @@ class BPETokenizer:
             self._ranks = _JoinedBytes(self._bytes, ids)
         else:
             self._ranks = self._check_merges(ids)
+        self._merge_short = (
+            _ShortMerger(self._bytes, self._byte_ids, self._ranks, len(tokens)) if self.merges else None
+        )
         for special in self.specials:  # spelled like a token's byte-level name, as tokenizers saves it
             spelled = from_byte_level(special)
             if spelled in ids:
@@ -181,7 +194,9 @@ class BPETokenizer:
         # GPT-2's pattern has a fast twin (pretokenize.FAST_PATTERN), checked by the cache
         fast = pattern == GPT2_PATTERN
         self._fast = FAST_PATTERN if fast else self._pattern
-        self._cache = _PieceCache(self._encode_piece, checked=fast)
+        self._cache = _PieceCache(
+            self._merge_short.encode if self._merge_short else self._encode_piece, checked=fast
+        )
 
     def _check_merges(self, ids: dict[bytes, int]) -> dict[tuple[int, int], tuple[int, int]]:
         """pair -> (rank, new id), every merge made of tokens that exist before it, every token reachable."""
@@ -491,7 +506,13 @@ class BPETokenizer:
         return ids
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
-        """One pre-token: its bytes, then merges lowest rank first (:func:`merge_word`), by the merge rule."""
+        """One pre-token: its bytes, then merges lowest rank first (:func:`merge_word`), by the merge rule.
+
+        A short one with a merge list goes to :func:`_short_merger`'s function: the same merges in the
+        same order, with less work per merge in Python.
+        """
+        if self._merge_short is not None:
+            return self._merge_short(piece)
         data = piece.encode("utf-8")
         whole = self._ids.get(data) if self.merge_rule == "ranks" else None
         if whole is not None:  # tiktoken takes a pre-token that is a token whole
@@ -556,6 +577,12 @@ class BPETokenizer:
             >>> list(tok.encode_iterable(["low lo", "wer\\n", "new", "est"])) == tok.encode("low lower\\nnewest")
             True
         """
+        # the ids of each chunk as a list, flattened in C (a generator that yields each id costs a
+        # resumption per id); nothing runs before the first id is asked for, errors included
+        return itertools.chain.from_iterable(self._stream(texts, allowed_special, disallowed_special))
+
+    def _stream(self, texts, allowed_special, disallowed_special) -> Iterator[list[int]]:
+        """:meth:`encode_iterable`'s ids, a list per chunk read."""
         allowed, disallowed = self._special_sets(allowed_special, disallowed_special)
         if isinstance(texts, str | bytes) or not isinstance(texts, Iterable):
             raise TypeError(MESSAGES("iterable_not_texts", type_name=type(texts).__name__))
@@ -574,13 +601,13 @@ class BPETokenizer:
                 values = dict(token=found.group(), index=offset + found.start(), context=context)
                 raise ValueError(MESSAGES("special_in_stream", **values))
             ids, cut = self._stream_cut(buffer, end, allowed)
-            yield from ids
+            yield ids
             kept, offset = buffer[cut:], offset + cut
         if disallowed and (found := _special_regex(disallowed).search(kept)):
             context = kept[max(0, found.start() - 10) : found.end() + 10]
             values = dict(token=found.group(), index=offset + found.start(), context=context)
             raise ValueError(MESSAGES("special_in_stream", **values))
-        yield from self._encode(kept, False, "texts", allowed)
+        yield self._encode(kept, False, "texts", allowed)
 
     def _stream_cut(self, buffer: str, end: int, allowed: frozenset) -> tuple[list[int], int]:
         """The ids of ``buffer`` up to a cut, and the cut: ids final whatever text follows ``buffer[:end]``.
@@ -599,7 +626,8 @@ class BPETokenizer:
         for recut in (False, True) if checked else (False,):
             pattern = self._pattern if recut else self._fast
             pieces = pattern.findall(buffer, start, end)
-            if sum(map(len, pieces)) != max(0, end - start):  # a pattern that skips characters: by positions
+            # GPT-2's pattern and its twin cut every character; another pattern may skip some: by positions
+            if not checked and sum(map(len, pieces)) != max(0, end - start):
                 cut = start
                 for piece in pattern.finditer(buffer, start, end):
                     if piece.end() > end - STREAM_MARGIN:
@@ -612,8 +640,10 @@ class BPETokenizer:
                 cut -= len(pieces[n])
             if checked and not recut and not NEWER_CHARACTERS.isdisjoint(buffer[cut:end]):
                 continue  # a newer character in the pieces kept back may change the cut before them
+            del pieces[n:]
             try:
-                return ids + self._ids_of(pieces[:n], recut), max(cut, start)
+                ids.extend(self._ids_of(pieces, recut))
+                return ids, max(cut, start)
             except _NewerCharacter:  # ... or in a piece before the cut
                 continue
         raise AssertionError("the pieces cut by the pattern itself are never refused")
@@ -811,6 +841,154 @@ def merge_word(ids: list[int], ranks: Mapping[tuple[int, int], tuple[int, int]])
     return tuple(t for t in tokens if t is not None)
 
 
+class _ShortMerger:
+    """:func:`merge_word` for a merge list and a short pre-token, with less work in Python per merge.
+
+    Called with a pre-token (``str``), it returns its ids: the same merges in the same order as
+    :func:`merge_word` (lowest rank first, then leftmost), with two savings.
+
+    1. A list instead of a heap. :func:`merge_word` pays, per merge, a pop and two pushes of tuples
+       and the upkeep of a linked list; a pre-token of text has a few bytes and makes a few merges,
+       where a plain list is cheaper: ``vals[k]`` holds the merge of tokens ``k`` and ``k + 1`` as one
+       integer, ``rank << shift | new id`` (so ``min`` finds the lowest rank and ``index`` its
+       leftmost place), or ``none`` where the pair has no merge; a merge replaces two tokens by
+       one and looks up only the two pairs it makes. The tokens sit between two ``-1``, which pair
+       with nothing, so the ends need no test. ``O(length × merges)``: for short pre-tokens only
+       (``SHORT_PIECE`` characters).
+    2. Characters that start merged. In GPT-2, a Cyrillic letter is two bytes that one merge joins
+       (``о`` is ``d0 be``), and half the merges of a Russian word are such joins. A character whose
+       bytes alone merge into one token can start as that token when nothing around it could have
+       taken one of its bytes (or a part made of them) first: that is, for every part ``t`` that its
+       own merges consume at rank ``r``, no merge of rank below ``r`` joins ``t`` with a token on its
+       left (made of the text before it) or on its right (starting with a character's first byte).
+       Then in any text its merges happen exactly as alone, and joining it first changes nothing
+       else: the merges that use the whole character rank above all of its own. The test is made
+       once per character (``_start``) and kept (``_Starts``). Where the only merges that could take
+       a part first join it with a space on its left (GPT-2's ``Ġ`` + ``d0``, rank 12 210, before
+       ``о``'s own 14 910), the character starts merged except right after a space: the first
+       character of a pre-token that begins with a space starts together with it (``" о"`` is one
+       unit, tested with nothing on its left), and a pre-token with a space elsewhere starts from
+       its bytes. ASCII text has nothing to save and starts from its bytes.
+
+    ``tests/unit/test_bpe.py`` compares it with :func:`merge_word` on random merge lists and on
+    the real vocabularies' pre-tokens.
+    """
+
+    def __init__(self, tokens: list[bytes | None], byte_ids: list[int], ranks, size: int):
+        shift = max(size, 1).bit_length()  # an id < size <= mask
+        self.mask, self.none = (1 << shift) - 1, len(ranks) << shift  # a rank < len(ranks): none is above all
+        self.shift = shift
+        self.get = {a << shift | b: rank << shift | new for (a, b), (rank, new) in ranks.items()}.get
+        self.byte_ids, self.ranks, self.tokens = byte_ids, ranks, tokens
+        # GPT-2's files number the bytes 0-255: bytes.translate maps them; else a lookup per byte
+        self.table = bytes(byte_ids) if max(byte_ids) < 256 else None
+        self.starts = _Starts(lambda c: self._start(chr(c), False))  # code point -> its tokens as characters
+        self.firsts = _Starts(lambda unit: self._start(unit, True))  # a pre-token's first unit -> the same
+        self.left_min: list[int] | None = None  # built at the first character that is not ASCII
+        self.by_character = size <= 0x110000  # every id is a character (chr)
+        self.encode = self._encoder()
+
+    def __call__(self, piece: str) -> tuple[int, ...]:
+        return self.encode(piece)
+
+    def _encoder(self):
+        """``encode(piece)``, with what it reads bound once (a closure reads faster than attributes)."""
+        get, none, mask, shift, table, starts, firsts = (
+            self.get,
+            self.none,
+            self.mask,
+            self.shift,
+            self.table,
+            self.starts,
+            self.firsts,
+        )
+        byte_id, ranks, by_character, short = (
+            self.byte_ids.__getitem__,
+            self.ranks,
+            self.by_character,
+            SHORT_PIECE,
+        )
+        lshift, or_, repeat = operator.lshift, operator.or_, itertools.repeat
+
+        def encode(piece: str) -> tuple[int, ...]:
+            if len(piece) > short:  # the heap's O(length × log length)
+                return merge_word(list(map(byte_id, piece.encode("utf-8"))), ranks)
+            if piece.isascii() or piece.find(" ", 1) >= 0 or not by_character:
+                data = piece.encode("utf-8")
+                ids = [-1, *(data.translate(table) if table else map(byte_id, data)), -1]
+            else:
+                k = 2 if piece[0] == " " else 1
+                ids = [-1, *map(ord, firsts[piece[:k]]), *map(ord, piece[k:].translate(starts)), -1]
+            vals = list(map(get, map(or_, map(lshift, ids, repeat(shift)), ids[1:]), repeat(none)))
+            best = min(vals)
+            while best != none:
+                i = vals.index(best)
+                ids[i] = new = best & mask
+                del ids[i + 1], vals[i]
+                vals[i - 1] = get(ids[i - 1] << shift | new, none)
+                vals[i] = get(new << shift | ids[i + 1], none)
+                best = min(vals)
+            return tuple(ids[1:-1])
+
+        return encode
+
+    def _start(self, unit: str, alone: bool) -> str:
+        """The tokens (as characters) that ``unit``'s bytes start from: one merged token if safe, else the bytes.
+
+        ``alone``: nothing is on its left (the first unit of a pre-token); else a character that is
+        not a space (a space-ending token on the left is the one case ``__call__`` keeps apart).
+        """
+        data = unit.encode("utf-8")
+        ids = [self.byte_ids[b] for b in data]
+        raw = "".join(map(chr, ids))
+        if len(ids) < 2:
+            return raw
+        if self.left_min is None:
+            self._build_limits()
+        spans = [(k, k + 1) for k in range(len(ids))]
+        while len(ids) > 1:
+            found = [
+                (self.ranks[pair], k)
+                for k, pair in enumerate(zip(ids, ids[1:], strict=False))
+                if pair in self.ranks
+            ]
+            if not found:
+                return raw  # more than one token: left as bytes
+            (rank, new), k = min(found)
+            for t, (start, end) in ((ids[k], spans[k]), (ids[k + 1], spans[k + 1])):
+                if (start == 0 and not alone and self.left_min[t] < rank) or (
+                    end == len(data) and self.right_min[t] < rank
+                ):
+                    return raw  # something around could take this part before its own merge
+            ids[k : k + 2], spans[k : k + 2] = [new], [(spans[k][0], spans[k + 1][1])]
+        return chr(ids[0])
+
+    def _build_limits(self) -> None:
+        """Per token, the lowest rank of a merge that joins it with a token on its left that does not end
+        in a space, and with a token on its right that starts with a character's first byte."""
+        left, right = [len(self.ranks)] * len(self.tokens), [len(self.ranks)] * len(self.tokens)
+        for (a, b), (rank, _) in self.ranks.items():
+            if self.tokens[a][-1] != 0x20:
+                left[b] = min(left[b], rank)
+            if not 0x80 <= self.tokens[b][0] < 0xC0:
+                right[a] = min(right[a], rank)
+        self.left_min, self.right_min = left, right
+
+
+class _Starts(dict):
+    """key -> value computed by ``compute`` when first asked for; at most ``STARTS_KEPT`` kept (then computed each time)."""
+
+    def __init__(self, compute):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key):
+        value = self.compute(key)
+        if len(self) < STARTS_KEPT:
+            self[key] = value
+        return value
+
+
 class _NewerCharacter(Exception):
     """A pre-token cut by ``FAST_PATTERN`` holds one of the ``NEWER_CHARACTERS``: cut again by ``PATTERN``."""
 
@@ -822,19 +1000,33 @@ class _PieceCache(dict):
     capacity), and keeps none longer than ``CACHED_LENGTH`` characters. ``checked``: its pre-tokens were cut by
     ``FAST_PATTERN``, and one that holds a ``NEWER_CHARACTERS`` is refused (:class:`_NewerCharacter`);
     such a pre-token is never kept, so a hit is always a pre-token both patterns cut alike.
+    ``misses`` counts the pre-tokens computed since the cache was made or cleared (the benchmarks'
+    hit rate); a hit costs nothing more.
     """
 
     def __init__(self, encode_piece, checked: bool):
         super().__init__()
         self._encode_piece, self._checked = encode_piece, checked
+        self.misses = 0
+
+    def clear(self) -> None:
+        super().clear()
+        self.misses = 0
 
     def __missing__(self, piece: str) -> tuple[int, ...]:
-        if self._checked and not NEWER_CHARACTERS.isdisjoint(piece):
+        if self._checked and not piece.isascii() and not _older(piece):
             raise _NewerCharacter(piece)
+        self.misses += 1
         ids = self._encode_piece(piece)
         if len(self) < CACHE_SIZE and len(piece) <= CACHED_LENGTH:
             self[piece] = ids
         return ids
+
+
+def _older(piece: str) -> bool:
+    """``piece`` holds none of the ``NEWER_CHARACTERS``; quick where all its characters are below the first
+    of them, U+0558 (UTF-8 bytes below 0xd5: Latin, Greek, Cyrillic)."""
+    return max(piece.encode("utf-8", "surrogatepass")) < 0xD5 or NEWER_CHARACTERS.isdisjoint(piece)
 
 
 def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:

@@ -1,10 +1,11 @@
 """Exercises with instant feedback: ``check``, ``hint`` and ``solution``, in the student's language.
 
-Every exercise of the course is a module of this package: its template, reference solution,
-hints, checker and messages side by side (an exercise with many diagnoses is a small package
-instead, its checker in ``__init__.py`` beside its ``messages.py``), and its
-:class:`~course_lib.exercises.exercise.Exercise`, ``EXERCISE``, whose ``check``, ``hint``,
-``solution`` and ``template`` are the module's own names. The registry is the list below::
+Every exercise of the course is a module of this package: its hints, checker and messages side
+by side (an exercise with many diagnoses is a small package instead, its checker in ``__init__.py``
+beside its ``messages.py``), and its :class:`~course_lib.exercises.exercise.Exercise`, ``EXERCISE``,
+whose ``check``, ``hint``, ``solution`` and ``template`` are the module's own names. Its template and
+reference solution are Python files beside it, ``templates/<name>.py`` and ``solutions/<name>.py``,
+with English comments that the catalogues translate. The registry is the list below::
 
     from course_lib import exercises
     exercises.positional_encoding.check(MyPositionalEncoding)  # a verdict that names the mistake

@@ -126,41 +126,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import math
-
-import torch
-
-
-def my_alibi_bias(num_heads, seq_len):  # en: -> (num_heads, seq_len, seq_len): -s_h (m - n), -inf for n > m
-    # ru: -> (num_heads, seq_len, seq_len): -s_h (m - n), -inf при n > m
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import math
-
-import torch
-
-
-def slopes(heads):
-    if heads & (heads - 1) == 0:  # en: a power of two: 2^(-8h/H), h = 1 .. H
-        # ru: степень двойки: 2^(-8h/H), h = 1 .. H
-        return [2 ** (-8 * h / heads) for h in range(1, heads + 1)]
-    closest = 2 ** int(math.log2(heads))
-    return slopes(closest) + slopes(2 * closest)[0::2][: heads - closest]
-
-
-def my_alibi_bias(num_heads, seq_len):
-    s = torch.tensor(slopes(num_heads))[:, None, None]  # (heads, 1, 1)
-    m = torch.arange(seq_len)[:, None]  # en: (seq, 1): the query's position
-    # ru: (seq, 1): позиция запроса
-    n = torch.arange(seq_len)[None, :]  # en: (1, seq): the key's position
-    # ru: (1, seq): позиция ключа
-    bias = -s * (m - n)  # (heads, seq, seq)
-    return bias.masked_fill(n > m, float("-inf"))  # en: a causal model never sees the keys after the query
-    # ru: каузальная модель не видит ключей после запроса
-"""
 
 HEADS = (8, 12)  # a power of two, then the paper's rule for the others
 SEQ = 7  # neither head count, so that swapped axes show
@@ -292,7 +257,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "alibi.correct")
 
 
-EXERCISE = Exercise("alibi", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("alibi", 8, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -122,40 +122,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-from collections import Counter
-
-
-def my_merge_step(words, new_id):  # en: words: {tuple of ids: count} -> (pair, new_words)
-    # ru: words: {кортеж ID: число вхождений} -> (pair, new_words)
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-from collections import Counter
-
-
-def my_merge_step(words, new_id):
-    counts = Counter()
-    for word, count in words.items():
-        for pair in zip(word, word[1:]):  # en: inside the word only; overlapping pairs too
-            # ru: только внутри слова; перекрывающиеся пары тоже
-            counts[pair] += count
-    pair = min(counts, key=lambda p: (-counts[p], p))  # en: the most frequent; ties: the smallest
-    # ru: самая частая; при равенстве — наименьшая
-    new_words = {}
-    for word, count in words.items():
-        out, i = [], 0
-        while i < len(word):
-            if word[i : i + 2] == pair:
-                out.append(new_id)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        new_words[tuple(out)] = count
-    return pair, new_words
-"""
 
 NEW_ID = 256
 
@@ -304,7 +270,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "merge.correct")
 
 
-EXERCISE = Exercise("bpe_merge", 2, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("bpe_merge", 2, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -1,36 +1,45 @@
 """The exercise object: what a lesson calls -- ``check(student)``, ``hint(n)``, ``solution()``.
 
-An exercise's module builds one :class:`Exercise` from its checker, template, solution and
-messages, and binds its methods as the module's own functions, so that
-``exercises.rotary.check(rotate_qk)`` is a call of the module ``course_lib.exercises.rotary``.
-The check itself runs in a :class:`~course_lib.exercises.runner.Run`.
+An exercise's module builds one :class:`Exercise` from its checker and messages, and binds its
+methods as the module's own functions, so that ``exercises.rotary.check(rotate_qk)`` is a call of
+the module ``course_lib.exercises.rotary``. Its template and reference solution are Python files
+beside it, ``templates/<name>.py`` and ``solutions/<name>.py``, their comments in English and
+translated by the catalogues (:mod:`course_lib.code_comments`). The check itself runs in a
+:class:`~course_lib.exercises.runner.Run`.
 """
 
-from ..code_comments import in_language
+from pathlib import Path
+
+from .. import code_comments
 from ..i18n import Messages
 from ..validate import is_integer
 from .checks import MESSAGES, Feedback, Markdown
 from .runner import Run
 
-__all__ = ["Exercise"]
+__all__ = ["Exercise", "TEMPLATES", "SOLUTIONS"]
+
+#: the exercises' templates and reference solutions, ``<name>.py`` each
+TEMPLATES = Path(__file__).parent / "templates"
+SOLUTIONS = Path(__file__).parent / "solutions"
 
 
 class Exercise:
     """One exercise: ``check(student)``, ``hint(n)``, ``solution()`` and the ``template`` to start from.
+
+    Its template, the code a student starts from, is ``templates/<name>.py``: it raises
+    ``NotImplementedError``, and the lesson build puts it into the lesson, so it is written only
+    there. Its reference solution, shown by :meth:`solution` and run by the tests, is
+    ``solutions/<name>.py``; a string it raises or prints is the English text of a
+    ``solution_<name>`` message, which :attr:`solution_code` replaces with that message in the
+    current language. The comments of both are English, each comment in words an entry of the
+    catalogues (:func:`course_lib.code_comments.translated`): :attr:`template` and
+    :attr:`solution_code` are in the current language.
 
     Args:
         name: the exercise's name: its module is ``course_lib.exercises.<name>``.
         lesson: the lesson (its number) where students meet it.
         checker: ``(student, run) -> Feedback``; may raise :class:`~course_lib.exercises.checks.Stop`
             to give its verdict early.
-        template: the code a student starts from; it raises ``NotImplementedError``. The
-            lesson build puts it into the lesson, so it is written only here. Its comments are
-            bilingual (``# en: ...`` with ``# ru: ...`` on the line below,
-            :mod:`course_lib.code_comments`): :attr:`template` is in the current language.
-        solution_code: the reference solution, shown by :meth:`solution` and run by the tests;
-            its comments bilingual as the template's (:attr:`solution_code`). It is written in
-            English; a string it raises or prints is the English text of a ``solution_<name>``
-            message, which :attr:`solution_code` replaces with that message in the current language.
         messages: the exercise's own catalogue: its diagnoses, ``correct``, ``hint1`` ...
             ``hintN``, ``solution`` and the solution's strings ``solution_<name>``; its area is the
             prefix of the diagnosis keys.
@@ -45,15 +54,18 @@ class Exercise:
         name: str,
         lesson: int,
         checker,
-        template: str,
-        solution_code: str,
         messages: Messages,
         finished: tuple[str, ...] = (),
     ):
         self.name = name
         self.lesson = lesson
-        self.template_source = template
-        self.solution_source = solution_code
+        self.template_file = TEMPLATES / f"{name}.py"
+        self.solution_file = SOLUTIONS / f"{name}.py"
+        #: the template and the solution as written, in English
+        self.template_source = self.template_file.read_text(encoding="utf-8")
+        self.solution_source = self.solution_file.read_text(encoding="utf-8")
+        self.template_context = code_comments.register(self.template_source, self.template_file)
+        self.solution_context = code_comments.register(self.solution_source, self.solution_file)
         self.messages = messages
         self.prefix = messages.area
         self.num_hints = sum(1 for key in messages.english if key.startswith("hint"))
@@ -61,7 +73,7 @@ class Exercise:
         self.finished = checker.finished = tuple(finished)
         for key in self.solution_strings:
             english = messages(key, "en")
-            if solution_code.count(english) != 1:
+            if self.solution_source.count(english) != 1:
                 raise ValueError(
                     f"message {messages.area}.{key} must occur once in the solution of {name!r}: {english!r}"
                 )
@@ -79,7 +91,7 @@ class Exercise:
     @property
     def solution_code(self) -> str:
         """The reference solution, its comments and the strings it raises in the current language."""
-        code = in_language(self.solution_source)
+        code = code_comments.translated(self.solution_source, self.solution_context)
         for key in self.solution_strings:
             code = code.replace(self.messages(key, "en"), self.messages(key))
         return code
@@ -87,7 +99,7 @@ class Exercise:
     def template_in(self, lang: str | None = None) -> str:
         """The template with its comments in ``lang`` (the current language when None): what the
         lesson build puts into each language's notebook."""
-        return in_language(self.template_source, lang)
+        return code_comments.translated(self.template_source, self.template_context, lang)
 
     def module_attribute(self, name: str):
         """An exercise module's ``__getattr__``: ``exercises.<name>.template`` read at each access,

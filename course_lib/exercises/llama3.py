@@ -109,37 +109,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import math
-
-import torch
-
-
-def my_llama3_frequencies(
-    inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
-):
-    # en: inv_freq: (head_dim/2,), ω_i of each pair; returns the new ω'_i, the same shape
-    # ru: inv_freq: (head_dim/2,), ω_i каждой пары; вернуть новые частоты ω'_i той же формы
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import math
-
-import torch
-
-
-def my_llama3_frequencies(
-    inv_freq, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings
-):
-    L = original_max_position_embeddings
-    wavelength = 2 * math.pi / inv_freq  # en: (head_dim/2,): positions per turn
-    # ru: (head_dim/2,): позиций на один оборот
-    smooth = (L / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
-    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
-    slow_or_between = torch.where(wavelength > L / low_freq_factor, inv_freq / factor, blended)
-    return torch.where(wavelength < L / high_freq_factor, inv_freq, slow_or_between)
-"""
 
 # Llama 3.1 8B's config.json (head_dim 128, rope_theta 500 000), then a smaller one whose numbers all differ
 CASES = (
@@ -243,7 +212,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "llama3.correct")
 
 
-EXERCISE = Exercise("llama3", 9, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("llama3", 9, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

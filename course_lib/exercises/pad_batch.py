@@ -98,28 +98,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import torch
-
-
-def my_pad(seqs, pad_id):  # en: seqs: list of lists of ids -> ids (batch, seq) long, mask (batch, seq) bool
-    # ru: seqs: списки индексов токенов -> ids (batch, seq) long, mask (batch, seq) bool
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-
-
-def my_pad(seqs, pad_id):
-    seq = max(len(s) for s in seqs)
-    ids = torch.full((len(seqs), seq), pad_id, dtype=torch.long)  # (batch, seq)
-    for row, s in enumerate(seqs):
-        ids[row, : len(s)] = torch.tensor(s, dtype=torch.long)
-    lengths = torch.tensor([len(s) for s in seqs])  # (batch,)
-    mask = torch.arange(seq) < lengths.unsqueeze(1)  # (batch, seq)
-    return ids, mask
-"""
 
 # the longest sequence is neither first nor last, and no real id equals a pad id used below
 SEQS = [[5, 6, 7], [8], [9, 10, 11, 12, 13], [14, 15]]
@@ -202,7 +180,7 @@ def diagnose(student, run: Run) -> Feedback:
     return feedback("correct", "pad.correct")
 
 
-EXERCISE = Exercise("pad_batch", 1, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("pad_batch", 1, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -78,25 +78,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import torch
-
-
-def is_equivariant(f, x, perm):  # en: x: (batch, seq, d_model), perm: (seq,) -> True or False
-    # ru: x: (batch, seq, d_model), perm: (seq,) -> True или False
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-
-
-def is_equivariant(f, x, perm):
-    permute_then_f = f(x[:, perm])  # (batch, seq, d_model)
-    f_then_permute = f(x)[:, perm]  # (batch, seq, d_model)
-    return torch.allclose(permute_then_f, f_then_permute, atol=1e-6)
-"""
-
 
 def attention(x):
     """Self-attention without weights or positions: softmax(x x^T / sqrt(d)) x. Equivariant."""
@@ -282,7 +263,7 @@ def diagnose(student, run: Run) -> Feedback:
     raise wrong("perm.mismatch", fn=fn, expected=right[first], got=answers[first])
 
 
-EXERCISE = Exercise("permutation", 4, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("permutation", 4, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

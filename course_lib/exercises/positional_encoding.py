@@ -161,44 +161,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import torch
-from torch import nn
-
-
-class MyPositionalEncoding(nn.Module):
-    def __init__(self, d_model, max_len):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, x):  # en: x: (batch, seq, d_model) -> (batch, seq, d_model)
-        # ru: x: (batch, seq, d_model) -> (batch, seq, d_model)
-        raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-from torch import nn
-
-
-class MyPositionalEncoding(nn.Module):
-    def __init__(self, d_model, max_len):
-        super().__init__()
-        pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
-        two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # en: (ceil(d_model / 2),)
-        # ru: (ceil(d_model / 2),)
-        angle = pos / 10000 ** (two_i / d_model)  # en: (max_len, ceil(d_model / 2))
-        # ru: (max_len, ceil(d_model / 2))
-        pe = torch.zeros(max_len, d_model, dtype=torch.float64)  # (max_len, d_model)
-        pe[:, 0::2] = torch.sin(angle)  # en: P(pos, 2i) = sin(pos / 10000^(2i / d_model))
-        # ru: P(pos, 2i) = sin(pos / 10000^(2i / d_model))
-        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # en: P(pos, 2i + 1) = cos(...)
-        # ru: P(pos, 2i + 1) = cos(...)
-        self.register_buffer("pe", pe.float(), persistent=False)
-
-    def forward(self, x):  # x: (batch, seq, d_model)
-        return x + self.pe[: x.size(1)].to(x.dtype)  # (batch, seq, d_model)
-"""
 
 # all different, and d_model even first: an implementation for even widths only is judged on
 # an even width, then told separately about odd ones
@@ -407,7 +369,7 @@ def diagnose(student, run: Run) -> Feedback:
 
 # the course's classes that answer this exercise: kept inside a student's module, they are named
 FINISHED = ("course_lib.PositionalEncoding", "course_lib.TransformerEmbedding")
-EXERCISE = Exercise("positional_encoding", 5, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
+EXERCISE = Exercise("positional_encoding", 5, diagnose, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -134,42 +134,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import torch
-
-
-def apply_rotary(x, positions, base=10000.0):  # en: x: (batch, heads, seq, head_dim), positions: (seq,)
-    # ru: x: (batch, heads, seq, head_dim), positions: (seq,)
-    raise NotImplementedError
-
-
-def rotate_qk(q, k, v, positions):  # en: (batch, heads, seq, head_dim) each -> (q, k, v) for attention
-    # ru: (batch, heads, seq, head_dim) каждый -> (q, k, v) для внимания
-    raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-
-
-def apply_rotary(x, positions, base=10000.0):
-    head_dim = x.size(-1)
-    two_i = torch.arange(0, head_dim, 2, dtype=torch.float64)  # (head_dim/2,)
-    # en: the angle of pair i at position m: m * base^(-2i/head_dim), in float64 (lesson 6 shows why)
-    # ru: угол пары i на позиции m: m * base^(-2i/head_dim), во float64 (почему — в уроке 6)
-    angle = positions.double().unsqueeze(1) * base ** (-two_i / head_dim)  # (seq, head_dim/2)
-    cos, sin = torch.cos(angle), torch.sin(angle)
-    a, b = x[..., 0::2].double(), x[..., 1::2].double()  # en: pairs (2i, 2i+1): (batch, heads, seq, head_dim/2)
-    # ru: пары (2i, 2i+1): (batch, heads, seq, head_dim/2)
-    out = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1)  # (..., head_dim/2, 2)
-    return out.flatten(-2).to(x.dtype)  # (batch, heads, seq, head_dim)
-
-
-def rotate_qk(q, k, v, positions):
-    # en: queries and keys carry the positions; the values, which attention averages, do not
-    # ru: поворачиваем запросы и ключи; значения, которые внимание усредняет, не трогаем
-    return apply_rotary(q, positions), apply_rotary(k, positions), v
-"""
 
 # all different; the positions of a cached generation, not 0..seq-1
 _ROPE_SHAPE = (2, 3, 5, 8)  # (batch, heads, seq, head_dim)
@@ -344,7 +308,7 @@ def diagnose(student, run: Run) -> Feedback:
     return _check_qk(student, run) if run.inspect(_is_rotate_qk, student) else _check_apply(student, run)
 
 
-EXERCISE = Exercise("rotary", 8, diagnose, TEMPLATE, SOLUTION, MESSAGES)
+EXERCISE = Exercise("rotary", 8, diagnose, MESSAGES)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -138,41 +138,6 @@ MESSAGES = Messages(
     },
 )
 
-TEMPLATE = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyTokenEmbedding(nn.Module):
-    def __init__(self, vocab_size, d_model):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, ids):  # en: ids: (batch, seq) -> (batch, seq, d_model)
-        # ru: ids: (batch, seq) -> (batch, seq, d_model)
-        raise NotImplementedError
-"""
-
-SOLUTION = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyTokenEmbedding(nn.Module):
-    def __init__(self, vocab_size, d_model):
-        super().__init__()
-        self.embedding = nn.Embedding(vocab_size, d_model)  # (vocab_size, d_model)
-        nn.init.normal_(self.embedding.weight, mean=0.0, std=d_model**-0.5)  # en: N(0, 1/d_model)
-        # ru: N(0, 1/d_model)
-        self.scale = math.sqrt(d_model)
-
-    def forward(self, ids):  # ids: (batch, seq)
-        return self.embedding(ids) * self.scale  # (batch, seq, d_model)
-"""
 
 # d_model is no perfect square, so sqrt(d_model), d_model and 1/sqrt(d_model) all differ
 _TOK_VOCAB, _TOK_D, _TOK_BATCH, _TOK_SEQ = 23, 12, 3, 5
@@ -320,7 +285,7 @@ def diagnose(student, run: Run) -> Feedback:
 
 # the course's classes that answer this exercise: kept inside a student's module, they are named
 FINISHED = ("course_lib.TokenEmbedding", "course_lib.TransformerEmbedding")
-EXERCISE = Exercise("token_embedding", 3, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
+EXERCISE = Exercise("token_embedding", 3, diagnose, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -11,7 +11,7 @@ import traitlets
 
 from .. import plots
 from ..i18n import format_number, resolve
-from .live import Checked, LiveExplorer, colormap_hex, module, template
+from .live import Checked, LiveExplorer, colormap_hex, computed, module, template
 from .messages import MESSAGES
 
 __all__ = ["BalanceExplorer", "balance_explorer", "STOPS"]
@@ -44,8 +44,8 @@ class BalanceExplorer(LiveExplorer):
     second = traitlets.Unicode().tag(sync=True)
     scale = Checked(1.0, check_scale, low=STOPS[0], high=STOPS[-1])
     stops = traitlets.List().tag(sync=True)
-    weights = traitlets.List().tag(sync=True)
-    vectors = traitlets.List().tag(sync=True)
+    weights = computed(traitlets.List())
+    vectors = computed(traitlets.List())
     tokens = traitlets.List().tag(sync=True)
     perm = traitlets.List().tag(sync=True)
     #: the heatmaps' colours: the static figure's "Blues", 256 x "rrggbb"

@@ -19,7 +19,7 @@ from .. import plots, validate
 from ..embedding import TransformerEmbedding, sinusoidal_table
 from ..i18n import format_number, resolve
 from ..vocab import Vocab
-from .live import Choice, LiveExplorer, NonNegativeInt, PositiveInt, colormap_hex, module, template
+from .live import Choice, LiveExplorer, NonNegativeInt, PositiveInt, colormap_hex, computed, module, template
 from .messages import MESSAGES
 
 __all__ = ["EmbeddingExplorer", "embedding_explorer"]
@@ -55,7 +55,7 @@ class EmbeddingExplorer(LiveExplorer):
     seed = NonNegativeInt(0, high=2**32 - 1)
     sentence = traitlets.Int(0).tag(sync=True)
     show = Choice("tokens", SHOW)
-    weight = traitlets.List().tag(sync=True)
+    weight = computed(traitlets.List())
     ids = traitlets.List().tag(sync=True)
     tokens = traitlets.List().tag(sync=True)
     #: the heatmap's colours: the static figure's diverging colormap, 256 x "rrggbb"
@@ -119,7 +119,7 @@ class EmbeddingExplorer(LiveExplorer):
         with self.hold_sync():
             if self.sentence >= len(self.sentences):
                 self.sentence = 0
-            # float32 values, each exact as a JSON number
+            # float32 values (the browser gets them rounded: computed)
             self.weight = weight.tolist()
             self.ids = encoded
             self.tokens = [[self.vocab.itos[i] for i in ids] for ids in encoded]

@@ -33,13 +33,13 @@ FOLDER = "tokenizers"
 _REQUIRE = re.compile(r"""require\("(\.{1,2}/[^"]+)"\)""")
 
 
-def missing(node_modules: Path = NODE_MODULES) -> list[str]:
-    """The encodings whose files ``node_modules`` lacks (all of them before ``npm ci``)."""
-    cjs = Path(node_modules) / PACKAGE / "cjs"
+def missing(node_modules: Path | None = None) -> list[str]:
+    """The encodings whose files ``node_modules`` (:data:`NODE_MODULES` when None) lacks (all of them before ``npm ci``)."""
+    cjs = Path(node_modules or NODE_MODULES) / PACKAGE / "cjs"
     return [name for name in ENCODINGS if not (cjs / "encoding" / f"{name}.js").exists()]
 
 
-def encoding_script(name: str, node_modules: Path = NODE_MODULES) -> str:
+def encoding_script(name: str, node_modules: Path | None = None) -> str:
     """gpt-tokenizer's encoding ``name`` (a key of :data:`ENCODINGS`) as one classic script.
 
     Each CommonJS module the encoding requires, followed from ``cjs/encoding/<name>.js``, becomes
@@ -48,7 +48,8 @@ def encoding_script(name: str, node_modules: Path = NODE_MODULES) -> str:
     """
     if name not in ENCODINGS:
         raise ValueError(f"encoding must be one of {sorted(ENCODINGS)}, got {name!r}")
-    root = Path(node_modules) / PACKAGE
+    node_modules = Path(node_modules or NODE_MODULES)
+    root = node_modules / PACKAGE
     cjs = root / "cjs"
     if name in missing(node_modules):
         raise FileNotFoundError(
@@ -100,8 +101,15 @@ course_lib/widgets/encodings.py into one script that sets globalThis.courseToken
 """
 
 
-def write_scripts(folder: Path, node_modules: Path = NODE_MODULES) -> list[Path]:
-    """Write each encoding's script into ``folder`` (``<name>.js``): the site's and the decks' copies."""
+def write_scripts(folder: Path, node_modules: Path | None = None) -> list[Path]:
+    """Write each encoding's script into ``folder`` (``<name>.js``): the site's and the decks' copies.
+
+    Raises :class:`FileNotFoundError` (naming the file and the command that installs it) before
+    writing anything when ``node_modules`` (:data:`NODE_MODULES` when None) lacks an encoding.
+    """
+    gone = missing(node_modules)
+    if gone:
+        encoding_script(gone[0], node_modules)  # raises, naming the file and the command
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

@@ -33,6 +33,7 @@ from matplotlib import colormaps
 
 from .. import validate
 from ..i18n import Messages, format_number, number_symbols, placeholders
+from ..portable import rounded
 from .messages import LIVE
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "PositiveInt",
     "NonNegativeInt",
     "Choice",
+    "computed",
     "LiveExplorer",
 ]
 
@@ -184,6 +186,30 @@ def bounds_module(cls) -> str:
     for entry in bounds.values():  # JSON has no infinity: a bound is always finite
         assert all(math.isfinite(v) for k, v in entry.items() if k in ("low", "high")), entry
     return f"\n// the settings' bounds (course_lib/widgets/live.py, Checked)\nconst BOUNDS = {json.dumps(bounds)};\n"
+
+
+def _rounded_json(value, _widget):
+    return rounded(value)
+
+
+def computed(trait: traitlets.TraitType) -> traitlets.TraitType:
+    """``trait`` synced, its floats sent to the browser rounded by :func:`course_lib.portable.rounded`.
+
+    For the numbers Python computes in float32 for the browser to draw from (an embedding's
+    weights, attention weights): their last bits differ from one CPU to another, and what the
+    browser receives is also what the notebook saves (its widget state), so that a lesson rebuilt
+    on another machine saves the same numbers. The kernel keeps them whole (``explorer.weight``):
+    only the JSON is rounded, to 4 significant digits of the largest, past what the explorer draws
+    and reads out. Never for what the browser sends back (a slider's stops, a setting): Python
+    must find it again as it sent it.
+
+    >>> class Demo(traitlets.HasTraits):
+    ...     weights = computed(traitlets.List())
+    >>> demo = Demo(weights=[0.3333333432674408, 1e-44])
+    >>> Demo.class_traits()["weights"].metadata["to_json"](demo.weights, demo), demo.weights[0]
+    ([0.3333, 0.0], 0.3333333432674408)
+    """
+    return trait.tag(sync=True, to_json=_rounded_json)
 
 
 class LiveExplorer(anywidget.AnyWidget):

@@ -133,7 +133,7 @@ COMPARATOR = Messages(
         "english": "the same in English",
         "course": "the course's BPE ({size} tokens)",
         "readout": "The text: {n_words} words, {n_chars} characters; in English: {n_english} words.",
-        "row": "{name}: {n_tokens} tokens, {per_word} per word, ×{ratio} its tokens for the English text",
+        "row": "{name}: {n_tokens} tokens, {per_word} per word, ×{ratio} against the English text",
         "loading": "loading its vocabulary…",
         "unavailable": "not in this copy of the course: gpt-tokenizer's files are installed by make (npm ci)",
         "no_kernel_data": "its vocabulary comes from the kernel: run this cell",

@@ -33,7 +33,14 @@ class ExecutionError(RuntimeError):
 
 
 def execute(
-    nb: nbformat.NotebookNode, *, lesson: str, lang: str, cwd: Path, root: Path | None = None, where=None
+    nb: nbformat.NotebookNode,
+    *,
+    lesson: str,
+    lang: str,
+    cwd: Path,
+    root: Path | None = None,
+    where=None,
+    env: dict[str, str] | None = None,
 ) -> nbformat.NotebookNode:
     """Run every cell of ``nb`` in place, keeping outputs and widget state; return ``nb``.
 
@@ -45,6 +52,8 @@ def execute(
         root: a folder put first on the kernel's ``PYTHONPATH``: the checkout whose
             ``course_lib`` the lessons are built with (whatever else is installed).
         where: ``where(index)`` names the source line of notebook cell ``index`` in messages.
+        env: variables set in the kernel's environment besides this process's (the portability
+            test's rebuild runs the kernel as on another machine: ``tests/portability/rebuild.py``).
     """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -66,7 +75,7 @@ def execute(
     )
     cwd.mkdir(parents=True, exist_ok=True)
     # set ordering in printed outputs depends on the hash seed
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    env = dict(os.environ, **(env or {}), PYTHONHASHSEED="0")
     if root is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     try:

@@ -27,15 +27,16 @@ from it, so that a reader reads only the lesson's language:
 - ``set_language("en")`` becomes ``set_language("ru")``.
 
 The code is read with Python's own tokenizer and parser, never with patterns over its text. The
-comments are read and resolved by :mod:`course_lib.code_comments`, which an exercise's template
-and solution share (``course_lib`` must not import the course's tools).
+comments are read and resolved by :mod:`course_lib.code_comments`, which also translates the
+comments of course_lib's own code that a student reads (the exercises' templates and solutions, written
+in English, translated by the catalogues) and owns :func:`is_neutral` (``course_lib`` must not import
+the course's tools).
 :func:`code_problems` says what the build cannot do as the author meant, line by line, and
 checks the result: every language's code, without its comments, is the English code token for
 token, except the string literals the build resolved (:func:`twin_problems`).
 """
 
 import ast
-import builtins
 import re
 import subprocess
 import tokenize
@@ -49,7 +50,9 @@ from course_lib.code_comments import (
     Comment,
     _groups,
     _tokens,
+    code_names,
     comments,
+    is_neutral,
     localize_comments,
 )
 
@@ -75,96 +78,9 @@ __all__ = [
 PICK = "pick"
 SET_LANGUAGE = "set_language"
 
-# directives for the tools that read code; they stay as they are in every language
-DIRECTIVE = re.compile(r"#\s*(noqa\b|type:|fmt:|ruff:|isort:|pragma\b|pyright:|mypy:|NBVAL_)")
-CODING = re.compile(r"#.*coding[:=]")
-BUILTINS = frozenset(dir(builtins))
 FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12+: f-strings are tokenized inside
 FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 STRING_OPENING = re.compile(r"([A-Za-z]*)('''|\"\"\"|'|\")")
-
-
-# ----------------------------------------------------------------------------- reading
-def code_names(codes) -> frozenset[str]:
-    """Every name the code of a lesson uses (its cells ``codes``): variables, functions, attributes."""
-    names = set()
-    for code in codes:
-        try:
-            names |= {t.string for t in _tokens(code) if t.type == tokenize.NAME}
-        except CodeError:
-            continue
-    return frozenset(names)
-
-
-def _is_size(node) -> bool:
-    """A tensor axis as a shape comment writes it: a name, a number, ``...``, or arithmetic of those."""
-    if isinstance(node, ast.Name):
-        return True
-    if isinstance(node, ast.Constant):
-        return node.value is Ellipsis or type(node.value) in (int, float)
-    if isinstance(node, ast.BinOp):
-        return _is_size(node.left) and _is_size(node.right)
-    if isinstance(node, ast.UnaryOp | ast.Starred):
-        return _is_size(node.operand if isinstance(node, ast.UnaryOp) else node.value)
-    return False
-
-
-def _is_shape(node) -> bool:
-    """A shape, ``(batch, seq, d_model)``, or several, ``(seq, d_model), (seq, seq)``."""
-    if not isinstance(node, ast.Tuple):
-        return False
-    return all(_is_size(e) for e in node.elts) or all(_is_shape(e) for e in node.elts)
-
-
-def is_neutral(comment: str, names: frozenset[str] = frozenset(), *, first_line: bool = False) -> bool:
-    """Whether a comment (with its ``#``) has nothing to translate, so it needs no twin.
-
-    Such a comment is a directive for a tool (``# noqa: E731``, ``# type: ignore``,
-    ``# fmt: off``, ``# NBVAL_SKIP``; on the first line a shebang or a coding line), or it is
-    Python without words: it parses as Python and is
-
-    - a shape, ``# (batch, seq, d_model)``, several, ``# (seq, d_model), (seq, seq)``, or one
-      with its name, ``# x: (seq, d_model)``: names, numbers, ``...`` and arithmetic in parentheses;
-    - or code whose every bare name is one the lesson's code uses (``names``) or a builtin, and
-      that holds no string: ``# exercises.alibi.hint(1)``, ``# self.scale = math.sqrt(d_model)``.
-
-    A word alone (``# degrees``) is prose, and so is what only happens to parse:
-    ``# 13.1 in English`` (``English`` is no name of the code), ``# misses: neighbours``.
-
-        >>> is_neutral("# (batch, seq, d_model)"), is_neutral("# noqa: E731"), is_neutral("# degrees")
-        (True, True, False)
-        >>> is_neutral("# tok = train(texts)", frozenset({"tok", "train", "texts"}))
-        True
-    """
-    if first_line and (comment.startswith("#!") or CODING.match(comment)):
-        return True
-    if DIRECTIVE.match(comment):
-        return True
-    text = comment[1:].strip()
-    if not text:
-        return True
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return False
-    if len(tree.body) != 1:
-        return False
-    statement = tree.body[0]
-    if isinstance(statement, ast.Expr) and _is_shape(statement.value):
-        return True
-    if (
-        isinstance(statement, ast.AnnAssign)
-        and isinstance(statement.target, ast.Name)
-        and statement.value is None
-        and _is_shape(statement.annotation)
-    ):
-        return True
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name):
-        return False
-    nodes = list(ast.walk(tree))
-    if any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in nodes):
-        return False
-    return {n.id for n in nodes if isinstance(n, ast.Name)} <= names | BUILTINS
 
 
 # ----------------------------------------------------------------------------- comments

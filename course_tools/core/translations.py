@@ -3,7 +3,9 @@
 The English of every message is in the code (:class:`course_lib.i18n.Messages`); each other
 language's text is in ``<package>/locale/<lang>/LC_MESSAGES/<package>.po`` for the packages
 ``course_lib`` and ``course_tools``, an entry per message: msgctxt ``"area.key"``, msgid the English,
-msgstr the translation. Commands::
+msgstr the translation. course_lib's catalogue also holds the comments of the code a student reads
+(the exercises' templates and solutions, the functions a lesson prints: :mod:`course_lib.code_comments`),
+an entry per comment in words: msgctxt ``"code:<its file>"``, msgid the comment's English. Commands::
 
     python -m course_tools.translations pot DIR     # the templates, DIR/<package>.pot, for a translator's tool
     python -m course_tools.translations update      # each .po follows the English: new entries empty,
@@ -17,6 +19,7 @@ msgstr the translation. Commands::
 :mod:`course_tools.translations`.
 """
 
+import difflib
 import hashlib
 import importlib
 import io
@@ -27,7 +30,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from course_lib import i18n
+from course_lib import code_comments, i18n
 
 __all__ = ["PACKAGES", "all_catalogues", "template", "update", "compile_all", "init", "problems"]
 
@@ -53,7 +56,8 @@ HEADER = (
 
 
 def template(package: str) -> Catalog:
-    """The English of ``package``'s messages as a gettext template: msgctxt ``area.key``, msgid the English."""
+    """The English of ``package``'s messages as a gettext template: msgctxt ``area.key``, msgid the English;
+    then, in course_lib's, the comments of its registered code: msgctxt ``code:<file>``, msgid the comment."""
     pot = Catalog(domain=package, project=package, fuzzy=False)
     catalogues = sorted(
         (c for c in all_catalogues().values() if c.package == package), key=lambda c: c.module
@@ -62,6 +66,20 @@ def template(package: str) -> Catalog:
         location = (catalogue.module.replace(".", "/") + ".py", None)
         for key, english in catalogue.english.items():
             pot.add(english, context=catalogue.context(key), locations=[location])
+    if package == code_comments.PACKAGE:
+        for where, codes in sorted(code_comments.registered().items()):
+            path = f"{package}/{where.removeprefix('code:')}"
+            for code, first in codes.items():
+                for comment in code_comments.prose(code):
+                    note = [] if comment.own_line else ["a comment after code: its translation is one line"]
+                    if pot.get(comment.text, context=where) is not None:
+                        continue  # the same comment twice in one file: one translation
+                    pot.add(
+                        comment.text,
+                        context=where,
+                        locations=[(path, first + comment.line - 1)],
+                        auto_comments=note,
+                    )
     return pot
 
 
@@ -98,20 +116,49 @@ def merged(old: Catalog, pot: Catalog, lang: str) -> Catalog:
         last_translator=old.last_translator,
         language_team=old.language_team,
     )
-    by_context = {m.context: m for m in old if m.id and m.context}
+    by_context = {m.context: m for m in old if m.id and m.context and not _is_code(m.context)}
+    # the code's comments share one msgctxt per file: an entry is its context and its English
+    code = {(m.context, m.id): m for m in old if m.id and m.context and _is_code(m.context)}
+    unmatched = []
     for message in pot:
         if not message.id:
             continue
-        before = by_context.pop(message.context, None)
-        kept = new.add(message.id, context=message.context, locations=message.locations)
+        if _is_code(message.context):
+            before = code.pop((message.context, message.id), None)
+        else:
+            before = by_context.pop(message.context, None)
+        kept = new.add(
+            message.id,
+            context=message.context,
+            locations=message.locations,
+            auto_comments=message.auto_comments,
+        )
         if before is not None and before.string:
             kept.string = before.string
             if before.id != message.id or before.fuzzy:
                 kept.flags.add("fuzzy")
                 kept.previous_id = before.previous_id if before.id == message.id else [before.id]
+        elif before is None and _is_code(message.context):
+            unmatched.append(kept)
+    # a comment whose English changed: the translation of the closest comment gone from its file, fuzzy
+    for kept in unmatched:
+        gone = {m.id: m for (context, _), m in code.items() if context == kept.context and m.string}
+        closest = difflib.get_close_matches(kept.id, list(gone), n=1, cutoff=0.6)
+        if closest:
+            before = code.pop((kept.context, closest[0]))
+            kept.string = before.string
+            kept.flags.add("fuzzy")
+            kept.previous_id = [before.id]
     for context, message in by_context.items():
         new.obsolete[(message.id, context)] = message
+    for (context, msgid), message in code.items():
+        new.obsolete[(msgid, context)] = message
     return new
+
+
+def _is_code(context: str | None) -> bool:
+    """An entry of a code comment (:mod:`course_lib.code_comments`), not of a message."""
+    return bool(context) and context.startswith("code:")
 
 
 def update(packages=PACKAGES) -> list[Path]:
@@ -161,8 +208,9 @@ def compile_all(packages=PACKAGES) -> list[Path]:
 
 
 def problems() -> list[str]:
-    """Every catalogue's problems (:meth:`course_lib.i18n.Messages.problems`): missing, stale, obsolete."""
+    """Every catalogue's problems (:meth:`course_lib.i18n.Messages.problems`) and the code comments'
+    (:func:`course_lib.code_comments.problems`): missing, stale, obsolete."""
     found = []
     for _area, catalogue in sorted(all_catalogues().items()):
         found += catalogue.problems()
-    return found
+    return found + code_comments.problems()

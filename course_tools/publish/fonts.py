@@ -10,6 +10,8 @@ elsewhere. So the pages draw their text only with web fonts copied from pinned n
   well projected and on a phone;
 - code: **JetBrains Mono** (Latin, Cyrillic, Greek; the same four styles): 0/O and 1/l/I distinct at a
   glance, a tall x-height for the back row;
+- a script neither has, the faces its language names in ``course_lib/locale/languages.json`` (``fonts``:
+  ``@fontsource`` packages pinned in package.json), as fallbacks in both stacks (:data:`SCRIPT_FACES`);
 - what neither has, as fallbacks in both stacks: Noto Sans Math (→ √ ≈ ≤ ≠, superscripts), Noto Sans
   Symbols 2 (✎), Noto Sans Hebrew and Noto Sans Arabic (lesson 2's bytes of other scripts), Noto Emoji
   (its emoji), and for the superscripts and modifier letters the lessons print (2⁻²⁴, Wᵀ) DejaVu Sans Mono
@@ -26,7 +28,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Face", "FACES", "SANS", "MONO", "STYLESHEET", "FontsError", "stylesheet", "copy_fonts"]
+from course_lib.i18n import LANGUAGE_FONTS, LANGUAGES
+
+__all__ = [
+    "Face",
+    "FACES",
+    "SCRIPT_FACES",
+    "SANS",
+    "MONO",
+    "STYLESHEET",
+    "FontsError",
+    "stylesheet",
+    "copy_fonts",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,14 @@ FALLBACKS = (
         unicode_range="U+1D00-1DBF,U+2070-209F,U+2580-259F",
     ),
 )
+#: the faces the languages' scripts need beyond these (``fonts`` in course_lib/locale/languages.json):
+#: fallbacks too, after the others
+SCRIPT_FACES = tuple(
+    Face(font["family"], font["package"], subsets=tuple(font["subsets"]) if "subsets" in font else None)
+    for lang in LANGUAGES
+    for font in LANGUAGE_FONTS[lang]
+)
+FALLBACKS = (*FALLBACKS, *(face for face in SCRIPT_FACES if face not in FALLBACKS))
 FACES = (SOURCE_SANS, JETBRAINS_MONO, *FALLBACKS)
 
 

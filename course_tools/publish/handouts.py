@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from course_lib.i18n import locale_tag
+
 from ..build.course import Course
 from ..core.config import CONFIG, LANGUAGES, Config
 from .handout_pages import handout_name, pdf_name
@@ -101,7 +103,7 @@ def build(
 
 def _print(browser, lang: str, page_path: Path, pdf: Path, outside: list[str]) -> None:
     """One handout to PDF: every request off the machine blocked and recorded in ``outside``."""
-    context = browser.new_context(locale={"ru": "ru-RU"}.get(lang, "en-US"))
+    context = browser.new_context(locale=locale_tag(lang))
 
     def route(request_route):
         url = request_route.request.url

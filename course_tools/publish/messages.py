@@ -1,10 +1,11 @@
-"""What the published course says to its readers, in every language of ``LANGUAGES``: the decks' index
-pages (``SLIDES_INDEX``) and the website's own pages and chrome (``SITE``). Adding a language adds a
-line to every entry (``tests/unit/test_messages.py`` lists what is missing)."""
+"""What the published course says to its readers: the decks' index pages (``SLIDES_INDEX``), the website's
+own pages and chrome (``SITE``) and reveal.js's own words (``REVEAL``). The English is here; each other
+language's text is in ``course_tools/locale/<lang>/LC_MESSAGES/course_tools.po`` (``tests/unit/test_messages.py``
+lists what is missing)."""
 
 from course_lib.i18n import Messages
 
-__all__ = ["SLIDES_INDEX", "SITE"]
+__all__ = ["SLIDES_INDEX", "SITE", "REVEAL"]
 
 #: slides.py: the decks' index page of each language. ``version`` is what a link to that
 #: language's index says.
@@ -78,5 +79,61 @@ SITE = Messages(
         # the download link's name for screen readers and speech input: it must contain what the link
         # shows (".ipynb", WCAG 2.2, 2.5.3 Label in Name), and words in parentheses do not count
         "download_label": "Download the notebook .ipynb",
+    },
+)
+
+#: speaker_view.py: reveal.js's own words, which the decks of every other language load translated. The
+#: English is reveal.js 4.0.2's, exactly: its speaker view (plugin/notes/notes.js) and, from
+#: ``keyboard_shortcuts`` on, its core's help overlay (the ? key) and arrows (dist/reveal.js). Keys
+#: printed on the keyboard (Home, Esc, the letters) stay as they are; a translation holds no quote
+#: or backslash (it goes into JavaScript strings as it is).
+REVEAL = Messages(
+    "reveal",
+    {
+        "title": "reveal.js - Speaker View",
+        "loading": "Loading speaker view...",
+        "upcoming": "Upcoming",
+        "time": "Time",
+        "reset": "Click to Reset",
+        "pacing": "Pacing – Time to finish current slide",
+        "notes": "Notes",
+        "layout": "Layout",
+        "layout_default": "Default",
+        "layout_wide": "Wide",
+        "layout_tall": "Tall",
+        "layout_notes_only": "Notes only",
+        "no_connection": (
+            "Error connecting to main window.<br>Please try closing and reopening the speaker view."
+        ),
+        # an alert: {slides} and {seconds} are numbers the speaker view writes in
+        "pacing_minimum": (
+            "The pacing time for {slides} slide(s) is under the configured minimum of {seconds} seconds. "
+            "Check the data-timing attribute on individual slides, or consider increasing the totalTime or "
+            "minimumTimePerSlide configuration options (or removing some slides)."
+        ),
+        "popup_failed": (
+            "Speaker view popup failed to open. Please make sure popups are allowed and reopen the speaker view."
+        ),
+        "speaker_notes_view": "Speaker notes view",
+        "keyboard_shortcuts": "Keyboard Shortcuts",
+        "key": "KEY",
+        "action": "ACTION",
+        "space": "SPACE",
+        "next_slide": "Next slide",
+        "previous_slide": "Previous slide",
+        "navigate_left": "Navigate left",
+        "navigate_right": "Navigate right",
+        "navigate_up": "Navigate up",
+        "navigate_down": "Navigate down",
+        "first_slide": "First slide",
+        "last_slide": "Last slide",
+        "pause": "Pause",
+        "fullscreen": "Fullscreen",
+        "slide_overview": "Slide overview",
+        # the arrows' accessible names
+        "arrow_next": "next slide",
+        "arrow_previous": "previous slide",
+        "arrow_above": "above slide",
+        "arrow_below": "below slide",
     },
 )

@@ -61,8 +61,12 @@ def copy_vendor(config: Config, dest: Path) -> None:
         )
     copy_sources(config.node_modules, VENDOR_FILES, dest)
     # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
-    if not encodings.missing():  # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES)
+    # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES): without them a page's
+    # comparator could only say "not in this copy", so the build stops instead
+    try:
         encodings.write_scripts(dest / encodings.FOLDER)
+    except FileNotFoundError as error:
+        raise SiteError([str(error)]) from None
     try:
         copy_fonts(config.node_modules, dest)  # fonts/course-fonts.css, which every page loads
     except FontsError as error:

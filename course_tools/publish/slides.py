@@ -242,8 +242,12 @@ def copy_assets(config: Config, dest: Path) -> None:
         )
     copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
     # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
-    if not encodings.missing():  # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES)
+    # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES): without them a page's
+    # comparator could only say "not in this copy", so the build stops instead
+    try:
         encodings.write_scripts(dest / encodings.FOLDER)
+    except FileNotFoundError as error:
+        raise SlidesError([str(error)]) from None
     # each language's copies of reveal.js's core and notes plugin, their words translated
     for folder, original, name, translate in (
         (NOTES_PLUGIN, "notes.js", notes_file, translate_notes),

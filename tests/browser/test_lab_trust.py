@@ -141,7 +141,9 @@ def ran(page, lab) -> dict[str, list[str]]:
     """What the scripts did: the window variable, and the files written through the contents API."""
     return {
         "window": page.evaluate("() => window.courseForeignRan || []"),
-        "files": sorted(p.name for p in (lab.root_dir / "en").glob("*.ran")),
+        # a record written twice passes through jupyter_server's backup copy, `.~NAME` (fileio's
+        # atomic_writing keeps it while it rewrites NAME): it is the same script's record, not another's
+        "files": sorted({p.name.removeprefix(".~") for p in (lab.root_dir / "en").glob("*.ran")}),
     }
 
 

@@ -71,3 +71,27 @@ def test_a_missing_package_names_itself_and_the_command(tmp_path):
     (tmp_path / "node_modules" / "dejavu-fonts-ttf" / "ttf" / "DejaVuSansMono.ttf").unlink()
     with pytest.raises(fonts.FontsError, match=r"lacks dejavu-fonts-ttf/ttf/DejaVuSansMono\.ttf"):
         fonts.copy_fonts(tmp_path / "node_modules", tmp_path / "assets")
+
+
+def test_a_language_s_script_brings_its_face_as_data(monkeypatch):
+    """A language whose script the course's fonts lack names its face in languages.json (``fonts``): the
+    decks and the site fall back to it, with no change to this module."""
+    import importlib
+
+    from course_lib import i18n
+
+    georgian = {
+        "family": "Noto Sans Georgian",
+        "package": "@fontsource/noto-sans-georgian",
+        "subsets": ["georgian"],
+    }
+    monkeypatch.setattr(i18n, "LANGUAGE_FONTS", {**i18n.LANGUAGE_FONTS, "ru": (georgian,)})
+    try:
+        with_script = importlib.reload(fonts)
+        face = fonts.Face("Noto Sans Georgian", "@fontsource/noto-sans-georgian", subsets=("georgian",))
+        assert with_script.SCRIPT_FACES == (face,) and with_script.FACES[-1] == face
+        assert with_script.SANS.endswith('"Noto Sans Georgian", sans-serif')
+    finally:
+        monkeypatch.undo()
+        importlib.reload(fonts)
+    assert fonts.SCRIPT_FACES == ()

@@ -12,6 +12,7 @@ import re
 import nbformat
 import pytest
 
+from course_lib.widgets import encodings
 from course_tools.build.course import Course
 from course_tools.core.config import LANGUAGE_DATA, LANGUAGES, SOURCE_LANGUAGE, TRANSLATIONS
 from course_tools.publish import site, site_pages, site_theme
@@ -261,6 +262,17 @@ def test_missing_decks_are_an_error_that_names_make_slides(old_site):
 def test_missing_npm_packages_are_an_error_that_names_npm_ci(old_site):
     (old_site.node_modules / site.VENDOR_FILES[0][0]).unlink()
     with pytest.raises(site.SiteError, match=r"node_modules/ lacks mathjax3/.*run `npm ci`"):
+        site.build(old_site, say=quiet)
+    assert_untouched(old_site)
+
+
+def test_missing_vocabularies_are_an_error_that_names_their_install(old_site, monkeypatch, tmp_path):
+    """Before: the site was built, its comparator saying "not in this copy" on every page of lesson 2."""
+    monkeypatch.setattr(encodings, "NODE_MODULES", tmp_path / "no-vocabularies")
+    with pytest.raises(
+        site.SiteError,
+        match=r"gpt-tokenizer/cjs/encoding/gpt2\.js is missing: run `make vocabularies/node_modules/\.installed-stamp`",
+    ):
         site.build(old_site, say=quiet)
     assert_untouched(old_site)
 

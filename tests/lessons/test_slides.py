@@ -5,6 +5,7 @@ import re
 import nbformat
 import pytest
 
+from course_lib.widgets import encodings
 from course_tools.build.course import Course
 from course_tools.core.config import LANGUAGE_DATA, LANGUAGES
 from course_tools.publish import slides
@@ -107,6 +108,20 @@ def test_a_failing_build_leaves_every_old_deck_and_asset(small_course, monkeypat
     }
     assert after == before
     assert not list(small_course.slides_dir.glob(".build-*")), "the staging folder was left behind"
+
+
+def test_missing_vocabularies_are_an_error_and_no_deck_is_written(small_course, monkeypatch, tmp_path):
+    """Before: the decks were built, lesson 2's comparator saying "not in this copy" on its slide."""
+    slides.build([], small_course, say=quiet)
+    before = {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()}
+    monkeypatch.setattr(encodings, "NODE_MODULES", tmp_path / "no-vocabularies")
+    with pytest.raises(
+        slides.SlidesError,
+        match=r"gpt-tokenizer/cjs/encoding/gpt2\.js is missing: run `make vocabularies/node_modules/\.installed-stamp`",
+    ):
+        slides.build([], small_course, say=quiet)
+    assert {p: p.read_bytes() for p in small_course.slides_dir.rglob("*") if p.is_file()} == before
+    assert not list(small_course.slides_dir.glob(".build-*"))
 
 
 def test_a_folder_in_place_of_a_deck_is_a_clear_error_and_no_deck_is_written(small_course):
@@ -250,14 +265,14 @@ def test_the_index_links_each_handout_and_each_pdf_once_printed(lecture_course):
 
 
 def test_the_russian_speaker_view_has_no_english_word_left():
-    from course_tools.publish.speaker_view import STRINGS, translate_notes
+    from course_tools.publish.speaker_view import notes_strings, translate_notes
     from tests.support import ROOT
 
     original = (ROOT / "node_modules" / "reveal.js" / "plugin" / "notes" / "notes.js").read_text(
         encoding="utf-8"
     )
     russian = translate_notes(original, "ru")
-    for english, translated, _ in STRINGS["ru"]:
+    for english, translated, _ in notes_strings("ru"):
         assert english not in russian and translated in russian
     # the speaker window's page: every text between tags is Russian, numbers or empty
     start, end = russian.index("<body>"), russian.index("<script>", russian.index("<body>"))
@@ -270,12 +285,12 @@ def test_the_russian_speaker_view_has_no_english_word_left():
 
 def test_the_russian_help_overlay_and_arrows_have_no_english_word_left():
     """The ? key's help overlay and the arrows' accessible names, in reveal.js's core, read Russian."""
-    from course_tools.publish.speaker_view import REVEAL_STRINGS, translate_reveal
+    from course_tools.publish.speaker_view import reveal_strings, translate_reveal
     from tests.support import ROOT
 
     original = (ROOT / "node_modules" / "reveal.js" / "dist" / "reveal.js").read_text(encoding="utf-8")
     russian = translate_reveal(original, "ru")
-    for english, translated, _ in REVEAL_STRINGS["ru"]:
+    for english, translated, _ in reveal_strings("ru"):
         assert english not in russian and translated in russian
     # every action the overlay lists, and every accessible name of an arrow
     actions = re.findall(r'this\.shortcuts(?:\.\w+|\["[^"]*"\])="([^"]*)"', russian)
@@ -291,11 +306,11 @@ def test_the_russian_help_overlay_and_arrows_have_no_english_word_left():
 
 
 def test_a_changed_notes_plugin_is_a_build_error_naming_the_string(small_course, monkeypatch):
-    from course_tools.publish.speaker_view import STRINGS
+    from course_tools.publish.speaker_view import notes_strings
 
     plugin = small_course.node_modules / "reveal.js" / "plugin" / "notes" / "notes.js"
     plugin.parent.mkdir(parents=True)
-    text = " ".join(english for english, _, _ in STRINGS["ru"])
+    text = " ".join(english for english, _, _ in notes_strings("ru"))
     plugin.write_text(text, encoding="utf-8")
     monkeypatch.setattr(
         slides, "ASSET_FILES", [ASSET, ("reveal.js/plugin/notes/notes.js", "reveal.js/plugin/notes/notes.js")]
@@ -311,3 +326,21 @@ def test_a_changed_notes_plugin_is_a_build_error_naming_the_string(small_course,
     assert (small_course.slides_dir / "assets" / "reveal.js" / "plugin" / "notes" / "notes-ru.js").read_text(
         encoding="utf-8"
     ) == written
+
+
+def test_a_translation_that_would_break_reveal_js_strings_is_a_build_error(monkeypatch):
+    """reveal.js's words go into its JavaScript strings as they are: a quote in a translation is refused, by name."""
+    from course_tools.publish import speaker_view
+
+    class Quoting:
+        english = {"notes": "Notes"}
+
+        def __call__(self, key, lang, **values):
+            return 'Заметки "докладчика"' if lang == "ru" else "Notes"
+
+    monkeypatch.setattr(speaker_view, "REVEAL", Quoting())
+    with pytest.raises(
+        speaker_view.SpeakerViewError, match=r"the ru text of reveal\.notes .* cannot hold '\"'"
+    ):
+        speaker_view._fields("ru")
+    assert speaker_view._fields("en")["notes"] == "Notes"

@@ -15,6 +15,7 @@ survives, print an exact quantity, or assert inside the cell and print the concl
 """
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -42,13 +43,21 @@ PASSES = {
 DEFAULT = ["other-machine"]
 
 
-def run_pass(name: str, pytest_args: list[str]) -> int:
+@contextlib.contextmanager
+def kernel_settings(name: str):
+    """The variables that make a kernel run as pass ``name`` says: its float settings and an IPython
+    folder (temporary, removed after) whose startup file installs the pass's jitter, if any."""
     spec = PASSES[name]
     with tempfile.TemporaryDirectory(prefix=f"ipython-{name}-") as ipython_dir:
         startup = Path(ipython_dir, "profile_default", "startup")
         startup.mkdir(parents=True)
         (startup / "00-portability.py").write_text(spec["startup"])
-        env = {**os.environ, **spec["env"], "IPYTHONDIR": ipython_dir}
+        yield {**spec["env"], "IPYTHONDIR": ipython_dir}
+
+
+def run_pass(name: str, pytest_args: list[str]) -> int:
+    with kernel_settings(name) as settings:
+        env = {**os.environ, **settings}
         cmd = [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "--nbval", *pytest_args]
         start = time.monotonic()
         rc = subprocess.call(cmd, cwd=ROOT, env=env)

@@ -221,8 +221,8 @@ def test_truncate_stops_after_the_merge_that_made_the_last_token_kept():
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=TEXT)
 def test_decode_encode_is_the_identity_for_every_string(toks, text):
-    for tok in toks.values():
-        assert tok.decode(tok.encode(text)) == text
+    for tok in toks.values():  # as ordinary text: by default a text that spells "<pad>" is refused
+        assert tok.decode(tok.encode(text, disallowed_special=())) == text
 
 
 @pytest.mark.parametrize("text", TRICKY)
@@ -389,13 +389,13 @@ def plain_loop(ids, ranks):
     return ids
 
 
-@st.composite
-def vocabularies(draw):
-    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+def random_merges(draw, pool, n):
+    """A BPETokenizer of up to ``n`` random merges, each of two tokens drawn from ``pool`` (which
+    grows with every new token); two merges may spell the same bytes, which then share one id."""
     tokens = ["<pad>", *(bytes([b]) for b in range(256))]
     ids = {t: i for i, t in enumerate(tokens) if i}
-    pool, merges = [b"a", b"b", b"c", b"d"], []
-    for x, y in draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=40)):
+    pool, merges = list(pool), []
+    for x, y in draw(st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), max_size=n)):
         first, second = pool[x % len(pool)], pool[y % len(pool)]
         if (ids[first], ids[second]) in merges:
             continue
@@ -405,6 +405,12 @@ def vocabularies(draw):
             pool.append(first + second)
         merges.append((ids[first], ids[second]))
     return BPETokenizer(tokens, merges)
+
+
+@st.composite
+def vocabularies(draw):
+    """A vocabulary of random merges over the letters a b c d, where many merges spell a token twice."""
+    return random_merges(draw, [b"a", b"b", b"c", b"d"], 40)
 
 
 @settings(max_examples=300, deadline=None)
@@ -434,6 +440,47 @@ def test_one_long_pre_token_encodes_like_tokenizers():
     assert tok.encode(long) == tok.to_tokenizers().encode(long).ids
     ids = [tok._byte_ids[b] for b in long[:3000].encode()]
     assert merge_word(ids, tok._ranks) == plain_loop(ids, tok._ranks)
+
+
+# ----------------------------------------------------------------------------- the short-piece merger
+
+# a space, Latin letters and two-byte characters whose bytes the random merges below join in any order,
+# with one another and across characters (a space with a lead byte, a trailing byte with the next lead byte)
+MULTIBYTE = " aоваé"
+
+
+@st.composite
+def multibyte_vocabularies(draw):
+    """A vocabulary of random merges over the bytes of ``MULTIBYTE``: characters that merge whole, in
+    parts, never, or after their bytes were taken by a neighbour's merge."""
+    return random_merges(draw, sorted({bytes([b]) for b in MULTIBYTE.encode()}), 60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tok=multibyte_vocabularies(), text=st.text(MULTIBYTE, max_size=40))
+@example(  # " о": the space takes the lead byte (rank 0) before the letter's own merge (rank 1)
+    tok=BPETokenizer(
+        ["<pad>", *(bytes([b]) for b in range(256)), b" \xd0", b"\xd0\xbe"], [(33, 209), (209, 191)]
+    ),
+    text=" оо о",
+)
+def test_the_short_merger_merges_like_the_heap(tok, text):
+    for piece in [*PATTERN.findall(text), text]:
+        expected = merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
+        assert tok._encode_piece(piece) == expected, piece  # the short merger's where there are merges
+
+
+def test_the_short_merger_merges_every_pre_token_of_the_course_like_the_heap(toks):
+    rng = random.Random(0)
+    letters = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВ éü—«»… ,.0"
+    texts = [*CORPUS, *TRICKY, *("".join(rng.choices(letters, k=30)) for _ in range(300))]
+    pieces = sorted({piece for text in texts for piece in pre_tokenize(text)})
+    for tok in toks.values():
+        for piece in pieces:
+            expected = merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
+            assert tok._merge_short(piece) == expected, piece
+        # some characters did start merged, so that the test covers both ways
+        assert any(len(start) == 1 < len(chr(c).encode()) for c, start in tok._merge_short.starts.items())
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ nothing is downloaded.
 
 import hashlib
 import itertools
+import random
 import re
 
 import pytest
@@ -24,6 +25,7 @@ from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 from course_lib.bpe import STREAM_CHUNK, STREAM_MARGIN, BPETokenizer, course_corpus
 from course_lib.bpe import tokenizer as tokenizer_module
 from course_lib.bpe.messages import MESSAGES
+from course_lib.bpe.tokenizer import merge_word
 from course_lib.bpe.vocabularies import NODE_MODULES
 from tests.unit.test_bpe import TRICKY
 
@@ -242,6 +244,20 @@ def test_streamed_ids_are_those_of_the_joined_text_wherever_it_is_cut(ours, text
             for kwargs in ({"disallowed_special": ()}, {"allowed_special": "all"}):
                 assert list(tok.encode_iterable(chunks, **kwargs)) == tok.encode(text, **kwargs)
             assert _outcome(lambda t: list(t.encode_iterable(chunks)), tok) == _outcome(tok.encode, text)
+
+
+def test_gpt2_s_short_merger_merges_like_the_heap(ours):
+    # GPT-2 joins a space with a Cyrillic lead byte before some letters' own merges, and "о" with the
+    # next lead byte before others: the cases where a character must start from its bytes
+    tok, rng = ours["gpt2"], random.Random(0)
+    letters = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВЁ éü—«»…°€中 ,.0'"
+    texts = [*itertools.chain(*CORPORA.values()), *("".join(rng.choices(letters, k=40)) for _ in range(500))]
+    for piece in sorted({piece for text in texts for piece in tok._pattern.findall(text)}):
+        assert tok._merge_short(piece) == merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
+    starts, firsts = tok._merge_short.starts, tok._merge_short.firsts
+    assert len(starts[ord("о")]) == 1 and len(firsts["о"]) == 1  # "о" starts merged, alone or after a letter,
+    assert len(firsts[" о"]) == 3  # ... not after a space (" " + d0 merges first, and " о" is two tokens)
+    assert len(starts[ord("в")]) == 2 and len(firsts["в"]) == 1  # "в" only alone ("о" + d0 merges first)
 
 
 def test_a_stream_keeps_back_only_a_few_characters(ours):

@@ -5,11 +5,12 @@ implementations in several styles must pass; the templates must be "not attempte
 reference solutions that ``solution()`` shows must pass; ``check`` never raises.
 """
 
-import ast
 import importlib
+import io
 import json
 import math
 import re
+import tokenize
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -21,13 +22,12 @@ from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
 import course_lib
-from course_lib import exercises
+from course_lib import code_comments, exercises
 from course_lib.bpe import count_pairs, merge
-from course_lib.code_comments import TRANSLATIONS, comments
+from course_lib.code_comments import SOURCE_LANGUAGE, TRANSLATIONS, comments
 from course_lib.exercises.checks import message, status_title
 from course_lib.exercises.exercise import Exercise
-from course_lib.i18n import LANGUAGES, script_problems
-from course_tools.build.lesson_code import code_names, code_problems
+from course_lib.i18n import LANGUAGES, script_problems, translations
 from tests.unit.verdicts import assert_numbers_in_language, assert_verdict, case_id, own_copy, verdict_tests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1324,35 +1324,80 @@ def _defined(code: str):
     return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_", "apply_")))
 
 
+def _shown(exercise, part: str, lang: str) -> str:
+    """The template or the solution as a student sees it in ``lang``."""
+    course_lib.set_language(lang)
+    try:
+        return exercise.template if part == "template" else exercise.solution_code
+    finally:
+        course_lib.set_language("en")
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
+def test_the_template_and_solution_are_python_files_beside_the_checker(exercise):
+    """``templates/<name>.py`` and ``solutions/<name>.py``: modules of the package, and what a student
+    sees in English byte for byte; the solution, imported, is correct."""
+    folder = Path(exercises.__file__).parent
+    assert exercise.template_file == folder / "templates" / f"{exercise.name}.py"
+    assert exercise.solution_file == folder / "solutions" / f"{exercise.name}.py"
+    assert exercise.template_in("en") == exercise.template_file.read_text(encoding="utf-8")
+    assert _shown(exercise, "solution", "en") == exercise.solution_file.read_text(encoding="utf-8")
+    template = importlib.import_module(f"course_lib.exercises.templates.{exercise.name}")
+    solution = importlib.import_module(f"course_lib.exercises.solutions.{exercise.name}")
+    assert_verdict(exercise.check(_student(vars(template))), "not_attempted", "not_attempted", "en")
+    assert_verdict(exercise.check(_student(vars(solution))), "correct", f"{exercise.prefix}.correct", "en")
+
+
+def test_every_template_and_solution_file_is_an_exercise_s():
+    folder = Path(exercises.__file__).parent
+    for part in ("templates", "solutions"):
+        files = sorted(p.stem for p in (folder / part).glob("*.py") if p.name != "__init__.py")
+        assert files == sorted(exercises.registry()), part
+
+
 @pytest.mark.parametrize("part", ["template", "solution"])
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.name)
-def test_the_template_and_solution_speak_each_language_with_the_same_code(exercise, part):
-    """Every comment in words has its twin in each language, as a lesson's code does (the
-    build's own check, course_tools.build.lesson_code.code_problems), and each language's code is
-    valid Python, the same as the English without its comments."""
+def test_each_language_is_the_english_file_with_its_comments_translated(exercise, part):
+    """Each language's code is the English file token for token but its comments (and the solution's
+    strings, its messages): every comment in words is the catalogue's translation, written where the
+    English stands, and the comments with nothing to translate (shapes, directives) stay as they are."""
     source = exercise.template_source if part == "template" else exercise.solution_source
-    assert code_problems(source, code_names([source])) == []
-    marked = [c for c in comments(source) if c.lang is not None]
-    english = [c for c in marked if c.lang == "en"]
-    assert len(marked) == len(english) * len(LANGUAGES), "each `# en:` comment has one twin per language"
-    trees = set()
+    where = exercise.template_context if part == "template" else exercise.solution_context
+    english = code_comments.prose(source)
+    assert english or part == "solution", "a template says in words what its function takes and gives"
+    assert code_comments.problems({where: {source: 1}}) == []
+    neutral = [c.text for c in comments(source) if c.line not in _prose_lines(english)]
     for lang in LANGUAGES:
-        course_lib.set_language(lang)
-        try:
-            code = exercise.template if part == "template" else exercise.solution_code
-        finally:
-            course_lib.set_language("en")
-        assert code == (exercise.template_in(lang) if part == "template" else code)
-        assert not any(c.lang is not None for c in comments(code)), "no marker is left"
+        code = _shown(exercise, part, lang)
         if part == "solution":  # the strings it raises differ, in the language's words
             for key in exercise.solution_strings:
                 assert exercise.messages(key, lang) in code
                 code = code.replace(exercise.messages(key, lang), exercise.messages(key, "en"))
-        trees.add(ast.dump(ast.parse(code)))
-        texts = " ".join(c.text for c in comments(code))
-        for c in (c for c in marked if c.lang == lang):
-            assert c.text in texts  # the language's own text, where the English stood
-    assert len(trees) == 1
+        assert _tokens_but_comments(code) == _tokens_but_comments(source)
+        texts = [c.text for c in comments(code)]
+        assert [t for t in texts if t in neutral] == neutral
+        table = translations("course_lib", lang) if lang != SOURCE_LANGUAGE else {}
+        for comment in english:
+            text = table.get((where, comment.text), comment.text)
+            lines = [f"# {line}" if line else "#" for line in text.split("\n")]
+            assert all(line in texts for line in lines), (lang, lines)
+            if lang != SOURCE_LANGUAGE and text != comment.text:
+                assert not script_problems(text, lang), (lang, text)
+
+
+def _prose_lines(found) -> set[int]:
+    return {line for c in found for line in range(c.line, c.end + 1)}
+
+
+def _tokens_but_comments(code: str) -> list[tuple[int, str]]:
+    skip = {tokenize.COMMENT, tokenize.NL}
+    return [
+        (t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type not in skip
+    ]
+
+
+def _student(namespace: dict):
+    return next(v for k, v in namespace.items() if k.startswith(("My", "my_", "is_", "apply_")))
 
 
 def test_the_solution_raises_in_the_current_language(lang):
@@ -1366,10 +1411,17 @@ def test_the_solution_raises_in_the_current_language(lang):
         module(torch.zeros(1, 5, 2))
 
 
-def test_a_solution_string_missing_from_the_solution_is_refused():
+def test_a_solution_string_missing_from_the_solution_is_refused(tmp_path, monkeypatch):
+    from course_lib.exercises import exercise as exercise_module
+
+    for part, code in (("templates", "raise NotImplementedError\n"), ("solutions", "x = 1\n")):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "demo.py").write_text(code, encoding="utf-8")
+        monkeypatch.setattr(exercise_module, part.upper(), tmp_path / part)
+    monkeypatch.setattr(exercise_module.code_comments, "_ROOT", tmp_path)
     messages = exercises.learned_positions.EXERCISE.messages
     with pytest.raises(ValueError, match=r"lp\.solution_error must occur once in the solution of 'demo'"):
-        Exercise("demo", 7, lambda student, run: None, "raise NotImplementedError", "x = 1", messages)
+        Exercise("demo", 7, lambda student, run: None, messages)
 
 
 def test_a_template_is_in_the_current_language_at_each_access():

@@ -24,7 +24,7 @@ def test_the_course_row_and_ids_are_the_tokenizers(tok):
     n, n_en = len(explorer.ids()), len(tok.encode("All human beings"))
     per_word, ratio = f"{n / 4:.2f}", f"{n / n_en:.2f}"
     assert explorer.course_row() == (
-        f"the course's BPE (600 tokens): {n} tokens, {per_word} per word, ×{ratio} its tokens for the English text"
+        f"the course's BPE (600 tokens): {n} tokens, {per_word} per word, ×{ratio} against the English text"
     )
     assert explorer.readout() == "The text: 4 words, 29 characters; in English: 3 words."
 
@@ -38,7 +38,7 @@ def test_the_defaults_are_the_declarations_first_article(tok):
 def test_a_typed_special_token_is_text(tok):
     explorer = widgets.tokenizer_comparator(tok, text="<pad> a", english="")
     assert tok.specials["<pad>"] not in explorer.ids()
-    assert explorer.course_row().endswith("×– its tokens for the English text")
+    assert explorer.course_row().endswith("×– against the English text")
 
 
 def test_the_merge_tree_goes_down_to_bytes(tok):
@@ -69,7 +69,7 @@ def test_labels_and_rows_in_russian(tok):
     assert explorer.labels["english"] == "то же по-английски"
     assert explorer.course_row().startswith("BPE курса (словарь на 600 токенов): токенов — ")
     assert "," in explorer.course_row() and explorer.numbers["decimal"] == ","
-    assert explorer.labels["tree"].startswith("Как собран токен «{token}»")
+    assert explorer.labels["tree"].startswith("Как токен «{token}»")
 
 
 @pytest.mark.parametrize("name", ["text", "english"])

@@ -32,61 +32,6 @@ from ..positional_encoding import same_frequency
 from ..runner import Run, code_safe, safe_str
 from .messages import MESSAGES
 
-TEMPLATE = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyInputLayer(nn.Module):
-    def __init__(self, vocab_size, d_model, max_len):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, ids, positions=None):  # en: ids: (batch, seq); positions: (seq,) or (batch, seq)
-        # ru: ids: (batch, seq); positions: (seq,) или (batch, seq)
-        raise NotImplementedError  # en: -> (batch, seq, d_model)
-        # ru: -> (batch, seq, d_model)
-"""
-
-SOLUTION = """\
-import math
-
-import torch
-from torch import nn
-
-
-class MyInputLayer(nn.Module):
-    def __init__(self, vocab_size, d_model, max_len):
-        super().__init__()
-        self.embedding = nn.Embedding(vocab_size, d_model)  # en: (vocab_size, d_model), trained
-        # ru: (vocab_size, d_model), обучается
-        nn.init.normal_(self.embedding.weight, std=d_model**-0.5)  # en: rows of length about 1: RMS 1 after the scale
-        # ru: строки длины около 1; масштаб 1 — после умножения на scale
-        self.scale = math.sqrt(d_model)  # en: a Python float: exact in any dtype of the model
-        # ru: float Python: не округляется до dtype модели
-        pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
-        two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # en: (ceil(d_model / 2),)
-        # ru: (ceil(d_model / 2),)
-        angle = pos / 10000 ** (two_i / d_model)  # en: (max_len, ceil(d_model / 2))
-        # ru: (max_len, ceil(d_model / 2))
-        pe = torch.zeros(max_len, d_model, dtype=torch.float64)  # (max_len, d_model)
-        pe[:, 0::2] = torch.sin(angle)
-        pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])  # en: odd d_model: one cosine fewer
-        # ru: при нечётном d_model косинусов на один меньше
-        self.register_buffer("pe", pe.float(), persistent=False)  # en: derived: never saved
-        # ru: вычисляется заново: в state_dict не сохраняется
-
-    def forward(self, ids, positions=None):  # ids: (batch, seq)
-        if positions is None:
-            positions = torch.arange(ids.size(1), device=ids.device)  # (seq,)
-        tokens = self.embedding(ids) * self.scale  # (batch, seq, d_model)
-        rows = self.pe[positions].to(tokens.dtype)  # en: (seq, d_model) or (batch, seq, d_model)
-        # ru: (seq, d_model) или (batch, seq, d_model)
-        return tokens + rows  # (batch, seq, d_model)
-"""
-
 # all different, so that no swapped axis hides; sqrt(24) = 4.899 is 4.906 in bfloat16
 _V, _D, _L, _B, _S, _ODD_D = 29, 24, 40, 3, 7, 15
 _CACHE = (11, 12)  # two tokens of a text generated with a cache: they arrive without the first 11
@@ -370,7 +315,7 @@ def diagnose(student, run: Run) -> Feedback:
 
 # the course's classes that answer this exercise: kept inside a student's module, they are named
 FINISHED = ("course_lib.TransformerEmbedding",)
-EXERCISE = Exercise("input_layer", 6, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
+EXERCISE = Exercise("input_layer", 6, diagnose, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -29,41 +29,6 @@ from ..exercise import Exercise
 from ..runner import Run, code_safe, safe_str
 from .messages import MESSAGES
 
-TEMPLATE = """\
-import torch
-from torch import nn
-
-
-class MyLearnedPositions(nn.Module):
-    def __init__(self, max_len, d_model):
-        super().__init__()
-        raise NotImplementedError
-
-    def forward(self, x):  # en: x: (batch, seq, d_model) -> (batch, seq, d_model)
-        # ru: x: (batch, seq, d_model) -> (batch, seq, d_model)
-        raise NotImplementedError
-"""
-
-SOLUTION = """\
-import torch
-from torch import nn
-
-
-class MyLearnedPositions(nn.Module):
-    def __init__(self, max_len, d_model):
-        super().__init__()
-        self.max_len = max_len
-        # en: one trained row per position, starting at the sinusoidal table's scale: N(0, 1/2)
-        # ru: по обучаемой строке на позицию; начальный масштаб — как у синусоидальной таблицы: N(0, 1/2)
-        self.weight = nn.Parameter(torch.randn(max_len, d_model) / 2**0.5)  # (max_len, d_model)
-
-    def forward(self, x):  # x: (batch, seq, d_model)
-        seq = x.size(1)
-        if seq > self.max_len:
-            raise ValueError(f"sequence length {seq} exceeds max_len={self.max_len}")
-        return x + self.weight[:seq]  # (batch, seq, d_model)
-"""
-
 # all different; max_len * d_model = 320 entries measure the RMS of the table to about 4 % (one sd)
 _LP_MAX_LEN, _LP_D, _LP_BATCH, _LP_SEQ = 20, 16, 3, 7
 # the initial RMS accepted: within a factor 2 of the sinusoidal table's 1/√2 (nn.Embedding's
@@ -230,7 +195,7 @@ def diagnose(student, run: Run) -> Feedback:
 
 # the course's classes that answer this exercise: kept inside a student's module, they are named
 FINISHED = ("course_lib.LearnedPositionalEmbedding", "course_lib.TransformerEmbedding")
-EXERCISE = Exercise("learned_positions", 7, diagnose, TEMPLATE, SOLUTION, MESSAGES, finished=FINISHED)
+EXERCISE = Exercise("learned_positions", 7, diagnose, MESSAGES, finished=FINISHED)
 # what a lesson calls: exercises.<name>.check(...), .hint(n), .solution(), and the build's .template
 check, hint, solution = EXERCISE.check, EXERCISE.hint, EXERCISE.solution
 __getattr__ = EXERCISE.module_attribute  # .template, in the current language

@@ -58,16 +58,28 @@ export function mergeWord(ids, pairRanks) {
 
 const UTF8 = new TextEncoder();
 
-// BPETokenizer.encode, for the tokenizer truncated to `size`
+// the pieces an encoder remembers: a page's texts (the box holds 1 000 characters) never fill it
+const PIECES = 1 << 16;
+
+// BPETokenizer.encode, for the tokenizer truncated to `size`; each piece is merged once and remembered
+// (the oldest piece forgotten past PIECES), for every text the encoder is given
 export function encoder(data, size) {
   const regex = pattern(data);
   const pairRanks = ranks(data, size);
   const cache = new Map();
-  return (text) =>
-    preTokenize(text, regex).flatMap((piece) => {
-      if (!cache.has(piece)) cache.set(piece, mergeWord([...UTF8.encode(piece)].map((b) => data.byte_ids[b]), pairRanks));
-      return cache.get(piece);
-    });
+  return (text) => {
+    const ids = [];
+    for (const piece of preTokenize(text, regex)) {
+      let merged = cache.get(piece);
+      if (merged === undefined) {
+        merged = mergeWord([...UTF8.encode(piece)].map((b) => data.byte_ids[b]), pairRanks);
+        if (cache.size >= PIECES) cache.delete(cache.keys().next().value);
+        cache.set(piece, merged);
+      }
+      for (const id of merged) ids.push(id);
+    }
+    return ids;
+  };
 }
 
 // every token's bytes, by id: a byte's own, a merge's its parts' joined, a special token's its name

@@ -160,30 +160,56 @@ function treeList(node, data, bytes, labels) {
 
 // one tokenizer's tokens, each a box with its id under it; a dashed box where a token is part of a character.
 // The boxes of the ids that did not change (`before`, what the row shows) are kept: a key typed at the end
-// of a long text makes a few boxes, not all of them. Returns whether a token is part of a character.
-function boxes(view, ids, before, textOf, palette, clickable) {
+// of a long text makes a few boxes, not all of them. `labelOf(id)` is [text, whole] (memoized by the caller),
+// `colour(n)` the class of the n-th box's colour. Returns whether a token is part of a character.
+function boxes(view, ids, before, labelOf, colour, clickable) {
   let same = 0;
   while (same < ids.length && same < before.length && ids[same] === before[same]) same++;
-  while (view.children.length > same) view.lastChild.remove();
+  if (same === 0) view.replaceChildren();
+  else while (view.children.length > same) view.lastChild.remove();
+  let cut = false;
+  for (let n = 0; n < same; n++) cut ||= !labelOf(ids[n])[1];
   const out = document.createDocumentFragment();
   for (let n = same; n < ids.length; n++) {
     const id = ids[n];
-    const [text, whole_] = textOf(id);
+    const [text, whole_] = labelOf(id);
     const box = document.createElement(clickable ? "button" : "span");
     if (clickable) box.type = "button";
-    box.className = "course-comparator-token";
+    box.className = `course-comparator-token${colour(n)}${whole_ ? "" : " course-comparator-cut"}`;
+    cut ||= !whole_;
     box.dataset.id = String(id);
-    box.style.backgroundColor = palette[n % palette.length];
-    if (!whole_) box.classList.add("course-comparator-cut");
-    const top = document.createElement("span");
-    top.textContent = shown(text);
     const bottom = document.createElement("small");
     bottom.textContent = String(id);
-    box.append(top, bottom);
+    box.append(text, bottom);
     out.append(box);
   }
   view.append(out);
-  return view.querySelector(".course-comparator-cut") !== null;
+  return cut;
+}
+
+// the palette as classes, a rule each, all boxes of a colour sharing their style (a style of each box's own
+// costs the browser a style computed per box); each colour is a custom property of the explorer's element, set
+// through the CSS object model: a saved palette is input, and a value that is no colour paints nothing
+function paletteClasses(el, palette) {
+  const colours = Array.isArray(palette) ? palette : [];
+  colours.forEach((colour, k) => el.style.setProperty(`--course-comparator-c${k}`, String(colour)));
+  const css = colours.map((_, k) => `.tokenizer-comparator .course-comparator-c${k} { background-color: var(--course-comparator-c${k}); }`);
+  const names = colours.map((_, k) => ` course-comparator-c${k}`);
+  return { css: css.join("\n"), of: (n) => (names.length ? names[n % names.length] : "") };
+}
+
+// a bounded memo: the oldest entry dropped past `size`
+function memo(size, compute) {
+  const cache = new Map();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (cache.size >= size) cache.delete(cache.keys().next().value);
+      cache.set(key, value);
+    }
+    return value;
+  };
 }
 
 // no setting bounded by another
@@ -201,8 +227,9 @@ async function render({ model: saved, el }) {
   const encodings = Array.isArray(data.encodings) ? data.encodings.filter((n) => typeof n === "string") : [];
   const { controls, canvas, readout: line } = frame(el, model.get("lang"), "tokenizer-comparator");
   canvas.hidden = true;
+  const palette = paletteClasses(el, data.palette);
   const style = document.createElement("style");
-  style.textContent = `
+  style.textContent = `${palette.css}
 .tokenizer-comparator .course-comparator-row { margin: 0.5em 0; }
 .tokenizer-comparator .course-comparator-head { font-weight: 600; margin: 0.2em 0; }
 .tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; }
@@ -250,10 +277,13 @@ async function render({ model: saved, el }) {
   }
   let selected = null; // the course's token whose merges are shown
 
-  const courseText = (id) => {
-    const text = whole(bytes[id]);
-    return [text ?? readable(bytes[id]), text !== null];
+  // what a box shows for a token: [its text, whether its bytes are whole characters], computed once per token
+  const LABELS = 1 << 16;
+  const boxLabel = (b) => {
+    const text = whole(b);
+    return [shown(text ?? readable(b)), text !== null];
   };
+  row.course.labelOf = memo(LABELS, (id) => boxLabel(bytes[id]));
   const draw = () => {
     const text = model.get("text");
     const english = model.get("english");
@@ -280,12 +310,8 @@ async function render({ model: saved, el }) {
         per_word: nWords ? formatNumber(ids.length / nWords, ".2f", numbers) : "–",
         ratio: nEnglish ? formatNumber(ids.length / nEnglish, ".2f", numbers) : "–",
       });
-      const textOf = name === "course" ? courseText : (id) => {
-        const b = realBytes(r.api, r.cache, id);
-        const t = whole(b);
-        return [t ?? readable(b), t !== null];
-      };
-      cut = boxes(r.view, ids, r.ids, textOf, data.palette, name === "course") || cut;
+      r.labelOf ||= memo(LABELS, (id) => boxLabel(realBytes(r.api, r.cache, id)));
+      cut = boxes(r.view, ids, r.ids, r.labelOf, palette.of, name === "course") || cut;
       r.ids = ids;
     }
     note.textContent = cut ? labels.cut : "";
