@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -362,15 +363,37 @@ def _stop(proc: subprocess.Popen) -> None:
         pass
 
 
+# Servers being stopped: a server takes seconds to shut its kernels down, which the next test need not
+# wait for; the session waits for every one of them at its end (``lab_servers_stopped``).
+STOPPING: list[threading.Thread] = []
+STOP_TIMEOUT_S = 60
+
+
+@pytest.fixture(scope="session")
+def lab_servers_stopped() -> Iterator[None]:
+    """At the session's end, every JupyterLab the tests started has stopped, its kernels with it."""
+    yield
+    for thread in STOPPING:
+        thread.join(timeout=STOP_TIMEOUT_S)
+    assert not [thread for thread in STOPPING if thread.is_alive()], "a JupyterLab did not stop"
+
+
+def _stop_later(proc: subprocess.Popen) -> None:
+    thread = threading.Thread(target=_stop, args=(proc,), name=f"stop JupyterLab {proc.pid}", daemon=True)
+    thread.start()
+    STOPPING.append(thread)
+
+
 @pytest.fixture
-def jupyterlab(tmp_path, notebooks_untouched):
+def jupyterlab(tmp_path, notebooks_untouched, lab_servers_stopped):
     """``jupyterlab(locale="en")`` starts a fresh JupyterLab and returns a ``Lab``; stopped at teardown.
 
     The server comes from the course's environment (this interpreter), listens on 127.0.0.1 on a
     free port with a random token, serves a temporary copy of notebooks/ (autosave writes outputs
     back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path. It
     runs with ``make lab``'s offline options (``options`` replaces them) and records what it tries
-    to reach off the machine.
+    to reach off the machine. It is stopped after the test, while the next one runs; the session
+    ends once every server has stopped.
     """
     started: list[subprocess.Popen] = []
 
@@ -425,8 +448,8 @@ def jupyterlab(tmp_path, notebooks_untouched):
     try:
         yield start
     finally:
-        for proc in started:
-            _stop(proc)
+        for proc in started:  # stopped while the next test runs; the session waits for them
+            _stop_later(proc)
 
 
 def pytest_terminal_summary(terminalreporter):
