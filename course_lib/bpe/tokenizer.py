@@ -1012,7 +1012,15 @@ class _PieceCache(dict):
         self.misses = 0
 
     def __missing__(self, piece: str) -> tuple[int, ...]:
-        if self._checked and not piece.isascii() and not _older(piece):
+        # one of the NEWER_CHARACTERS? None where every character is below the first of them, U+0558
+        # (UTF-8 bytes below 0xd5: Latin, Greek, Cyrillic), the usual case, tested first in line: a call
+        # of a function costs as much here as the test
+        if (
+            self._checked
+            and not piece.isascii()
+            and max(piece.encode("utf-8", "surrogatepass")) >= 0xD5
+            and not NEWER_CHARACTERS.isdisjoint(piece)
+        ):
             raise _NewerCharacter(piece)
         self.misses += 1
         ids = self._encode_piece(piece)
