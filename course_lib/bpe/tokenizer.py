@@ -1029,26 +1029,31 @@ class _PieceCache(dict):
         return ids
 
 
-def _older(piece: str) -> bool:
-    """``piece`` holds none of the ``NEWER_CHARACTERS``; quick where all its characters are below the first
-    of them, U+0558 (UTF-8 bytes below 0xd5: Latin, Greek, Cyrillic)."""
-    return max(piece.encode("utf-8", "surrogatepass")) < 0xD5 or NEWER_CHARACTERS.isdisjoint(piece)
-
-
 def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:
     """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk."""
-    parts, size = [], 0
+    parts, size, first = [], 0, 0  # first: the number of parts[0] among the texts
     for number, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(MESSAGES("text_not_str", index=number, type_name=type(text).__name__))
-        utf8(text, f"texts[{number}]")  # a lone surrogate is one character: it is in one text
         parts.append(text)
         size += len(text)
         if size >= STREAM_CHUNK:
-            yield "".join(parts)
-            parts, size = [], 0
+            yield _joined(parts, first)
+            parts, size, first = [], 0, number + 1
     if parts:
-        yield "".join(parts)
+        yield _joined(parts, first)
+
+
+def _joined(parts: list[str], first: int) -> str:
+    """``parts`` joined, checked for a lone surrogate in one pass over the chunk (a line's text is often
+    shorter than a Python call costs); one is a ``ValueError`` that names its text, ``texts[first + k]``."""
+    chunk = "".join(parts)
+    try:
+        chunk.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate is one character: it is in one text
+        for number, text in enumerate(parts, first):
+            utf8(text, f"texts[{number}]")
+    return chunk
 
 
 class _JoinedBytes:
