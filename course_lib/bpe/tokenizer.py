@@ -1045,8 +1045,8 @@ def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:
 
 
 def _joined(parts: list[str], first: int) -> str:
-    """``parts`` joined, checked for a lone surrogate in one pass over the chunk (a line's text is often
-    shorter than a Python call costs); one is a ``ValueError`` that names its text, ``texts[first + k]``."""
+    """``parts`` joined and checked for a lone surrogate by one encode of the whole chunk (a call per text
+    cost more than encoding a line); one is a ``ValueError`` that names its text, ``texts[first + k]``."""
     chunk = "".join(parts)
     try:
         chunk.encode("utf-8")
