@@ -641,10 +641,11 @@ class BPETokenizer:
                 continue  # a newer character in the pieces kept back may change the cut before them
             del pieces[n:]
             try:
-                ids.extend(self._ids_of(pieces, recut))
-                return ids, max(cut, start)
+                found = self._ids_of(pieces, recut)
             except _NewerCharacter:  # ... or in a piece before the cut
                 continue
+            # without an allowed special token before, ids is empty: found as it is, not copied
+            return (ids + found if ids else found), max(cut, start)
         raise AssertionError("the pieces cut by the pattern itself are never refused")
 
     def decode(self, ids, skip_pad: bool = True) -> str:
