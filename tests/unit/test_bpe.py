@@ -270,6 +270,23 @@ def test_a_lone_surrogate_in_training_or_a_batch_names_its_text_and_position_the
         BPETokenizer.train(["a"], 300, specials=["<pad>", "<p\ud800>"])
 
 
+@pytest.mark.parametrize("chunk", [1, 90, 1 << 16])  # a chunk per text, texts 0-2 in one chunk, all in one
+def test_a_lone_surrogate_in_a_stream_names_its_text_and_position_there(toks, lang, monkeypatch, chunk):
+    # the stream checks a chunk at once and names the text in it that holds the surrogate
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", chunk)
+    text = "a long first sentence, then w\udc00rld and more"
+    index = text.index("\udc00")
+    context = text[index - 10 : index + 11]
+    expected = MESSAGES("surrogate", lang, name="texts[2]", char="\udc00", index=index, context=context)
+    tok = toks[300]
+    fine = "a fine text, long enough to be encoded before the next one is read. "
+    stream = tok.encode_iterable([fine, "still fine ", text, "after"])
+    if chunk == 1:  # the texts before it are encoded first
+        assert next(stream) == tok.encode(fine)[0]
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        list(stream)
+
+
 # ----------------------------------------------------------------------------- identical to tokenizers
 
 
@@ -480,7 +497,7 @@ def test_the_short_merger_merges_every_pre_token_of_the_course_like_the_heap(tok
             expected = merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
             assert tok._merge_short(piece) == expected, piece
         # some characters did start merged, so that the test covers both ways
-        assert any(len(start) == 1 < len(chr(c).encode()) for c, start in tok._merge_short.starts.items())
+        assert any(len(start) == 1 < len(c.encode()) for c, start in tok._merge_short.starts.items())
 
 
 @pytest.mark.parametrize(
