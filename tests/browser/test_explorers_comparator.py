@@ -51,7 +51,7 @@ TEXTS = {
     "held-out ru": course_corpus("ru", "heldout"),
     "tricky": TRICKY,
     # U+FEFF, which gpt-tokenizer 4.0.0 alone did not merge and cut as a space, and U+0085, which its
-    # patterns did not take for one (js/comparator.js, keepByteOrderMark and tiktokenSpaces)
+    # patterns did not take for one (js/comparator.js, lookUpBytes and tiktokenSpaces)
     "U+FEFF and U+0085": [
         "\ufeff",
         "a\ufeff",
@@ -130,6 +130,49 @@ def test_js_ids_equal_python_ids_on_held_out_text(module_page, references, cours
             assert equal == len(texts), lines[-1]
     print("\n" + "\n".join(lines))
     record_property("ids", "; ".join(lines))
+
+
+# every sequence of one or two bytes, and of three and four bytes from the ends of each range a UTF-8 byte can be in
+UTF8_EDGES = [
+    0x00,
+    0x7F,
+    0x80,
+    0x8F,
+    0x90,
+    0x9F,
+    0xA0,
+    0xBF,
+    0xC0,
+    0xC1,
+    0xC2,
+    0xDF,
+    0xE0,
+    0xED,
+    0xEF,
+    0xF0,
+    0xF4,
+    0xF5,
+    0xFF,
+]
+SAME_AS_DECODER = """edges => { const strict = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true});
+    const decode = bytes => { try { return strict.decode(bytes); } catch { return undefined; } };
+    const keys = [];
+    for (let a = 0; a < 256; a++) { keys.push([a]); for (let b = 0; b < 256; b++) keys.push([a, b]); }
+    for (const a of edges) for (const b of edges) for (const c of edges) {
+        keys.push([a, b, c]); for (const d of edges) keys.push([a, b, c, d]); }
+    keys.push([0xEF, 0xBB, 0xBF], [0xEF, 0xBB, 0xBF, 0x41], [0xD0, 0x9F, 0xF0, 0x9F, 0x98, 0x80]);
+    const differ = keys.filter(k => explorer.utf8Text(Uint8Array.from(k)) !== decode(Uint8Array.from(k)));
+    return [keys.length, differ.slice(0, 5)]; }"""
+
+
+def test_the_lookups_utf8_decoding_is_the_decoders(module_page):  # noqa: F811
+    """js/comparator.js decodes the bytes of each pair gpt-tokenizer tries itself (utf8Text, a TextDecoder call
+    each was most of the time of a paste): the same text as a strict TextDecoder that keeps a byte order mark, or
+    undefined where that one refuses the bytes."""
+    page, load = module_page
+    assert "utf8Text" in load(widgets.tokenizer_comparator(BPETokenizer.train(["ab"] * 3, vocab_size=260)))
+    n, differ = page.evaluate(SAME_AS_DECODER, UTF8_EDGES)
+    assert n > 65_000 and differ == [], differ
 
 
 def render(page, explorer, encodings=True):

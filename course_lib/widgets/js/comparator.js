@@ -70,27 +70,47 @@ export function loadEncoding(model, name, waitMs = 30000) {
   return LOADING.get(name);
 }
 
-// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, decoded by a
-// TextDecoder that drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
-// which its table keeps as bytes) are looked up as "" and never merge, so "joiner\ufeff" got two tokens
-// where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
-// mark are looked up among its byte tokens, then as text with the mark kept.
-const KEEP_BOM = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function keepByteOrderMark(api) {
+// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, else among its
+// byte tokens. Its lookup is replaced by one that does the same but for two things:
+// - the bytes are decoded here, in JavaScript (utf8Text), where it calls a TextDecoder for each pair it tries:
+//   that call was most of encoding a word the page had not seen, some 3 times longer in all for a paste of
+//   1 000 new characters (js/comparator.js's paste, tests/browser/test_explorers_comparator.py);
+// - its TextDecoder drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
+//   which its table keeps as bytes) were looked up as "" and never merged, so "joiner\ufeff" got two tokens
+//   where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
+//   mark are looked up among its byte tokens, then as text with the mark kept.
+function lookUpBytes(api) {
   const core = api.bytePairEncodingCoreProcessor;
-  if (core.courseKeepsBom) return;
-  const lookUp = core.getBpeRankFromBytes.bind(core);
+  if (core.courseLookUp) return;
   core.getBpeRankFromBytes = (key) => {
-    if (key[0] !== 0xef || key[1] !== 0xbb || key[2] !== 0xbf) return lookUp(key);
+    const text = utf8Text(key);
+    const mark = key[0] === 0xef && key[1] === 0xbb && key[2] === 0xbf;
+    if (text !== undefined && !mark) return core.getBpeRankFromString(text);
     const index = core.binarySearch(key);
     if (index !== -1) return core.bytePairNonUtfSortedEncoder[index][1];
-    try {
-      return core.getBpeRankFromString(KEEP_BOM.decode(key));
-    } catch {
-      return undefined; // not whole characters, and no byte token
-    }
+    return text === undefined ? undefined : core.getBpeRankFromString(text);
   };
-  core.courseKeepsBom = true;
+  core.courseLookUp = true;
+}
+
+// the text of the UTF-8 bytes `key` (a Uint8Array), or undefined where they are not whole characters: the same
+// bytes as gpt-tokenizer's isValidUTF8 takes (no overlong forms, no surrogates, nothing past U+10FFFF)
+export function utf8Text(key) {
+  let text = "";
+  for (let i = 0; i < key.length; ) {
+    const b = key[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > key.length) return undefined;
+    let code = n === 1 ? b : b & (0xff >> (n + 1));
+    for (let j = 1; j < n; j++) {
+      if ((key[i + j] & 0xc0) !== 0x80) return undefined;
+      code = (code << 6) | (key[i + j] & 0x3f);
+    }
+    if ((n === 3 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) || (n === 4 && (code < 0x10000 || code > 0x10ffff))) return undefined;
+    text += String.fromCodePoint(code);
+    i += n;
+  }
+  return text;
 }
 
 // White space as tiktoken's patterns mean it (Rust's \s, Unicode's White_Space: U+0085 in, U+FEFF out), where
@@ -115,7 +135,7 @@ function withTiktokenSpaces(api) {
 
 // how `api` encodes typed text: every special token's name is text (disallowed_special=() in tiktoken)
 export function encodeWith(api) {
-  keepByteOrderMark(api);
+  lookUpBytes(api);
   withTiktokenSpaces(api);
   const options = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
   return (text) => api.encode(text, options);
