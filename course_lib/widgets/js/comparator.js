@@ -73,8 +73,8 @@ export function loadEncoding(model, name, waitMs = 30000) {
 // gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, else among its
 // byte tokens. Its lookup is replaced by one that does the same but for two things:
 // - the bytes are decoded here, in JavaScript (utf8Text), where it calls a TextDecoder for each pair it tries:
-//   that call was most of encoding a word the page had not seen, some 3 times longer in all for a paste of
-//   1 000 new characters (js/comparator.js's paste, tests/browser/test_explorers_comparator.py);
+//   with those calls, the three encoders took 1.2 times as long on a paste of 1 000 new characters on an idle
+//   machine, 3 times as long on a busy one (measured in Chromium, its merge caches emptied);
 // - its TextDecoder drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
 //   which its table keeps as bytes) were looked up as "" and never merged, so "joiner\ufeff" got two tokens
 //   where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
@@ -307,9 +307,9 @@ async function render({ model: saved, el }) {
 .tokenizer-comparator .course-comparator-head { font-weight: 600; margin: 0.2em 0; }
 /* a row's boxes are laid out apart from the page's (layout containment): as a paste's boxes arrive frame by frame
    (slices), the rows under the growing one move, and the browser moves their boxes as they are painted instead
-   of painting them again (3 times less painting in all, measured in Chromium) */
+   of painting them again (about half the painting of a paste, measured in Chromium) */
 .tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; contain: layout; }
-/* a box is a block, its id a block under the token: a third cheaper to lay out than a column of flex items */
+/* a box is a block, its id a block under the token: a quarter cheaper to lay out than a column of flex items */
 .tokenizer-comparator .course-comparator-token { display: inline-block; text-align: center; color: #000;
   border: 1px solid transparent; padding: 0 2px; font: inherit; line-height: 1.2; min-height: 24px; white-space: pre; margin: 0; }
 /* a token one can click is a target of at least 24 x 24 px (WCAG 2.2, 2.5.8) */
@@ -384,7 +384,7 @@ async function render({ model: saved, el }) {
   });
   // the frame an input is drawn in: the readout, every row's head and its first FIRST boxes, the rest in the
   // frames after (slices). FIRST is the start of a line: a box costs the browser some 15-30 us to lay out, and a
-  // paste's frame also encodes the text four times (3-6 ms where no piece of it was seen before)
+  // paste's frame also encodes the text four times (2-6 ms where no piece of it was seen before)
   const FIRST = 16;
   const draw = () => {
     const text = model.get("text");
