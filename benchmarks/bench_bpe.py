@@ -224,6 +224,7 @@ def taken_in_turn(fns, rounds, clock=time.perf_counter, fresh=None):
     for _ in range(rounds):
         for name, fn in fns.items():
             args = ()
+            results.pop(name, None)  # the last call's result freed before the clock, not on it
             if fresh is not None:
                 args = (fresh(name),)
                 gc.collect()
@@ -370,12 +371,14 @@ def varied(sizes, checks, fresh=None):
             del seen
             rounds = 5 if mb <= 1 else 3 if mb <= 10 else 1
 
-            last = {}  # our last encoder: its cache, for the hit rate
+            last = {}  # of our last encoder's cache, for the hit rate: numbers only (keeping the encoder would
+            # free the one before inside the next timed call)
 
             def ours_encode(gpt2, path=path, last=last):
-                last["ours"] = gpt2
                 with open(path, encoding="utf-8", newline="") as lines:
-                    return ids_digest(batched(gpt2.encode_iterable(lines, disallowed_special=())))
+                    digest = ids_digest(batched(gpt2.encode_iterable(lines, disallowed_special=())))
+                last.update(misses=gpt2._cache.misses, kept=len(gpt2._cache))
+                return digest
 
             def tiktoken_encode(enc, path=path):
                 return ids_digest(enc.encode_ordinary(block) for block in blocks(path))
@@ -389,15 +392,14 @@ def varied(sizes, checks, fresh=None):
                 time.process_time,
                 fresh,
             )
-            gpt2 = last.pop("ours")
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], (
                 f"ids differ on varied text at {mb} MB: {got}"
             )
-            hits = 1 - gpt2._cache.misses / pieces
+            hits = 1 - last["misses"] / pieces
             print(
                 f"encode {mb:4g} MB of varied text ({n_bytes:,} bytes, {got['ours'][0]:,} ids; {pieces:,} pre-tokens, "
                 f"{distinct:,} distinct = {distinct / pieces:.3f}; our cache: {hits:.1%} hits, "
-                f"{len(gpt2._cache):,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
+                f"{last['kept']:,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
                 f"tiktoken {t['tiktoken']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
                 f"({t['ours'] / t['tiktoken']:.2f}x, {t['ours'] / t['tokenizers']:.2f}x){load()}",
                 flush=True,

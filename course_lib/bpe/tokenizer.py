@@ -966,11 +966,10 @@ class _ShortMerger:
         in a space, and with a token on its right that starts with a character's first byte."""
         tokens = self.tokens
         left, right = [len(self.ranks)] * len(tokens), [len(self.ranks)] * len(tokens)
-        # the highest rank first, so that the lowest is written last
-        for (a, b), (rank, _) in reversed(self.ranks.items()):
-            if tokens[a][-1] != 0x20:
+        for (a, b), (rank, _) in self.ranks.items():
+            if tokens[a][-1] != 0x20 and rank < left[b]:
                 left[b] = rank
-            if not 0x80 <= tokens[b][0] < 0xC0:
+            if not 0x80 <= tokens[b][0] < 0xC0 and rank < right[a]:
                 right[a] = rank
         self.left_min, self.right_min = left, right
 
@@ -1032,7 +1031,10 @@ class _PieceCache(dict):
 
 
 def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:
-    """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk."""
+    """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk.
+
+    The checks are made a chunk at a time: a text that is not a ``str`` is reported as it is read, a lone
+    surrogate once its chunk is complete, so a non-``str`` later in the same chunk is reported first."""
     parts, size, first = [], 0, 0  # first: the number of parts[0] among the texts
     for number, text in enumerate(texts):
         if not isinstance(text, str):
@@ -1055,6 +1057,7 @@ def _joined(parts: list[str], first: int) -> str:
     except UnicodeEncodeError:  # a lone surrogate is one character: it is in one text
         for number, text in enumerate(parts, first):
             utf8(text, f"texts[{number}]")
+        raise AssertionError("unreachable: a lone surrogate is in one of the chunk's texts") from None
     return chunk
 
 
