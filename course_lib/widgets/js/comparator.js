@@ -183,7 +183,7 @@ function treeList(node, data, bytes, labels) {
 
 // keep(r, ids, gone) makes `ids` the row's and keeps the boxes of the ids both begin with: a key typed at the end
 // of a long text makes a few boxes, not all of them. Where it keeps none (a paste), the old boxes are hidden at
-// once, their view swapped for an empty one, and removed in the next frame (slices, prune): taking 2 000 boxes
+// once, their view swapped for an empty one, and removed by the first slice (slices, prune): taking 2 000 boxes
 // out of the page costs the browser a few ms, hiding their view (content-visibility: hidden, which also hides it
 // from screen readers) almost nothing.
 function keep(r, ids, gone) {
@@ -229,13 +229,17 @@ function grow(r, upTo, colour, pressed) {
 // 60 Hz) to lay out: after the first ones, drawn with the input, they come in slices, one an animation frame.
 // - missing() is how many boxes are still to build, build(n) builds the next n, layout() lays them out now
 //   (which the frame would do at once after anyway), prune() removes the boxes an input hid (keep);
-// - start() asks for a slice in the next frame, and each slice for another until no box is missing; start()
-//   again (a new input) drops the slice still to come, stop() too (the explorer closed);
+// - start() asks for the first slice in the frame after the one that paints the input (a callback asked for
+//   during an input runs before that frame's painting: a slice there would make the input's frame longer), and
+//   each slice for another until no box is missing; start() again (a new input) drops the slice still to come,
+//   stop() too (the explorer closed);
 // - a slice builds as many boxes as fit BUDGET_MS, the rest of the frame left to the browser (painting), at
 //   what each took in the slice before, built and laid out: the layout is most of a box's cost, and it varies
-//   with the machine and the page;
+//   with the machine and the page; a clock too coarse to see a slice (0 ms) counts MIN_MS_PER_BOX a box, so
+//   no slice builds more than BUDGET_MS / MIN_MS_PER_BOX boxes;
 // - busy(true) while boxes are missing (the rows' aria-busy: their text is not all there yet).
 const BUDGET_MS = 8;
+const MIN_MS_PER_BOX = 0.01;
 function slices({ missing, build, layout, prune, busy }) {
   let frame = 0;
   let msPerBox = 0.05; // a guess, until a slice has measured it
@@ -246,7 +250,7 @@ function slices({ missing, build, layout, prune, busy }) {
       const begin = performance.now();
       build(n);
       layout();
-      msPerBox = (performance.now() - begin) / n;
+      msPerBox = Math.max(MIN_MS_PER_BOX, (performance.now() - begin) / n);
     }
     busy(missing() > 0);
     if (missing() > 0) frame = requestAnimationFrame(slice);
@@ -255,7 +259,10 @@ function slices({ missing, build, layout, prune, busy }) {
   const start = () => {
     stop();
     busy(missing() > 0);
-    frame = requestAnimationFrame(slice);
+    // the input's frame paints what the input drew; the slices begin in the frame after it
+    frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(slice);
+    });
   };
   return { start, stop };
 }
@@ -382,9 +389,10 @@ async function render({ model: saved, el }) {
     },
     busy: (busy) => (busy ? rows.setAttribute("aria-busy", "true") : rows.removeAttribute("aria-busy")),
   });
-  // the frame an input is drawn in: the readout, every row's head and its first FIRST boxes, the rest in the
-  // frames after (slices). FIRST is the start of a line: a box costs the browser some 15-30 us to lay out, and a
-  // paste's frame also encodes the text four times (2-6 ms where no piece of it was seen before)
+  // the frame an input is drawn in: the readout, every row's head and FIRST more boxes (a paste's first ones, a
+  // key's changed ones), the rest in the frames after (slices). FIRST is the start of a line: a box costs the
+  // browser some 15-30 us to lay out, and a paste's frame also encodes the text four times (2-6 ms where no
+  // piece of it was seen before)
   const FIRST = 16;
   const draw = () => {
     const text = model.get("text");
@@ -416,7 +424,7 @@ async function render({ model: saved, el }) {
       keep(r, ids, gone);
     }
     note.textContent = cut ? labels.cut : "";
-    for (const name of names) grow(row[name], FIRST, palette.of, selected);
+    for (const name of names) grow(row[name], row[name].built + FIRST, palette.of, selected);
     paint.start();
   };
   // a click on a token shows its merges; a click on the token shown hides them
