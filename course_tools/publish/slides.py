@@ -4,6 +4,7 @@ temporary folder inside ``slides/`` and moved into place only when everything is
 """
 
 import copy
+import json
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -94,6 +95,7 @@ URLS = {
 FONTS_URL = f"../assets/{STYLESHEET}"
 
 ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
+WIDGET_RENDERER_DIR = URLS["widget_renderer_url"].rsplit("/", 1)[0]  # and the renderer's icon fonts
 # the handouts' nbconvert template, a folder beside the decks' (slides/handout/)
 HANDOUT_TEMPLATE = "handout"
 NOTES_PLUGIN = "reveal.js/plugin/notes"
@@ -119,8 +121,16 @@ def map_anywidget(deck: str) -> str:
             [f"the deck template no longer loads require.js as {tag}: map_anywidget must follow it"]
         )
     # waitSeconds 0: no time limit on a module's load (require.js gives up after 7 s by default, and the
-    # widget renderer then looks for anywidget on a CDN; on a busy machine a deck's load took longer)
-    config = f'<script>require.config({{waitSeconds: 0, paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
+    # widget renderer then looks for anywidget on a CDN; on a busy machine a deck's load took longer).
+    # The renderer's AMD modules ("@jupyter-widgets/base", "@jupyter-widgets/html-manager/dist/libembed-amd", ...)
+    # each declare its icon fonts relative to the URL require.js gives the module: without these paths,
+    # <deck folder>/@jupyter-widgets/..., which does not exist (the site's widgets-setup.js does the same)
+    paths = {
+        "anywidget": ANYWIDGET_URL,
+        "@jupyter-widgets/html-manager/dist": WIDGET_RENDERER_DIR,
+        "@jupyter-widgets": WIDGET_RENDERER_DIR,
+    }
+    config = f"<script>require.config({json.dumps({'waitSeconds': 0, 'paths': paths})});</script>"
     return deck.replace(tag, tag + "\n" + config, 1)
 
 

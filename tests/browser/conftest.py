@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -567,3 +568,49 @@ LOCAL_FONT_FACES = """() => {
     for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (e) {} }
     return found;
 }"""
+
+
+# The file each @font-face of the page's readable style sheets would load first: the first url() of its src
+# in a format Chromium reads (it skips embedded-opentype and svg), resolved as the browser resolves it.
+# A face whose first file is missing costs a failed request whenever the page draws with it — and which of two
+# faces of one family wins depends on the order their sheets arrived in, so a page can pass a traffic check
+# many times and fail it once (the widget renderer's modules declared Font Awesome at <page>/@jupyter-widgets/).
+FONT_FACE_SOURCES = r"""() => {
+    const found = [];
+    const walk = (rules, base) => {
+        for (const rule of rules) {
+            if (rule.cssRules) walk(rule.cssRules, base);
+            if (rule.type !== CSSRule.FONT_FACE_RULE) continue;
+            const src = rule.style.getPropertyValue('src');
+            const sources = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)(?:\s*format\(\s*["']?([^"')]*)["']?\s*\))?/g;
+            for (const m of src.matchAll(sources)) {
+                if (m[4] && !/^(woff2|woff|truetype|opentype)$/.test(m[4])) continue;
+                const url = m[1] ?? m[2] ?? m[3];
+                if (!url.startsWith('data:'))
+                    found.push([rule.style.getPropertyValue('font-family'), new URL(url, base).href]);
+                break;
+            }
+        }
+    };
+    for (const sheet of document.styleSheets) {
+        try { walk(sheet.cssRules, sheet.href || document.baseURI); } catch (e) {}
+    }
+    return found;
+}"""
+
+
+def missing_font_files(page, served: dict[str, Path]) -> list[str]:
+    """The @font-face sources (FONT_FACE_SOURCES) of ``page`` that name no file: file:// URLs are looked up
+    as they are, http ones through ``served`` (a server's origin, "http://127.0.0.1:port", -> the folder it
+    serves); any other is missing."""
+    missing = []
+    for family, url in page.evaluate(FONT_FACE_SOURCES):
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.scheme == "file":
+            path = Path(urllib.request.url2pathname(parsed.path))
+        else:
+            folder = served.get(f"{parsed.scheme}://{parsed.netloc}")
+            path = None if folder is None else folder / urllib.parse.unquote(parsed.path.lstrip("/"))
+        if path is None or not path.is_file():
+            missing.append(f"{family}: {url}")
+    return sorted(set(missing))
