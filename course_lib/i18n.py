@@ -13,6 +13,7 @@ languages are gettext catalogues, ``course_lib/locale/<lang>/LC_MESSAGES/course_
 ``course_tools``' own), each entry's msgctxt the message's full key ``area.key``, its msgid the
 English it translates. A catalogue is called like a function::
 
+    >>> import course_lib.messages  # importing an area's module registers its catalogue
     >>> INPUT = catalogues()["input"]
     >>> INPUT.english["not_positive_int"]
     '{name} must be a positive integer, got {value!r}'

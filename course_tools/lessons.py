@@ -23,7 +23,7 @@ broken metadata), missing or stale translations, code comments without their twi
 calls the build cannot resolve (:mod:`course_tools.build.lesson_code`), code cells the slides would have to run,
 exercise cells without a template, titles without a summary, committed notebooks that are
 missing, stale against their source (a template changed in ``course_lib.exercises`` makes
-them stale too) or never executed, notebooks without a source, README tables out of date.
+them stale too, and so does an explorer's JavaScript changed in ``course_lib/widgets/``) or never executed, notebooks without a source, README tables out of date.
 
 The work is :mod:`course_tools.build.lessons`'s.
 """

@@ -1,26 +1,45 @@
-"""`make test`'s stages one after the other, each timed, and a table of the times at the end.
+"""`make test`'s stages, two at a time where they can be, each timed, and a table of the times at the end.
 
-    python -m course_tools.stages lint unit slides browser-slides ...
+    python -m course_tools.stages --jobs 2 lint unit slides handouts:slides browser-slides:handouts ...
 
-Each stage is ``make STAGE``. What an earlier stage of the same run made is not made again: every
-later stage runs with ``-o`` for each stage before it (``make browser-site`` after ``site`` does not
-rebuild the site and the decks). The first stage that fails stops the run, as ``make`` does; the
-table is printed in either case, each stage's wall-clock time with the load average (1 minute) at its
-start and end, since the machines that run the tests are often shared.
+Each stage is ``make STAGE``. ``STAGE:A,B`` starts only once the stages A and B have passed (what it
+reads of theirs: the decks, the site). Stages start in the order given, as soon as one of the ``--jobs``
+places is free and the stages they wait for have passed, so a stage that mostly waits (a browser, a
+JupyterLab, the hub) runs beside one that computes. What a stage of the same run has started is not
+made again: every stage runs with ``-o`` for each stage started before it (``make browser-site`` after
+``site`` does not rebuild the site and the decks); the stages it must not run beside are the ones it
+names. The first stage that fails stops the run, as ``make`` does: no stage starts after it, those
+running finish. With more than one job each stage's output is kept until it ends, then printed whole.
+
+The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
+time, its CPU time (user + system of the processes it waited for: a browser's or a kernel's own children
+count as far as they were waited for) and the load average (1 minute) at its start and end, since the
+machines that run the tests are often shared; then the run's own wall-clock time.
 """
 
 import argparse
 import os
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
-__all__ = ["Stage", "run", "table", "main"]
+__all__ = ["Stage", "parse", "run", "table", "main"]
 
 
 class Stage:
-    def __init__(self, name: str, seconds: float, load: tuple[float, float], code: int):
+    def __init__(
+        self,
+        name: str,
+        seconds: float,
+        load: tuple[float, float],
+        code: int,
+        cpu: float = float("nan"),
+        start: float = 0.0,
+    ):
         self.name, self.seconds, self.load, self.code = name, seconds, load, code
+        self.cpu, self.start = cpu, start
 
 
 def load_average() -> float:
@@ -36,32 +55,126 @@ def minutes(seconds: float) -> str:
     return f"  ({whole // 60} min {whole % 60:02d} s)" if whole >= 60 else ""
 
 
-def run(stages: list[str], make: list[str], say=print) -> list[Stage]:
-    """Run ``make STAGE`` for each stage in turn (stopping at the first failure); their times."""
+def clock(seconds: float) -> str:
+    """``12:05`` for 725 s."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def parse(specs: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """``["a", "b:a"]`` -> the stages in order and what each waits for; ValueError naming a bad one."""
+    names: list[str] = []
+    after: dict[str, list[str]] = {}
+    for spec in specs:
+        name, _, waits = spec.partition(":")
+        wanted = [w for w in waits.split(",") if w]
+        if not name or name in after:
+            raise ValueError(f"stage {spec!r}: {'no name' if not name else 'named twice'}")
+        unknown = [w for w in wanted if w not in after]
+        if unknown:
+            raise ValueError(f"stage {spec!r} waits for {unknown!r}, which are not stages before it")
+        names.append(name)
+        after[name] = wanted
+    return names, after
+
+
+def _call(command: list[str], log) -> tuple[int, float]:
+    """Run ``command`` to its end: its exit code and the CPU seconds of its process tree."""
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT if log is not None else None)
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def run(specs: list[str], make: list[str], say=print, jobs: int = 1) -> list[Stage]:
+    """Run ``make STAGE`` for each stage, ``jobs`` at a time at most (stopping at the first failure);
+    their times, in the order they ended."""
+    names, after = parse(specs)
     done: list[Stage] = []
-    for name in stages:
-        command = [*make, *(arg for stage in done for arg in ("-o", stage.name)), name]
-        say(f"==> stage {name}", flush=True)
+    started: list[str] = []
+    running: dict[str, threading.Thread] = {}
+    lock = threading.Condition()
+    t0 = time.monotonic()
+
+    def passed(name: str) -> bool:
+        return any(stage.name == name and stage.code == 0 for stage in done)
+
+    def stage_thread(name: str, command: list[str]) -> None:
         before, start = load_average(), time.monotonic()
-        code = subprocess.call(command)
-        done.append(Stage(name, time.monotonic() - start, (before, load_average()), code))
-        if code != 0:
-            break
+        code, cpu = 1, float("nan")
+        try:
+            if jobs == 1:
+                code, cpu = _call(command, None)
+            else:
+                with tempfile.TemporaryFile("w+b") as log:
+                    code, cpu = _call(command, log)
+                    log.seek(0)
+                    with lock:  # one stage's output at a time, whole
+                        say(
+                            f"==> stage {name} ended ({'passed' if code == 0 else f'FAILED, exit {code}'})",
+                            flush=True,
+                        )
+                        sys.stdout.flush()
+                        while chunk := log.read(1 << 16):
+                            sys.stdout.buffer.write(chunk)
+                        sys.stdout.flush()
+        finally:
+            with lock:
+                done.append(
+                    Stage(name, time.monotonic() - start, (before, load_average()), code, cpu, start - t0)
+                )
+                del running[name]
+                lock.notify_all()
+
+    with lock:
+        while True:
+            failed = any(stage.code != 0 for stage in done)
+            waiting = [name for name in names if name not in started]
+            if not failed and len(running) < jobs:
+                ready = next((n for n in waiting if all(passed(w) for w in after[n])), None)
+                if ready is not None:
+                    command = [*make, *(arg for name in started for arg in ("-o", name)), ready]
+                    beside = f" (beside {', '.join(running)})" if running else ""
+                    say(f"==> stage {ready}{beside}", flush=True)
+                    started.append(ready)
+                    thread = threading.Thread(target=stage_thread, args=(ready, command), daemon=True)
+                    running[ready] = thread
+                    thread.start()
+                    continue
+            if not running:
+                break
+            lock.wait()
     return done
 
 
-def table(done: list[Stage], planned: list[str]) -> list[str]:
-    width = max(len(name) for name in planned)
-    lines = [f"stage times (wall clock; load average at start -> end, on {os.cpu_count()} CPUs):"]
-    for stage in done:
+def table(done: list[Stage], planned: list[str], elapsed: float | None = None) -> list[str]:
+    """The stages' times; ``elapsed``, the run's own wall-clock time (the stages overlap), ends it."""
+    names, _ = parse(planned)
+    width = max(len(name) for name in names)
+    lines = [
+        f"stage times (start: minutes into the run; wall clock; CPU: user + system of the stage's processes; "
+        f"load average at start -> end, on {os.cpu_count()} CPUs):"
+    ]
+    for stage in sorted(done, key=lambda stage: stage.start):
         status = "" if stage.code == 0 else f"  FAILED (exit {stage.code})"
         lines.append(
-            f"  {stage.name:<{width}}  {stage.seconds:7.1f} s{minutes(stage.seconds):16}"
-            f"load {stage.load[0]:.1f} -> {stage.load[1]:.1f}{status}"
+            f"  {stage.name:<{width}}  {clock(stage.start):>6}  {stage.seconds:7.1f} s{minutes(stage.seconds):16}"
+            f"CPU {stage.cpu:7.1f} s  load {stage.load[0]:.1f} -> {stage.load[1]:.1f}{status}"
         )
-    lines += [f"  {name:<{width}}  not run" for name in planned[len(done) :]]
+    ran = {stage.name for stage in done}
+    lines += [f"  {name:<{width}}  not run" for name in names if name not in ran]
     total = sum(stage.seconds for stage in done)
-    lines.append(f"  {'total':<{width}}  {total:7.1f} s{minutes(total)}")
+    cpu = sum(stage.cpu for stage in done)
+    lines.append(f"  {'stages':<{width}}  {'':>6}  {total:7.1f} s{minutes(total):16}CPU {cpu:7.1f} s")
+    if elapsed is not None:
+        lines.append(
+            f"  {'total':<{width}}  {'':>6}  {elapsed:7.1f} s{minutes(elapsed)}  (wall clock, start to end)"
+        )
     return lines
 
 
@@ -69,13 +182,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("stages", nargs="+", help="make targets, in order")
+    parser.add_argument("stages", nargs="+", help="make targets, in order; STAGE:A,B waits for A and B")
     parser.add_argument(
         "--make", default=os.environ.get("MAKE", "make"), help="the make to run (default: $MAKE)"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="stages at once at most (default: 1)")
     args = parser.parse_args(argv)
-    done = run(args.stages, [args.make, "--no-print-directory"])
-    print("\n".join(table(done, args.stages)), flush=True)
+    try:
+        parse(args.stages)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.jobs < 1:
+        parser.error(f"--jobs must be 1 or more, not {args.jobs!r}")
+    start = time.monotonic()
+    done = run(args.stages, [args.make, "--no-print-directory"], jobs=args.jobs)
+    print("\n".join(table(done, args.stages, time.monotonic() - start)), flush=True)
     failed = [stage for stage in done if stage.code != 0]
     return failed[0].code if failed else 0
 

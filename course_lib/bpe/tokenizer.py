@@ -6,7 +6,6 @@ import functools
 import heapq
 import itertools
 import json
-import operator
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -642,10 +641,10 @@ class BPETokenizer:
                 continue  # a newer character in the pieces kept back may change the cut before them
             del pieces[n:]
             try:
-                ids.extend(self._ids_of(pieces, recut))
-                return ids, max(cut, start)
+                found = self._ids_of(pieces, recut)
             except _NewerCharacter:  # ... or in a piece before the cut
                 continue
+            return ids + found, max(cut, start)
         raise AssertionError("the pieces cut by the pattern itself are never refused")
 
     def decode(self, ids, skip_pad: bool = True) -> str:
@@ -870,6 +869,12 @@ class _ShortMerger:
        unit, tested with nothing on its left), and a pre-token with a space elsewhere starts from
        its bytes. ASCII text has nothing to save and starts from its bytes.
 
+    A new pre-token costs a few microseconds of Python calls, so the lookups are kept plain: a pair
+    is looked up as the tuple that ``zip`` makes (one tuple reused for the whole row; as fast over
+    the varied text of ``benchmarks/bench_bpe.py`` as integer keys ``first << shift | second``),
+    and a character's start is a tuple of ids, chained with no conversion (a Russian word's first
+    ids built a quarter faster than from characters standing for ids, read back with ``ord``).
+
     ``tests/unit/test_bpe.py`` compares it with :func:`merge_word` on random merge lists and on
     the real vocabularies' pre-tokens.
     """
@@ -877,15 +882,13 @@ class _ShortMerger:
     def __init__(self, tokens: list[bytes | None], byte_ids: list[int], ranks, size: int):
         shift = max(size, 1).bit_length()  # an id < size <= mask
         self.mask, self.none = (1 << shift) - 1, len(ranks) << shift  # a rank < len(ranks): none is above all
-        self.shift = shift
-        self.get = {a << shift | b: rank << shift | new for (a, b), (rank, new) in ranks.items()}.get
+        self.get = {pair: rank << shift | new for pair, (rank, new) in ranks.items()}.get
         self.byte_ids, self.ranks, self.tokens = byte_ids, ranks, tokens
         # GPT-2's files number the bytes 0-255: bytes.translate maps them; else a lookup per byte
         self.table = bytes(byte_ids) if max(byte_ids) < 256 else None
-        self.starts = _Starts(lambda c: self._start(chr(c), False))  # code point -> its tokens as characters
+        self.starts = _Starts(lambda c: self._start(c, False))  # a character -> the ids it starts as
         self.firsts = _Starts(lambda unit: self._start(unit, True))  # a pre-token's first unit -> the same
-        self.left_min: list[int] | None = None  # built at the first character that is not ASCII
-        self.by_character = size <= 0x110000  # every id is a character (chr)
+        self._build_limits()  # tables of the vocabulary alone, built with it (some 0.015 s for GPT-2's)
         self.encode = self._encoder()
 
     def __call__(self, piece: str) -> tuple[int, ...]:
@@ -893,58 +896,50 @@ class _ShortMerger:
 
     def _encoder(self):
         """``encode(piece)``, with what it reads bound once (a closure reads faster than attributes)."""
-        get, none, mask, shift, table, starts, firsts = (
+        get, none, mask, table, start, firsts = (
             self.get,
             self.none,
             self.mask,
-            self.shift,
             self.table,
-            self.starts,
+            self.starts.__getitem__,
             self.firsts,
         )
-        byte_id, ranks, by_character, short = (
-            self.byte_ids.__getitem__,
-            self.ranks,
-            self.by_character,
-            SHORT_PIECE,
-        )
-        lshift, or_, repeat = operator.lshift, operator.or_, itertools.repeat
+        byte_id, ranks, short = self.byte_ids.__getitem__, self.ranks, SHORT_PIECE
+        chain, repeat = itertools.chain.from_iterable, itertools.repeat
 
         def encode(piece: str) -> tuple[int, ...]:
             if len(piece) > short:  # the heap's O(length × log length)
                 return merge_word(list(map(byte_id, piece.encode("utf-8"))), ranks)
-            if piece.isascii() or piece.find(" ", 1) >= 0 or not by_character:
+            if piece.isascii() or piece.find(" ", 1) >= 0:
                 data = piece.encode("utf-8")
                 ids = [-1, *(data.translate(table) if table else map(byte_id, data)), -1]
             else:
                 k = 2 if piece[0] == " " else 1
-                ids = [-1, *map(ord, firsts[piece[:k]]), *map(ord, piece[k:].translate(starts)), -1]
-            vals = list(map(get, map(or_, map(lshift, ids, repeat(shift)), ids[1:]), repeat(none)))
+                ids = [-1, *firsts[piece[:k]], *chain(map(start, piece[k:])), -1]
+            vals = list(map(get, zip(ids, ids[1:], strict=False), repeat(none)))
             best = min(vals)
             while best != none:
                 i = vals.index(best)
                 ids[i] = new = best & mask
                 del ids[i + 1], vals[i]
-                vals[i - 1] = get(ids[i - 1] << shift | new, none)
-                vals[i] = get(new << shift | ids[i + 1], none)
+                vals[i - 1] = get((ids[i - 1], new), none)
+                vals[i] = get((new, ids[i + 1]), none)
                 best = min(vals)
             return tuple(ids[1:-1])
 
         return encode
 
-    def _start(self, unit: str, alone: bool) -> str:
-        """The tokens (as characters) that ``unit``'s bytes start from: one merged token if safe, else the bytes.
+    def _start(self, unit: str, alone: bool) -> tuple[int, ...]:
+        """The ids that ``unit``'s bytes start from: one merged token if safe, else the bytes' own.
 
         ``alone``: nothing is on its left (the first unit of a pre-token); else a character that is
         not a space (a space-ending token on the left is the one case ``__call__`` keeps apart).
         """
         data = unit.encode("utf-8")
         ids = [self.byte_ids[b] for b in data]
-        raw = "".join(map(chr, ids))
+        raw = tuple(ids)
         if len(ids) < 2:
             return raw
-        if self.left_min is None:
-            self._build_limits()
         spans = [(k, k + 1) for k in range(len(ids))]
         while len(ids) > 1:
             found = [
@@ -961,17 +956,18 @@ class _ShortMerger:
                 ):
                     return raw  # something around could take this part before its own merge
             ids[k : k + 2], spans[k : k + 2] = [new], [(spans[k][0], spans[k + 1][1])]
-        return chr(ids[0])
+        return (ids[0],)
 
     def _build_limits(self) -> None:
         """Per token, the lowest rank of a merge that joins it with a token on its left that does not end
         in a space, and with a token on its right that starts with a character's first byte."""
-        left, right = [len(self.ranks)] * len(self.tokens), [len(self.ranks)] * len(self.tokens)
+        tokens = self.tokens
+        left, right = [len(self.ranks)] * len(tokens), [len(self.ranks)] * len(tokens)
         for (a, b), (rank, _) in self.ranks.items():
-            if self.tokens[a][-1] != 0x20:
-                left[b] = min(left[b], rank)
-            if not 0x80 <= self.tokens[b][0] < 0xC0:
-                right[a] = min(right[a], rank)
+            if tokens[a][-1] != 0x20 and rank < left[b]:
+                left[b] = rank
+            if not 0x80 <= tokens[b][0] < 0xC0 and rank < right[a]:
+                right[a] = rank
         self.left_min, self.right_min = left, right
 
 
@@ -1014,7 +1010,15 @@ class _PieceCache(dict):
         self.misses = 0
 
     def __missing__(self, piece: str) -> tuple[int, ...]:
-        if self._checked and not piece.isascii() and not _older(piece):
+        # one of the NEWER_CHARACTERS? None where every character is below the first of them, U+0558
+        # (UTF-8 bytes below 0xd5: Latin, Greek, Cyrillic), the usual case, tested first in line: a call
+        # of a function costs as much here as the test
+        if (
+            self._checked
+            and not piece.isascii()
+            and max(piece.encode("utf-8", "surrogatepass")) >= 0xD5
+            and not NEWER_CHARACTERS.isdisjoint(piece)
+        ):
             raise _NewerCharacter(piece)
         self.misses += 1
         ids = self._encode_piece(piece)
@@ -1023,26 +1027,35 @@ class _PieceCache(dict):
         return ids
 
 
-def _older(piece: str) -> bool:
-    """``piece`` holds none of the ``NEWER_CHARACTERS``; quick where all its characters are below the first
-    of them, U+0558 (UTF-8 bytes below 0xd5: Latin, Greek, Cyrillic)."""
-    return max(piece.encode("utf-8", "surrogatepass")) < 0xD5 or NEWER_CHARACTERS.isdisjoint(piece)
-
-
 def _stream_chunks(texts: Iterable[str]) -> Iterator[str]:
-    """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk."""
-    parts, size = [], 0
+    """``texts`` checked (a ``str`` each, without a lone surrogate) and joined, about ``STREAM_CHUNK`` characters a chunk.
+
+    The checks are made a chunk at a time: a text that is not a ``str`` is reported as it is read, a lone
+    surrogate once its chunk is complete, so a non-``str`` later in the same chunk is reported first."""
+    parts, size, first = [], 0, 0  # first: the number of parts[0] among the texts
     for number, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(MESSAGES("text_not_str", index=number, type_name=type(text).__name__))
-        utf8(text, f"texts[{number}]")  # a lone surrogate is one character: it is in one text
         parts.append(text)
         size += len(text)
         if size >= STREAM_CHUNK:
-            yield "".join(parts)
-            parts, size = [], 0
+            yield _joined(parts, first)
+            parts, size, first = [], 0, number + 1
     if parts:
-        yield "".join(parts)
+        yield _joined(parts, first)
+
+
+def _joined(parts: list[str], first: int) -> str:
+    """``parts`` joined and checked for a lone surrogate by one encode of the whole chunk (a call per text
+    cost more than encoding a line); one is a ``ValueError`` that names its text, ``texts[first + k]``."""
+    chunk = "".join(parts)
+    try:
+        chunk.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate is one character: it is in one text
+        for number, text in enumerate(parts, first):
+            utf8(text, f"texts[{number}]")
+        raise AssertionError("unreachable: a lone surrogate is in one of the chunk's texts") from None
+    return chunk
 
 
 class _JoinedBytes:

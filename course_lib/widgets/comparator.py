@@ -25,7 +25,8 @@ from .tokens import js_class
 
 __all__ = ["MESSAGES", "MAX_TEXT", "TokenizerComparator", "tokenizer_comparator"]
 
-#: the longest text a box takes: what the page encodes with four tokenizers and draws within a frame
+#: the longest text a box takes: what the page encodes with four tokenizers within a frame and draws, a key's
+#: boxes within a frame, a paste's first ones within a frame and the rest over the frames after (js/comparator.js)
 MAX_TEXT = 1000
 #: the first article of the Universal Declaration of Human Rights, the issue's measured pair
 ARTICLE_1 = {

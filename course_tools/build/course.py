@@ -198,6 +198,12 @@ class Course:
                     f"{label} is stale against {self.sources[name].label}: run `{rebuild_command([name])}`"
                 )
                 continue
+            if _old_explorer_modules(committed):
+                problems.append(
+                    f"{label} saves an explorer's old JavaScript (course_lib/widgets/ changed since it was built): "
+                    f"run `{rebuild_command([name])}`"
+                )
+                continue
             unexecuted = [
                 i + 1
                 for i, c in enumerate(committed.cells)
@@ -295,6 +301,24 @@ class Course:
             except ValueError:
                 out[path] = None
         return out
+
+
+def _old_explorer_modules(nb) -> list[str]:
+    """The models of ``nb``'s saved widget state whose module no live explorer of course_lib loads now.
+
+    An explorer's JavaScript is saved with it: after a change to ``course_lib/widgets/``, the site, the decks
+    and JupyterLab would run the old one from the committed notebook until the lesson is rebuilt.
+    """
+    state = (
+        nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    )
+    saved = {key: model for key, model in state.items() if model.get("model_module") == "anywidget"}
+    if not saved:
+        return []
+    from course_lib.widgets import LiveExplorer  # imports anywidget: only for a lesson with explorers
+
+    current = {explorer._esm for explorer in LiveExplorer.__subclasses__()}
+    return [key for key, model in saved.items() if model.get("state", {}).get("_esm") not in current]
 
 
 def _comparable(nb) -> tuple:

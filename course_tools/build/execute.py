@@ -32,6 +32,33 @@ class ExecutionError(RuntimeError):
     """A lesson that did not run to the end."""
 
 
+def lesson_client(nb: nbformat.NotebookNode, cwd: Path, **hooks):
+    """An nbclient ``NotebookClient`` for ``nb`` as the lesson build runs it: the course's cell
+    timeout, the kernel started in ``cwd``, widget state kept, no cell allowed to fail; ``hooks``
+    are nbclient's callbacks (``on_cell_start=...``). ``benchmarks/bench_lessons.py`` times lessons with it."""
+    from nbclient import NotebookClient
+
+    return NotebookClient(
+        nb,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cwd)}},
+        record_timing=False,
+        store_widget_state=True,
+        allow_errors=False,
+        **hooks,
+    )
+
+
+def kernel_env(root: Path | None = None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """The kernel's environment: this process's, plus ``env``, with a fixed hash seed (set ordering
+    in printed outputs depends on it) and ``root`` first on ``PYTHONPATH`` when given."""
+    env = dict(os.environ, **(env or {}), PYTHONHASHSEED="0")
+    if root is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+    return env
+
+
 def execute(
     nb: nbformat.NotebookNode,
     *,
@@ -55,7 +82,6 @@ def execute(
         env: variables set in the kernel's environment besides this process's (the portability
             test's rebuild runs the kernel as on another machine: ``tests/portability/rebuild.py``).
     """
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     running: dict = {}
@@ -63,23 +89,10 @@ def execute(
     def started(cell, cell_index, **_):
         running["index"] = cell_index
 
-    client = NotebookClient(
-        nb,
-        timeout=CELL_TIMEOUT_S,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(cwd)}},
-        record_timing=False,
-        store_widget_state=True,
-        allow_errors=False,
-        on_cell_start=started,
-    )
+    client = lesson_client(nb, cwd, on_cell_start=started)
     cwd.mkdir(parents=True, exist_ok=True)
-    # set ordering in printed outputs depends on the hash seed
-    env = dict(os.environ, **(env or {}), PYTHONHASHSEED="0")
-    if root is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     try:
-        client.execute(env=env)
+        client.execute(env=kernel_env(root, env))
     except CellExecutionError as error:
         raise ExecutionError(
             _describe(nb, lesson, lang, running.get("index"), where, f"{error.ename}: {error.evalue}")

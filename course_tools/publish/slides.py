@@ -4,6 +4,7 @@ temporary folder inside ``slides/`` and moved into place only when everything is
 """
 
 import copy
+import json
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -47,7 +48,8 @@ ANYWIDGET_FILES = [
 
 # What the decks load, as (path in node_modules, path in slides/assets). MathJax 2 is a
 # large package: only the TeX input, the CommonHTML output, its web fonts, the extensions
-# that the TeX-AMS_CHTML-full configuration loads, and the menu's texts in the course's languages.
+# that the TeX-AMS_CHTML-full configuration loads, and the menu's texts in the course's languages
+# (mathjax_localizations: those MathJax has).
 ASSET_FILES = [
     ("reveal.js/dist/reveal.js", "reveal.js/dist/reveal.js"),
     ("reveal.js/dist/reveal.css", "reveal.js/dist/reveal.css"),
@@ -69,7 +71,7 @@ ASSET_FILES = [
     ("mathjax/jax/output/PreviewHTML", "mathjax/jax/output/PreviewHTML"),
     ("mathjax/jax/element", "mathjax/jax/element"),
     ("mathjax/fonts/HTML-CSS/TeX/woff", "mathjax/fonts/HTML-CSS/TeX/woff"),
-] + [(f"mathjax/localization/{lang}", f"mathjax/localization/{lang}") for lang in LANGUAGES]
+]
 ASSET_IGNORE = shutil.ignore_patterns(
     "a11y",  # MathJax's accessibility explorer (3.7 MB): loaded only when switched on in its menu
     "*.map",
@@ -93,6 +95,7 @@ URLS = {
 FONTS_URL = f"../assets/{STYLESHEET}"
 
 ANYWIDGET_URL = "../assets/anywidget/index"  # require.js adds the .js
+WIDGET_RENDERER_DIR = URLS["widget_renderer_url"].rsplit("/", 1)[0]  # and the renderer's icon fonts
 # the handouts' nbconvert template, a folder beside the decks' (slides/handout/)
 HANDOUT_TEMPLATE = "handout"
 NOTES_PLUGIN = "reveal.js/plugin/notes"
@@ -118,8 +121,16 @@ def map_anywidget(deck: str) -> str:
             [f"the deck template no longer loads require.js as {tag}: map_anywidget must follow it"]
         )
     # waitSeconds 0: no time limit on a module's load (require.js gives up after 7 s by default, and the
-    # widget renderer then looks for anywidget on a CDN; on a busy machine a deck's load took longer)
-    config = f'<script>require.config({{waitSeconds: 0, paths: {{anywidget: "{ANYWIDGET_URL}"}}}});</script>'
+    # widget renderer then looks for anywidget on a CDN; on a busy machine a deck's load took longer).
+    # The renderer's AMD modules ("@jupyter-widgets/base", "@jupyter-widgets/html-manager/dist/libembed-amd", ...)
+    # each declare its icon fonts relative to the URL require.js gives the module: without these paths,
+    # <deck folder>/@jupyter-widgets/..., which does not exist (the site's widgets-setup.js does the same)
+    paths = {
+        "anywidget": ANYWIDGET_URL,
+        "@jupyter-widgets/html-manager/dist": WIDGET_RENDERER_DIR,
+        "@jupyter-widgets": WIDGET_RENDERER_DIR,
+    }
+    config = f"<script>require.config({json.dumps({'waitSeconds': 0, 'paths': paths})});</script>"
     return deck.replace(tag, tag + "\n" + config, 1)
 
 
@@ -230,9 +241,24 @@ def course_index(course: Course, lang: str, names: Sequence[str] = ()) -> str:
 # ----------------------------------------------------------------------------- build
 
 
+def mathjax_localizations(node_modules: Path) -> list[tuple[str, str]]:
+    """MathJax 2's menu texts in each course language it has texts for, as ``ASSET_FILES`` lists files.
+
+    MathJax lists its own languages and never asks for another: a language of the course that MathJax
+    lacks (Hindi, Romanian, ...) needs none, and is no reason to stop the build.
+    """
+    folder = "mathjax/localization"
+    return [
+        (f"{folder}/{lang}", f"{folder}/{lang}")
+        for lang in LANGUAGES
+        if (node_modules / folder / lang).is_dir()
+    ]
+
+
 def copy_assets(config: Config, dest: Path) -> None:
     """Copy what the decks load from node_modules into ``dest`` (the future slides/assets)."""
-    missing = missing_sources(config.node_modules, ASSET_FILES)
+    files = ASSET_FILES + mathjax_localizations(config.node_modules)
+    missing = missing_sources(config.node_modules, files)
     if missing:
         raise SlidesError(
             [
@@ -240,7 +266,7 @@ def copy_assets(config: Config, dest: Path) -> None:
                 "(`make slides` does it)"
             ]
         )
-    copy_sources(config.node_modules, ASSET_FILES, dest, ignore=ASSET_IGNORE)
+    copy_sources(config.node_modules, files, dest, ignore=ASSET_IGNORE)
     # lesson 2's comparator loads gpt-tokenizer's encoders from beside the widget renderer
     # from lesson 2's own npm project (course_lib.bpe.vocabularies.NODE_MODULES): without them a page's
     # comparator could only say "not in this copy", so the build stops instead

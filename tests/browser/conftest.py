@@ -20,8 +20,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -362,15 +364,37 @@ def _stop(proc: subprocess.Popen) -> None:
         pass
 
 
+# Servers being stopped: a server takes seconds to shut its kernels down, which the next test need not
+# wait for; the session waits for every one of them at its end (``lab_servers_stopped``).
+STOPPING: list[threading.Thread] = []
+STOP_TIMEOUT_S = 60
+
+
+@pytest.fixture(scope="session")
+def lab_servers_stopped() -> Iterator[None]:
+    """At the session's end, every JupyterLab the tests started has stopped, its kernels with it."""
+    yield
+    for thread in STOPPING:
+        thread.join(timeout=STOP_TIMEOUT_S)
+    assert not [thread for thread in STOPPING if thread.is_alive()], "a JupyterLab did not stop"
+
+
+def _stop_later(proc: subprocess.Popen) -> None:
+    thread = threading.Thread(target=_stop, args=(proc,), name=f"stop JupyterLab {proc.pid}", daemon=True)
+    thread.start()
+    STOPPING.append(thread)
+
+
 @pytest.fixture
-def jupyterlab(tmp_path, notebooks_untouched):
+def jupyterlab(tmp_path, notebooks_untouched, lab_servers_stopped):
     """``jupyterlab(locale="en")`` starts a fresh JupyterLab and returns a ``Lab``; stopped at teardown.
 
     The server comes from the course's environment (this interpreter), listens on 127.0.0.1 on a
     free port with a random token, serves a temporary copy of notebooks/ (autosave writes outputs
     back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path. It
     runs with ``make lab``'s offline options (``options`` replaces them) and records what it tries
-    to reach off the machine.
+    to reach off the machine. It is stopped after the test, while the next one runs; the session
+    ends once every server has stopped.
     """
     started: list[subprocess.Popen] = []
 
@@ -425,8 +449,8 @@ def jupyterlab(tmp_path, notebooks_untouched):
     try:
         yield start
     finally:
-        for proc in started:
-            _stop(proc)
+        for proc in started:  # stopped while the next test runs; the session waits for them
+            _stop_later(proc)
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -544,3 +568,49 @@ LOCAL_FONT_FACES = """() => {
     for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (e) {} }
     return found;
 }"""
+
+
+# The file each @font-face of the page's readable style sheets would load first: the first url() of its src
+# in a format Chromium reads (it skips embedded-opentype and svg), resolved as the browser resolves it.
+# A face whose first file is missing costs a failed request whenever the page draws with it — and which of two
+# faces of one family wins depends on the order their sheets arrived in, so a page can pass a traffic check
+# many times and fail it once (the widget renderer's modules declared Font Awesome at <page>/@jupyter-widgets/).
+FONT_FACE_SOURCES = r"""() => {
+    const found = [];
+    const walk = (rules, base) => {
+        for (const rule of rules) {
+            if (rule.cssRules) walk(rule.cssRules, base);
+            if (rule.type !== CSSRule.FONT_FACE_RULE) continue;
+            const src = rule.style.getPropertyValue('src');
+            const sources = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)(?:\s*format\(\s*["']?([^"')]*)["']?\s*\))?/g;
+            for (const m of src.matchAll(sources)) {
+                if (m[4] && !/^(woff2|woff|truetype|opentype)$/.test(m[4])) continue;
+                const url = m[1] ?? m[2] ?? m[3];
+                if (!url.startsWith('data:'))
+                    found.push([rule.style.getPropertyValue('font-family'), new URL(url, base).href]);
+                break;
+            }
+        }
+    };
+    for (const sheet of document.styleSheets) {
+        try { walk(sheet.cssRules, sheet.href || document.baseURI); } catch (e) {}
+    }
+    return found;
+}"""
+
+
+def missing_font_files(page, served: dict[str, Path]) -> list[str]:
+    """The @font-face sources (FONT_FACE_SOURCES) of ``page`` that name no file: file:// URLs are looked up
+    as they are, http ones through ``served`` (a server's origin, "http://127.0.0.1:port", -> the folder it
+    serves); any other is missing."""
+    missing = []
+    for family, url in page.evaluate(FONT_FACE_SOURCES):
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.scheme == "file":
+            path = Path(urllib.request.url2pathname(parsed.path))
+        else:
+            folder = served.get(f"{parsed.scheme}://{parsed.netloc}")
+            path = None if folder is None else folder / urllib.parse.unquote(parsed.path.lstrip("/"))
+        if path is None or not path.is_file():
+            missing.append(f"{family}: {url}")
+    return sorted(set(missing))

@@ -10,8 +10,12 @@ click unfolds, in both languages, on the site and in the decks from ``file://`` 
 - **Within a frame**: 1 000 characters typed in (the box's limit), the four tokenizers' tokens and ids
   drawn; the time from the input event to the boxes drawn and laid out is reported, a key's median must
   be under a frame at 60 Hz, 16.7 ms, and the ids shown in each row equal Python's. A key builds only the
-  boxes whose ids changed, a paste of 1 000 characters no page has seen builds each of its boxes once;
-  a paste's time is reported.
+  boxes whose ids changed.
+- **A paste in slices**: a paste of 1 000 characters no page has seen (some 2 000 boxes) draws, in the frame
+  of its input event, the readout, every row's head (tokens, per word, ×English) and its first boxes, laid
+  out within a frame (median under 16.7 ms); the other boxes come over the animation frames after, each
+  built once, until every row shows Python's ids (both times reported). Text typed while they are coming
+  leaves, at every frame, only the new text's first ids in each row, and in the end all of them.
 - **A click** on a token of the course's BPE shows its merge tree down to its bytes, equal to
   :meth:`TokenizerComparator.merge_tree`.
 - **Offline**: on lesson 2's site page and in its deck, opened from ``file://``, the encoders come from
@@ -45,13 +49,15 @@ LESSON_SUFFIX = "_subword_tokens"
 CLASS = "tokenizer-comparator"
 VIEWPORT = lesson5.VIEWPORT
 FRAME_MS = 1000 / 60
+FIRST_BOXES = 16  # each row's first boxes, drawn with the input (js/comparator.js, FIRST)
+PASTE_ROUNDS = 3
 LAB_TIMEOUT_MS = 120_000
 TEXTS = {
     "held-out en": course_corpus("en", "heldout"),
     "held-out ru": course_corpus("ru", "heldout"),
     "tricky": TRICKY,
     # U+FEFF, which gpt-tokenizer 4.0.0 alone did not merge and cut as a space, and U+0085, which its
-    # patterns did not take for one (js/comparator.js, keepByteOrderMark and tiktokenSpaces)
+    # patterns did not take for one (js/comparator.js, lookUpBytes and tiktokenSpaces)
     "U+FEFF and U+0085": [
         "\ufeff",
         "a\ufeff",
@@ -132,6 +138,49 @@ def test_js_ids_equal_python_ids_on_held_out_text(module_page, references, cours
     record_property("ids", "; ".join(lines))
 
 
+# every sequence of one or two bytes, and of three and four bytes from the ends of each range a UTF-8 byte can be in
+UTF8_EDGES = [
+    0x00,
+    0x7F,
+    0x80,
+    0x8F,
+    0x90,
+    0x9F,
+    0xA0,
+    0xBF,
+    0xC0,
+    0xC1,
+    0xC2,
+    0xDF,
+    0xE0,
+    0xED,
+    0xEF,
+    0xF0,
+    0xF4,
+    0xF5,
+    0xFF,
+]
+SAME_AS_DECODER = """edges => { const strict = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true});
+    const decode = bytes => { try { return strict.decode(bytes); } catch { return undefined; } };
+    const keys = [];
+    for (let a = 0; a < 256; a++) { keys.push([a]); for (let b = 0; b < 256; b++) keys.push([a, b]); }
+    for (const a of edges) for (const b of edges) for (const c of edges) {
+        keys.push([a, b, c]); for (const d of edges) keys.push([a, b, c, d]); }
+    keys.push([0xEF, 0xBB, 0xBF], [0xEF, 0xBB, 0xBF, 0x41], [0xD0, 0x9F, 0xF0, 0x9F, 0x98, 0x80]);
+    const differ = keys.filter(k => explorer.utf8Text(Uint8Array.from(k)) !== decode(Uint8Array.from(k)));
+    return [keys.length, differ.slice(0, 5)]; }"""
+
+
+def test_the_lookups_utf8_decoding_is_the_decoders(module_page):  # noqa: F811
+    """js/comparator.js decodes the bytes of each pair gpt-tokenizer tries itself (utf8Text, a TextDecoder call
+    each was most of the time of a paste): the same text as a strict TextDecoder that keeps a byte order mark, or
+    undefined where that one refuses the bytes."""
+    page, load = module_page
+    assert "utf8Text" in load(widgets.tokenizer_comparator(BPETokenizer.train(["ab"] * 3, vocab_size=260)))
+    n, differ = page.evaluate(SAME_AS_DECODER, UTF8_EDGES)
+    assert n > 65_000 and differ == [], differ
+
+
 def render(page, explorer, encodings=True):
     page.set_content("<!DOCTYPE html><html><body></body></html>")
     if encodings:
@@ -155,23 +204,51 @@ def loaded(page, timeout=lesson5.TIMEOUT_MS):
     return page.locator(f".{CLASS}").first
 
 
+# each row's head and the ids of the boxes the browser renders (an input hides the older text's boxes at once and
+# removes them in the next frame)
 SHOWN = """root => Object.fromEntries([...root.querySelectorAll('.course-comparator-row')].map(row =>
     [row.dataset.tokenizer, {head: row.querySelector('.course-comparator-head').textContent,
-     ids: [...row.querySelectorAll('.course-comparator-token')].map(b => Number(b.dataset.id))}]))"""
+     ids: [...row.querySelectorAll('.course-comparator-token')].filter(b => b.checkVisibility())
+         .map(b => Number(b.dataset.id))}]))"""
 
-# the whole text set at once, as a paste: from the input event to the boxes drawn and laid out (the layout a
-# frame would do next, forced by reading the explorer's height inside the time), and the boxes it built
-TYPE = """(root, text) => { const input = root.querySelector('input[name=text]');
-    const built = new MutationObserver(() => {});
+# the whole text set at once, as a paste, from the input event: `first`, the time to the frame it is drawn in laid
+# out (the layout that frame does next, forced by reading the explorer's height inside the time), and what that
+# frame shows: the readout and each row's head and boxes (`firstShown`), and what it paints (`inputFrame`: the
+# same boxes, or that frame did more work than `first` counts); `all`, the time to its last box laid out,
+# the rows filled over the animation frames after (the rows' aria-busy gone), `boxes`, the boxes built in all,
+# and `hidden`, the boxes still in the page that it does not render (the older text's, which must be gone)
+TYPE = (
+    """async (root, text) => { const input = root.querySelector('input[name=text]');
+    const records = [];
+    const built = new MutationObserver(found => records.push(...found));
     built.observe(root, {childList: true, subtree: true});
     input.value = text; const start = performance.now();
     input.dispatchEvent(new Event('input', {bubbles: true}));
     root.offsetHeight;
-    const ms = performance.now() - start;
-    const boxes = built.takeRecords().flatMap(r => [...r.addedNodes])
-        .filter(n => n.nodeType === 1 && n.matches('.course-comparator-token')).length;
+    const first = performance.now() - start;
+    const firstShown = ("""
+    + SHOWN
+    + """)(root);
+    const firstReadout = root.querySelector('.course-explorer-readout').textContent;
+    // the input's frame: the animation-frame callbacks asked for during the input run before it paints, this
+    // one after the explorer's; the boxes it shows must still be the input's own (no slice in that frame)
+    await new Promise(requestAnimationFrame);
+    const inputFrame = ("""
+    + SHOWN
+    + """)(root);
+    while (root.querySelector('.course-comparator-rows[aria-busy]')) {
+        if (performance.now() - start > 10000) throw new Error('boxes still missing after 10 s');
+        await new Promise(requestAnimationFrame);
+    }
+    root.offsetHeight;
+    const all = performance.now() - start;
+    records.push(...built.takeRecords());
     built.disconnect();
-    return {ms, boxes}; }"""
+    const boxes = records.flatMap(r => [...r.addedNodes])
+        .filter(n => n.nodeType === 1 && n.matches('.course-comparator-token')).length;
+    const hidden = [...root.querySelectorAll('.course-comparator-token')].filter(b => !b.checkVisibility()).length;
+    return {first, all, firstShown, firstReadout, inputFrame, boxes, hidden}; }"""
+)
 
 
 def rebuilt(before: dict, after: dict) -> int:
@@ -214,18 +291,9 @@ def check_shows_python(root, text, english, references, course):
     return shown
 
 
-def test_typing_1000_characters_is_drawn_within_a_frame(
-    offline_page, references, course_tok, record_property
-):
-    """A key typed at the end of 1 000 characters is drawn and laid out within a frame, and builds only the
-    boxes whose ids changed; a paste of 1 000 new characters builds each of its boxes once (its time is
-    reported: more than a frame on a slow machine, where the browser's layout and painting of some 2 000
-    boxes alone take longer)."""
-    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url), "blank page")
-    explorer = widgets.tokenizer_comparator(course_tok)
-    root = render(page, explorer)
-    # the renderer's main thread's own time (DevTools' metrics in thread time), which other processes on a
-    # loaded machine do not lengthen as they lengthen the time by the clock
+def thread_clock(page):
+    """The renderer's main thread's own time in ms, as DevTools' metrics count it (thread time), which other
+    processes on a loaded machine do not lengthen as they lengthen the time by the clock."""
     devtools = page.context.new_cdp_session(page)
     devtools.send("Performance.enable", {"timeDomain": "threadTicks"})
 
@@ -233,16 +301,164 @@ def test_typing_1000_characters_is_drawn_within_a_frame(
         metrics = devtools.send("Performance.getMetrics")["metrics"]
         return 1000 * next(m["value"] for m in metrics if m["name"] == "ThreadTime")
 
-    # a paste: 12 texts of 1 000 characters the page has not seen, each replacing the last
-    pasted, pasted_cpu = [], []
-    for text in pastes():
-        before = root.evaluate(SHOWN)
-        cpu = thread_ms()
-        done = root.evaluate(TYPE, text)
-        pasted_cpu.append(thread_ms() - cpu)
-        assert done["boxes"] == rebuilt(before, root.evaluate(SHOWN)), text[:40]
-        pasted.append(done["ms"])
-    check_shows_python(root, text, explorer.english, references, course_tok)
+    return thread_ms
+
+
+def summary(times):
+    return f"median {statistics.median(times):.1f} ms, p95 {sorted(times)[int(0.95 * len(times)) - 1]:.1f} ms"
+
+
+def test_a_paste_of_1000_characters_is_drawn_within_a_frame_and_completed_in_slices(
+    offline_page, references, course_tok, record_property
+):
+    """A paste of 1 000 characters no page has seen (some 2 000 boxes, more than the browser lays out in a
+    frame): the frame it is drawn in holds the readout, every row's head (tokens, per word, ×English) and its
+    first boxes, laid out within a frame at 60 Hz (the median of 12 pastes; on this shared machine a busy
+    moment only adds time, so a round over that is measured again, the same 12 pastes in a new page, whose
+    encoders have seen none of them, 3 rounds at most); nothing else is done in that frame; the other boxes
+    come over the frames after, each built once, and in the end every row shows Python's ids."""
+    explorer = widgets.tokenizer_comparator(course_tok)
+    rounds = []
+    texts = pastes(12)
+    traffics = []
+    for _ in range(PASTE_ROUNDS):
+        page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url), "blank page")
+        traffics.append(traffic)
+        root = render(page, explorer)
+        thread_ms = thread_clock(page)
+        first, done, cpu, n_first, n_all = [], [], [], [], []
+        for text in texts:
+            before = root.evaluate(SHOWN)
+            clock = thread_ms()
+            pasted = root.evaluate(TYPE, text)
+            cpu.append(thread_ms() - clock)
+            shown = check_shows_python(root, text, explorer.english, references, course_tok)
+            assert pasted["boxes"] == rebuilt(before, shown), text[:40]
+            assert pasted["hidden"] == 0, text[:40]
+            # the first frame: the readout and the heads as they end, and each row's first boxes
+            assert (
+                pasted["firstReadout"]
+                == widgets.tokenizer_comparator(course_tok, text, explorer.english).readout()
+            )
+            for name, row in pasted["firstShown"].items():
+                assert row["head"] == shown[name]["head"], (name, text[:40])
+                assert row["ids"] == shown[name]["ids"][: len(row["ids"])], (name, text[:40])
+                assert len(row["ids"]) >= min(FIRST_BOXES, len(shown[name]["ids"])), (name, text[:40])
+                assert pasted["inputFrame"][name]["ids"] == row["ids"], (name, "a slice in the input's frame")
+            n_first.append(sum(len(row["ids"]) for row in pasted["firstShown"].values()))
+            n_all.append(sum(len(row["ids"]) for row in shown.values()))
+            first.append(pasted["first"])
+            done.append(pasted["all"])
+        rounds.append(
+            f"its first frame (readout, heads, {statistics.median(n_first):.0f} boxes of "
+            f"{statistics.median(n_all):.0f}) laid out {summary(first)}; all boxes laid out {summary(done)} "
+            f"(the renderer's thread time to the last box: {summary(cpu)})"
+        )
+        if statistics.median(first) < FRAME_MS:
+            break
+    line = "a paste of 1 000 new characters: " + "; again: ".join(rounds)
+    print("\n" + line)
+    record_property("timings", line)
+    assert statistics.median(first) < FRAME_MS, line
+    # a click on the last box of the course's row, one built frames after the input, unfolds its merges
+    last = root.locator("[data-tokenizer=course] button.course-comparator-token").last
+    last.click()
+    token_id = int(last.get_attribute("data-id"))
+    assert tree_of(root.evaluate(TREE)) == explorer.merge_tree(token_id)
+    # and the boxes built after it, for a new text, show whether they are that token (aria-pressed)
+    root.evaluate(TYPE, "ж" + text[1:])
+    pressed = root.evaluate(
+        "r => [...r.querySelectorAll('[data-tokenizer=course] button')].map(b => [b.dataset.id, b.ariaPressed])"
+    )
+    assert len(pressed) > FIRST_BOXES, len(pressed)
+    assert all((int(i) == token_id) == (p == "true") for i, p in pressed), token_id
+    for traffic in traffics:
+        traffic.assert_clean()
+
+
+# a text typed while the boxes of the one before are still coming (`a` pasted, a frame drawn, then `b`): the ids
+# every row shows at each frame until all of b's boxes are laid out, whether a's were still coming, and for each
+# row how many of the boxes built for `a` are still in the page, first in the row, at the end
+MIDWAY = (
+    """async (root, [a, b]) => { const input = root.querySelector('input[name=text]');
+    const type = text => { input.value = text; input.dispatchEvent(new Event('input', {bubbles: true})); };
+    const shown = () => Object.fromEntries(Object.entries(("""
+    + SHOWN
+    + """)(root)).map(([name, row]) => [name, row.ids]));
+    type(a);
+    await new Promise(requestAnimationFrame);
+    const pending = root.querySelector('.course-comparator-rows[aria-busy]') !== null;
+    const older = new Set(root.querySelectorAll('.course-comparator-token'));
+    const builtForA = Object.fromEntries([...root.querySelectorAll('.course-comparator-row')].map(row =>
+        [row.dataset.tokenizer, [...row.querySelectorAll('.course-comparator-token')]
+            .filter(box => box.checkVisibility()).length]));
+    type(b);
+    const frames = [shown()];
+    const start = performance.now();
+    while (root.querySelector('.course-comparator-rows[aria-busy]')) {
+        if (performance.now() - start > 10000) throw new Error('boxes still missing after 10 s');
+        await new Promise(requestAnimationFrame);
+        frames.push(shown());
+    }
+    const kept = Object.fromEntries([...root.querySelectorAll('.course-comparator-row')].map(row => {
+        const boxes = [...row.querySelectorAll('.course-comparator-token')];
+        const n = boxes.filter(box => older.has(box)).length;
+        return [row.dataset.tokenizer, boxes.slice(0, n).every(box => older.has(box)) ? n : -1];
+    }));
+    return {pending, frames, builtForA, kept}; }"""
+)
+
+
+def common_prefix(a: list, b: list) -> int:
+    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+@pytest.mark.parametrize("change", ["another paste", "a paste with the same start", "a key at the end"])
+def test_input_while_the_boxes_are_coming_leaves_only_the_new_texts_boxes(
+    offline_page, references, course_tok, change
+):
+    """A text typed while a paste's boxes are still coming: at every frame after it each row shows the first of
+    the new text's ids, none of the older text's past them, and in the end all of them, Python's; the boxes
+    already built whose ids did not change are kept (a key at the end rebuilds only its own). The new text
+    shares no first id with the older one, or its first two ("0. "), or all but the last few."""
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url), "blank page")
+    explorer = widgets.tokenizer_comparator(course_tok)
+    root = render(page, explorer)
+    texts = pastes(4)
+    a, b = {
+        "another paste": (texts[0], texts[2]),
+        "a paste with the same start": (texts[0], texts[1]),
+        "a key at the end": (texts[0], texts[0][:-1] + "ж"),
+    }[change]
+    seen = root.evaluate(MIDWAY, [a, b])
+    assert seen["pending"], (
+        "the paste's boxes were all drawn in one frame: nothing came after it to interrupt"
+    )
+    shown = check_shows_python(root, b, explorer.english, references, course_tok)
+    assert seen["frames"][-1] == {name: row["ids"] for name, row in shown.items()}
+    for k, frame in enumerate(seen["frames"]):
+        for name, ids in frame.items():
+            assert ids == shown[name]["ids"][: len(ids)], (
+                f"frame {k}, {name}: boxes that are not b's first ids"
+            )
+    for name, row in shown.items():
+        ids_a = python_ids(name, a, references, course_tok)
+        same = common_prefix(ids_a, row["ids"])
+        assert (same == 0) == (change == "another paste") and (same == 2) == (
+            change.endswith("same start")
+        ), same
+        assert seen["kept"][name] == min(seen["builtForA"][name], same), name
+    traffic.assert_clean()
+
+
+def test_typing_1000_characters_is_drawn_within_a_frame(
+    offline_page, references, course_tok, record_property
+):
+    """A key typed at the end of 1 000 characters is drawn and laid out within a frame, and builds only the
+    boxes whose ids changed."""
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url), "blank page")
+    explorer = widgets.tokenizer_comparator(course_tok)
+    root = render(page, explorer)
     # typing: the text grows a character at a time to 1 000 (the box's limit), Russian then English
     heldout = " ".join(TEXTS["held-out ru"] + TEXTS["held-out en"])
     start = heldout.index("Все") if "Все" in heldout else 0
@@ -253,21 +469,17 @@ def test_typing_1000_characters_is_drawn_within_a_frame(
         before = root.evaluate(SHOWN)
         done = root.evaluate(TYPE, text[:n])
         assert done["boxes"] == rebuilt(before, root.evaluate(SHOWN)), n
-        keys.append(done["ms"])
+        keys.append(done["first"])
     check_shows_python(root, text, explorer.english, references, course_tok)
     # and from the keyboard, at the end of 999 characters
     root.locator("input[name=text]").fill(text[:999])
     root.locator("input[name=text]").press("End")
     page.keyboard.type("ж")
-    assert root.evaluate(SHOWN)["course"]["ids"] == course_tok.encode(text[:999] + "ж", disallowed_special=())
-
-    def summary(times):
-        return f"median {statistics.median(times):.1f} ms, p95 {sorted(times)[int(0.95 * len(times)) - 1]:.1f} ms"
-
-    line = (
-        f"four tokenizers drawn and laid out after a key typed at 960-1 000 characters: {summary(keys)}; "
-        f"after a paste of 1 000 new characters: {summary(pasted)} (the renderer's thread time: {summary(pasted_cpu)})"
+    page.wait_for_function(
+        "root => !root.querySelector('.course-comparator-rows[aria-busy]')", arg=root.element_handle()
     )
+    assert root.evaluate(SHOWN)["course"]["ids"] == course_tok.encode(text[:999] + "ж", disallowed_special=())
+    line = f"four tokenizers drawn and laid out after a key typed at 960-1 000 characters: {summary(keys)}"
     print("\n" + line)
     record_property("timings", line)
     assert statistics.median(keys) < FRAME_MS, line

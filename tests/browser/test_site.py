@@ -42,6 +42,7 @@ from tests.browser.conftest import (
     foreign_fonts,
     is_file,
     is_local,
+    missing_font_files,
     save_screenshot,
 )
 
@@ -118,13 +119,16 @@ def settle(page) -> None:
     page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
 
 
-def assert_course_fonts(page) -> None:
+def assert_course_fonts(page, site_root: dict[str, str]) -> None:
     """Every text of the page (navigation, headings, prose, lists, tables, code, outputs, widgets) was
-    drawn by the course's own web fonts, MathJax's or the theme's icons: never by the machine's fonts."""
+    drawn by the course's own web fonts, MathJax's or the theme's icons: never by the machine's fonts; and
+    every web font the page declares is a file of the site, whether it was opened from file:// or the server."""
     foreign = foreign_fonts(FontProbe(page).fonts("body"), course_font)
     assert foreign == {}, f"text of {page.url} drawn by fonts that are not the course's: {foreign}"
     local = page.evaluate(LOCAL_FONT_FACES)
     assert local == [], f"{page.url} would take these fonts from the machine: {local}"
+    missing = missing_font_files(page, {site_root["http"]: SITE})
+    assert missing == [], f"{page.url} declares web fonts the site does not have: {missing}"
 
 
 # ----------------------------------------------------------------------------- every lesson page
@@ -197,7 +201,7 @@ def test_lesson_page_complete_offline_and_typeset(site_root, site_page, where, n
     assert facts["switch"] == [[other, f"../{other}/{name}.html"] for other in others]
     assert facts["download"] == [f"{name}.ipynb"]
     assert (SITE / lang / f"{name}.ipynb").read_bytes() == COURSE.config.notebook(name, lang).read_bytes()
-    assert_course_fonts(page)
+    assert_course_fonts(page, site_root)
     traffic.assert_clean()
 
 
@@ -269,7 +273,7 @@ def test_home_page_lists_every_lesson_with_its_deck_and_notebook(site_root, site
         "() => [...document.querySelectorAll('article a')].map(a => a.getAttribute('href'))"
     )
     assert "glossary.html" in links and f"../slides/{lang}/index.html" in links
-    assert_course_fonts(page)
+    assert_course_fonts(page, site_root)
     traffic.assert_clean()
 
 
@@ -284,7 +288,7 @@ def test_glossary_page(site_root, site_page, lang):
     assert page.evaluate("document.querySelector('article h1').textContent").startswith(
         TEXT("glossary", lang)
     )
-    assert_course_fonts(page)
+    assert_course_fonts(page, site_root)
     traffic.assert_clean()
 
 

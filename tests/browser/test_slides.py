@@ -27,6 +27,7 @@ from tests.browser.conftest import (
     course_font,
     foreign_fonts,
     is_file,
+    missing_font_files,
     save_screenshot,
 )
 
@@ -344,6 +345,8 @@ def test_deck_offline_complete_and_typeset(deck_page, name, lang):
     assert foreign == {}, f"text of {lang}/{name}.html drawn by fonts that are not the course's: {foreign}"
     local = page.evaluate(LOCAL_FONT_FACES)
     assert local == [], f"{lang}/{name}.html would take these fonts from the machine: {local}"
+    missing = missing_font_files(page, {})
+    assert missing == [], f"{lang}/{name}.html declares web fonts the decks do not have: {missing}"
     traffic.assert_clean()
 
 

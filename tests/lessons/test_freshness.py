@@ -79,3 +79,19 @@ def test_a_changed_template_makes_its_lesson_stale(monkeypatch):
     problems = Course.load().notebook_problems(lesson)
     assert problems and all(f"is stale against notebooks/{lesson}.md" in p for p in problems)
     assert f"python -m course_tools.lessons build {lesson[:2]}" in problems[0]
+
+
+def test_a_changed_explorer_module_makes_its_lesson_stale(monkeypatch):
+    """Before: `lessons check` (`make freshness`) said every notebook was current while lesson 5's saved an
+    old js/table.js; only tests/unit/test_widgets.py noticed, and the site and decks ran the old module."""
+    from course_lib import widgets
+    from course_lib.widgets.registry import EXPLORERS
+
+    (table,) = [e for e in EXPLORERS if e.widget == "TableExplorer"]
+    (lesson,) = [n for n in LESSONS if n.startswith(f"{table.lesson:02d}_")]
+    assert Course.load().notebook_problems(lesson) == []
+    monkeypatch.setattr(widgets.TableExplorer, "_esm", widgets.TableExplorer._esm + "\n// changed\n")
+    problems = Course.load().notebook_problems(lesson)
+    assert len(problems) == len(LANGUAGES)
+    assert all("saves an explorer's old JavaScript" in p for p in problems), problems
+    assert f"python -m course_tools.lessons build {lesson[:2]}" in problems[0]

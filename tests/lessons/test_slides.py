@@ -71,6 +71,25 @@ def test_decks_take_their_outputs_from_the_committed_notebooks_and_run_nothing(s
     assert (small_course.slides_dir / "assets" / "reveal.js" / "LICENSE").read_text() == "MIT"
 
 
+def test_mathjax_menu_texts_are_copied_for_the_languages_mathjax_has(small_course, monkeypatch, tmp_path):
+    """Before: MathJax 2's localization/<lang> was required for every course language, so a language
+    MathJax lacks (Hindi, Romanian, the walk's made-up qz) stopped `make slides`: "node_modules/ lacks
+    mathjax/localization/qz" (MathJax never asks for a language it does not list)."""
+    localization = small_course.node_modules / "mathjax" / "localization"
+    for lang in ("en", "ru", "de"):
+        (localization / lang).mkdir(parents=True)
+        (localization / lang / f"{lang}.js").write_text(f"// MathJax's menu in {lang}")
+    monkeypatch.setattr(slides, "LANGUAGES", ["en", "ru", "qz"])
+    assert slides.mathjax_localizations(small_course.node_modules) == [
+        ("mathjax/localization/en", "mathjax/localization/en"),
+        ("mathjax/localization/ru", "mathjax/localization/ru"),
+    ]
+    slides.copy_assets(small_course, tmp_path / "assets")
+    copied = tmp_path / "assets" / "mathjax" / "localization"
+    assert sorted(p.name for p in copied.iterdir()) == ["en", "ru"]
+    assert (copied / "ru" / "ru.js").read_text() == "// MathJax's menu in ru"
+
+
 def test_a_stale_notebook_is_an_error_that_names_the_rebuild(small_course):
     """Before: the slides build executed the lesson afresh, so a deck could differ from its notebook."""
     path = small_course.source("01_first")

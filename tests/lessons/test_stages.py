@@ -13,8 +13,9 @@ from course_tools import stages
 from tests.support import ROOT
 
 # a build two stages need (like the site, for browser-site and browser-a11y), counted in built.txt
+# waits-for-b passes only if b runs while it waits (beside it); reads-built fails unless build has ended
 MAKEFILE = """\
-.PHONY: build check-a check-b broken after
+.PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn
 build:
 \techo built >> built.txt
 check-a: build
@@ -25,6 +26,20 @@ broken:
 \texit 3
 after:
 \techo after >> ran.txt
+waits-for-b:
+\techo waiting
+\tfor i in $$(seq 40); do test -f b.txt && break; sleep 0.05; done; test -f b.txt
+\techo waited
+b:
+\techo b-started
+\ttouch b.txt
+slow-build:
+\tsleep 0.3
+\techo slow >> slow.txt
+reads-built: slow-build
+\ttest -f slow.txt
+burn:
+\tpython3 -c "import time; all(time.process_time() < 0.4 for _ in iter(int, 1))"
 """
 
 
@@ -56,10 +71,13 @@ def test_the_first_failure_stops_the_run_and_the_table_shows_it(project):
     done = stages.run(planned, ["make", "--no-print-directory"], say=lambda *a, **k: None)
     assert [(s.name, s.code) for s in done] == [("check-a", 0), ("broken", 2)]
     assert not (project / "ran.txt").read_text().count("after")
-    lines = stages.table(done, planned)
-    assert re.fullmatch(r"  broken +\d+\.\d s +load [\d.]+ -> [\d.]+  FAILED \(exit 2\)", lines[2]), lines[2]
+    lines = stages.table(done, planned, elapsed=12.5)
+    assert re.fullmatch(
+        r"  broken +\d+:\d\d +\d+\.\d s +CPU +\d+\.\d s  load [\d.]+ -> [\d.]+  FAILED \(exit 2\)", lines[2]
+    ), lines[2]
     assert re.fullmatch(r"  after +not run", lines[3]), lines[3]
-    assert lines[-1].startswith("  total ")
+    assert lines[-2].startswith("  stages ") and " CPU " in lines[-2]
+    assert lines[-1].startswith("  total ") and "12.5 s" in lines[-1]
 
 
 def test_the_command_exits_as_the_failed_stage_and_prints_the_table(project):
@@ -73,6 +91,81 @@ def test_the_command_exits_as_the_failed_stage_and_prints_the_table(project):
     assert "stage times" in result.stdout and "FAILED (exit 2)" in result.stdout
 
 
+def quiet(*args, **kwargs):
+    pass
+
+
+def test_two_jobs_run_two_stages_at_once(project):
+    done = stages.run(["waits-for-b", "b"], ["make", "--no-print-directory"], say=quiet, jobs=2)
+    assert sorted((s.name, s.code) for s in done) == [("b", 0), ("waits-for-b", 0)]
+    # one job: the same stages one after the other, and the first waits in vain
+    (project / "b.txt").unlink()
+    done = stages.run(["waits-for-b", "b"], ["make", "--no-print-directory"], say=quiet, jobs=1)
+    assert [(s.name, s.code) for s in done] == [("waits-for-b", 2)]
+
+
+def test_a_stage_starts_only_once_what_it_waits_for_has_passed(project):
+    done = stages.run(
+        ["slow-build", "reads-built:slow-build", "b"], ["make", "--no-print-directory"], say=quiet, jobs=2
+    )
+    assert sorted((s.name, s.code) for s in done) == [("b", 0), ("reads-built", 0), ("slow-build", 0)]
+    reads = next(s for s in done if s.name == "reads-built")
+    build = next(s for s in done if s.name == "slow-build")
+    b = next(s for s in done if s.name == "b")
+    assert reads.start >= build.start + build.seconds
+    assert b.start < build.start + build.seconds  # the free place went to the next stage that could start
+    # and the stage that waited did not make slow-build again (-o)
+    assert (project / "slow.txt").read_text().split() == ["slow"]
+
+
+def test_after_a_failure_no_stage_starts_and_those_running_end(project):
+    planned = ["broken", "waits-for-b", "b"]
+    done = stages.run(planned, ["make", "--no-print-directory"], say=quiet, jobs=2)
+    # waits-for-b started beside broken and ran to its end, waiting in vain: b never started
+    assert sorted((s.name, s.code) for s in done) == [("broken", 2), ("waits-for-b", 2)]
+    assert not (project / "b.txt").exists()
+    lines = stages.table(done, planned)
+    assert re.fullmatch(r"  b +not run", lines[3]), lines
+
+
+def test_a_stage_waiting_for_a_failed_one_never_starts(project):
+    done = stages.run(["broken", "after:broken"], ["make", "--no-print-directory"], say=quiet, jobs=2)
+    assert [(s.name, s.code) for s in done] == [("broken", 2)]
+
+
+def test_the_cpu_time_of_a_stage_is_its_processes(project):
+    done = stages.run(["burn", "b"], ["make", "--no-print-directory"], say=quiet, jobs=2)
+    cpu = {s.name: s.cpu for s in done}
+    assert cpu["burn"] >= 0.35, cpu
+    assert cpu["b"] < 0.35, cpu
+
+
+def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
+    result = subprocess.run(
+        [sys.executable, "-m", "course_tools.stages", "--jobs", "2", "--make", "make", "waits-for-b", "b"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    # waits-for-b printed "waiting" before b started, yet each stage's lines come together, after its header
+    for name, lines in {"waits-for-b": ["waiting", "waited"], "b": ["b-started"]}.items():
+        block = out[out.index(f"==> stage {name} ended") :]
+        block = block[: block.find("==>", 3) if "==>" in block[3:] else len(block)]
+        assert all(line in block for line in lines), (name, out)
+    assert "b-started" not in out[out.index("\nwaiting") : out.index("\nwaited")]
+    assert "stage times" in out and re.search(r"^  total +\d+\.\d s", out, re.M)
+
+
+def test_bad_stage_lists_are_named():
+    with pytest.raises(ValueError, match=r"'b:a'.*\['a'\]"):
+        stages.parse(["b:a", "a"])  # a stage waits only for one listed before it
+    with pytest.raises(ValueError, match="'a'.*twice"):
+        stages.parse(["a", "a"])
+    assert stages.parse(["a", "b", "c:a,b"]) == (["a", "b", "c"], {"a": [], "b": [], "c": ["a", "b"]})
+
+
 def test_minutes_appear_from_one_minute_on():
     assert stages.minutes(59.4) == ""
     assert stages.minutes(125) == "  (2 min 05 s)"
@@ -82,7 +175,7 @@ def test_make_test_runs_every_stage_through_the_timer():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     found = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S)
     assert found, "the Makefile defines no TEST_STAGES"
-    listed = found.group(1).replace("\\\n", " ").split()
+    listed, _ = stages.parse(found.group(1).replace("\\\n", " ").split())
     for stage in listed:
         assert re.search(rf"^{re.escape(stage)}:", makefile, re.M), f"no target {stage}"
     assert len(set(listed)) == len(listed)
@@ -101,7 +194,7 @@ def test_every_browser_test_file_runs_in_a_stage_of_make_test():
     named by no stage: `make test` never ran it."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
-    recipes = " ".join(recipe_of(makefile, stage) for stage in listed.split())
+    recipes = " ".join(recipe_of(makefile, stage) for stage in stages.parse(listed.split())[0])
     recipes = recipes.replace("$(BROWSER_PYTEST)", "-m browser")
     named = set(re.findall(r"tests/browser/test_\w+\.py", recipes))
     for pattern in re.findall(
@@ -110,3 +203,28 @@ def test_every_browser_test_file_runs_in_a_stage_of_make_test():
         named |= {p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern)}
     files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "browser").glob("test_*.py")}
     assert files - named == set(), "browser tests no stage of `make test` runs"
+
+
+def test_each_stage_waits_for_the_stages_its_make_target_needs():
+    """Two stages at once: a stage whose target needs another stage's (``browser-site: site``) must wait for
+    it, or both would build the site at the same time; the browser stages on the decks and the site too."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
+    names, after = stages.parse(listed.split())
+
+    def waits(name: str) -> set[str]:
+        return set(after[name]).union(*(waits(w) for w in after[name]))
+
+    for name in names:
+        needs = re.search(rf"^{re.escape(name)}:(.*)$", makefile, re.M).group(1).split()
+        assert {n for n in needs if n in names} <= waits(name), name
+    for name in (
+        "browser-slides",
+        "browser-site",
+        "browser-explorers",
+        "browser-a11y",
+        "browser-no-system-fonts",
+    ):
+        assert {"slides", "handouts", "site"} & waits(name), name
+    assert {"slides", "handouts", "site"} <= waits("browser-no-system-fonts") | {"site"}
+    assert re.search(r"^test: .*\$\(NPM_STAMP\) \$\(VOCAB_STAMP\) \$\(HUB_STAMP\)", makefile, re.M)

@@ -270,6 +270,44 @@ def test_a_lone_surrogate_in_training_or_a_batch_names_its_text_and_position_the
         BPETokenizer.train(["a"], 300, specials=["<pad>", "<p\ud800>"])
 
 
+@pytest.mark.parametrize("chunk", [1, 90, 1 << 16])  # a chunk per text, texts 0-2 in one chunk, all in one
+def test_a_lone_surrogate_in_a_stream_names_its_text_and_position_there(toks, lang, monkeypatch, chunk):
+    # the stream checks a chunk at once and names the text in it that holds the surrogate
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", chunk)
+    text = "a long first sentence, then w\udc00rld and more"
+    index = text.index("\udc00")
+    context = text[index - 10 : index + 11]
+    expected = MESSAGES("surrogate", lang, name="texts[2]", char="\udc00", index=index, context=context)
+    tok = toks[300]
+    fine = "a fine text, long enough to be encoded before the next one is read. "
+    stream = tok.encode_iterable([fine, "still fine ", text, "after"])
+    if chunk == 1:  # the texts before it are encoded first
+        assert next(stream) == tok.encode(fine)[0]
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        list(stream)
+
+
+def test_a_stream_checks_its_texts_a_chunk_at_a_time(toks, lang, monkeypatch):
+    tok = toks[300]
+    # in one chunk, a text that is not a str is reported before a lone surrogate in an earlier text
+    not_str = re.escape(MESSAGES("text_not_str", lang, index=1, type_name="int"))
+    with pytest.raises(TypeError, match=not_str):
+        list(tok.encode_iterable(["x\udc00", 5]))
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 1)  # a chunk per text: the surrogate comes first
+    surrogate = re.escape(
+        MESSAGES("surrogate", lang, name="texts[0]", char="\udc00", index=1, context="x\udc00")
+    )
+    with pytest.raises(ValueError, match=surrogate):
+        list(tok.encode_iterable(["x\udc00", 5]))
+    # a chunk that starts at texts[1] and holds the surrogate in its second text names texts[2]
+    monkeypatch.setattr(tokenizer_module, "STREAM_CHUNK", 10)
+    third = re.escape(
+        MESSAGES("surrogate", lang, name="texts[2]", char="\udc00", index=1, context="c\udc00d")
+    )
+    with pytest.raises(ValueError, match=third):
+        list(tok.encode_iterable(["0123456789", "ab", "c\udc00d"]))
+
+
 # ----------------------------------------------------------------------------- identical to tokenizers
 
 
@@ -480,7 +518,26 @@ def test_the_short_merger_merges_every_pre_token_of_the_course_like_the_heap(tok
             expected = merge_word([tok._byte_ids[b] for b in piece.encode()], tok._ranks)
             assert tok._merge_short(piece) == expected, piece
         # some characters did start merged, so that the test covers both ways
-        assert any(len(start) == 1 < len(chr(c).encode()) for c, start in tok._merge_short.starts.items())
+        assert any(len(start) == 1 < len(c.encode()) for c, start in tok._merge_short.starts.items())
+
+
+def test_the_short_merger_s_limits_are_the_lowest_ranks_in_any_order_of_the_merges(toks):
+    # left_min[t]: the lowest rank of a merge (a, t) where a does not end in a space; right_min[t]: of a merge
+    # (t, b) where b starts a character. Counted here one token at a time, and again with the merges' table
+    # read in the reverse order (the limits must not depend on the order it was filled in)
+    for tok in toks.values():
+        merger, ranks, tokens = tok._merge_short, tok._ranks, tok._bytes
+        n = len(ranks)
+        left = [min((r for (a, b), (r, _) in ranks.items() if b == t and tokens[a][-1] != 0x20), default=n)
+                for t in range(len(tokens))]  # fmt: skip
+        right = [min((r for (a, b), (r, _) in ranks.items() if a == t and not 0x80 <= tokens[b][0] < 0xC0),
+                     default=n) for t in range(len(tokens))]  # fmt: skip
+        assert (merger.left_min, merger.right_min) == (left, right)
+        assert any(x < n for x in left) and any(x < n for x in right)
+        merger.ranks = dict(reversed(ranks.items()))
+        merger._build_limits()
+        assert (merger.left_min, merger.right_min) == (left, right)
+        merger.ranks = ranks
 
 
 @pytest.mark.parametrize(

@@ -70,27 +70,47 @@ export function loadEncoding(model, name, waitMs = 30000) {
   return LOADING.get(name);
 }
 
-// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, decoded by a
-// TextDecoder that drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
-// which its table keeps as bytes) are looked up as "" and never merge, so "joiner\ufeff" got two tokens
-// where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
-// mark are looked up among its byte tokens, then as text with the mark kept.
-const KEEP_BOM = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function keepByteOrderMark(api) {
+// gpt-tokenizer 4.0.0 looks the bytes of a would-be merge up as text when they are valid UTF-8, else among its
+// byte tokens. Its lookup is replaced by one that does the same but for two things:
+// - the bytes are decoded here, in JavaScript (utf8Text), where it calls a TextDecoder for each pair it tries:
+//   with those calls, the three encoders took 1.2 times as long on a paste of 1 000 new characters on an idle
+//   machine, 3 times as long on a busy one (measured in Chromium, its merge caches emptied);
+// - its TextDecoder drops a leading byte order mark: the bytes EF BB BF (U+FEFF, a token of cl100k and o200k,
+//   which its table keeps as bytes) were looked up as "" and never merged, so "joiner\ufeff" got two tokens
+//   where tiktoken gives one (tests/browser/test_explorers_comparator.py found it). Bytes that begin with the
+//   mark are looked up among its byte tokens, then as text with the mark kept.
+function lookUpBytes(api) {
   const core = api.bytePairEncodingCoreProcessor;
-  if (core.courseKeepsBom) return;
-  const lookUp = core.getBpeRankFromBytes.bind(core);
+  if (core.courseLookUp) return;
   core.getBpeRankFromBytes = (key) => {
-    if (key[0] !== 0xef || key[1] !== 0xbb || key[2] !== 0xbf) return lookUp(key);
+    const text = utf8Text(key);
+    const mark = key[0] === 0xef && key[1] === 0xbb && key[2] === 0xbf;
+    if (text !== undefined && !mark) return core.getBpeRankFromString(text);
     const index = core.binarySearch(key);
     if (index !== -1) return core.bytePairNonUtfSortedEncoder[index][1];
-    try {
-      return core.getBpeRankFromString(KEEP_BOM.decode(key));
-    } catch {
-      return undefined; // not whole characters, and no byte token
-    }
+    return text === undefined ? undefined : core.getBpeRankFromString(text);
   };
-  core.courseKeepsBom = true;
+  core.courseLookUp = true;
+}
+
+// the text of the UTF-8 bytes `key` (a Uint8Array), or undefined where they are not whole characters: the same
+// bytes as gpt-tokenizer's isValidUTF8 takes (no overlong forms, no surrogates, nothing past U+10FFFF)
+export function utf8Text(key) {
+  let text = "";
+  for (let i = 0; i < key.length; ) {
+    const b = key[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > key.length) return undefined;
+    let code = n === 1 ? b : b & (0xff >> (n + 1));
+    for (let j = 1; j < n; j++) {
+      if ((key[i + j] & 0xc0) !== 0x80) return undefined;
+      code = (code << 6) | (key[i + j] & 0x3f);
+    }
+    if ((n === 3 && (code < 0x800 || (code >= 0xd800 && code <= 0xdfff))) || (n === 4 && (code < 0x10000 || code > 0x10ffff))) return undefined;
+    text += String.fromCodePoint(code);
+    i += n;
+  }
+  return text;
 }
 
 // White space as tiktoken's patterns mean it (Rust's \s, Unicode's White_Space: U+0085 in, U+FEFF out), where
@@ -115,7 +135,7 @@ function withTiktokenSpaces(api) {
 
 // how `api` encodes typed text: every special token's name is text (disallowed_special=() in tiktoken)
 export function encodeWith(api) {
-  keepByteOrderMark(api);
+  lookUpBytes(api);
   withTiktokenSpaces(api);
   const options = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
   return (text) => api.encode(text, options);
@@ -158,33 +178,93 @@ function treeList(node, data, bytes, labels) {
   return item;
 }
 
-// one tokenizer's tokens, each a box with its id under it; a dashed box where a token is part of a character.
-// The boxes of the ids that did not change (`before`, what the row shows) are kept: a key typed at the end
-// of a long text makes a few boxes, not all of them. `labelOf(id)` is [text, whole] (memoized by the caller),
-// `colour(n)` the class of the n-th box's colour. Returns whether a token is part of a character.
-function boxes(view, ids, before, labelOf, colour, clickable) {
+// A row `r` shows its tokens as boxes, each a token with its id under it (a dashed box where the token is part of
+// a character): its view holds the boxes of its first `built` ids (r.ids), in order.
+
+// keep(r, ids, gone) makes `ids` the row's and keeps the boxes of the ids both begin with: a key typed at the end
+// of a long text makes a few boxes, not all of them. Where it keeps none (a paste), the old boxes are hidden at
+// once, their view swapped for an empty one, and removed by the first slice (slices, prune): taking 2 000 boxes
+// out of the page costs the browser a few ms, hiding their view (content-visibility: hidden, which also hides it
+// from screen readers) almost nothing.
+function keep(r, ids, gone) {
   let same = 0;
-  while (same < ids.length && same < before.length && ids[same] === before[same]) same++;
-  if (same === 0) view.replaceChildren();
-  else while (view.children.length > same) view.lastChild.remove();
-  let cut = false;
-  for (let n = 0; n < same; n++) cut ||= !labelOf(ids[n])[1];
+  while (same < r.built && ids[same] === r.ids[same]) same++;
+  if (same === 0 && r.built > 0) {
+    const fresh = r.view.cloneNode(false);
+    r.view.classList.add("course-comparator-gone"); // (its other class kept: a new display would rebuild its layout)
+    r.view.setAttribute("aria-hidden", "true");
+    r.view.before(fresh);
+    gone.push(r.view);
+    r.view = fresh;
+  } else while (r.view.children.length > same) r.view.lastChild.remove();
+  r.ids = ids;
+  r.built = same;
+}
+
+// grow(r, upTo, colour, pressed) builds the row's next boxes, up to its upTo-th; `colour(n)` is the class of the
+// n-th box's colour, `pressed` the id of the course's token whose merges are shown (null: none)
+function grow(r, upTo, colour, pressed) {
+  const end = Math.min(upTo, r.ids.length);
+  if (end <= r.built) return;
+  const clickable = r.clickable;
   const out = document.createDocumentFragment();
-  for (let n = same; n < ids.length; n++) {
-    const id = ids[n];
-    const [text, whole_] = labelOf(id);
+  for (let n = r.built; n < end; n++) {
+    const id = r.ids[n];
+    const [text, whole_] = r.labelOf(id); // memoized: [what the box shows, whether the bytes are whole characters]
     const box = document.createElement(clickable ? "button" : "span");
     if (clickable) box.type = "button";
+    if (clickable && pressed !== null) box.setAttribute("aria-pressed", String(id === pressed));
     box.className = `course-comparator-token${colour(n)}${whole_ ? "" : " course-comparator-cut"}`;
-    cut ||= !whole_;
     box.dataset.id = String(id);
     const bottom = document.createElement("small");
     bottom.textContent = String(id);
     box.append(text, bottom);
     out.append(box);
   }
-  view.append(out);
-  return cut;
+  r.view.append(out);
+  r.built = end;
+}
+
+// A paste of 1 000 characters makes some 2 000 boxes, which the browser takes longer than a frame (16.7 ms at
+// 60 Hz) to lay out: after the first ones, drawn with the input, they come in slices, one an animation frame.
+// - missing() is how many boxes are still to build, build(n) builds the next n, layout() lays them out now
+//   (which the frame would do at once after anyway), prune() removes the boxes an input hid (keep);
+// - start() asks for the first slice in the frame after the one that paints the input (a callback asked for
+//   during an input runs before that frame's painting: a slice there would make the input's frame longer), and
+//   each slice for another until no box is missing; start() again (a new input) drops the slice still to come,
+//   stop() too (the explorer closed);
+// - a slice builds as many boxes as fit BUDGET_MS, the rest of the frame left to the browser (painting), at
+//   what each took in the slice before, built and laid out: the layout is most of a box's cost, and it varies
+//   with the machine and the page; a clock too coarse to see a slice (0 ms) counts MIN_MS_PER_BOX a box, so
+//   no slice builds more than BUDGET_MS / MIN_MS_PER_BOX boxes;
+// - busy(true) while boxes are missing (the rows' aria-busy: their text is not all there yet).
+const BUDGET_MS = 8;
+const MIN_MS_PER_BOX = 0.01;
+function slices({ missing, build, layout, prune, busy }) {
+  let frame = 0;
+  let msPerBox = 0.05; // a guess, until a slice has measured it
+  const slice = () => {
+    prune();
+    const n = Math.min(missing(), Math.max(1, Math.floor(BUDGET_MS / msPerBox)));
+    if (n > 0) {
+      const begin = performance.now();
+      build(n);
+      layout();
+      msPerBox = Math.max(MIN_MS_PER_BOX, (performance.now() - begin) / n);
+    }
+    busy(missing() > 0);
+    if (missing() > 0) frame = requestAnimationFrame(slice);
+  };
+  const stop = () => cancelAnimationFrame(frame);
+  const start = () => {
+    stop();
+    busy(missing() > 0);
+    // the input's frame paints what the input drew; the slices begin in the frame after it
+    frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(slice);
+    });
+  };
+  return { start, stop };
 }
 
 // the palette as classes, a rule each, all boxes of a colour sharing their style (a style of each box's own
@@ -232,17 +312,23 @@ async function render({ model: saved, el }) {
   style.textContent = `${palette.css}
 .tokenizer-comparator .course-comparator-row { margin: 0.5em 0; }
 .tokenizer-comparator .course-comparator-head { font-weight: 600; margin: 0.2em 0; }
-.tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; }
-.tokenizer-comparator .course-comparator-token { display: inline-flex; flex-direction: column; align-items: center; color: #000;
+/* a row's boxes are laid out apart from the page's (layout containment): as a paste's boxes arrive frame by frame
+   (slices), the rows under the growing one move, and the browser moves their boxes as they are painted instead
+   of painting them again (about half the painting of a paste, measured in Chromium) */
+.tokenizer-comparator .course-comparator-tokens { display: flex; flex-wrap: wrap; gap: 2px; contain: layout; }
+/* a box is a block, its id a block under the token: a quarter cheaper to lay out than a column of flex items */
+.tokenizer-comparator .course-comparator-token { display: inline-block; text-align: center; color: #000;
   border: 1px solid transparent; padding: 0 2px; font: inherit; line-height: 1.2; min-height: 24px; white-space: pre; margin: 0; }
 /* a token one can click is a target of at least 24 x 24 px (WCAG 2.2, 2.5.8) */
 .tokenizer-comparator button.course-comparator-token { min-width: 24px; }
 .tokenizer-comparator button.course-comparator-token { cursor: pointer; }
 .tokenizer-comparator .course-comparator-token.course-comparator-cut { border: 1px dashed #666; }
 .tokenizer-comparator button.course-comparator-token[aria-pressed=true] { outline: 2px solid #000; }
-.tokenizer-comparator .course-comparator-token small { font-size: 0.7em; color: #333; }
+.tokenizer-comparator .course-comparator-token small { display: block; font-size: 0.7em; color: #333; }
 .tokenizer-comparator .course-explorer-note { font-size: 0.85em; margin: 0.2em 0; }
 .tokenizer-comparator .course-comparator-tree ul { margin: 0; padding-left: 1.4em; }
+/* the boxes an input hid, until the next frame removes them (keep) */
+.tokenizer-comparator .course-comparator-gone { content-visibility: hidden; }
 /* on a slide (reveal.js, 700 px tall) the rows scroll within a third of the screen, the merges within a sixth */
 .reveal .tokenizer-comparator .course-comparator-rows { max-height: 240px; overflow-y: auto; }
 .reveal .tokenizer-comparator .course-comparator-tree { max-height: 110px; overflow-y: auto; }`;
@@ -264,16 +350,17 @@ async function render({ model: saved, el }) {
   const names = ["course", ...encodings];
   const row = {};
   for (const name of names) {
-    const box = document.createElement("div");
-    box.className = "course-comparator-row";
-    box.dataset.tokenizer = name;
+    const line = document.createElement("div");
+    line.className = "course-comparator-row";
+    line.dataset.tokenizer = name;
     const head = document.createElement("p");
     head.className = "course-comparator-head";
     const view = document.createElement("div");
     view.className = "course-comparator-tokens";
-    box.append(head, view);
-    rows.append(box);
-    row[name] = { head, view, encode: name === "course" ? course : null, status: name === "course" ? null : "loading", cache: new Map(), ids: [] };
+    line.append(head, view);
+    rows.append(line);
+    const real = name !== "course";
+    row[name] = { line, head, view, encode: real ? null : course, status: real ? "loading" : null, cache: new Map(), ids: [], built: 0, clickable: !real };
   }
   let selected = null; // the course's token whose merges are shown
 
@@ -284,6 +371,29 @@ async function render({ model: saved, el }) {
     return [shown(text ?? readable(b)), text !== null];
   };
   row.course.labelOf = memo(LABELS, (id) => boxLabel(bytes[id]));
+  // the boxes come top to bottom: the rows' tops are what the page shows first
+  const gone = []; // the views of boxes an input hid (keep)
+  const paint = slices({
+    missing: () => names.reduce((sum, name) => sum + row[name].ids.length - row[name].built, 0),
+    build: (n) => {
+      for (const name of names) {
+        const r = row[name];
+        const k = Math.min(n, r.ids.length - r.built);
+        grow(r, r.built + k, palette.of, selected);
+        n -= k;
+      }
+    },
+    layout: () => void rows.offsetHeight,
+    prune: () => {
+      for (const view of gone.splice(0)) view.remove();
+    },
+    busy: (busy) => (busy ? rows.setAttribute("aria-busy", "true") : rows.removeAttribute("aria-busy")),
+  });
+  // the frame an input is drawn in: the readout, every row's head and FIRST more boxes (a paste's first ones, a
+  // key's changed ones), the rest in the frames after (slices). FIRST is the start of a line: a box costs the
+  // browser some 15-30 us to lay out, and a paste's frame also encodes the text four times (2-6 ms where no
+  // piece of it was seen before)
+  const FIRST = 16;
   const draw = () => {
     const text = model.get("text");
     const english = model.get("english");
@@ -297,8 +407,7 @@ async function render({ model: saved, el }) {
       const label = (data.names && data.names[name]) || name;
       if (!r.encode) {
         r.head.textContent = `${label}: ${labels[r.status] ?? r.status}`;
-        r.view.replaceChildren();
-        r.ids = [];
+        keep(r, [], gone);
         continue;
       }
       const ids = r.encode(text);
@@ -311,14 +420,12 @@ async function render({ model: saved, el }) {
         ratio: nEnglish ? formatNumber(ids.length / nEnglish, ".2f", numbers) : "–",
       });
       r.labelOf ||= memo(LABELS, (id) => boxLabel(realBytes(r.api, r.cache, id)));
-      cut = boxes(r.view, ids, r.ids, r.labelOf, palette.of, name === "course") || cut;
-      r.ids = ids;
+      for (const id of ids) cut ||= !r.labelOf(id)[1];
+      keep(r, ids, gone);
     }
     note.textContent = cut ? labels.cut : "";
-    if (selected !== null) {
-      const pressed = rows.querySelector(`[data-tokenizer=course] button[data-id="${selected}"]`);
-      if (pressed) pressed.setAttribute("aria-pressed", "true");
-    }
+    for (const name of names) grow(row[name], row[name].built + FIRST, palette.of, selected);
+    paint.start();
   };
   // a click on a token shows its merges; a click on the token shown hides them
   const showTree = (clicked) => {
@@ -339,7 +446,7 @@ async function render({ model: saved, el }) {
     tree.replaceChildren(heading, list);
     draw();
   };
-  row.course.view.addEventListener("click", (event) => {
+  row.course.line.addEventListener("click", (event) => {
     const target = event.target.closest("button.course-comparator-token");
     if (target) showTree(Number(target.dataset.id));
   });
@@ -347,7 +454,7 @@ async function render({ model: saved, el }) {
     text: textBox(controls, { name: "text", label: labels.text, value: model.get("text"), longest: BOUNDS.text.longest }),
     english: textBox(controls, { name: "english", label: labels.english, value: model.get("english"), longest: BOUNDS.english.longest }),
   };
-  const stop = live(model, draw, inputs);
+  const stopLive = live(model, draw, inputs);
   // the real tokenizers, as each arrives: the page is live with the course's BPE meanwhile
   for (const name of encodings) {
     loadEncoding(saved, name).then((found) => {
@@ -360,7 +467,10 @@ async function render({ model: saved, el }) {
       el.dispatchEvent(new CustomEvent("course-comparator-loaded", { detail: { name, ok: !!found.api } }));
     });
   }
-  return stop;
+  return () => {
+    stopLive();
+    paint.stop();
+  };
 }
 
 export default { render };

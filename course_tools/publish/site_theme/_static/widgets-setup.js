@@ -1,8 +1,11 @@
 /* Loaded before require.js and the widget renderer (nb_ipywidgets_js in conf.py).
-   The renderer's CSS asks for its icon fonts relative to the URL require.js gives its AMD module
-   "@jupyter-widgets/html-manager/dist/libembed-amd" — by default <page folder>/@jupyter-widgets/…,
-   which does not exist. Map that module name to the folder the fonts were copied to. require.js reads
-   a plain `require` object defined before it loads as its configuration. */
+   The renderer's file defines several AMD modules ("@jupyter-widgets/html-manager/dist/libembed-amd",
+   "@jupyter-widgets/base", "@jupyter-widgets/controls", ...), and each one's CSS declares the icon fonts
+   (Font Awesome 5) relative to the URL require.js gives that module — by default <page folder>/@jupyter-widgets/…,
+   which does not exist. Whichever declaration the browser meets last wins, so with only libembed-amd mapped a
+   page asked for the fonts at the missing address now and then (the theme's icons make the browser load the
+   "Font Awesome 5 Free" face). Map every "@jupyter-widgets/..." name to the folder the fonts were copied to.
+   require.js reads a plain `require` object defined before it loads as its configuration. */
 (function () {
   var s = document.currentScript && document.currentScript.src;
   if (!s) return;
@@ -12,7 +15,11 @@
   // busy machine gave up on anywidget, and the widget renderer then asked its "CDN" (no-widget-cdn/) for it
   window.require = {
     waitSeconds: 0,
-    paths: { "@jupyter-widgets/html-manager/dist": dir + "html-manager", anywidget: dir + "anywidget/index" },
+    paths: {
+      "@jupyter-widgets/html-manager/dist": dir + "html-manager",
+      "@jupyter-widgets": dir + "html-manager",
+      anywidget: dir + "anywidget/index",
+    },
   };
 })();
 
