@@ -503,6 +503,9 @@ def test_a_click_unfolds_the_merges_down_to_bytes(offline_page, course_tok, lang
     ids = explorer.ids()
     longest = max(range(len(ids)), key=lambda k: len(course_tok.token_bytes(ids[k])))
     button = root.locator("[data-tokenizer=course] button.course-comparator-token").nth(longest)
+    # every box of the course's row is a toggle button, none pressed before a click
+    pressed = "r => [...r.querySelectorAll('[data-tokenizer=course] button')].map(b => b.ariaPressed)"
+    assert set(root.evaluate(pressed)) == {"false"}
     button.focus()
     page.keyboard.press("Enter")  # a button: the keyboard unfolds it as a click does
     assert button.get_attribute("aria-pressed") == "true"
@@ -515,6 +518,13 @@ def test_a_click_unfolds_the_merges_down_to_bytes(offline_page, course_tok, lang
     # the labels are the language's
     assert root.locator("label").all_text_contents() == [explorer.labels["text"], explorer.labels["english"]]
     assert root.evaluate("r => r.lang") == lang
+    # a second press folds it; the boxes of a long text typed after it, built over later frames too, are
+    # toggle buttons like the rest, none pressed
+    page.keyboard.press("Enter")
+    assert root.locator(".course-comparator-tree > p").count() == 0
+    root.evaluate(TYPE, ("ж" + explorer.text * 8)[: widgets.comparator.MAX_TEXT])
+    after = root.evaluate(pressed)
+    assert len(after) > FIRST_BOXES and set(after) == {"false"}, (len(after), set(after))
     traffic.assert_clean()
 
 

@@ -21,8 +21,8 @@ export function preTokenize(text, regex) {
   return text.match(regex) || [];
 }
 
-// a pair of ids as one number, a key of ranks(): exact for ids below 2^26 (67 million; o200k_base, the largest
-// vocabulary here, has 200 019 ids), and looked up faster than a string made for each pair
+// a pair of ids as one number, a key of ranks(): exact for ids below 2^26 (67 million; ranks() only ever gets
+// the course's own merges, a few thousand ids), and looked up faster than a string made for each pair
 const pair = (first, second) => first * 2 ** 26 + second;
 
 // the merges of the tokenizer truncated to `size` (BPETokenizer.truncate): those up to the one that

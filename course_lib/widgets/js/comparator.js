@@ -202,7 +202,8 @@ function keep(r, ids, gone) {
 }
 
 // grow(r, upTo, colour, pressed) builds the row's next boxes, up to its upTo-th; `colour(n)` is the class of the
-// n-th box's colour, `pressed` the id of the course's token whose merges are shown (null: none)
+// n-th box's colour, `pressed` the id of the course's token whose merges are shown (null: none). A clickable box
+// is a toggle button from the start (aria-pressed false), as showTree leaves every box once a token is deselected
 function grow(r, upTo, colour, pressed) {
   const end = Math.min(upTo, r.ids.length);
   if (end <= r.built) return;
@@ -213,7 +214,7 @@ function grow(r, upTo, colour, pressed) {
     const [text, whole_] = r.labelOf(id); // memoized: [what the box shows, whether the bytes are whole characters]
     const box = document.createElement(clickable ? "button" : "span");
     if (clickable) box.type = "button";
-    if (clickable && pressed !== null) box.setAttribute("aria-pressed", String(id === pressed));
+    if (clickable) box.setAttribute("aria-pressed", String(id === pressed));
     box.className = `course-comparator-token${colour(n)}${whole_ ? "" : " course-comparator-cut"}`;
     box.dataset.id = String(id);
     const bottom = document.createElement("small");
@@ -327,7 +328,8 @@ async function render({ model: saved, el }) {
 .tokenizer-comparator .course-comparator-token small { display: block; font-size: 0.7em; color: #333; }
 .tokenizer-comparator .course-explorer-note { font-size: 0.85em; margin: 0.2em 0; }
 .tokenizer-comparator .course-comparator-tree ul { margin: 0; padding-left: 1.4em; }
-/* the boxes an input hid, until the next frame removes them (keep) */
+/* the boxes an input hid, until the next frame removes them (keep); a browser without content-visibility
+   (Firefox before 125, Safari before 18) shows them beside the new ones for that one frame */
 .tokenizer-comparator .course-comparator-gone { content-visibility: hidden; }
 /* on a slide (reveal.js, 700 px tall) the rows scroll within a third of the screen, the merges within a sixth */
 .reveal .tokenizer-comparator .course-comparator-rows { max-height: 240px; overflow-y: auto; }
@@ -455,9 +457,11 @@ async function render({ model: saved, el }) {
     english: textBox(controls, { name: "english", label: labels.english, value: model.get("english"), longest: BOUNDS.english.longest }),
   };
   const stopLive = live(model, draw, inputs);
+  let closed = false; // the widget's view removed: an encoder arriving later draws nothing (no frames asked for)
   // the real tokenizers, as each arrives: the page is live with the course's BPE meanwhile
   for (const name of encodings) {
     loadEncoding(saved, name).then((found) => {
+      if (closed) return;
       const r = row[name];
       if (found.api) {
         r.api = found.api;
@@ -468,6 +472,7 @@ async function render({ model: saved, el }) {
     });
   }
   return () => {
+    closed = true;
     stopLive();
     paint.stop();
   };
