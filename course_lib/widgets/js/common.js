@@ -153,6 +153,22 @@ export function slider(parent, { name, label, min, max, step = 1, value, format 
   };
 }
 
+// RoPE's base on a log scale: the slider moves the exponent in steps of 10^step between the limits
+// base_exponent_min and base_exponent_max (the Python side's), and shows and returns the base itself.
+export function baseSlider(parent, { label, limits, value, step, format }) {
+  return slider(parent, {
+    name: "base",
+    label,
+    min: limits.base_exponent_min,
+    max: limits.base_exponent_max,
+    step,
+    value,
+    format,
+    toValue: (e) => 10 ** e,
+    fromValue: (b) => Math.log10(b),
+  });
+}
+
 // The course's font, as the page defines it (--course-sans, or --course-mono for code), loaded
 // before any text is drawn on a canvas. Read from the explorer's element: before the page attaches it
 // (the widget renderers call render first), the page's properties are unknown and this is the

@@ -350,16 +350,12 @@ async function render({ model: saved, el }) {
       options: BOUNDS.method.allowed.map((m) => [m, labels[`method_${m}`]]),
       value: model.get("method"),
     }),
-    base: slider(controls, {
-      name: "base",
+    base: baseSlider(controls, {
       label: labels.base,
-      min: limits.base_exponent_min,
-      max: limits.base_exponent_max,
+      limits,
       step: 0.1,
       value: model.get("base"),
       format: (b) => formatPositions(b, numbers),
-      toValue: (e) => 10 ** e,
-      fromValue: (b) => Math.log10(b),
     }),
     factor: factor("factor", BOUNDS.factor.low, model.get("factor")),
     original_len: power2("original_len"),

@@ -126,16 +126,12 @@ async function render({ model: saved, el }) {
       value: model.get("num_positions"),
     }),
     // a log scale in steps of 10^0.05, as the Python slider had
-    base: slider(controls, {
-      name: "base",
+    base: baseSlider(controls, {
       label: labels.base,
-      min: limits.base_exponent_min,
-      max: limits.base_exponent_max,
+      limits,
       step: 0.05,
       value: model.get("base"),
       format: (b) => formatNumber(b, ",.0f", numbers),
-      toValue: (e) => 10 ** e,
-      fromValue: (b) => Math.log10(b),
     }),
   };
   const lut = parseColormap(model.get("colormap"));
