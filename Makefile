@@ -63,24 +63,23 @@ lab-%: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
-# every stage, one or two at a time (course_tools/stages.py: a table of the stages' start, wall-clock and CPU
-# times at the end, also when one fails). A stage starts in this order once one of the two places is
-# free and the stages named after its colon have passed (what it reads of theirs: the decks, the
-# handouts, the site); a stage does not remake what an earlier one made (the decks, the handouts, the
-# site: once each). The decks, the handouts and the site come first, so that browser-explorers (one
-# browser, a kernel at a time: about one and a half cores) starts early and runs beside the stages that
-# compute on both cores; the hub's class, which mostly waits, runs beside them too. Every package and
-# npm project is installed before any stage starts (two stages never install at once).
-# One at a time by default: the browser stages assert times within a frame (the comparator's paste, the
-# explorers in JupyterLab), and beside the computing stages on 2 cores the load is 5-12: a fresh clone run
-# so (with other work on the machine) failed lesson 9's explorer in JupyterLab, which one at a time passes.
-# TEST_JOBS=2 for a maintainer's faster, noisier loop.
-TEST_JOBS ?= 1
-TEST_STAGES := lint freshness slides handouts:slides site:handouts browser-explorers:site unit hub-test \
-	grade-test nbval nbval-portable browser-lab browser-slides:handouts browser-site:site browser-a11y:site \
-	browser-no-system-fonts:site
+# every stage, two at a time where it is safe (course_tools/stages.py: a table of the stages' start,
+# wall-clock and CPU times at the end, also when one fails). A stage starts in this order once one of the
+# two places is free and the stages named after its colon have passed (what it reads of theirs: the decks,
+# the handouts, the site); a stage does not remake what an earlier one made (the decks, the handouts, the
+# site: once each). Every package and npm project is installed before any stage starts (two stages never
+# install at once). The stages that compute or wait (the decks, the site, the unit tests, the hub's class,
+# the grader's class, both nbval passes) run two at a time: the hub's and the grader's classes mostly
+# wait, beside the unit tests and nbval. Every browser stage runs alone (--alone): they assert what a frame
+# draws (the comparator's paste, the explorers in JupyterLab), and beside a computing stage on 2 cores the
+# load was 5-12, where a fresh clone failed lesson 9's explorer in JupyterLab.
+# TEST_JOBS=1: one stage at a time, in this order, each stage's output as it comes.
+TEST_JOBS ?= 2
+TEST_STAGES := lint freshness slides handouts:slides site:handouts unit hub-test grade-test nbval \
+	nbval-portable browser-explorers:site browser-lab browser-slides:handouts browser-site:site \
+	browser-a11y:site browser-no-system-fonts:site
 test: $(STAMP) $(MO) $(NPM_STAMP) $(VOCAB_STAMP) $(HUB_STAMP)
-	$(BIN)/python -m course_tools.stages --make "$(MAKE)" --jobs $(TEST_JOBS) $(TEST_STAGES)
+	$(BIN)/python -m course_tools.stages --make "$(MAKE)" --jobs $(TEST_JOBS) --alone 'browser-*' $(TEST_STAGES)
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)

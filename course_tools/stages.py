@@ -1,6 +1,6 @@
 """`make test`'s stages, two at a time where they can be, each timed, and a table of the times at the end.
 
-    python -m course_tools.stages --jobs 2 lint unit slides handouts:slides browser-slides:handouts ...
+    python -m course_tools.stages --jobs 2 --alone 'browser-*' lint unit slides handouts:slides browser-slides:handouts ...
 
 Each stage is ``make STAGE``. ``STAGE:A,B`` starts only once the stages A and B have passed (what it
 reads of theirs: the decks, the site). Stages start in the order given, as soon as one of the ``--jobs``
@@ -11,6 +11,10 @@ made again: every stage runs with ``-o`` for each stage started before it (``mak
 names. The first stage that fails stops the run, as ``make`` does: no stage starts after it, those
 running finish. With more than one job each stage's output is kept until it ends, then printed whole.
 
+A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
+it is the next stage that could start, none other starts until the running ones have ended and it has run
+(the browser stages assert what a frame draws, which a second stage computing on the same cores can break).
+
 The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
 time, its CPU time (user + system of the processes it waited for: a browser's or a kernel's own children
 count as far as they were waited for) and the load average (1 minute) at its start and end, since the
@@ -18,6 +22,7 @@ machines that run the tests are often shared; then the run's own wall-clock time
 """
 
 import argparse
+import fnmatch
 import os
 import subprocess
 import sys
@@ -91,10 +96,21 @@ def _call(command: list[str], log) -> tuple[int, float]:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def run(specs: list[str], make: list[str], say=print, jobs: int = 1) -> list[Stage]:
-    """Run ``make STAGE`` for each stage, ``jobs`` at a time at most (stopping at the first failure);
-    their times, in the order they ended."""
+def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
+    """The stages ``patterns`` name (fnmatch); ValueError naming a pattern that names none."""
+    unmatched = [p for p in patterns if not fnmatch.filter(names, p)]
+    if unmatched:
+        raise ValueError(f"--alone {unmatched[0]!r} names none of the stages {names!r}")
+    return {name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
+
+
+def run(
+    specs: list[str], make: list[str], say=print, jobs: int = 1, alone: tuple[str, ...] = ()
+) -> list[Stage]:
+    """Run ``make STAGE`` for each stage, ``jobs`` at a time at most (stopping at the first failure), a
+    stage ``alone`` names with nothing beside it; their times, in the order they ended."""
     names, after = parse(specs)
+    by_itself = alone_stages(names, list(alone))
     done: list[Stage] = []
     started: list[str] = []
     running: dict[str, threading.Thread] = {}
@@ -135,9 +151,9 @@ def run(specs: list[str], make: list[str], say=print, jobs: int = 1) -> list[Sta
         while True:
             failed = any(stage.code != 0 for stage in done)
             waiting = [name for name in names if name not in started]
-            if not failed and len(running) < jobs:
+            if not failed and len(running) < jobs and not by_itself & running.keys():
                 ready = next((n for n in waiting if all(passed(w) for w in after[n])), None)
-                if ready is not None:
+                if ready is not None and (not running or ready not in by_itself):
                     command = [*make, *(arg for name in started for arg in ("-o", name)), ready]
                     beside = f" (beside {', '.join(running)})" if running else ""
                     say(f"==> stage {ready}{beside}", flush=True)
@@ -187,15 +203,22 @@ def main(argv: list[str] | None = None) -> int:
         "--make", default=os.environ.get("MAKE", "make"), help="the make to run (default: $MAKE)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="stages at once at most (default: 1)")
+    parser.add_argument(
+        "--alone",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="stages to run with nothing beside them (a name or a shell pattern; may be repeated)",
+    )
     args = parser.parse_args(argv)
     try:
-        parse(args.stages)
+        alone_stages(parse(args.stages)[0], args.alone)
     except ValueError as error:
         parser.error(str(error))
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, not {args.jobs!r}")
     start = time.monotonic()
-    done = run(args.stages, [args.make, "--no-print-directory"], jobs=args.jobs)
+    done = run(args.stages, [args.make, "--no-print-directory"], jobs=args.jobs, alone=tuple(args.alone))
     print("\n".join(table(done, args.stages, time.monotonic() - start)), flush=True)
     failed = [stage for stage in done if stage.code != 0]
     return failed[0].code if failed else 0

@@ -15,7 +15,7 @@ from tests.support import ROOT
 # a build two stages need (like the site, for browser-site and browser-a11y), counted in built.txt
 # waits-for-b passes only if b runs while it waits (beside it); reads-built fails unless build has ended
 MAKEFILE = """\
-.PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn
+.PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn busy lonely
 build:
 \techo built >> built.txt
 check-a: build
@@ -40,6 +40,10 @@ reads-built: slow-build
 \ttest -f slow.txt
 burn:
 \tpython3 -c "import time; all(time.process_time() < 0.4 for _ in iter(int, 1))"
+busy:
+\tsleep 0.4
+lonely:
+\tsleep 0.2
 """
 
 
@@ -158,6 +162,33 @@ def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
     assert "stage times" in out and re.search(r"^  total +\d+\.\d s", out, re.M)
 
 
+def test_a_stage_named_alone_runs_with_nothing_beside_it(project):
+    """``--alone``: the next stage that could start waits for the running ones to end, runs by itself,
+    and only then does the stage after it start (the browser stages of `make test`, which time frames)."""
+
+    def spans(done):
+        return {s.name: (s.start, s.start + s.seconds) for s in done}
+
+    planned = ["busy", "lonely", "b"]
+    make = ["make", "--no-print-directory"]
+    side_by_side = spans(stages.run(planned, make, say=quiet, jobs=2))
+    assert side_by_side["lonely"][0] < side_by_side["busy"][1]  # without --alone it starts beside busy
+    done = stages.run(planned, make, say=quiet, jobs=2, alone=("lon*",))
+    assert [(s.name, s.code) for s in done] == [("busy", 0), ("lonely", 0), ("b", 0)]
+    span = spans(done)
+    assert span["lonely"][0] >= span["busy"][1]
+    assert span["b"][0] >= span["lonely"][1]  # b, free to start, waited its turn behind lonely
+    with pytest.raises(ValueError, match=r"--alone 'c\*' names none of the stages \['busy', 'lonely', 'b'\]"):
+        stages.run(planned, make, say=quiet, jobs=2, alone=("c*",))
+    result = subprocess.run(
+        [sys.executable, "-m", "course_tools.stages", "--alone", "nothing", "--make", "make", "b"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 2 and "--alone 'nothing' names none of the stages ['b']" in result.stderr
+
+
 def test_bad_stage_lists_are_named():
     with pytest.raises(ValueError, match=r"'b:a'.*\['a'\]"):
         stages.parse(["b:a", "a"])  # a stage waits only for one listed before it
@@ -181,6 +212,10 @@ def test_make_test_runs_every_stage_through_the_timer():
     assert len(set(listed)) == len(listed)
     recipe = re.search(r"^test: .*\n\t(.*)\n", makefile, re.M)
     assert recipe and "-m course_tools.stages" in recipe.group(1) and "$(TEST_STAGES)" in recipe.group(1)
+    # two at a time by default, every browser stage alone (they time what a frame draws)
+    assert re.search(r"^TEST_JOBS \?= 2$", makefile, re.M)
+    assert "--alone 'browser-*'" in recipe.group(1)
+    assert stages.alone_stages(listed, ["browser-*"]) == {s for s in listed if s.startswith("browser-")}
 
 
 def recipe_of(makefile: str, target: str) -> str:
