@@ -69,17 +69,14 @@ def template(package: str) -> Catalog:
     if package == code_comments.PACKAGE:
         for where, codes in sorted(code_comments.registered().items()):
             path = f"{package}/{where.removeprefix('code:')}"
-            for code, first in codes.items():
+            for code in codes:
                 for comment in code_comments.prose(code):
                     note = [] if comment.own_line else ["a comment after code: its translation is one line"]
                     if pot.get(comment.text, context=where) is not None:
                         continue  # the same comment twice in one file: one translation
-                    pot.add(
-                        comment.text,
-                        context=where,
-                        locations=[(path, first + comment.line - 1)],
-                        auto_comments=note,
-                    )
+                    # the file, not the line: code moved in it leaves the catalogue as it is (with line
+                    # numbers, a line added above a comment made every .po "not follow the English")
+                    pot.add(comment.text, context=where, locations=[(path, None)], auto_comments=note)
     return pot
 
 

@@ -185,6 +185,32 @@ def test_every_course_po_follows_the_english_and_its_mo_is_compiled_from_it():
             )
 
 
+def test_code_moved_within_its_file_leaves_the_catalogues_as_they_are(monkeypatch):
+    """A code comment is located by its file, not its line. Before, a line added above one (lesson 7's
+    float64 change in extrapolation.py) made course_lib.po "not follow the English" and failed `make test`,
+    though no English had changed."""
+    import io
+
+    from babel.messages.pofile import write_po
+
+    from course_lib import code_comments
+
+    def po_text() -> bytes:
+        out = io.BytesIO()
+        write_po(out, translations.template("course_lib"), width=0, include_previous=True, sort_output=False)
+        return out.getvalue()
+
+    before = po_text()
+    moved = {
+        where: {code: first + 3 for code, first in codes.items()}
+        for where, codes in code_comments.registered().items()
+    }
+    assert moved
+    monkeypatch.setattr(code_comments, "registered", lambda: moved)
+    assert po_text() == before
+    assert b"#: course_lib/extrapolation.py\n" in before
+
+
 # ----------------------------------------------------------------------------- a new language, data only
 
 NEW_LANGUAGE = r"""
