@@ -313,6 +313,23 @@ def root_opens(page, root: str) -> str:
     return urlsplit(page.url).path.rsplit("/", 2)[-2]
 
 
+def wait_until_stored_for_every_page(page, root: str, lang: str, seconds: float = 5.0) -> None:
+    """Wait until another page of the browser reads ``lang`` as the language read last. A page's own
+    localStorage write reaches the other pages (and the next document of the same tab) asynchronously:
+    at load 6 the root page, opened at once, once still read the language before it (a fresh clone's
+    browser-no-system-fonts stage). A page that never stores its language still fails, after ``seconds``."""
+    other = page.context.new_page()
+    try:
+        # a file of the site that runs no script of ours (so stores nothing): the same origin as the pages
+        other.goto(f"{root}/{lang}/_static/course-site.css")
+        deadline = time.monotonic() + seconds
+        while (stored := other.evaluate(f"localStorage.getItem('{STORAGE_KEY}')")) != lang:
+            assert time.monotonic() < deadline, f"the {lang} page did not store its language: {stored!r}"
+            other.wait_for_timeout(50)
+    finally:
+        other.close()
+
+
 @pytest.mark.parametrize("where", WHERE)
 def test_switch_lands_on_the_same_section_and_is_remembered(site_root, site_page, where):
     if SINUSOIDAL is None:
@@ -346,9 +363,11 @@ def test_switch_lands_on_the_same_section_and_is_remembered(site_root, site_page
     switched = next(o for o in LANGUAGES if o != SOURCE_LANGUAGE)
     page.goto(page_url(root, switched, "index.html"))
     settle(page)
+    wait_until_stored_for_every_page(page, root, switched)
     assert root_opens(page, root) == switched
     page.goto(page_url(root, SOURCE_LANGUAGE, "glossary.html"))
     settle(page)
+    wait_until_stored_for_every_page(page, root, SOURCE_LANGUAGE)
     assert root_opens(page, root) == SOURCE_LANGUAGE
     traffic.assert_clean()
 
