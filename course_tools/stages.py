@@ -12,8 +12,9 @@ names. The first stage that fails stops the run, as ``make`` does: no stage star
 running finish. With more than one job each stage's output is kept until it ends, then printed whole.
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
-it is the next stage that could start, none other starts until the running ones have ended and it has run
-(the browser stages assert what a frame draws, which a second stage computing on the same cores can break).
+it is the first stage that could start, no stage later in the order starts until the running ones have
+ended and it has run (the browser stages assert what a frame draws, which a second stage computing on the
+same cores can break).
 
 The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
 time, its CPU time (user + system of the processes it waited for: a browser's or a kernel's own children
@@ -98,7 +99,7 @@ def _call(command: list[str], log) -> tuple[int, float]:
 
 def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
     """The stages ``patterns`` name (fnmatch); ValueError naming a pattern that names none."""
-    unmatched = [p for p in patterns if not fnmatch.filter(names, p)]
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
     if unmatched:
         raise ValueError(f"--alone {unmatched[0]!r} names none of the stages {names!r}")
     return {name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)}

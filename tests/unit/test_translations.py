@@ -185,7 +185,7 @@ def test_every_course_po_follows_the_english_and_its_mo_is_compiled_from_it():
             )
 
 
-def test_code_moved_within_its_file_leaves_the_catalogues_as_they_are(monkeypatch):
+def test_code_moved_within_its_file_leaves_the_template_as_it_is(monkeypatch):
     """A code comment is located by its file, not its line. Before, a line added above one (lesson 7's
     float64 change in extrapolation.py) made course_lib.po "not follow the English" and failed `make test`,
     though no English had changed."""
