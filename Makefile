@@ -13,7 +13,7 @@ VOCAB_STAMP := vocabularies/node_modules/.installed-stamp
 HUB_STAMP := $(VENV)/.hub-installed-stamp
 PORT ?= 8888
 
-.PHONY: lab hub hub-stop hub-test hub-bench test lint unit grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers browser-a11y screenshots notebooks bench clean
+.PHONY: lab hub hub-stop hub-test hub-bench test lint unit browser-frames grade-test grade-bench freshness nbval nbval-portable browser-lab slides handouts browser-slides site browser-site browser-no-system-fonts browser-explorers browser-a11y screenshots notebooks bench clean
 
 # lab/: JupyterLab as the course sets it up (the Russian language pack completed for JupyterLab 4.6, no
 # news prompt, relative times as Russian writes them, lab/README.md), a package of its own; it takes the
@@ -63,23 +63,27 @@ lab-%: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m course_tools.workspace --lang $* --lab-settings workspace/.settings-$* --trust
 	JUPYTERLAB_SETTINGS_DIR=workspace/.settings-$* $(LAB) --LabApp.default_url=/lab/tree/$*/00_start_here.ipynb
 
-# every stage, two at a time where it is safe (course_tools/stages.py: a table of the stages' start,
-# wall-clock and CPU times at the end, also when one fails). A stage starts in this order once one of the
-# two places is free and the stages named after its colon have passed (what it reads of theirs: the decks,
-# the handouts, the site); a stage does not remake what an earlier one made (the decks, the handouts, the
-# site: once each). Every package and npm project is installed before any stage starts (two stages never
-# install at once). The stages that compute or wait (the decks, the site, the unit tests, the hub's class,
-# the grader's class, both nbval passes) run two at a time: the hub's and the grader's classes mostly
-# wait, beside the unit tests and nbval. Every browser stage runs alone (--alone): they assert what a frame
-# draws (the comparator's paste, the explorers in JupyterLab), and beside a computing stage on 2 cores the
-# load was 5-12, where a fresh clone failed lesson 9's explorer in JupyterLab.
-# TEST_JOBS=1: one stage at a time, in this order, each stage's output as it comes.
+# every stage, two at a time (course_tools/stages.py: a table of the stages' start, wall-clock and CPU
+# times at the end, also when one fails). A stage starts in this order once one of the two places is free
+# and the stages named after its colon have passed (what it reads of theirs: the decks, the handouts, the
+# site); a stage does not remake what an earlier one made (the decks, the handouts, the site: once each).
+# Every package and npm project is installed before any stage starts (two stages never install at once).
+# The stages that compute pair up (the decks, the site, the unit tests, both nbval passes); the browser
+# stages wait on pages and kernels, about half a core each, so they pair with each other and never sit
+# beside a computing stage (--apart: beside the unit tests on 2 cores, at load 8-10, JupyterLab waited past
+# its 90 s for lesson 6's explorers, and a check's time limit cut a student's flood of prints short). The
+# hub's and the grader's classes mostly wait (servers starting, a sandbox's time limits): --light, they run
+# beside any stage and take no place (the grader's once the site is built: its attacks' test finds every
+# file of the course unchanged, which a build writing beside it would fail). The two tests that assert what
+# a frame draws within 1/60 s (lesson 2's comparator, marked `frames`) run first, alone, in browser-frames
+# (--alone). TEST_JOBS=1: one stage at a time, in this order, each stage's output as it comes.
 TEST_JOBS ?= 2
-TEST_STAGES := lint freshness slides handouts:slides site:handouts unit hub-test grade-test nbval \
-	nbval-portable browser-explorers:site browser-lab browser-slides:handouts browser-site:site \
+TEST_STAGES := browser-frames lint freshness slides handouts:slides site:handouts unit hub-test grade-test:site \
+	nbval nbval-portable browser-explorers:site browser-site:site browser-lab browser-slides:handouts \
 	browser-a11y:site browser-no-system-fonts:site
 test: $(STAMP) $(MO) $(NPM_STAMP) $(VOCAB_STAMP) $(HUB_STAMP)
-	$(BIN)/python -m course_tools.stages --make "$(MAKE)" --jobs $(TEST_JOBS) --alone 'browser-*' $(TEST_STAGES)
+	$(BIN)/python -m course_tools.stages --make "$(MAKE)" --jobs $(TEST_JOBS) --alone browser-frames \
+		--apart 'browser-*' --light hub-test --light grade-test $(TEST_STAGES)
 
 # the package, the tools, the tests and the lessons' code in both languages (notebooks/en/, notebooks/ru/)
 lint: $(STAMP)
@@ -245,10 +249,15 @@ screenshots: $(STAMP) site
 # Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
 # each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
 # which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
-# One worker: its tests time the explorers (a frame within 100 ms of drawing) and wait on lesson 7's
-# kernel in JupyterLab (30 s); beside a second Chromium on 2 cores shared at load 13, two failed so.
+# On two workers (as the other browser stages); the two tests that time the comparator's frames run
+# in browser-frames, alone.
 browser-explorers: site
-	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_explorer*.py
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser and not frames" tests/browser/test_explorer*.py
+
+# what lesson 2's comparator draws within a frame at 60 Hz, a key typed at 1 000 characters and a paste
+# of 1 000 (tests/browser/test_explorers_comparator.py, marked `frames`): `make test` runs it first, alone
+browser-frames: $(STAMP) $(VOCAB_STAMP)
+	$(BIN)/python -m pytest -q -p no:xdist -m "browser and frames" tests/browser/test_explorers_comparator.py
 
 # Accessibility, WCAG 2.2 A and AA (tests/browser/test_accessibility.py): axe-core (npm, pinned; injected into
 # each page from node_modules/, offline) over every page of the site in its light and dark theme, every slide

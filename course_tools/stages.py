@@ -1,6 +1,6 @@
 """`make test`'s stages, two at a time where they can be, each timed, and a table of the times at the end.
 
-    python -m course_tools.stages --jobs 2 --alone 'browser-*' lint unit slides handouts:slides browser-slides:handouts ...
+    python -m course_tools.stages --jobs 2 --alone browser-frames --apart 'browser-*' --light grade-test lint unit ...
 
 Each stage is ``make STAGE``. ``STAGE:A,B`` starts only once the stages A and B have passed (what it
 reads of theirs: the decks, the site). Stages start in the order given, as soon as one of the ``--jobs``
@@ -13,8 +13,19 @@ running finish. With more than one job each stage's output is kept until it ends
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
 it is the first stage that could start, no stage later in the order starts until the running ones have
-ended and it has run (the browser stages assert what a frame draws, which a second stage computing on the
-same cores can break).
+ended and it has run (the browser tests that assert what a frame draws within 1/60 s, which a second stage
+computing on the same cores can break).
+
+Stages named by ``--apart`` (a name or a pattern: ``'browser-*'``) run beside each other, never beside the
+other stages (but light ones): a stage of one kind waits while a stage of the other kind runs, and a later
+stage of the running kind may start first. The browser stages wait on pages and kernels (about half a core
+each, so two of them fill the cores no more than one computing stage does), and beside a stage computing on
+both cores their JupyterLab waited past its time limits.
+
+A stage named by ``--light`` (a name or a pattern) takes no place: it mostly waits (the hub's class, the
+grader's class: servers starting, a sandbox's time limits), so it starts as soon as the stages it waits for
+have passed, beside whatever runs, and the ``--jobs`` places stay for the stages that compute. It still waits
+behind an ``--alone`` stage, as every stage does.
 
 The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
 time, its CPU time (user + system of the processes it waited for: a browser's or a kernel's own children
@@ -97,21 +108,40 @@ def _call(command: list[str], log) -> tuple[int, float]:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
+def named_stages(names: list[str], patterns: list[str], option: str = "--alone") -> set[str]:
     """The stages ``patterns`` name (fnmatch); ValueError naming a pattern that names none."""
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
     if unmatched:
-        raise ValueError(f"--alone {unmatched[0]!r} names none of the stages {names!r}")
+        raise ValueError(f"{option} {unmatched[0]!r} names none of the stages {names!r}")
     return {name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
 
 
+def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
+    """The stages ``--alone`` ``patterns`` name; ValueError naming a pattern that names none."""
+    return named_stages(names, patterns, "--alone")
+
+
 def run(
-    specs: list[str], make: list[str], say=print, jobs: int = 1, alone: tuple[str, ...] = ()
+    specs: list[str],
+    make: list[str],
+    say=print,
+    jobs: int = 1,
+    alone: tuple[str, ...] = (),
+    light: tuple[str, ...] = (),
+    apart: tuple[str, ...] = (),
 ) -> list[Stage]:
     """Run ``make STAGE`` for each stage, ``jobs`` at a time at most (stopping at the first failure), a
-    stage ``alone`` names with nothing beside it; their times, in the order they ended."""
+    stage ``alone`` names with nothing beside it, one ``light`` names beside the others without taking a
+    place, those ``apart`` names beside each other only; their times, in the order they ended."""
     names, after = parse(specs)
     by_itself = alone_stages(names, list(alone))
+    weightless = named_stages(names, list(light), "--light")
+    kept_apart = named_stages(names, list(apart), "--apart")
+    both = by_itself & weightless
+    if both:
+        raise ValueError(f"stage {sorted(both)[0]!r} is named by both --alone and --light")
+    if weightless & kept_apart:
+        raise ValueError(f"stage {sorted(weightless & kept_apart)[0]!r} is named by both --light and --apart")
     done: list[Stage] = []
     started: list[str] = []
     running: dict[str, threading.Thread] = {}
@@ -148,21 +178,37 @@ def run(
                 del running[name]
                 lock.notify_all()
 
+    def next_stage() -> str | None:
+        """The stage to start now, if any: the first in the order whose stages have passed and which has a
+        place (a light one needs none) beside stages of its own kind (``apart`` or not); an alone one, once
+        first, starts only when nothing runs and keeps every later one waiting until it has run."""
+        if any(stage.code != 0 for stage in done) or by_itself & running.keys():
+            return None
+        heavy = running.keys() - weightless
+        places = jobs - len(heavy)
+        for name in names:
+            if name in started or not all(passed(w) for w in after[name]):
+                continue
+            if name in by_itself:
+                return None if running else name
+            if name in weightless:
+                return name
+            if places > 0 and all((name in kept_apart) == (other in kept_apart) for other in heavy):
+                return name
+        return None
+
     with lock:
         while True:
-            failed = any(stage.code != 0 for stage in done)
-            waiting = [name for name in names if name not in started]
-            if not failed and len(running) < jobs and not by_itself & running.keys():
-                ready = next((n for n in waiting if all(passed(w) for w in after[n])), None)
-                if ready is not None and (not running or ready not in by_itself):
-                    command = [*make, *(arg for name in started for arg in ("-o", name)), ready]
-                    beside = f" (beside {', '.join(running)})" if running else ""
-                    say(f"==> stage {ready}{beside}", flush=True)
-                    started.append(ready)
-                    thread = threading.Thread(target=stage_thread, args=(ready, command), daemon=True)
-                    running[ready] = thread
-                    thread.start()
-                    continue
+            ready = next_stage()
+            if ready is not None:
+                command = [*make, *(arg for name in started for arg in ("-o", name)), ready]
+                beside = f" (beside {', '.join(running)})" if running else ""
+                say(f"==> stage {ready}{beside}", flush=True)
+                started.append(ready)
+                thread = threading.Thread(target=stage_thread, args=(ready, command), daemon=True)
+                running[ready] = thread
+                thread.start()
+                continue
             if not running:
                 break
             lock.wait()
@@ -211,15 +257,41 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATTERN",
         help="stages to run with nothing beside them (a name or a shell pattern; may be repeated)",
     )
+    parser.add_argument(
+        "--light",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="stages that mostly wait: they run beside the others without taking a place (may be repeated)",
+    )
+    parser.add_argument(
+        "--apart",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="stages that run beside each other (and light ones) only, never beside the rest (may be repeated)",
+    )
     args = parser.parse_args(argv)
     try:
-        alone_stages(parse(args.stages)[0], args.alone)
+        names = parse(args.stages)[0]
+        light = named_stages(names, args.light, "--light")
+        if both := alone_stages(names, args.alone) & light:
+            raise ValueError(f"stage {sorted(both)[0]!r} is named by both --alone and --light")
+        if both := named_stages(names, args.apart, "--apart") & light:
+            raise ValueError(f"stage {sorted(both)[0]!r} is named by both --light and --apart")
     except ValueError as error:
         parser.error(str(error))
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, not {args.jobs!r}")
     start = time.monotonic()
-    done = run(args.stages, [args.make, "--no-print-directory"], jobs=args.jobs, alone=tuple(args.alone))
+    done = run(
+        args.stages,
+        [args.make, "--no-print-directory"],
+        jobs=args.jobs,
+        alone=tuple(args.alone),
+        light=tuple(args.light),
+        apart=tuple(args.apart),
+    )
     print("\n".join(table(done, args.stages, time.monotonic() - start)), flush=True)
     failed = [stage for stage in done if stage.code != 0]
     return failed[0].code if failed else 0

@@ -21,7 +21,8 @@ click unfolds, in both languages, on the site and in the decks from ``file://`` 
 - **Offline**: on lesson 2's site page and in its deck, opened from ``file://``, the encoders come from
   the files beside the widget renderer; nothing is requested outside the machine.
 
-Run after ``make site`` (which builds the decks): ``make browser-explorers`` does both.
+Run after ``make site`` (which builds the decks): ``make browser-explorers`` does both; the two tests that
+time a frame (marked ``frames``) run in ``make browser-frames``, with nothing else on the machine's cores.
 """
 
 import statistics
@@ -308,6 +309,7 @@ def summary(times):
     return f"median {statistics.median(times):.1f} ms, p95 {sorted(times)[int(0.95 * len(times)) - 1]:.1f} ms"
 
 
+@pytest.mark.frames  # `make browser-frames`: alone, the machine's cores to itself
 def test_a_paste_of_1000_characters_is_drawn_within_a_frame_and_completed_in_slices(
     offline_page, references, course_tok, record_property
 ):
@@ -451,6 +453,7 @@ def test_input_while_the_boxes_are_coming_leaves_only_the_new_texts_boxes(
     traffic.assert_clean()
 
 
+@pytest.mark.frames  # `make browser-frames`: alone, the machine's cores to itself
 def test_typing_1000_characters_is_drawn_within_a_frame(
     offline_page, references, course_tok, record_property
 ):

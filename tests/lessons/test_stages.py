@@ -189,6 +189,51 @@ def test_a_stage_named_alone_runs_with_nothing_beside_it(project):
     assert result.returncode == 2 and "--alone 'nothing' names none of the stages ['b']" in result.stderr
 
 
+def test_a_light_stage_takes_no_place(project):
+    """``--light``: a stage that mostly waits (the hub's class, the grader's) starts beside the others even
+    when every place is taken, and still waits behind an ``--alone`` stage."""
+    make = ["make", "--no-print-directory"]
+    # one place: waits-for-b, light, leaves it to b, which it waits for (without --light it waits in vain)
+    done = stages.run(["waits-for-b", "b"], make, say=quiet, jobs=1, light=("waits-*",))
+    assert sorted((s.name, s.code) for s in done) == [("b", 0), ("waits-for-b", 0)]
+    # a light stage after an alone one waits until it has run
+    done = stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, alone=("lonely",), light=("b",))
+    span = {s.name: (s.start, s.start + s.seconds) for s in done}
+    assert span["lonely"][0] >= span["busy"][1] and span["b"][0] >= span["lonely"][1], span
+    with pytest.raises(ValueError, match=r"--light 'x\*' names none of the stages \['busy', 'lonely', 'b'\]"):
+        stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, light=("x*",))
+    with pytest.raises(ValueError, match="stage 'lonely' is named by both --alone and --light"):
+        stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, alone=("lonely",), light=("lon*",))
+    result = subprocess.run(
+        [sys.executable, "-m", "course_tools.stages", "--alone", "b", "--light", "b", "--make", "make", "b"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 2 and "stage 'b' is named by both --alone and --light" in result.stderr
+
+
+def test_stages_kept_apart_run_beside_each_other_only(project):
+    """``--apart``: the browser stages of `make test` run beside each other, never beside a computing stage;
+    one that cannot start yet lets a later stage of the running kind take the place."""
+    make = ["make", "--no-print-directory"]
+
+    def spans(done):
+        return {s.name: (s.start, s.start + s.seconds) for s in done}
+
+    span = spans(stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, apart=("lonely", "b")))
+    assert span["lonely"][0] >= span["busy"][1] and span["b"][0] >= span["busy"][1], span
+    assert span["b"][0] < span["lonely"][1], span  # the two kept apart ran beside each other
+    done = stages.run(["busy", "lonely", "after"], make, say=quiet, jobs=2, apart=("lon*",))
+    span = spans(done)
+    assert span["after"][0] < span["busy"][1] <= span["lonely"][0], span
+    assert [s.code for s in done] == [0, 0, 0]
+    with pytest.raises(ValueError, match=r"--apart 'x' names none of the stages"):
+        stages.run(["busy"], make, say=quiet, jobs=2, apart=("x",))
+    with pytest.raises(ValueError, match="stage 'b' is named by both --light and --apart"):
+        stages.run(["busy", "b"], make, say=quiet, jobs=2, apart=("b",), light=("b",))
+
+
 def test_bad_stage_lists_are_named():
     with pytest.raises(ValueError, match=r"'b:a'.*\['a'\]"):
         stages.parse(["b:a", "a"])  # a stage waits only for one listed before it
@@ -210,18 +255,49 @@ def test_make_test_runs_every_stage_through_the_timer():
     for stage in listed:
         assert re.search(rf"^{re.escape(stage)}:", makefile, re.M), f"no target {stage}"
     assert len(set(listed)) == len(listed)
-    recipe = re.search(r"^test: .*\n\t(.*)\n", makefile, re.M)
-    assert recipe and "-m course_tools.stages" in recipe.group(1) and "$(TEST_STAGES)" in recipe.group(1)
-    # two at a time by default, every browser stage alone (they time what a frame draws)
+    recipe = recipe_of(makefile, "test")
+    assert "-m course_tools.stages" in recipe and "$(TEST_STAGES)" in recipe
+    # two at a time by default; the classes that mostly wait take no place; the frame-timing tests alone
     assert re.search(r"^TEST_JOBS \?= 2$", makefile, re.M)
-    assert "--alone 'browser-*'" in recipe.group(1)
-    # every stage whose tests drive the browser's pages (the BROWSER_PYTEST or -m browser recipes) is alone,
-    # but the grader's, whose one browser test reads a finished report and times no frame
-    alone = stages.alone_stages(listed, ["browser-*"])
+    assert "--alone browser-frames" in recipe
+    assert "--light hub-test --light grade-test" in recipe
+    # the stages that drive a browser (BROWSER_PYTEST or their own -m browser) kept apart from those that
+    # compute, but the grader's, light, whose one browser test reads a finished report
+    assert "--apart 'browser-*'" in recipe
+    apart = stages.named_stages(listed, ["browser-*"])
     for stage in listed:
         body = recipe_of(makefile, stage)
-        if stage != "grade-test" and ("$(BROWSER_PYTEST)" in body or "-m browser" in body):
-            assert stage in alone, f"{stage} runs browser tests but not --alone"
+        if stage != "grade-test" and (
+            "$(BROWSER_PYTEST)" in body or "-m browser" in body or '-m "browser' in body
+        ):
+            assert stage in apart, f"{stage} runs browser tests but is not kept apart"
+    # every test that times a frame (marked `frames`) runs in browser-frames, and only there: another stage
+    # that runs a file holding one leaves it out by its -m
+    timing = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests" / "browser").glob("test_*.py")
+        if re.search(r"^@pytest\.mark\.frames\b", path.read_text(encoding="utf-8"), re.M)
+    }
+    assert timing, "no test is marked frames"
+    ran = set()
+    for stage in listed:
+        body = recipe_of(makefile, stage)
+        files = browser_files(body)
+        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', body.replace("$(BROWSER_PYTEST)", "-m browser"))
+        if stage == "browser-frames":
+            assert marks == ['"browser and frames"'] and files == timing, (marks, files)
+            ran |= files
+        elif files & timing:
+            assert marks and all("not frames" in m for m in marks), (stage, marks)
+    assert ran == timing
+
+
+def browser_files(recipe: str) -> set[str]:
+    """The browser test files a recipe names, its globs expanded as the shell does."""
+    named = set(re.findall(r"tests/browser/test_\w+\.py", recipe))
+    for pattern in re.findall(r"tests/browser/test_[\w*]*\*[\w*]*\.py", recipe):
+        named |= {p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern)}
+    return named
 
 
 def recipe_of(makefile: str, target: str) -> str:
@@ -237,11 +313,7 @@ def test_every_browser_test_file_runs_in_a_stage_of_make_test():
     listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
     recipes = " ".join(recipe_of(makefile, stage) for stage in stages.parse(listed.split())[0])
     recipes = recipes.replace("$(BROWSER_PYTEST)", "-m browser")
-    named = set(re.findall(r"tests/browser/test_\w+\.py", recipes))
-    for pattern in re.findall(
-        r"tests/browser/test_[\w*]*\*[\w*]*\.py", recipes
-    ):  # a glob, as the shell expands it
-        named |= {p.relative_to(ROOT).as_posix() for p in ROOT.glob(pattern)}
+    named = browser_files(recipes)
     files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "browser").glob("test_*.py")}
     assert files - named == set(), "browser tests no stage of `make test` runs"
 
