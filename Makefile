@@ -115,8 +115,10 @@ nbval: $(STAMP) $(VOCAB_STAMP) $(MO)
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
 # ATen kernels, one thread, and every inexact float32 result moved by up to one ulp
-# (tests/portability/run.py); a lesson that prints more digits than survive fails here. Then lesson 4
-# rebuilt so must save its committed notebook byte for byte, explorers' state and figures included
+# (tests/portability/run.py); a lesson that prints more digits than survive fails here. Every lesson in
+# English: the other languages run the same code and print the same numbers (the unit stage's
+# tests/lessons/test_portable_language.py proves it lesson by lesson), so what moves there moves here.
+# Then lesson 4 rebuilt so must save its committed notebook byte for byte, explorers' state and figures included
 # (tests/portability/test_rebuild.py, about a minute; `python -m tests.portability.rebuild` for others)
 nbval-portable: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python tests/portability/run.py

@@ -25,7 +25,7 @@ both cores their JupyterLab waited past its time limits.
 A stage named by ``--light`` (a name or a pattern) takes no place: it mostly waits (the hub's class, the
 grader's class: servers starting, a sandbox's time limits), so it starts as soon as the stages it waits for
 have passed, beside whatever runs, and the ``--jobs`` places stay for the stages that compute. It still waits
-behind an ``--alone`` stage, as every stage does.
+behind an ``--alone`` stage, as every stage does; with ``--jobs 1`` every stage runs by itself, light or not.
 
 The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
 time, its CPU time (user + system of the processes it waited for: a browser's or a kernel's own children
@@ -142,6 +142,8 @@ def run(
         raise ValueError(f"stage {sorted(both)[0]!r} is named by both --alone and --light")
     if weightless & kept_apart:
         raise ValueError(f"stage {sorted(weightless & kept_apart)[0]!r} is named by both --light and --apart")
+    if jobs == 1:
+        weightless = set()  # one stage at a time, its output as it comes: none beside it, light or not
     done: list[Stage] = []
     started: list[str] = []
     running: dict[str, threading.Thread] = {}

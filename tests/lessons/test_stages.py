@@ -193,9 +193,20 @@ def test_a_light_stage_takes_no_place(project):
     """``--light``: a stage that mostly waits (the hub's class, the grader's) starts beside the others even
     when every place is taken, and still waits behind an ``--alone`` stage."""
     make = ["make", "--no-print-directory"]
-    # one place: waits-for-b, light, leaves it to b, which it waits for (without --light it waits in vain)
+    # both places taken (busy, lonely): waits-for-b, light, starts beside them all the same
+    done = stages.run(["busy", "lonely", "waits-for-b", "b"], make, say=quiet, jobs=2, light=("waits-*",))
+    span = {s.name: (s.start, s.start + s.seconds) for s in done}
+    assert sorted((s.name, s.code) for s in done) == [
+        ("b", 0),
+        ("busy", 0),
+        ("lonely", 0),
+        ("waits-for-b", 0),
+    ]
+    assert span["waits-for-b"][0] < span["lonely"][1], span
+    (project / "b.txt").unlink()
+    # one job: one stage at a time whatever --light says (its output printed as it comes)
     done = stages.run(["waits-for-b", "b"], make, say=quiet, jobs=1, light=("waits-*",))
-    assert sorted((s.name, s.code) for s in done) == [("b", 0), ("waits-for-b", 0)]
+    assert [(s.name, s.code) for s in done] == [("waits-for-b", 2)]
     # a light stage after an alone one waits until it has run
     done = stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, alone=("lonely",), light=("b",))
     span = {s.name: (s.start, s.start + s.seconds) for s in done}
