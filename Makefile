@@ -115,10 +115,8 @@ nbval: $(STAMP) $(VOCAB_STAMP) $(MO)
 
 # the same outputs as on another machine: MKL's generic path (what it takes on AMD CPUs), scalar
 # ATen kernels, one thread, and every inexact float32 result moved by up to one ulp
-# (tests/portability/run.py); a lesson that prints more digits than survive fails here. Every lesson in
-# English: the other languages run the same code and print the same numbers (the unit stage's
-# tests/lessons/test_portable_language.py proves it lesson by lesson), so what moves there moves here.
-# Then lesson 4 rebuilt so must save its committed notebook byte for byte, explorers' state and figures included
+# (tests/portability/run.py); a lesson that prints more digits than survive fails here. Then lesson 4
+# rebuilt so must save its committed notebook byte for byte, explorers' state and figures included
 # (tests/portability/test_rebuild.py, about a minute; `python -m tests.portability.rebuild` for others)
 nbval-portable: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python tests/portability/run.py
@@ -136,8 +134,8 @@ BROWSER_PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m browser
 # twenty minutes later, an explorer's line while no kernel is connected; a workspace in JupyterLab: opening a lesson leaves it clean, running
 # and saving it leaves it the course's; a notebook sent by a classmate, beside the lessons, runs none of its
 # saved JavaScript while the lessons' explorers draw. `make screenshots` refreshes notebooks/screenshots/
-# One worker (as browser-explorers): under -n 2 at load 9-13 the interface walk met JupyterLab's
-# "widget model not found" (a JavaScript error the test counts) once
+# One worker: under -n 2 at load 9-13 the interface walk met JupyterLab's "widget model not found" (a
+# JavaScript error the test counts) once
 browser-lab: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m browser tests/browser/test_jupyterlab.py tests/browser/test_lab_workspace.py \
 		tests/browser/test_lab_trust.py
@@ -248,11 +246,8 @@ screenshots: $(STAMP) site
 # tokenizer comparator: gpt-tokenizer's ids against Python's); test_explorer_colours.py (every one: the
 # site's light/dark switch, text contrast, colour-blind readers); _saved.py (every one from absurd saved state).
 # The files are tests/browser/test_explorer*.py: a new group's file is run with no edit here.
-# Budget: 8 minutes (87 tests in 4 min 7 s in a fresh clone on 2 idle cores, with the runs after running
-# each lesson and test_explorer_colours.py; 9 min 22 s on the 2 cores shared at load average 8-10, of
-# which the kernel ran the lessons' cells for 2 min 23 s, lesson 7's training 85 s)
-# On two workers (as the other browser stages); the two tests that time the comparator's frames run
-# in browser-frames, alone.
+# On two workers (as the other browser stages; the render and frame limits of _saved.py are generous:
+# 3 s, 100 ms); the two tests that time the comparator's frames within 1/60 s run in browser-frames, alone.
 browser-explorers: site
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser and not frames" tests/browser/test_explorer*.py
 

@@ -4,11 +4,10 @@
 
 Each stage is ``make STAGE``. ``STAGE:A,B`` starts only once the stages A and B have passed (what it
 reads of theirs: the decks, the site). Stages start in the order given, as soon as one of the ``--jobs``
-places is free and the stages they wait for have passed, so a stage that mostly waits (a browser, a
-JupyterLab, the hub) runs beside one that computes. What a stage of the same run has started is not
-made again: every stage runs with ``-o`` for each stage started before it (``make browser-site`` after
-``site`` does not rebuild the site and the decks); the stages it must not run beside are the ones it
-names. The first stage that fails stops the run, as ``make`` does: no stage starts after it, those
+places is free and the stages they wait for have passed (and as the options below allow). What a stage
+of the same run has started is not made again: every stage runs with ``-o`` for each stage started before
+it (``make browser-site`` after ``site`` does not rebuild the site and the decks); the stages it must not
+run beside are the ones it names. The first stage that fails stops the run, as ``make`` does: no stage starts after it, those
 running finish. With more than one job each stage's output is kept until it ends, then printed whole.
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
@@ -121,6 +120,20 @@ def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
     return named_stages(names, patterns, "--alone")
 
 
+def kinds(
+    names: list[str], alone: list[str], light: list[str], apart: list[str]
+) -> tuple[set[str], set[str], set[str]]:
+    """The stages ``--alone``, ``--light`` and ``--apart`` name; ValueError naming a pattern that names none,
+    or a stage both light and alone or light and apart."""
+    by_itself, weightless = alone_stages(names, alone), named_stages(names, light, "--light")
+    kept_apart = named_stages(names, apart, "--apart")
+    if both := sorted(by_itself & weightless):
+        raise ValueError(f"stage {both[0]!r} is named by both --alone and --light")
+    if both := sorted(weightless & kept_apart):
+        raise ValueError(f"stage {both[0]!r} is named by both --light and --apart")
+    return by_itself, weightless, kept_apart
+
+
 def run(
     specs: list[str],
     make: list[str],
@@ -134,14 +147,7 @@ def run(
     stage ``alone`` names with nothing beside it, one ``light`` names beside the others without taking a
     place, those ``apart`` names beside each other only; their times, in the order they ended."""
     names, after = parse(specs)
-    by_itself = alone_stages(names, list(alone))
-    weightless = named_stages(names, list(light), "--light")
-    kept_apart = named_stages(names, list(apart), "--apart")
-    both = by_itself & weightless
-    if both:
-        raise ValueError(f"stage {sorted(both)[0]!r} is named by both --alone and --light")
-    if weightless & kept_apart:
-        raise ValueError(f"stage {sorted(weightless & kept_apart)[0]!r} is named by both --light and --apart")
+    by_itself, weightless, kept_apart = kinds(names, list(alone), list(light), list(apart))
     if jobs == 1:
         weightless = set()  # one stage at a time, its output as it comes: none beside it, light or not
     done: list[Stage] = []
@@ -275,12 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        names = parse(args.stages)[0]
-        light = named_stages(names, args.light, "--light")
-        if both := alone_stages(names, args.alone) & light:
-            raise ValueError(f"stage {sorted(both)[0]!r} is named by both --alone and --light")
-        if both := named_stages(names, args.apart, "--apart") & light:
-            raise ValueError(f"stage {sorted(both)[0]!r} is named by both --light and --apart")
+        kinds(parse(args.stages)[0], args.alone, args.light, args.apart)
     except ValueError as error:
         parser.error(str(error))
     if args.jobs < 1:

@@ -15,7 +15,7 @@ from tests.support import ROOT
 # a build two stages need (like the site, for browser-site and browser-a11y), counted in built.txt
 # waits-for-b passes only if b runs while it waits (beside it); reads-built fails unless build has ended
 MAKEFILE = """\
-.PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn busy lonely
+.PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn busy lonely longlight
 build:
 \techo built >> built.txt
 check-a: build
@@ -44,6 +44,8 @@ busy:
 \tsleep 0.4
 lonely:
 \tsleep 0.2
+longlight:
+\tsleep 0.8
 """
 
 
@@ -189,9 +191,13 @@ def test_a_stage_named_alone_runs_with_nothing_beside_it(project):
     assert result.returncode == 2 and "--alone 'nothing' names none of the stages ['b']" in result.stderr
 
 
+def spans(done):
+    return {s.name: (s.start, s.start + s.seconds) for s in done}
+
+
 def test_a_light_stage_takes_no_place(project):
     """``--light``: a stage that mostly waits (the hub's class, the grader's) starts beside the others even
-    when every place is taken, and still waits behind an ``--alone`` stage."""
+    when every place is taken, leaves its place to them, and still waits behind an ``--alone`` stage."""
     make = ["make", "--no-print-directory"]
     # both places taken (busy, lonely): waits-for-b, light, starts beside them all the same
     done = stages.run(["busy", "lonely", "waits-for-b", "b"], make, say=quiet, jobs=2, light=("waits-*",))
@@ -204,6 +210,25 @@ def test_a_light_stage_takes_no_place(project):
     ]
     assert span["waits-for-b"][0] < span["lonely"][1], span
     (project / "b.txt").unlink()
+    # a light stage leaves both places free: busy and lonely run beside each other while it runs
+    span = spans(stages.run(["longlight", "busy", "lonely"], make, say=quiet, jobs=2, light=("longlight",)))
+    assert span["lonely"][0] < span["busy"][1] and span["busy"][1] < span["longlight"][1], span
+    # an alone stage waits for a light one too, and stages kept apart start beside a light one
+    span = spans(
+        stages.run(["longlight", "lonely"], make, say=quiet, jobs=2, light=("longlight",), alone=("lonely",))
+    )
+    assert span["lonely"][0] >= span["longlight"][1], span
+    span = spans(
+        stages.run(
+            ["longlight", "lonely", "busy"],
+            make,
+            say=quiet,
+            jobs=2,
+            light=("longlight",),
+            apart=("lonely", "busy"),
+        )
+    )
+    assert span["lonely"][0] < span["longlight"][1] and span["busy"][0] < span["longlight"][1], span
     # one job: one stage at a time whatever --light says (its output printed as it comes)
     done = stages.run(["waits-for-b", "b"], make, say=quiet, jobs=1, light=("waits-*",))
     assert [(s.name, s.code) for s in done] == [("waits-for-b", 2)]

@@ -12,12 +12,6 @@ Each pass re-runs the lessons against their committed outputs with the float pat
 
 A cell that fails here prints more digits than its computation guarantees: round it to what
 survives, print an exact quantity, or assert inside the cell and print the conclusion.
-
-With no notebook named, a pass runs every lesson in one language, English (``LANGUAGE``): the other
-languages' lessons run the same code and print the same numbers, so a number another machine moves in
-one of them moves in English too. tests/lessons/test_portable_language.py proves it for every lesson
-and language (the code cells equal but for their string literals, the numbers printed equal); nbval
-(`make nbval`) runs every language on this machine.
 """
 
 import argparse
@@ -47,8 +41,6 @@ PASSES = {
     "other-machine": {"env": OTHER_CPU, "startup": JITTER_STARTUP},  # both at once: what make test runs
 }
 DEFAULT = ["other-machine"]
-#: the language whose lessons a pass runs when no notebook is named (see the docstring)
-LANGUAGE = "en"
 
 
 @contextlib.contextmanager
@@ -82,7 +74,7 @@ def main() -> int:
     parser.add_argument("--pass", dest="passes", action="append", choices=sorted(PASSES))
     args, pytest_args = parser.parse_known_args()
     if not any(not a.startswith("-") for a in pytest_args):
-        pytest_args.append(f"notebooks/{LANGUAGE}")  # no notebook or folder named: every lesson, in English
+        pytest_args.append("notebooks")  # no notebook or folder named: all lessons, both languages
     failed = [name for name in args.passes or DEFAULT if run_pass(name, pytest_args)]
     if failed:
         print("printed numbers that depend on the machine, in passes:", ", ".join(failed))
