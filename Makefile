@@ -69,14 +69,14 @@ lab-%: $(STAMP) $(VOCAB_STAMP)
 # site); a stage does not remake what an earlier one made (the decks, the handouts, the site: once each).
 # Every package and npm project is installed before any stage starts (two stages never install at once).
 # The stages that compute pair up (the decks, the site, the unit tests, both nbval passes); the browser
-# stages wait on pages and kernels, about half a core each, so they pair with each other and never sit
-# beside a computing stage (--apart: beside the unit tests on 2 cores, at load 8-10, JupyterLab waited past
-# its 90 s for lesson 6's explorers, and a check's time limit cut a student's flood of prints short). The
-# hub's and the grader's classes mostly wait (servers starting, a sandbox's time limits): --light, they run
-# beside any stage and take no place (the grader's once the site is built: its attacks' test finds every
-# file of the course unchanged, which a build writing beside it would fail). The two tests that assert what
-# a frame draws within 1/60 s (lesson 2's comparator, marked `frames`) run first, alone, in browser-frames
-# (--alone). TEST_JOBS=1: one stage at a time, in this order, each stage's output as it comes.
+# stages pair with each other and never sit beside a computing stage (--apart: beside the unit tests on 2
+# cores, at load 8-10, JupyterLab waited past its 90 s for lesson 6's explorers). The hub's and the
+# grader's classes mostly wait (servers starting, a sandbox's time limits): --light, they run beside any
+# stage and take no place (the grader's once the site is built: its attacks' test finds every file of the
+# course unchanged, which a build writing beside it would fail). The tests that time a frame (lesson 2's
+# comparator within 1/60 s, every explorer from absurd saved state within 100 ms: marked `frames`) run
+# first, alone, in browser-frames (--alone): beside a second browser stage a frame came after 105 ms.
+# TEST_JOBS=1: one stage at a time, in this order, each stage's output as it comes.
 TEST_JOBS ?= 2
 TEST_STAGES := browser-frames lint freshness slides handouts:slides site:handouts unit hub-test grade-test:site \
 	nbval nbval-portable browser-explorers:site browser-site:site browser-lab browser-slides:handouts \
@@ -246,15 +246,17 @@ screenshots: $(STAMP) site
 # tokenizer comparator: gpt-tokenizer's ids against Python's); test_explorer_colours.py (every one: the
 # site's light/dark switch, text contrast, colour-blind readers); _saved.py (every one from absurd saved state).
 # The files are tests/browser/test_explorer*.py: a new group's file is run with no edit here.
-# On two workers (as the other browser stages; the render and frame limits of _saved.py are generous:
-# 3 s, 100 ms); the two tests that time the comparator's frames within 1/60 s run in browser-frames, alone.
+# On two workers (as the other browser stages); the tests that time a frame (the comparator's within 1/60 s,
+# _saved.py's within 100 ms) run in browser-frames, alone.
 browser-explorers: site
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser and not frames" tests/browser/test_explorer*.py
 
-# what lesson 2's comparator draws within a frame at 60 Hz, a key typed at 1 000 characters and a paste
-# of 1 000 (tests/browser/test_explorers_comparator.py, marked `frames`): `make test` runs it first, alone
+# the browser tests that time a frame (marked `frames`): what lesson 2's comparator draws within a frame
+# at 60 Hz, a key typed at 1 000 characters and a paste of 1 000; every explorer from absurd saved state
+# drawn within 3 s and its next frame within 100 ms. `make test` runs them first, alone
 browser-frames: $(STAMP) $(VOCAB_STAMP)
-	$(BIN)/python -m pytest -q -p no:xdist -m "browser and frames" tests/browser/test_explorers_comparator.py
+	$(BIN)/python -m pytest -q -p no:xdist -m "browser and frames" tests/browser/test_explorers_comparator.py \
+		tests/browser/test_explorers_saved.py
 
 # Accessibility, WCAG 2.2 A and AA (tests/browser/test_accessibility.py): axe-core (npm, pinned; injected into
 # each page from node_modules/, offline) over every page of the site in its light and dark theme, every slide

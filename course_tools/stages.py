@@ -17,9 +17,8 @@ computing on the same cores can break).
 
 Stages named by ``--apart`` (a name or a pattern: ``'browser-*'``) run beside each other, never beside the
 other stages (but light ones): a stage of one kind waits while a stage of the other kind runs, and a later
-stage of the running kind may start first. The browser stages wait on pages and kernels (about half a core
-each, so two of them fill the cores no more than one computing stage does), and beside a stage computing on
-both cores their JupyterLab waited past its time limits.
+stage of the running kind may start first. Beside a stage computing on both cores, the browser stages'
+JupyterLab waited past its time limits; beside each other they pass.
 
 A stage named by ``--light`` (a name or a pattern) takes no place: it mostly waits (the hub's class, the
 grader's class: servers starting, a sandbox's time limits), so it starts as soon as the stages it waits for

@@ -12,7 +12,9 @@ picture and the readout must be drawn (no blank widget, no "NaN" written), and t
 name every value replaced, in the lesson's language.
 
 The explorer renders from a ``setTimeout``, so a hang cannot block the test: ``wait_for_function``
-times out in Playwright's driver and the test fails.
+times out in Playwright's driver and the test fails. The test that times the render and the next frame
+is marked ``frames``: ``make browser-frames`` runs it with nothing else on the machine's cores (beside a
+second browser stage, at load 8-11, a frame once came after 105 ms).
 """
 
 import math
@@ -159,6 +161,7 @@ def built():
     return build
 
 
+@pytest.mark.frames  # `make browser-frames`: it times a frame (100 ms), so it runs alone
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", list(EXPLORERS))
 def test_explorer_clamps_saved_values_and_stays_responsive(offline_page, built, name, lang):
