@@ -246,7 +246,7 @@ screenshots: $(STAMP) site
 # tokenizer comparator: gpt-tokenizer's ids against Python's); test_explorer_colours.py (every one: the
 # site's light/dark switch, text contrast, colour-blind readers); _saved.py (every one from absurd saved state).
 # The files are tests/browser/test_explorer*.py: a new group's file is run with no edit here.
-# On two workers (as the other browser stages); the tests that time a frame (the comparator's within 1/60 s,
+# On two workers (as browser-slides, -site, -a11y and -no-system-fonts); the tests that time a frame (the comparator's within 1/60 s,
 # _saved.py's within 100 ms) run in browser-frames, alone.
 browser-explorers: site
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser and not frames" tests/browser/test_explorer*.py

@@ -12,8 +12,8 @@ running finish. With more than one job each stage's output is kept until it ends
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
 it is the first stage that could start, no stage later in the order starts until the running ones have
-ended and it has run (the browser tests that assert what a frame draws within 1/60 s, which a second stage
-computing on the same cores can break).
+ended and it has run (browser-frames: its tests time a frame, which a second stage on the same cores, even
+a browser one, can delay).
 
 Stages named by ``--apart`` (a name or a pattern: ``'browser-*'``) run beside each other, never beside the
 other stages (but light ones): a stage of one kind waits while a stage of the other kind runs, and a later

@@ -34,7 +34,9 @@ NUMBER = re.compile(r"\d+|\b(?:True|False|None|nan|inf)\b")
 PERCENT_SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[diouxXeEfFgGcrsa%]")
 # what nbval compares of an output: every data type but images and the widgets' views (nbval 0.11)
 TEXT_MIMES = {"text/plain", "text/markdown", "text/html", "text/latex"}
-NOT_COMPARED = {"image/png", "image/jpeg", "image/gif", "application/vnd.jupyter.widget-view+json"}
+NOT_COMPARED = {"image/png", "image/jpeg", "application/vnd.jupyter.widget-view+json"}
+# notebooks/sanitize.cfg, as nbval applies it before comparing
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 NBVAL_TAGS = {"nbval-ignore-output", "nbval-skip", "nbval-raises-exception", "nbval-check-output"}
 IGNORED = {"nbval-ignore-output", "nbval-skip"}
 
@@ -94,7 +96,7 @@ def pieces(literal: str) -> list[str]:
         parts = [text for text, *_ in string.Formatter().parse(literal)]
     except ValueError:
         parts = [literal]
-    return [p for part in parts for p in PERCENT_SPEC.split(part) if NUMBER.search(p)]
+    return [part for part in parts if NUMBER.search(part)]
 
 
 def output_text(cell: dict) -> tuple[str, list[str]]:
@@ -111,7 +113,7 @@ def output_text(cell: dict) -> tuple[str, list[str]]:
                 texts.append("".join(data))
             elif mime not in NOT_COMPARED:
                 unread.append(mime)
-    return "\n".join(texts), unread
+    return ADDRESS.sub("0xADDRESS", "\n".join(texts)), unread
 
 
 def numbers(cell: dict, own_text: set[str]) -> Counter:
@@ -192,7 +194,30 @@ def test_what_the_comparison_refuses():
         cell('print("то же:", g("кот"))', "то же: False"),
     )
     assert "{'True': 1}" in differences([truth[0]], [truth[1]])[0][0]
-    # a number printed through a label's field: not the label's, it counts
+    # a number printed through a label's field is no label's: it counts, the label's 8192 does not
+    field = (
+        cell('print("{} of 8192 ({:.0f})".format(n, r))', "12 of 8192 (3)"),
+        cell('print("{} из 8192 ({:.0f})".format(n, r))', "12 из 8192 (4)"),
+    )
+    assert differences([field[0]], [field[1]])[0] == [
+        "code cell 0: numbers only the first prints {'3': 1}, only the second {'4': 1}"
+    ]
+    # an f-string's text translated: the same; an error's name and value are read as nbval reads them
+    fstring = (cell('print(f"{n} tokens")', "12 tokens"), cell('print(f"{n} токенов")', "12 токенов"))
+    assert differences([fstring[0]], [fstring[1]]) == ([], 1)
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "at most 64, not 65", "traceback": []}
+    failing = (
+        {**cell('f("x")', ""), "outputs": [error]},
+        {**cell('f("х")', ""), "outputs": [{**error, "evalue": "не больше 64, а не 66"}]},
+    )
+    assert differences([failing[0]], [failing[1]])[0] == [
+        "code cell 0: numbers only the first prints {'65': 1}, only the second {'66': 1}"
+    ]
+    # a literal that is no format string (an unmatched brace) is kept whole: another one is other code
+    assert differences([cell('print("{ a")', "")], [cell('print("{ б")', "")])[0] == [
+        "code cell 0: not the same code"
+    ]
+    # another field: not the same code
     template = (
         cell('print("{} tokens".format(n, r))', "12 tokens"),
         cell('print("{} токенов ({:.0f})".format(n, r))', "12 токенов (3)"),

@@ -101,6 +101,10 @@ def quiet(*args, **kwargs):
     pass
 
 
+def spans(done):
+    return {s.name: (s.start, s.start + s.seconds) for s in done}
+
+
 def test_two_jobs_run_two_stages_at_once(project):
     done = stages.run(["waits-for-b", "b"], ["make", "--no-print-directory"], say=quiet, jobs=2)
     assert sorted((s.name, s.code) for s in done) == [("b", 0), ("waits-for-b", 0)]
@@ -167,10 +171,6 @@ def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
 def test_a_stage_named_alone_runs_with_nothing_beside_it(project):
     """``--alone``: the next stage that could start waits for the running ones to end, runs by itself,
     and only then does the stage after it start (the browser stages of `make test`, which time frames)."""
-
-    def spans(done):
-        return {s.name: (s.start, s.start + s.seconds) for s in done}
-
     planned = ["busy", "lonely", "b"]
     make = ["make", "--no-print-directory"]
     side_by_side = spans(stages.run(planned, make, say=quiet, jobs=2))
@@ -191,17 +191,13 @@ def test_a_stage_named_alone_runs_with_nothing_beside_it(project):
     assert result.returncode == 2 and "--alone 'nothing' names none of the stages ['b']" in result.stderr
 
 
-def spans(done):
-    return {s.name: (s.start, s.start + s.seconds) for s in done}
-
-
 def test_a_light_stage_takes_no_place(project):
     """``--light``: a stage that mostly waits (the hub's class, the grader's) starts beside the others even
     when every place is taken, leaves its place to them, and still waits behind an ``--alone`` stage."""
     make = ["make", "--no-print-directory"]
     # both places taken (busy, lonely): waits-for-b, light, starts beside them all the same
     done = stages.run(["busy", "lonely", "waits-for-b", "b"], make, say=quiet, jobs=2, light=("waits-*",))
-    span = {s.name: (s.start, s.start + s.seconds) for s in done}
+    span = spans(done)
     assert sorted((s.name, s.code) for s in done) == [
         ("b", 0),
         ("busy", 0),
@@ -234,7 +230,7 @@ def test_a_light_stage_takes_no_place(project):
     assert [(s.name, s.code) for s in done] == [("waits-for-b", 2)]
     # a light stage after an alone one waits until it has run
     done = stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, alone=("lonely",), light=("b",))
-    span = {s.name: (s.start, s.start + s.seconds) for s in done}
+    span = spans(done)
     assert span["lonely"][0] >= span["busy"][1] and span["b"][0] >= span["lonely"][1], span
     with pytest.raises(ValueError, match=r"--light 'x\*' names none of the stages \['busy', 'lonely', 'b'\]"):
         stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, light=("x*",))
@@ -253,9 +249,6 @@ def test_stages_kept_apart_run_beside_each_other_only(project):
     """``--apart``: the browser stages of `make test` run beside each other, never beside a computing stage;
     one that cannot start yet lets a later stage of the running kind take the place."""
     make = ["make", "--no-print-directory"]
-
-    def spans(done):
-        return {s.name: (s.start, s.start + s.seconds) for s in done}
 
     span = spans(stages.run(["busy", "lonely", "b"], make, say=quiet, jobs=2, apart=("lonely", "b")))
     assert span["lonely"][0] >= span["busy"][1] and span["b"][0] >= span["busy"][1], span
@@ -311,9 +304,12 @@ def test_make_test_runs_every_stage_through_the_timer():
     # that runs a file holding one leaves it out by its -m
     timing = {
         path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "tests" / "browser").glob("test_*.py")
-        if re.search(r"^@pytest\.mark\.frames\b", path.read_text(encoding="utf-8"), re.M)
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if re.search(r"\bmark\.frames\b|add_marker\(\s*['\"]frames", path.read_text(encoding="utf-8"))
     }
+    assert all(path.startswith("tests/browser/") for path in timing), (
+        timing
+    )  # the unit stage skips them there
     assert timing, "no test is marked frames"
     ran = set()
     for stage in listed:
