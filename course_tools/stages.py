@@ -7,8 +7,8 @@ reads of theirs: the decks, the site). Stages start in the order given, as soon 
 places is free and the stages they wait for have passed (and as the options below allow). What a stage
 of the same run has started is not made again: every stage runs with ``-o`` for each stage started before
 it (``make browser-site`` after ``site`` does not rebuild the site and the decks); the stages it must not
-run beside are the ones it names. The first stage that fails stops the run, as ``make`` does: no stage starts after it, those
-running finish. With more than one job each stage's output is kept until it ends, then printed whole.
+run beside are the ones it names. The first stage that fails stops the run, as ``make`` does: no stage
+starts after it, those running finish. With more than one job each stage's output is kept until it ends, then printed whole.
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
 it is the first stage that could start, no stage later in the order starts until the running ones have
@@ -106,7 +106,7 @@ def _call(command: list[str], log) -> tuple[int, float]:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def named_stages(names: list[str], patterns: list[str], option: str = "--alone") -> set[str]:
+def named_stages(names: list[str], patterns: list[str], option: str) -> set[str]:
     """The stages ``patterns`` name (fnmatch); ValueError naming a pattern that names none."""
     unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(name, p) for name in names)]
     if unmatched:
@@ -114,17 +114,13 @@ def named_stages(names: list[str], patterns: list[str], option: str = "--alone")
     return {name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)}
 
 
-def alone_stages(names: list[str], patterns: list[str]) -> set[str]:
-    """The stages ``--alone`` ``patterns`` name; ValueError naming a pattern that names none."""
-    return named_stages(names, patterns, "--alone")
-
-
 def kinds(
     names: list[str], alone: list[str], light: list[str], apart: list[str]
 ) -> tuple[set[str], set[str], set[str]]:
     """The stages ``--alone``, ``--light`` and ``--apart`` name; ValueError naming a pattern that names none,
     or a stage both light and alone or light and apart."""
-    by_itself, weightless = alone_stages(names, alone), named_stages(names, light, "--light")
+    by_itself = named_stages(names, alone, "--alone")
+    weightless = named_stages(names, light, "--light")
     kept_apart = named_stages(names, apart, "--apart")
     if both := sorted(by_itself & weightless):
         raise ValueError(f"stage {both[0]!r} is named by both --alone and --light")

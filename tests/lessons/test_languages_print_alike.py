@@ -41,17 +41,22 @@ NBVAL_TAGS = {"nbval-ignore-output", "nbval-skip", "nbval-raises-exception", "nb
 IGNORED = {"nbval-ignore-output", "nbval-skip"}
 
 
+def format_parts(literal: str) -> list[tuple] | None:
+    """``string.Formatter().parse`` of a literal: (text, field, spec, conversion) each; None if it is no
+    format string (an unmatched brace)."""
+    try:
+        return list(string.Formatter().parse(literal))
+    except ValueError:
+        return None
+
+
 def fields(literal: str, percent: bool = False) -> tuple:
     """What of a plain literal formats a value: its ``{...}`` fields (name, spec, conversion), and its %
     specs where it is the left of a ``%``."""
-    try:
-        braces = tuple(
-            (name, spec, conv)
-            for _, name, spec, conv in string.Formatter().parse(literal)
-            if name is not None
-        )
-    except ValueError:  # not a format string (an unmatched brace): the literal itself
-        braces = (literal,)
+    parts = format_parts(literal)
+    braces = (
+        (literal,) if parts is None else tuple((n, spec, conv) for _, n, spec, conv in parts if n is not None)
+    )
     return braces, tuple(PERCENT_SPEC.findall(literal)) if percent else ()
 
 
@@ -81,22 +86,18 @@ class Texts(ast.NodeTransformer):
         return node  # its format_spec as written
 
 
-def code_of(source: str) -> str:
-    return ast.dump(Texts().visit(ast.parse(source)))
-
-
-def literals(source: str) -> set[str]:
+def code_and_literals(source: str) -> tuple[str, set[str]]:
+    """A cell's code with its literals reduced to what formats a value, and its string literals."""
     tree = ast.parse(source)
-    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return ast.dump(Texts().visit(tree)), literals
 
 
 def pieces(literal: str) -> list[str]:
     """A literal's text between its fields, the pieces that hold a number (a label's "8192")."""
-    try:
-        parts = [text for text, *_ in string.Formatter().parse(literal)]
-    except ValueError:
-        parts = [literal]
-    return [part for part in parts if NUMBER.search(part)]
+    parts = format_parts(literal)
+    texts = [literal] if parts is None else [text for text, *_ in parts]
+    return [text for text in texts if NUMBER.search(text)]
 
 
 def output_text(cell: dict) -> tuple[str, list[str]]:
@@ -116,8 +117,8 @@ def output_text(cell: dict) -> tuple[str, list[str]]:
     return ADDRESS.sub("0xADDRESS", "\n".join(texts)), unread
 
 
-def numbers(cell: dict, own_text: set[str]) -> Counter:
-    text, _ = output_text(cell)
+def numbers(text: str, own_text: set[str]) -> Counter:
+    """The numbers and truths in a cell's output ``text``, once the pieces of ``own_text`` are out."""
     for piece in sorted({p for literal in own_text for p in pieces(literal)}, key=len, reverse=True):
         text = text.replace(piece, " ")
     return Counter(NUMBER.findall(text))
@@ -129,23 +130,23 @@ def differences(base: list[dict], other: list[dict]) -> tuple[list[str], int]:
         return [f"{len(base)} code cells, then {len(other)}"], 0
     found, compared = [], 0
     for k, (a, b) in enumerate(zip(base, other, strict=True)):
-        source_a, source_b = "".join(a["source"]), "".join(b["source"])
-        if code_of(source_a) != code_of(source_b):
+        (code_a, text_a), (code_b, text_b) = (code_and_literals("".join(c["source"])) for c in (a, b))
+        if code_a != code_b:
             found.append(f"code cell {k}: not the same code")
             continue
         tags_a, tags_b = (NBVAL_TAGS & set(c.get("metadata", {}).get("tags", [])) for c in (a, b))
         if tags_a != tags_b:
             found.append(f"code cell {k}: nbval tags {sorted(tags_a)}, then {sorted(tags_b)}")
             continue
-        unread = output_text(a)[1] + output_text(b)[1]
+        (output_a, unread_a), (output_b, unread_b) = output_text(a), output_text(b)
+        unread = unread_a + unread_b
         if unread:
             found.append(
                 f"code cell {k}: outputs nbval compares and this test cannot read: {sorted(set(unread))}"
             )
         if IGNORED & tags_a:
             continue
-        text_a, text_b = literals(source_a), literals(source_b)
-        printed_a, printed_b = numbers(a, text_a - text_b), numbers(b, text_b - text_a)
+        printed_a, printed_b = numbers(output_a, text_a - text_b), numbers(output_b, text_b - text_a)
         if printed_a != printed_b:
             found.append(
                 f"code cell {k}: numbers only the first prints {dict(printed_a - printed_b)}, "
