@@ -44,7 +44,7 @@ from course_tools.build.source import KERNELSPEC
 from course_tools.core.config import CONFIG, LAB_OFFLINE_OPTIONS
 from tests.browser.conftest import save_screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
+pytestmark = [pytest.mark.browser, pytest.mark.lab, pytest.mark.usefixtures("notebooks_untouched")]
 
 LESSON = next(name for name in CONFIG.lesson_names() if name.endswith("_sinusoidal_encoding"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "screenshots"

@@ -24,7 +24,7 @@ from tests.browser.test_explorers import LESSON, explorers_on
 from tests.browser.test_jupyterlab import NOTEBOOK_READY, TIMEOUT_MS
 from tests.browser.test_jupyterlab import PANEL as PANEL_EXPRESSION
 
-pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
+pytestmark = [pytest.mark.browser, pytest.mark.lab, pytest.mark.usefixtures("notebooks_untouched")]
 
 PANEL = f"({PANEL_EXPRESSION})"
 # a script had time to run: the outputs are drawn, the saved widgets restored once the kernel is ready

@@ -20,7 +20,7 @@ from course_tools.core.config import CONFIG, LANGUAGES, Config
 from tests.browser.test_jupyterlab import NOTEBOOK_READY, TIMEOUT_MS
 from tests.browser.test_jupyterlab import PANEL as PANEL_EXPRESSION
 
-pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("notebooks_untouched")]
+pytestmark = [pytest.mark.browser, pytest.mark.lab, pytest.mark.usefixtures("notebooks_untouched")]
 
 RUN_ONLY = CONFIG.lesson_names()[0]  # the student runs its first code cell and saves
 EDIT = CONFIG.lesson_names()[1]  # the student edits its first code cell and saves

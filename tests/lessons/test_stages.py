@@ -288,7 +288,7 @@ def test_make_test_runs_every_stage_through_the_timer():
     assert "-m course_tools.stages" in recipe and "$(TEST_STAGES)" in recipe
     # two at a time by default; the classes that mostly wait take no place; the frame-timing tests alone
     assert re.search(r"^TEST_JOBS \?= 2$", makefile, re.M)
-    assert "--alone browser-frames" in recipe
+    assert "--alone browser-frames --alone browser-lab" in recipe
     assert "--light hub-test --light grade-test" in recipe
     # the stages that drive a browser (BROWSER_PYTEST or their own -m browser) kept apart from those that
     # compute, but the grader's, light, whose one browser test reads a finished report
@@ -321,6 +321,70 @@ def test_make_test_runs_every_stage_through_the_timer():
         elif files & timing:
             assert marks and all("not frames" in m for m in marks), (stage, marks)
     assert ran == timing
+    # every test in JupyterLab (marked `lab`) runs in browser-lab, and only there
+    lab = set(lab_tests())
+    ran = set()
+    for stage in listed:
+        body = recipe_of(makefile, stage)
+        files = browser_files(body)
+        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', body.replace("$(BROWSER_PYTEST)", "-m browser"))
+        if stage == "browser-lab":
+            assert marks == ['"browser and lab and not frames"'], marks
+            ran |= files
+        elif stage != "browser-frames" and files & {test.split("::")[0] for test in lab}:
+            # (browser-frames runs only what times a frame: none of it in JupyterLab, as the next test shows)
+            assert marks and all("not lab" in m for m in marks), (stage, marks)
+    assert {test.split("::")[0] for test in lab} <= ran
+
+
+def lab_tests() -> list[str]:
+    """The tests that run JupyterLab, read from the source: every test under tests/browser/ that takes the
+    `jupyterlab` fixture, and every test of a file whose pytestmark names `lab`."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests" / "browser").glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        whole = any(
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+            and "mark.lab" in ast.unparse(node.value)
+            for node in tree.body
+        )
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                if whole or "jupyterlab" in [a.arg for a in node.args.args]:
+                    found.append(f"{path.relative_to(ROOT).as_posix()}::{node.name}")
+    return found
+
+
+def test_every_test_in_jupyterlab_is_marked_lab():
+    """tests/browser/conftest.py marks `lab` every test that starts JupyterLab, wherever it lives, so that
+    browser-lab runs it alone and no other browser stage does: what pytest selects with -m "browser and lab"
+    is exactly what the source says runs JupyterLab."""
+    expected = lab_tests()
+    assert len(expected) >= 10, expected
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", "browser and lab"]
+        + sorted({test.split("::")[0] for test in expected}),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    selected = {line.split("[")[0] for line in out.stdout.splitlines() if "::" in line}
+    assert selected == set(expected), selected ^ set(expected)
+    # and none of them times a frame (browser-frames, alone too, would run it)
+    both = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", "lab and frames"]
+        + sorted({test.split("::")[0] for test in expected}),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert both.returncode == 5 and "::" not in both.stdout, both.stdout[-2000:]
 
 
 def browser_files(recipe: str) -> set[str]:
