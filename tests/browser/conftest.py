@@ -382,6 +382,18 @@ def _stop(proc: subprocess.Popen) -> None:
 STOPPING: list[threading.Thread] = []
 STOP_TIMEOUT_S = 60
 
+# A server whose test was killed before its teardown (pytest or an xdist worker stopped by a signal:
+# the server runs in a session of its own) stops by itself: a kernel idle and with no connection for
+# 10 minutes is culled (checked each minute), and the server shuts down after 10 minutes with no kernel
+# and no request (jupyter_server checks each minute). Measured with 10 s in place of the 10 minutes: a
+# kernel started and left alone was culled after 15 s, the server gone 51 s after it started the kernel.
+# An orphan of a killed browser-explorers run had kept its server and kernel for 22 minutes and more.
+SELF_STOP_OPTIONS = (
+    "--MappingKernelManager.cull_idle_timeout=600",
+    "--MappingKernelManager.cull_interval=60",
+    "--ServerApp.shutdown_no_activity_timeout=600",
+)
+
 
 @pytest.fixture(scope="session")
 def lab_servers_stopped() -> Iterator[None]:
@@ -407,7 +419,8 @@ def jupyterlab(tmp_path, notebooks_untouched, lab_servers_stopped):
     back into what it serves) and keeps its settings, workspaces and runtime files in tmp_path. It
     runs with ``make lab``'s offline options (``options`` replaces them) and records what it tries
     to reach off the machine. It is stopped after the test, while the next one runs; the session
-    ends once every server has stopped.
+    ends once every server has stopped. Should the test be killed first, it stops by itself
+    (``SELF_STOP_OPTIONS``).
     """
     started: list[subprocess.Popen] = []
 
@@ -447,6 +460,7 @@ def jupyterlab(tmp_path, notebooks_untouched, lab_servers_stopped):
             f"--IdentityProvider.token={lab.token}",
             f"--ServerApp.root_dir={root_dir}",
             "--LabApp.expose_app_in_browser=True",
+            *SELF_STOP_OPTIONS,
             *options,
         ]
         if os.geteuid() == 0:  # CI containers run as root; JupyterLab refuses without this

@@ -691,3 +691,8 @@ def test_an_explorer_says_it_needs_no_kernel_until_the_lesson_runs(jupyterlab, g
         timeout=TIMEOUT_MS,
     )
     traffic.assert_clean()
+    # had this test been killed, its server would stop by itself (conftest's SELF_STOP_OPTIONS): the
+    # kernel it started is culled after 10 idle minutes with no connection
+    assert "Culling kernels with idle durations > 600 seconds at 60 second intervals" in lab.log.read_text(
+        encoding="utf-8", errors="replace"
+    )
