@@ -127,8 +127,8 @@ nbval-portable: $(STAMP) $(VOCAB_STAMP)
 # The browser stages' tests on two workers, handed out test by test (a stage is mostly one or two files):
 # each worker drives its own Chromium (a session fixture); a module with a costly module-scoped fixture
 # goes to one worker whole (tests/browser/conftest.py, ONE_WORKER). Every test is independent of the
-# others: its own browser context, its own JupyterLab on a free port.
-BROWSER_PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m browser
+# others: its own browser context. The tests in JupyterLab (marked `lab`) are browser-lab's alone.
+BROWSER_PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser and not lab"
 
 # lesson 5 in JupyterLab in headless Chromium, English and Russian, and the interface whole in both
 # (every menu and submenu, the context menus, the command palette: no English word but names in Russian,

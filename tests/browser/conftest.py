@@ -384,14 +384,17 @@ STOP_TIMEOUT_S = 60
 
 # A server whose test was killed before its teardown (pytest or an xdist worker stopped by a signal:
 # the server runs in a session of its own) stops by itself: a kernel idle and with no connection for
-# 10 minutes is culled (checked each minute), and the server shuts down after 10 minutes with no kernel
-# and no request (jupyter_server checks each minute). Measured with 10 s in place of the 10 minutes: a
-# kernel started and left alone was culled after 15 s, the server gone 51 s after it started the kernel.
+# 5 minutes is culled (checked each minute), and the server shuts down once it has no kernel and 5
+# minutes have passed since the last request or kernel activity (checked each minute): an orphan lives
+# some 6 to 7 minutes. A live test's kernel is never culled: its page is connected to it (connected
+# kernels are not culled), and the page's requests keep its server up. Measured with 10 s in place of
+# the 5 minutes: a kernel started and left alone was culled after 15 s, and the server, its last
+# activity the kernel's start ("No kernels for 50 seconds; shutting down"), was gone 51 s after it.
 # An orphan of a killed browser-explorers run had kept its server and kernel for 22 minutes and more.
 SELF_STOP_OPTIONS = (
-    "--MappingKernelManager.cull_idle_timeout=600",
+    "--MappingKernelManager.cull_idle_timeout=300",
     "--MappingKernelManager.cull_interval=60",
-    "--ServerApp.shutdown_no_activity_timeout=600",
+    "--ServerApp.shutdown_no_activity_timeout=300",
 )
 
 

@@ -314,32 +314,19 @@ def test_make_test_runs_every_stage_through_the_timer():
     for stage in listed:
         body = recipe_of(makefile, stage)
         files = browser_files(body)
-        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', body.replace("$(BROWSER_PYTEST)", "-m browser"))
+        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', expand(makefile, body))
         if stage == "browser-frames":
             assert marks == ['"browser and frames"'] and files == timing, (marks, files)
             ran |= files
         elif files & timing:
             assert marks and all("not frames" in m for m in marks), (stage, marks)
     assert ran == timing
-    # every test in JupyterLab (marked `lab`) runs in browser-lab, and only there
-    lab = set(lab_tests())
-    ran = set()
-    for stage in listed:
-        body = recipe_of(makefile, stage)
-        files = browser_files(body)
-        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', body.replace("$(BROWSER_PYTEST)", "-m browser"))
-        if stage == "browser-lab":
-            assert marks == ['"browser and lab and not frames"'], marks
-            ran |= files
-        elif stage != "browser-frames" and files & {test.split("::")[0] for test in lab}:
-            # (browser-frames runs only what times a frame: none of it in JupyterLab, as the next test shows)
-            assert marks and all("not lab" in m for m in marks), (stage, marks)
-    assert {test.split("::")[0] for test in lab} <= ran
 
 
 def lab_tests() -> list[str]:
     """The tests that run JupyterLab, read from the source: every test under tests/browser/ that takes the
-    `jupyterlab` fixture, and every test of a file whose pytestmark names `lab`."""
+    `jupyterlab` fixture, and every test of JupyterLab's own files (test_jupyterlab.py, test_lab_*.py),
+    which must name `lab` in their pytestmark (a test there that starts no JupyterLab goes with them)."""
     import ast
 
     found = []
@@ -351,6 +338,8 @@ def lab_tests() -> list[str]:
             and "mark.lab" in ast.unparse(node.value)
             for node in tree.body
         )
+        if path.name == "test_jupyterlab.py" or path.name.startswith("test_lab_"):
+            assert whole, f"{path.name}: its pytestmark does not name lab"
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 if whole or "jupyterlab" in [a.arg for a in node.args.args]:
@@ -358,33 +347,69 @@ def lab_tests() -> list[str]:
     return found
 
 
-def test_every_test_in_jupyterlab_is_marked_lab():
-    """tests/browser/conftest.py marks `lab` every test that starts JupyterLab, wherever it lives, so that
-    browser-lab runs it alone and no other browser stage does: what pytest selects with -m "browser and lab"
-    is exactly what the source says runs JupyterLab."""
-    expected = lab_tests()
-    assert len(expected) >= 10, expected
-    out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", "browser and lab"]
-        + sorted({test.split("::")[0] for test in expected}),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+def browser_tests() -> dict[str, set[str]]:
+    """Every test under tests/browser/, as pytest collects it (the conftest's marking included), with the
+    names of its marks."""
+    code = (
+        "import sys, pytest\n"
+        "class Marks:\n"
+        "    def pytest_collection_finish(self, session):\n"
+        "        for item in session.items:\n"
+        "            print('MARKS', item.nodeid, *sorted({m.name for m in item.iter_markers()}))\n"
+        "sys.exit(pytest.main(['--collect-only', '-q', '-p', 'no:xdist', 'tests/browser'], plugins=[Marks()]))\n"
     )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    selected = {line.split("[")[0] for line in out.stdout.splitlines() if "::" in line}
-    assert selected == set(expected), selected ^ set(expected)
-    # and none of them times a frame (browser-frames, alone too, would run it)
-    both = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", "lab and frames"]
-        + sorted({test.split("::")[0] for test in expected}),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert both.returncode == 5 and "::" not in both.stdout, both.stdout[-2000:]
+    return {
+        line.split()[1]: set(line.split()[2:])
+        for line in out.stdout.splitlines()
+        if line.startswith("MARKS ")
+    }
+
+
+def test_every_browser_test_runs_in_its_stage():
+    """What each stage of `make test` runs, read as pytest selects it (its files, its -m over the marks the
+    tests carry once collected): every browser test runs in some stage; the tests that time a frame only
+    in browser-frames, and the tests in JupyterLab only in browser-lab, both alone. The tests in JupyterLab
+    are marked `lab` by tests/browser/conftest.py wherever they live: exactly those the source says start it.
+    Before: tests/browser/test_site_deep_dives.py (marked browser, so left out of the unit stage) was
+    named by no stage: `make test` never ran it."""
+    from _pytest.mark.expression import Expression
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
+    tests = browser_tests()
+    assert len(tests) > 300, len(tests)
+    runs: dict[str, set[str]] = {}
+    covered = set()
+    for stage in stages.parse(listed.split())[0]:
+        body = expand(makefile, recipe_of(makefile, stage))
+        files = browser_files(body)
+        if not files:
+            continue
+        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', body)
+        assert len(marks) == 1, (stage, marks)
+        chosen = Expression.compile(marks[0].strip('"'))
+        runs[stage] = {
+            test
+            for test, names in tests.items()
+            if test.split("::")[0] in files and chosen.evaluate(names.__contains__)
+        }
+        if " -k " not in body:  # (the pass without system fonts runs some tests again, by -k)
+            covered |= runs[stage]
+    assert set(tests) - covered == set(), "browser tests no stage of `make test` runs"
+    lab = {test for test, names in tests.items() if "lab" in names}
+    frames = {test for test, names in tests.items() if "frames" in names}
+    assert runs["browser-lab"] == lab and runs["browser-frames"] == frames
+    assert not lab & frames
+    for stage, ran in runs.items():
+        if stage != "browser-lab":
+            assert not ran & lab, (stage, sorted(ran & lab))
+        if stage != "browser-frames":
+            assert not ran & frames, (stage, sorted(ran & frames))
+    expected = set(lab_tests())
+    assert len(expected) >= 10, expected
+    assert {test.split("[")[0] for test in lab} == expected, {test.split("[")[0] for test in lab} ^ expected
 
 
 def browser_files(recipe: str) -> set[str]:
@@ -401,16 +426,11 @@ def recipe_of(makefile: str, target: str) -> str:
     return found.group(1).replace("\\\n", " ")
 
 
-def test_every_browser_test_file_runs_in_a_stage_of_make_test():
-    """Before: tests/browser/test_site_deep_dives.py (marked browser, so left out of the unit stage) was
-    named by no stage: `make test` never ran it."""
-    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
-    recipes = " ".join(recipe_of(makefile, stage) for stage in stages.parse(listed.split())[0])
-    recipes = recipes.replace("$(BROWSER_PYTEST)", "-m browser")
-    named = browser_files(recipes)
-    files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "browser").glob("test_*.py")}
-    assert files - named == set(), "browser tests no stage of `make test` runs"
+def expand(makefile: str, recipe: str) -> str:
+    """A recipe with the browser stages' common command, $(BROWSER_PYTEST), written out."""
+    found = re.search(r"^BROWSER_PYTEST := (.*)$", makefile, re.M)
+    assert found, "the Makefile defines no BROWSER_PYTEST"
+    return recipe.replace("$(BROWSER_PYTEST)", found.group(1))
 
 
 def test_each_stage_waits_for_the_stages_its_make_target_needs():
