@@ -8,7 +8,8 @@ places is free and the stages they wait for have passed (and as the options belo
 of the same run has started is not made again: every stage runs with ``-o`` for each stage started before
 it (``make browser-site`` after ``site`` does not rebuild the site and the decks); the stages it must not
 run beside are the ones it names. The first stage that fails stops the run, as ``make`` does: no stage
-starts after it, those running finish. With more than one job each stage's output is kept until it ends, then printed whole.
+starts after it, those running finish. With more than one job each stage's output is kept until it ends,
+then printed whole.
 
 A stage named by ``--alone`` (a name or a shell pattern: ``'browser-*'``) runs with nothing beside it: once
 it is the first stage that could start, no stage later in the order starts until the running ones have

@@ -278,9 +278,7 @@ def test_minutes_appear_from_one_minute_on():
 
 def test_make_test_runs_every_stage_through_the_timer():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    found = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S)
-    assert found, "the Makefile defines no TEST_STAGES"
-    listed, _ = stages.parse(found.group(1).replace("\\\n", " ").split())
+    listed, _ = listed_stages(makefile)
     for stage in listed:
         assert re.search(rf"^{re.escape(stage)}:", makefile, re.M), f"no target {stage}"
     assert len(set(listed)) == len(listed)
@@ -300,27 +298,15 @@ def test_make_test_runs_every_stage_through_the_timer():
             "$(BROWSER_PYTEST)" in body or "-m browser" in body or '-m "browser' in body
         ):
             assert stage in apart, f"{stage} runs browser tests but is not kept apart"
-    # every test that times a frame (marked `frames`) runs in browser-frames, and only there: another stage
-    # that runs a file holding one leaves it out by its -m
+    # every test that times a frame (marked `frames`) is under tests/browser/, whose tests the unit stage
+    # leaves out (-m "not browser"); which stage runs them: test_every_browser_test_runs_in_its_stage
     timing = {
         path.relative_to(ROOT).as_posix()
         for path in (ROOT / "tests").rglob("test_*.py")
         if re.search(r"\bmark\.frames\b|add_marker\(\s*['\"]frames", path.read_text(encoding="utf-8"))
     }
-    # under tests/browser/, whose tests the unit stage leaves out (-m "not browser")
-    assert all(path.startswith("tests/browser/") for path in timing), timing
     assert timing, "no test is marked frames"
-    ran = set()
-    for stage in listed:
-        body = recipe_of(makefile, stage)
-        files = browser_files(body)
-        marks = re.findall(r'-m ("[^"]*"|(?!pytest\b)\S+)', expand(makefile, body))
-        if stage == "browser-frames":
-            assert marks == ['"browser and frames"'] and files == timing, (marks, files)
-            ran |= files
-        elif files & timing:
-            assert marks and all("not frames" in m for m in marks), (stage, marks)
-    assert ran == timing
+    assert all(path.startswith("tests/browser/") for path in timing), timing
 
 
 def lab_tests() -> list[str]:
@@ -356,15 +342,13 @@ def browser_tests() -> dict[str, set[str]]:
         "    def pytest_collection_finish(self, session):\n"
         "        for item in session.items:\n"
         "            print('MARKS', item.nodeid, *sorted({m.name for m in item.iter_markers()}))\n"
-        "sys.exit(pytest.main(['--collect-only', '-q', '-p', 'no:xdist', 'tests/browser'], plugins=[Marks()]))\n"
+        "args = ['--collect-only', '-q', '-p', 'no:xdist', 'tests/browser']\n"
+        "sys.exit(pytest.main(args, plugins=[Marks()]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    return {
-        line.split()[1]: set(line.split()[2:])
-        for line in out.stdout.splitlines()
-        if line.startswith("MARKS ")
-    }
+    rows = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("MARKS ")]
+    return {test: set(marks) for test, *marks in rows}
 
 
 def test_every_browser_test_runs_in_its_stage():
@@ -377,12 +361,11 @@ def test_every_browser_test_runs_in_its_stage():
     from _pytest.mark.expression import Expression
 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
     tests = browser_tests()
     assert len(tests) > 300, len(tests)
     runs: dict[str, set[str]] = {}
     covered = set()
-    for stage in stages.parse(listed.split())[0]:
+    for stage in listed_stages(makefile)[0]:
         body = expand(makefile, recipe_of(makefile, stage))
         files = browser_files(body)
         if not files:
@@ -412,6 +395,13 @@ def test_every_browser_test_runs_in_its_stage():
     assert {test.split("[")[0] for test in lab} == expected, {test.split("[")[0] for test in lab} ^ expected
 
 
+def listed_stages(makefile: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The Makefile's TEST_STAGES, parsed: the stages in order, and the stages each waits for."""
+    found = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S)
+    assert found, "the Makefile defines no TEST_STAGES"
+    return stages.parse(found.group(1).replace("\\\n", " ").split())
+
+
 def browser_files(recipe: str) -> set[str]:
     """The browser test files a recipe names, its globs expanded as the shell does."""
     named = set(re.findall(r"tests/browser/test_\w+\.py", recipe))
@@ -437,8 +427,7 @@ def test_each_stage_waits_for_the_stages_its_make_target_needs():
     """Two stages at once: a stage whose target needs another stage's (``browser-site: site``) must wait for
     it, or both would build the site at the same time; the browser stages on the decks and the site too."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    listed = re.search(r"^TEST_STAGES := (.*?)(?<!\\)\n", makefile, re.M | re.S).group(1).replace("\\\n", " ")
-    names, after = stages.parse(listed.split())
+    names, after = listed_stages(makefile)
 
     def waits(name: str) -> set[str]:
         return set(after[name]).union(*(waits(w) for w in after[name]))
