@@ -18,6 +18,7 @@ Russian superscript power of ten (``2·10⁻¹⁶`` for ``2e-16``) would fail to
 """
 
 import ast
+import configparser
 import json
 import re
 import string
@@ -27,6 +28,7 @@ import pytest
 
 from course_lib.i18n import LANGUAGES
 from course_tools.core.config import CONFIG
+from tests.support import ROOT
 
 ENGLISH = "en"
 OTHERS = [lang for lang in LANGUAGES if lang != ENGLISH]
@@ -35,8 +37,10 @@ PERCENT_SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[diouxXeEfFgGcr
 # what nbval compares of an output: every data type but images and the widgets' views (nbval 0.11)
 TEXT_MIMES = {"text/plain", "text/markdown", "text/html", "text/latex"}
 NOT_COMPARED = {"image/png", "image/jpeg", "application/vnd.jupyter.widget-view+json"}
-# notebooks/sanitize.cfg, as nbval applies it before comparing
-ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# notebooks/sanitize.cfg (pyproject's --nbval-sanitize-with), as nbval applies it before comparing
+SANITIZE = configparser.ConfigParser()
+if not SANITIZE.read(ROOT / "notebooks" / "sanitize.cfg", encoding="utf-8"):
+    raise FileNotFoundError(ROOT / "notebooks" / "sanitize.cfg")
 NBVAL_TAGS = {"nbval-ignore-output", "nbval-skip", "nbval-raises-exception", "nbval-check-output"}
 IGNORED = {"nbval-ignore-output", "nbval-skip"}
 
@@ -114,7 +118,14 @@ def output_text(cell: dict) -> tuple[str, list[str]]:
                 texts.append("".join(data))
             elif mime not in NOT_COMPARED:
                 unread.append(mime)
-    return ADDRESS.sub("0xADDRESS", "\n".join(texts)), unread
+    return sanitized("\n".join(texts)), unread
+
+
+def sanitized(text: str) -> str:
+    """``text`` with sanitize.cfg's replacements made, section by section, as nbval makes them."""
+    for section in SANITIZE.sections():
+        text = re.sub(SANITIZE[section]["regex"], SANITIZE[section]["replace"], text)
+    return text
 
 
 def numbers(text: str, own_text: set[str]) -> Counter:
