@@ -42,7 +42,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from course_lib.i18n import LANGUAGE_INFO, LANGUAGES
 from course_tools.build.source import KERNELSPEC
 from course_tools.core.config import CONFIG, LAB_OFFLINE_OPTIONS
-from tests.browser.conftest import save_screenshot
+from tests.browser.conftest import SELF_STOP_OPTIONS, save_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.lab, pytest.mark.usefixtures("notebooks_untouched")]
 
@@ -692,7 +692,12 @@ def test_an_explorer_says_it_needs_no_kernel_until_the_lesson_runs(jupyterlab, g
     )
     traffic.assert_clean()
     # had this test been killed, its server would stop by itself (conftest's SELF_STOP_OPTIONS): the
-    # kernel it started culled after 5 idle minutes with no connection, then the server shut down
+    # kernel it started culled once idle with no connection, then the server shut down
     log = lab.log.read_text(encoding="utf-8", errors="replace")
-    assert "Culling kernels with idle durations > 300 seconds at 60 second intervals" in log
-    assert "Will shut down after 300 seconds with no kernels." in log
+    settings = dict(option.removeprefix("--").split("=") for option in SELF_STOP_OPTIONS)
+    idle, every = (settings[f"MappingKernelManager.cull_{name}"] for name in ("idle_timeout", "interval"))
+    assert f"Culling kernels with idle durations > {idle} seconds at {every} second intervals" in log
+    assert (
+        f"Will shut down after {settings['ServerApp.shutdown_no_activity_timeout']} seconds with no kernels."
+        in log
+    )
