@@ -16,6 +16,7 @@ from tests.support import ROOT
 # waits-for-b passes only if b runs while it waits (beside it); reads-built fails unless build has ended
 MAKEFILE = """\
 .PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn busy lonely longlight
+.PHONY: orphan-burns orphan-sleeps
 build:
 \techo built >> built.txt
 check-a: build
@@ -46,6 +47,12 @@ lonely:
 \tsleep 0.2
 longlight:
 \tsleep 0.8
+orphan-burns:
+\t(python3 -c "import time; time.sleep(0.3); all(time.process_time() < 0.4 for _ in iter(int, 1))" &)
+\techo left a burner
+orphan-sleeps:
+\t(exec sleep 30 &)
+\techo left a sleeper
 """
 
 
@@ -148,6 +155,32 @@ def test_the_cpu_time_of_a_stage_is_its_processes(project):
     cpu = {s.name: s.cpu for s in done}
     assert cpu["burn"] >= 0.35, cpu
     assert cpu["b"] < 0.35, cpu
+
+
+def test_the_cpu_time_of_a_stage_counts_the_orphans_it_left(project):
+    # the burner's parent (a subshell) ends at once: the process burns 0.4 s as an orphan, as a browser's
+    # renderers do once their zygote is gone; the stage's reaper waits for it and counts it
+    done = stages.run(["orphan-burns"], ["make", "--no-print-directory"], say=quiet)
+    assert done[0].code == 0
+    assert done[0].cpu >= 0.35, done[0].cpu
+    assert done[0].seconds >= 0.35, done[0].seconds  # it ended with the orphan, not before
+
+
+def test_a_process_a_stage_leaves_running_is_named_and_left(project, monkeypatch, capfd):
+    monkeypatch.setattr(stages, "STRAGGLER_WAIT_S", 0.5)
+    done = stages.run(["orphan-sleeps"], ["make", "--no-print-directory"], say=quiet)
+    out = capfd.readouterr().out
+    found = re.search(
+        r"1 process the stage started still running 0.5 s after it ended, left so: (\d+) \(sleep\)",
+        out,
+    )
+    assert found, out
+    pid = int(found.group(1))
+    try:
+        assert done[0].code == 0 and done[0].seconds < 10, done  # not held for the sleeper's 30 s
+        assert stages._alive(pid) == "sleep"  # left running, not killed
+    finally:
+        os.kill(pid, 9)
 
 
 def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
