@@ -29,17 +29,17 @@ behind an ``--alone`` stage, as every stage does; with ``--jobs 1`` every stage 
 The table is printed in either case: each stage's start (minutes from the run's start), its wall-clock
 time, its CPU time and the load average (1 minute) at its start and end, since the machines that run the
 tests are often shared; then the run's own wall-clock time. A stage's CPU time is user + system of every
-process it started, orphans too: each stage runs under a reaper (``reap``: on Linux the subreaper of its
-process tree), which waits for the processes whose parent ended before them (a browser's renderers, a
-daemon a test started) as ``make`` waits for its own children, so their time counts where it was spent.
-Without the reaper a browser stage's CPU was some 40 % of what it kept busy: the decks' browser tests alone on
-the idle machine counted 92.6 CPU-seconds of the machine's 230.5; under the reaper 222.7 of 223.3 (8
-Chromium processes reaped as orphans, 133.8 s). A process still running ``STRAGGLER_WAIT_S`` after the
-stage's command ended is named in the stage's output and left running.
+process it started and that ended within it, orphans too: each stage runs under a reaper (``reap``: on
+Linux the subreaper of its process tree), which waits for the processes whose parent ended before them (a
+browser's renderers, a daemon a test started) as ``make`` waits for its own children, so their time counts
+where it was spent. Without the reaper a browser stage's CPU was some 40 % of what it kept busy: the decks'
+browser tests alone on the idle machine counted 92.6 CPU-seconds of the machine's 230.5; under the reaper
+222.7 of 223.3 (8 Chromium processes reaped as orphans, 133.8 s). A process still running
+``STRAGGLER_WAIT_S`` after the stage's command ended is named in the stage's output and left running.
 """
 
 import argparse
-import ctypes
+import contextlib
 import fnmatch
 import os
 import signal
@@ -53,6 +53,8 @@ __all__ = ["Stage", "parse", "run", "table", "reap", "main"]
 
 #: how long a stage's reaper waits, once the stage's command has ended, for the processes it left running
 STRAGGLER_WAIT_S = 10.0
+#: how long a stage's reaper gets to stop its command when the run is stopped
+STOP_TIMEOUT_S = 30.0
 PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 
 
@@ -110,8 +112,10 @@ def subreaper() -> bool:
     """Make this process the subreaper of its descendants (Linux): orphans become its children, not
     init's. False where the system has no such thing."""
     try:
+        import ctypes
+
         return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (AttributeError, OSError):
+    except (ImportError, AttributeError, OSError, TypeError):
         return False
 
 
@@ -145,43 +149,68 @@ def _children() -> list[int]:
 
 
 def reap(command: list[str], wait_s: float = STRAGGLER_WAIT_S, say=print) -> int:
-    """Run ``command`` as the subreaper of its process tree and return its exit code; every process of
-    the tree that ends is waited for, orphans too, so that this process's own CPU time as its parent
-    sees it (``wait4``) is the whole tree's. Once ``command`` has ended, what it left running gets
-    ``wait_s`` seconds to end; then each one still running is named (``say``) and left to run."""
+    """Run ``command`` as the subreaper of its process tree and return its exit code (minus the signal's
+    number if a signal ended it); every process of the tree that ends is waited for, orphans too, so that
+    this process's own CPU time as its parent sees it (``wait4``) is the whole tree's. Once ``command`` has
+    ended, what it left running gets ``wait_s`` seconds to end; then each one still running is named
+    (``say``) and left to run. A SIGTERM is passed on to ``command``; a ^C (the whole group's) is left to
+    ``command`` to act on, and the reaper stays to count what follows."""
     subreaper()
-    proc = subprocess.Popen(command)
-    # a ^C reaches the whole group: the command decides how to end, the reaper stays to count it
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    code = None
-    deadline = None
+    code, started, stopped = None, [], []
+
+    def pass_on(signum, _frame):
+        stopped.append(signum)
+        if started and code is None:  # not yet waited for: the pid is still the command's
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(started[0].pid, signum)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # from the start; ``command`` gets the default back
+    signal.signal(signal.SIGTERM, pass_on)  # a handler: ``command`` starts with the default
+    proc = subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    started.append(proc)
+    if stopped:  # a SIGTERM came while it started
+        os.kill(proc.pid, stopped[0])
+    deadline = float("inf")
     while True:
-        try:
-            pid, status = os.waitpid(-1, 0 if code is None else os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == proc.pid:
-            code = os.waitstatus_to_exitcode(status)
-            deadline = time.monotonic() + wait_s
-        elif pid == 0:  # the command has ended; processes it left are still running
-            if time.monotonic() >= deadline:
-                left = [f"{pid} ({_alive(pid)})" for pid in _children()]
-                if left:
+        if code is not None and time.monotonic() >= deadline:
+            left = [f"{pid} ({name})" for pid in _children() if (name := _alive(pid))]
+            if left:
+                with contextlib.suppress(OSError):  # a closed output takes nothing from the verdict
                     say(
                         f"course_tools.stages: {len(left)} {'process' if len(left) == 1 else 'processes'} "
                         f"the stage started still running {wait_s:g} s after it ended, left so: {', '.join(left)}",
                         flush=True,
                     )
-                break
+            break
+        try:
+            pid, status = os.waitpid(-1, 0 if code is None else os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == proc.pid:
+            code = proc.returncode = os.waitstatus_to_exitcode(status)
+            deadline = time.monotonic() + wait_s
+        elif pid == 0:  # the command has ended; processes it left are still running
             time.sleep(0.05)
     return code if code is not None else 1
+
+
+def _reaper_main(argv: list[str]) -> int:
+    """The reaper's process (``REAPER``): ``WAIT_S COMMAND...``. Ends as the command ended: with its exit
+    code, or by the signal that ended it."""
+    code = reap(argv[1:], float(argv[0]))
+    if code < 0:  # ended by a signal: so does the reaper, and its parent reads the same status
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL's own action cannot be set, nor needs to be
+            signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+        return 128 - code
+    return code
 
 
 # the reaper's process: this module imported from where it is (installed or not, whatever the folder)
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REAPER = (
-    f"import sys; sys.path.insert(0, {PACKAGE_PARENT!r}); from course_tools.stages import reap; "
-    "sys.exit(reap(sys.argv[2:], float(sys.argv[1])))"
+    f"import sys; sys.path.insert(0, {PACKAGE_PARENT!r}); from course_tools.stages import _reaper_main; "
+    "sys.exit(_reaper_main(sys.argv[1:]))"
 )
 
 
@@ -193,8 +222,12 @@ def _call(command: list[str], log) -> tuple[int, float]:
     try:
         _, status, usage = os.wait4(proc.pid, 0)
     except BaseException:
-        proc.kill()
-        proc.wait()
+        proc.terminate()  # the reaper passes it on to the stage's command
+        try:
+            proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         raise
     proc.returncode = os.waitstatus_to_exitcode(status)
     return proc.returncode, usage.ru_utime + usage.ru_stime
@@ -335,6 +368,13 @@ def table(done: list[Stage], planned: list[str], elapsed: float | None = None) -
         lines.append(
             f"  {'total':<{width}}  {'':>6}  {elapsed:7.1f} s{minutes(elapsed)}  (wall clock, start to end)"
         )
+        cores = os.cpu_count() or 1
+        if elapsed > 0 and cpu == cpu:  # a stage that never ended has no CPU time (nan)
+            bound = cpu / cores
+            lines.append(
+                f"  {'CPU-bound':<{width}}  {'':>6}  {bound:7.1f} s{minutes(bound)}  (the stages' CPU time over "
+                f"{cores} CPUs: no schedule on them ends sooner; they were busy {cpu / (elapsed * cores):.0%} of the run)"
+            )
     return lines
 
 

@@ -589,7 +589,7 @@ def _cleanup(state: hub.State, report: Report) -> int:
 
 def _uid(proc: psutil.Process) -> int | None:
     """The real uid of a running process; None when it is gone or a zombie (it has ended: killed
-    and waiting for its parent, here the container's init, to reap it)."""
+    and waiting for its parent to reap it: the container's init, or under `make test` the stage's reaper)."""
     with contextlib.suppress(psutil.Error):
         if proc.status() != psutil.STATUS_ZOMBIE:
             return proc.uids().real

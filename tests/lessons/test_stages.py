@@ -1,11 +1,14 @@
 """`make test`'s stage runner (course_tools/stages.py): each stage once, in order, timed, the first failure
 stopping the run, the table printed in every case; and `make test` runs its stages through it."""
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -16,7 +19,7 @@ from tests.support import ROOT
 # waits-for-b passes only if b runs while it waits (beside it); reads-built fails unless build has ended
 MAKEFILE = """\
 .PHONY: build check-a check-b broken after waits-for-b b reads-built slow-build burn busy lonely longlight
-.PHONY: orphan-burns orphan-sleeps
+.PHONY: orphan-burns orphan-sleeps killed
 build:
 \techo built >> built.txt
 check-a: build
@@ -53,6 +56,8 @@ orphan-burns:
 orphan-sleeps:
 \t(exec sleep 30 &)
 \techo left a sleeper
+killed:
+\tkill -KILL $$PPID
 """
 
 
@@ -89,8 +94,20 @@ def test_the_first_failure_stops_the_run_and_the_table_shows_it(project):
         r"  broken +\d+:\d\d +\d+\.\d s +CPU +\d+\.\d s  load [\d.]+ -> [\d.]+  FAILED \(exit 2\)", lines[2]
     ), lines[2]
     assert re.fullmatch(r"  after +not run", lines[3]), lines[3]
-    assert lines[-2].startswith("  stages ") and " CPU " in lines[-2]
-    assert lines[-1].startswith("  total ") and "12.5 s" in lines[-1]
+    assert lines[-3].startswith("  stages ") and " CPU " in lines[-3]
+    assert lines[-2].startswith("  total ") and "12.5 s" in lines[-2]
+    # the floor the CPU time sets: what no schedule on this machine's cores can beat
+    cores = os.cpu_count() or 1
+    cpu = sum(stage.cpu for stage in done)
+    bound = re.fullmatch(
+        r"  CPU-bound +([\d.]+) s  \(the stages' CPU time over (\d+) CPUs: no schedule on them ends sooner; "
+        r"they were busy (\d+)% of the run\)",
+        lines[-1],
+    )
+    assert bound, lines[-1]
+    assert float(bound.group(1)) == pytest.approx(cpu / cores, abs=0.05)
+    assert int(bound.group(2)) == cores
+    assert int(bound.group(3)) == round(100 * cpu / (12.5 * cores))
 
 
 def test_the_command_exits_as_the_failed_stage_and_prints_the_table(project):
@@ -181,6 +198,41 @@ def test_a_process_a_stage_leaves_running_is_named_and_left(project, monkeypatch
         assert stages._alive(pid) == "sleep"  # left running, not killed
     finally:
         os.kill(pid, 9)
+
+
+def test_a_stage_ended_by_a_signal_is_reported_so_through_its_reaper(project):
+    # make itself killed: the reaper ends by the same signal, and the table says which
+    done = stages.run(["killed", "after"], ["make", "--no-print-directory"], say=quiet)
+    assert [(s.name, s.code) for s in done] == [("killed", -signal.SIGKILL)]
+
+
+def test_a_sigterm_to_the_reaper_ends_the_stage_s_command(tmp_path):
+    reaper = subprocess.Popen(
+        [sys.executable, "-c", stages.REAPER, "0.5", "sleep", "30"], stdout=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 10
+    while not (sleeping := [pid for pid in children(reaper.pid) if stages._alive(pid) == "sleep"]):
+        assert time.monotonic() < deadline, "the reaper did not start its command"
+        time.sleep(0.05)
+    reaper.terminate()
+    try:
+        # the command ended by the signal, and so did its reaper: as if the command had been its child
+        assert reaper.wait(timeout=10) == -signal.SIGTERM
+        assert stages._alive(sleeping[0]) is None, "the command outlived its reaper"
+    finally:
+        reaper.kill()
+        for pid in sleeping:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert reaper.stdout.read() == ""  # nothing left running to name
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and (stat := stages._stat(name)) and stat[2] == pid:
+            found.append(int(name))
+    return found
 
 
 def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
