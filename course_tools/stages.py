@@ -36,11 +36,13 @@ where it was spent. Without the reaper a browser stage's CPU was some 40 % of wh
 browser tests alone on the idle machine counted 92.6 CPU-seconds of the machine's 230.5; under the reaper
 222.7 of 223.3 (8 Chromium processes reaped as orphans, 133.8 s). A process still running
 ``STRAGGLER_WAIT_S`` after the stage's command ended is named in the stage's output and left running.
+A ^C or a SIGTERM to the runner ends the run and stops the stages running (each reaper passes a SIGTERM on).
 """
 
 import argparse
 import contextlib
 import fnmatch
+import math
 import os
 import signal
 import subprocess
@@ -77,6 +79,14 @@ def load_average() -> float:
         return os.getloadavg()[0]
     except OSError:  # not every system has one
         return float("nan")
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity; all of the machine's where there is none)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def minutes(seconds: float) -> str:
@@ -156,20 +166,33 @@ def reap(command: list[str], wait_s: float = STRAGGLER_WAIT_S, say=print) -> int
     (``say``) and left to run. A SIGTERM is passed on to ``command``; a ^C (the whole group's) is left to
     ``command`` to act on, and the reaper stays to count what follows."""
     subreaper()
-    code, started, stopped = None, [], []
+    started, stopped, passed_on = [], [], []
 
     def pass_on(signum, _frame):
         stopped.append(signum)
-        if started and code is None:  # not yet waited for: the pid is still the command's
+        # once only, and only while the command is not yet waited for (its pid is still its own)
+        if started and started[0].returncode is None and not passed_on:
+            passed_on.append(signum)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(started[0].pid, signum)
 
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # from the start; ``command`` gets the default back
     signal.signal(signal.SIGTERM, pass_on)  # a handler: ``command`` starts with the default
+    try:
+        return _reap(command, wait_s, say, started, stopped, pass_on)
+    finally:
+        signal.signal(signal.SIGINT, handlers[0])
+        signal.signal(signal.SIGTERM, handlers[1])
+
+
+def _reap(command, wait_s, say, started, stopped, pass_on) -> int:
+    """``reap``'s work, with its signals' handlers in place."""
     proc = subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started.append(proc)
     if stopped:  # a SIGTERM came while it started
-        os.kill(proc.pid, stopped[0])
+        pass_on(stopped[0], None)
+    code = None
     deadline = float("inf")
     while True:
         if code is not None and time.monotonic() >= deadline:
@@ -201,6 +224,10 @@ def _reaper_main(argv: list[str]) -> int:
     if code < 0:  # ended by a signal: so does the reaper, and its parent reads the same status
         with contextlib.suppress(OSError, ValueError):  # SIGKILL's own action cannot be set, nor needs to be
             signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(ImportError, OSError, ValueError):  # the command's core was dumped, not ours
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.kill(os.getpid(), -code)
         return 128 - code
     return code
@@ -214,23 +241,31 @@ REAPER = (
 )
 
 
-def _call(command: list[str], log) -> tuple[int, float]:
-    """Run ``command`` to its end under a reaper (``reap``): its exit code and the CPU seconds of its
-    whole process tree, orphans included."""
+def _call(command: list[str], log, started=lambda proc: None) -> tuple[int, float]:
+    """Run ``command`` to its end under a reaper (``reap``; ``started`` is given its process): its exit
+    code and the CPU seconds of its whole process tree, orphans included."""
     wrapped = [sys.executable, "-c", REAPER, str(STRAGGLER_WAIT_S), *command]
     proc = subprocess.Popen(wrapped, stdout=log, stderr=subprocess.STDOUT if log is not None else None)
-    try:
-        _, status, usage = os.wait4(proc.pid, 0)
-    except BaseException:
-        proc.terminate()  # the reaper passes it on to the stage's command
-        try:
-            proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        raise
+    started(proc)
+    _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     return proc.returncode, usage.ru_utime + usage.ru_stime
+
+
+def _stop(reapers: list[subprocess.Popen]) -> None:
+    """Stop the stages still running: each reaper passes a SIGTERM on to its stage's command (``make``
+    passes it on to its own); one still running ``STOP_TIMEOUT_S`` later is killed."""
+    for proc in reapers:
+        with contextlib.suppress(ProcessLookupError):
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT_S
+    for proc in reapers:
+        while proc.returncode is None and _alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if proc.returncode is None and _alive(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
 
 
 def named_stages(names: list[str], patterns: list[str], option: str) -> set[str]:
@@ -275,6 +310,7 @@ def run(
     done: list[Stage] = []
     started: list[str] = []
     running: dict[str, threading.Thread] = {}
+    reapers: list[subprocess.Popen] = []  # each stage's reaper, as it starts
     lock = threading.Condition()
     t0 = time.monotonic()
 
@@ -286,10 +322,10 @@ def run(
         code, cpu = 1, float("nan")
         try:
             if jobs == 1:
-                code, cpu = _call(command, None)
+                code, cpu = _call(command, None, reapers.append)
             else:
                 with tempfile.TemporaryFile("w+b") as log:
-                    code, cpu = _call(command, log)
+                    code, cpu = _call(command, log, reapers.append)
                     log.seek(0)
                     with lock:  # one stage's output at a time, whole
                         say(
@@ -327,6 +363,16 @@ def run(
                 return name
         return None
 
+    try:
+        _schedule(lock, next_stage, started, running, stage_thread, make, say)
+    except BaseException:  # ^C, or main's SIGTERM: the stages running are stopped too, then the run ends
+        _stop(reapers)
+        raise
+    return done
+
+
+def _schedule(lock, next_stage, started, running, stage_thread, make, say) -> None:
+    """Start each stage ``next_stage`` names, in its thread, until none runs and none can start."""
     with lock:
         while True:
             ready = next_stage()
@@ -342,7 +388,6 @@ def run(
             if not running:
                 break
             lock.wait()
-    return done
 
 
 def table(done: list[Stage], planned: list[str], elapsed: float | None = None) -> list[str]:
@@ -351,7 +396,7 @@ def table(done: list[Stage], planned: list[str], elapsed: float | None = None) -
     width = max(len(name) for name in names)
     lines = [
         "stage times (start: minutes into the run; wall clock; CPU: user + system of every process the stage "
-        f"started; load average at start -> end, on {os.cpu_count()} CPUs):"
+        f"started; load average at start -> end, on {usable_cpus()} CPUs):"
     ]
     for stage in sorted(done, key=lambda stage: stage.start):
         status = "" if stage.code == 0 else f"  FAILED (exit {stage.code})"
@@ -368,12 +413,13 @@ def table(done: list[Stage], planned: list[str], elapsed: float | None = None) -
         lines.append(
             f"  {'total':<{width}}  {'':>6}  {elapsed:7.1f} s{minutes(elapsed)}  (wall clock, start to end)"
         )
-        cores = os.cpu_count() or 1
-        if elapsed > 0 and cpu == cpu:  # a stage that never ended has no CPU time (nan)
+        cores = usable_cpus()
+        if elapsed > 0 and not math.isnan(cpu):  # a stage that never ended has no CPU time (nan)
             bound = cpu / cores
             lines.append(
                 f"  {'CPU-bound':<{width}}  {'':>6}  {bound:7.1f} s{minutes(bound)}  (the stages' CPU time over "
-                f"{cores} CPUs: no schedule on them ends sooner; they were busy {cpu / (elapsed * cores):.0%} of the run)"
+                f"{cores} CPUs: about the shortest any schedule of them could take; they were busy "
+                f"{cpu / (elapsed * cores):.0%} of the run)"
             )
     return lines
 
@@ -416,6 +462,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, not {args.jobs!r}")
     start = time.monotonic()
+    # a SIGTERM ends the run as a ^C does: the stages running are stopped with it (``run``)
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     done = run(
         args.stages,
         [args.make, "--no-print-directory"],

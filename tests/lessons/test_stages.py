@@ -97,11 +97,11 @@ def test_the_first_failure_stops_the_run_and_the_table_shows_it(project):
     assert lines[-3].startswith("  stages ") and " CPU " in lines[-3]
     assert lines[-2].startswith("  total ") and "12.5 s" in lines[-2]
     # the floor the CPU time sets: what no schedule on this machine's cores can beat
-    cores = os.cpu_count() or 1
+    cores = stages.usable_cpus()
     cpu = sum(stage.cpu for stage in done)
     bound = re.fullmatch(
-        r"  CPU-bound +([\d.]+) s  \(the stages' CPU time over (\d+) CPUs: no schedule on them ends sooner; "
-        r"they were busy (\d+)% of the run\)",
+        r"  CPU-bound +([\d.]+) s  \(the stages' CPU time over (\d+) CPUs: about the shortest any schedule of "
+        r"them could take; they were busy (\d+)% of the run\)",
         lines[-1],
     )
     assert bound, lines[-1]
@@ -225,6 +225,37 @@ def test_a_sigterm_to_the_reaper_ends_the_stage_s_command(tmp_path):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
     assert reaper.stdout.read() == ""  # nothing left running to name
+
+
+def test_a_sigterm_to_the_runner_stops_the_stages_running(project):
+    # the stage's shell writes its pid, then becomes the sleep (exec): the process to see stopped
+    (project / "Makefile").write_text(
+        MAKEFILE + "slow:\n\techo $$$$ > sleeping.txt; exec sleep 30\n", encoding="utf-8"
+    )
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "course_tools.stages", "--make", "make", "slow"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    pidfile = project / "sleeping.txt"
+    deadline = time.monotonic() + 20
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        assert time.monotonic() < deadline and runner.poll() is None, "the stage did not start"
+        time.sleep(0.05)
+    sleeping = int(pidfile.read_text())
+    runner.terminate()  # the runner alone: not its group, as a CI's timeout or kill may do
+    try:
+        assert runner.wait(timeout=20) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 10
+        while stages._alive(sleeping):
+            assert time.monotonic() < deadline, "the stage's command outlived the stopped runner"
+            time.sleep(0.05)
+    finally:
+        runner.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(sleeping, signal.SIGKILL)
 
 
 def children(pid: int) -> list[int]:
