@@ -248,24 +248,47 @@ def _call(command: list[str], log, started=lambda proc: None) -> tuple[int, floa
     proc = subprocess.Popen(wrapped, stdout=log, stderr=subprocess.STDOUT if log is not None else None)
     started(proc)
     _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_utime + usage.ru_stime
+    code = proc.returncode = os.waitstatus_to_exitcode(status)
+    return code, usage.ru_utime + usage.ru_stime
 
 
-def _stop(reapers: list[subprocess.Popen]) -> None:
-    """Stop the stages still running: each reaper passes a SIGTERM on to its stage's command (``make``
-    passes it on to its own); one still running ``STOP_TIMEOUT_S`` later is killed."""
-    for proc in reapers:
-        with contextlib.suppress(ProcessLookupError):
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + STOP_TIMEOUT_S
-    for proc in reapers:
-        while proc.returncode is None and _alive(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
+class _Reapers:
+    """The stages' reapers as they start, and once the run is stopped, a SIGTERM to each (one that starts
+    after the stop gets it as it starts)."""
+
+    def __init__(self):
+        self.procs: list[subprocess.Popen] = []
+        self.stopping = False
+        self.lock = threading.Lock()
+
+    def started(self, proc: subprocess.Popen) -> None:
+        with self.lock:
+            self.procs.append(proc)
+            if self.stopping:
+                self._signal(proc, signal.SIGTERM)
+
+    @staticmethod
+    def _signal(proc: subprocess.Popen, signum: int) -> None:
+        # os.kill, not Popen's methods: they poll, which would take the stage thread's wait4 from it
         if proc.returncode is None and _alive(proc.pid):
             with contextlib.suppress(ProcessLookupError):
-                proc.kill()
+                os.kill(proc.pid, signum)
+
+    def stop(self) -> None:
+        """Each reaper passes a SIGTERM on to its stage's command (``make`` passes it on to its own); one
+        still running ``STOP_TIMEOUT_S`` later is killed."""
+        with self.lock:
+            self.stopping = True
+            procs = list(self.procs)
+            for proc in procs:
+                self._signal(proc, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while any(proc.returncode is None and _alive(proc.pid) for proc in procs):
+            if time.monotonic() >= deadline:
+                for proc in procs:
+                    self._signal(proc, signal.SIGKILL)
+                break
+            time.sleep(0.05)
 
 
 def named_stages(names: list[str], patterns: list[str], option: str) -> set[str]:
@@ -310,7 +333,7 @@ def run(
     done: list[Stage] = []
     started: list[str] = []
     running: dict[str, threading.Thread] = {}
-    reapers: list[subprocess.Popen] = []  # each stage's reaper, as it starts
+    reapers = _Reapers()  # each stage's reaper, as it starts
     lock = threading.Condition()
     t0 = time.monotonic()
 
@@ -322,10 +345,10 @@ def run(
         code, cpu = 1, float("nan")
         try:
             if jobs == 1:
-                code, cpu = _call(command, None, reapers.append)
+                code, cpu = _call(command, None, reapers.started)
             else:
                 with tempfile.TemporaryFile("w+b") as log:
-                    code, cpu = _call(command, log, reapers.append)
+                    code, cpu = _call(command, log, reapers.started)
                     log.seek(0)
                     with lock:  # one stage's output at a time, whole
                         say(
@@ -366,7 +389,18 @@ def run(
     try:
         _schedule(lock, next_stage, started, running, stage_thread, make, say)
     except BaseException:  # ^C, or main's SIGTERM: the stages running are stopped too, then the run ends
-        _stop(reapers)
+        previous = (
+            signal.getsignal(signal.SIGTERM)
+            if threading.current_thread() is threading.main_thread()
+            else None
+        )
+        if previous is not None:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one does not cut the stop short
+        try:
+            reapers.stop()
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
         raise
     return done
 

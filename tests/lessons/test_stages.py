@@ -227,26 +227,28 @@ def test_a_sigterm_to_the_reaper_ends_the_stage_s_command(tmp_path):
     assert reaper.stdout.read() == ""  # nothing left running to name
 
 
-def test_a_sigterm_to_the_runner_stops_the_stages_running(project):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_sigterm_to_the_runner_stops_the_stages_running(project, jobs):
     # the stage's shell writes its pid, then becomes the sleep (exec): the process to see stopped
     (project / "Makefile").write_text(
         MAKEFILE + "slow:\n\techo $$$$ > sleeping.txt; exec sleep 30\n", encoding="utf-8"
     )
     runner = subprocess.Popen(
-        [sys.executable, "-m", "course_tools.stages", "--make", "make", "slow"],
+        [sys.executable, "-m", "course_tools.stages", "--jobs", jobs, "--make", "make", "slow"],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     pidfile = project / "sleeping.txt"
-    deadline = time.monotonic() + 20
-    while not (pidfile.exists() and pidfile.read_text().strip()):
-        assert time.monotonic() < deadline and runner.poll() is None, "the stage did not start"
-        time.sleep(0.05)
-    sleeping = int(pidfile.read_text())
-    runner.terminate()  # the runner alone: not its group, as a CI's timeout or kill may do
+    sleeping = None
     try:
+        deadline = time.monotonic() + 20
+        while not (pidfile.exists() and pidfile.read_text().strip()):
+            assert time.monotonic() < deadline and runner.poll() is None, "the stage did not start"
+            time.sleep(0.05)
+        sleeping = int(pidfile.read_text())
+        runner.terminate()  # the runner alone: not its group, as a CI's timeout or kill may do
         assert runner.wait(timeout=20) == 128 + signal.SIGTERM
         deadline = time.monotonic() + 10
         while stages._alive(sleeping):
@@ -254,7 +256,9 @@ def test_a_sigterm_to_the_runner_stops_the_stages_running(project):
             time.sleep(0.05)
     finally:
         runner.kill()
-        with contextlib.suppress(ProcessLookupError):
+        runner.wait()
+        runner.stdout.close()
+        if sleeping is not None and stages._alive(sleeping) == "sleep":
             os.kill(sleeping, signal.SIGKILL)
 
 
