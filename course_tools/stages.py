@@ -146,9 +146,9 @@ def _alive(pid: int) -> str | None:
     return None if found is None or found[1] in ("Z", "X") else found[0]
 
 
-def _children() -> list[int]:
-    """This process's children still running (Linux's /proc; none elsewhere)."""
-    me = os.getpid()
+def _children(parent: int | None = None) -> list[int]:
+    """The children still running of ``parent``, this process by default (Linux's /proc; none elsewhere)."""
+    me = os.getpid() if parent is None else parent
     try:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
@@ -180,41 +180,37 @@ def reap(command: list[str], wait_s: float = STRAGGLER_WAIT_S, say=print) -> int
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # from the start; ``command`` gets the default back
     signal.signal(signal.SIGTERM, pass_on)  # a handler: ``command`` starts with the default
     try:
-        return _reap(command, wait_s, say, started, stopped, pass_on)
+        proc = subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        started.append(proc)
+        if stopped:  # a SIGTERM came while it started
+            pass_on(stopped[0], None)
+        code = None
+        deadline = float("inf")
+        while True:
+            if code is not None and time.monotonic() >= deadline:
+                left = [f"{pid} ({name})" for pid in _children() if (name := _alive(pid))]
+                if left:
+                    with contextlib.suppress(OSError):  # a closed output takes nothing from the verdict
+                        say(
+                            f"course_tools.stages: {len(left)} {'process' if len(left) == 1 else 'processes'} "
+                            f"the stage started still running {wait_s:g} s after it ended, left so: "
+                            f"{', '.join(left)}",
+                            flush=True,
+                        )
+                break
+            try:
+                pid, status = os.waitpid(-1, 0 if code is None else os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == proc.pid:
+                code = proc.returncode = os.waitstatus_to_exitcode(status)
+                deadline = time.monotonic() + wait_s
+            elif pid == 0:  # the command has ended; processes it left are still running
+                time.sleep(0.05)
+        return code if code is not None else 1
     finally:
         signal.signal(signal.SIGINT, handlers[0])
         signal.signal(signal.SIGTERM, handlers[1])
-
-
-def _reap(command, wait_s, say, started, stopped, pass_on) -> int:
-    """``reap``'s work, with its signals' handlers in place."""
-    proc = subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    started.append(proc)
-    if stopped:  # a SIGTERM came while it started
-        pass_on(stopped[0], None)
-    code = None
-    deadline = float("inf")
-    while True:
-        if code is not None and time.monotonic() >= deadline:
-            left = [f"{pid} ({name})" for pid in _children() if (name := _alive(pid))]
-            if left:
-                with contextlib.suppress(OSError):  # a closed output takes nothing from the verdict
-                    say(
-                        f"course_tools.stages: {len(left)} {'process' if len(left) == 1 else 'processes'} "
-                        f"the stage started still running {wait_s:g} s after it ended, left so: {', '.join(left)}",
-                        flush=True,
-                    )
-            break
-        try:
-            pid, status = os.waitpid(-1, 0 if code is None else os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == proc.pid:
-            code = proc.returncode = os.waitstatus_to_exitcode(status)
-            deadline = time.monotonic() + wait_s
-        elif pid == 0:  # the command has ended; processes it left are still running
-            time.sleep(0.05)
-    return code if code is not None else 1
 
 
 def _reaper_main(argv: list[str]) -> int:

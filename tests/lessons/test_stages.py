@@ -211,7 +211,7 @@ def test_a_sigterm_to_the_reaper_ends_the_stage_s_command(tmp_path):
         [sys.executable, "-c", stages.REAPER, "0.5", "sleep", "30"], stdout=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 10
-    while not (sleeping := [pid for pid in children(reaper.pid) if stages._alive(pid) == "sleep"]):
+    while not (sleeping := [pid for pid in stages._children(reaper.pid) if stages._alive(pid) == "sleep"]):
         assert time.monotonic() < deadline, "the reaper did not start its command"
         time.sleep(0.05)
     reaper.terminate()
@@ -260,14 +260,6 @@ def test_a_sigterm_to_the_runner_stops_the_stages_running(project, jobs):
         runner.stdout.close()
         if sleeping is not None and stages._alive(sleeping) == "sleep":
             os.kill(sleeping, signal.SIGKILL)
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit() and (stat := stages._stat(name)) and stat[2] == pid:
-            found.append(int(name))
-    return found
 
 
 def test_each_stage_s_output_is_printed_whole_when_two_run_at_once(project):
