@@ -239,10 +239,18 @@ DETACHED = """([source, state]) => {
         const el = document.createElement('div');
         await module.default.render({model, el});
         const before = window.__texts.map(t => t.colour);
+        const canvases = [...el.querySelectorAll('canvas')].filter(c => !c.hidden).length;
         await new Promise(resolve => setTimeout(resolve, 50));
         document.body.append(el);
-        window.__result = {before};
+        window.__result = {before, canvases};
     }, 0);
+}"""
+
+# once attached, what a page must have done for the explorer's last drawing to be final: its fonts
+# loaded and two frames drawn (pageColours calls back after document.fonts.ready)
+SETTLED = """async () => {
+    await document.fonts.ready;
+    for (let k = 0; k < 2; k++) await new Promise(resolve => requestAnimationFrame(resolve));
 }"""
 
 DARK_PAGE = """<!DOCTYPE html><html><head><style>
@@ -251,22 +259,31 @@ DARK_PAGE = """<!DOCTYPE html><html><head><style>
 </style></head><body></body></html>"""
 
 
-@pytest.mark.parametrize(
-    "name", ["table", "rotation", "rope", "alibi", "rope_angles", "rope_scaling", "left_padding"]
-)
+@pytest.mark.parametrize("name", list(EXPLORERS))
 def test_an_explorer_rendered_before_it_is_attached_redraws_in_the_pages_colour_and_font(
     offline_page, built, name
 ):
+    """Every explorer of the registry: on the site this order comes by chance (about 40 % of loads of a
+    dark page drew black labels once), here on every run; test_explorer_colours.py's loads add the real
+    pages' orders."""
     explorer = built(name, "en")
     state = explorer.get_state()
     page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
     page.set_content(DARK_PAGE)
     page.evaluate(DETACHED, [state["_esm"], state])
     page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
+    result = page.evaluate("window.__result")
+    if not result["canvases"]:
+        # its texts are the page's own elements (lesson 2's tokens), styled by the page as it shows
+        # them: nothing drawn in a colour read too early (their contrast: test_explorer_colours.py)
+        page.evaluate(SETTLED)
+        assert page.evaluate("window.__texts") == [] and result["before"] == [], name
+        traffic.assert_clean()
+        return
     # drawn again once attached: every text now in the page's light colour and its font
     page.wait_for_function("() => window.__texts.some(t => t.colour === '#e6e6e6')", timeout=5_000)
     texts = page.evaluate("window.__texts")
-    before = page.evaluate("window.__result.before")
+    before = result["before"]
     page_coloured = [t for t in texts if t["colour"] == "#e6e6e6"]
     # the labels drawn black before the page was known (unreadable on it), then in its colour (a few
     # texts stay black on a white box of their own: rope_angles' training length)
