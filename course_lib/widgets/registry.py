@@ -30,6 +30,9 @@ class Entry:
     js: str
     #: the class of its root element in the page (``frame(el, lang, root)``)
     root: str
+    #: whether it draws a picture on its canvas (False: its texts are the page's own elements and its
+    #: canvas stays hidden, as lesson 2's tokens)
+    picture: bool = True
     #: settings past its sliders, each refused by Python (and clamped by the browser, ``js/common.js``):
     #: (setting, value, options added to :attr:`options` for that case)
     absurd: tuple[tuple[str, Any, dict], ...] = ()
@@ -46,9 +49,15 @@ class Entry:
 
 EXPLORERS: tuple[Entry, ...] = (
     Entry("vocab", "vocab_explorer", "VocabExplorer", 1, "vocab", "vocab-explorer"),
-    Entry("tokens", "token_explorer", "TokenExplorer", 2, "tokens", "token-explorer"),
+    Entry("tokens", "token_explorer", "TokenExplorer", 2, "tokens", "token-explorer", picture=False),
     Entry(
-        "comparator", "tokenizer_comparator", "TokenizerComparator", 2, "comparator", "tokenizer-comparator"
+        "comparator",
+        "tokenizer_comparator",
+        "TokenizerComparator",
+        2,
+        "comparator",
+        "tokenizer-comparator",
+        picture=False,
     ),
     Entry(
         "embeddings",

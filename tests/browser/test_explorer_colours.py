@@ -330,16 +330,19 @@ def test_explorers_follow_the_theme_and_read_in_both(offline_page, name, record_
 
 # ----------------------------------------------------------------------------- every load, in each theme
 
-#: how many times each page is loaded in each theme. The explorers were once drawn before the page's
-#: colour and font were known (the widget renderers render before they attach), and about 40 % of loads
-#: in dark mode drew black labels on the dark page; that order is now forced on every explorer of the
-#: registry, every run (test_explorers_saved.py, rendered before it is attached: each canvas explorer
-#: fails it without pageColours's call once attached), and the theme switched after drawing is
-#: test_explorers_follow_the_theme_and_read_in_both's. These loads check the real pages' whole chain
-#: and sample the renderer's own orders: a race that struck 40 % of loads of one page and theme would
-#: escape 3 loads with probability 0.6^3 = 22 % (8 loads: 1.7 %), one that struck every lesson's
-#: dark page (as that one did) all nine with 0.216^9 = 1.0e-6. 3 loads make 54 page loads in all
-#: (8 made 144, about 300 CPU-seconds more)
+#: how many times each page is loaded in each theme. The site's widget renderer renders every explorer
+#: before it attaches it, on every load, when the page's colour and font cannot be read; whether a later
+#: event happened to redraw it was timing, and about 40 % of loads in dark mode once drew black labels on
+#: the dark page. That order is forced on every explorer of the registry, every run, in
+#: test_explorers_saved.py (rendered before it is attached, it must end drawn text for text as when
+#: rendered in the page: each canvas explorer fails it without pageColours's call once attached), and
+#: the theme switched after drawing is test_explorers_follow_the_theme_and_read_in_both's. These loads
+#: check the real pages' whole chain in both themes and sample the timing of what follows a render
+#: (fonts, scripts; the first load of each page and theme with a cold cache, the others warm). What
+#: 3 loads give up against 8 is sampling: a race striking 40 % of loads of one page and theme escapes
+#: 3 with probability 0.6^3 = 22 % (8: 1.7 %), one striking 10 % escapes 3 with 73 % (8: 43 %); one
+#: striking 40 % of every canvas lesson's dark page (eight of the nine: lesson 2 draws no picture), as
+#: that race did, escapes all with 0.216^8 = 4.7e-6. 3 loads make 54 page loads in all, 8 made 144
 LOADS = 3
 
 # the page opens in the theme the reader chose last (pydata-sphinx-theme reads localStorage first)

@@ -17,10 +17,13 @@ is marked ``frames``: ``make browser-frames`` runs it with nothing else on the m
 second browser stage, at load 8-11, a frame once came after 105 ms).
 """
 
+import json
 import math
 import re
+from collections import Counter
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from course_lib import widgets
 from course_lib.i18n import LANGUAGES
@@ -217,12 +220,13 @@ def test_explorer_clamps_saved_values_and_stays_responsive(offline_page, built, 
 
 # ----------------------------------------------------------------------------- drawn in the page's style
 
-# the explorer rendered before it is attached, as the widget renderers do (the page's colour and
-# font are unknown then), on a dark page with a font of its own; attached later: it must redraw in
-# the page's colour and font. Every fillText's colour and font is recorded, the texts of the last
-# drawing of the canvas kept (a drawing starts with sizeCanvas's clearRect).
-DETACHED = """([source, state]) => {
-    window.__result = undefined;
+# The explorer rendered before it is attached, as the site's widget renderer always does (the
+# html-manager attaches a view once its render has ended; JupyterLab's renderer and the decks' too):
+# the page's colour and font are unknown then. On a dark page with a font of its own, attached 50 ms
+# later, its last drawing must be the one it makes when rendered already in the page. Every
+# fillText's text, colour and font is recorded, the texts of the canvas's last drawing kept (a
+# drawing starts with sizeCanvas's clearRect).
+RECORD_DRAWING = """() => {
     const proto = CanvasRenderingContext2D.prototype;
     proto.courseFillText ||= proto.fillText;
     proto.courseClearRect ||= proto.clearRect;
@@ -232,26 +236,29 @@ DETACHED = """([source, state]) => {
         window.__texts.push({text: String(text), colour: String(this.fillStyle), font: this.font});
         return proto.courseFillText.call(this, text, ...rest);
     };
+}"""
+
+RENDER_IN_PAGE = """([source, state, detached]) => {
+    window.__result = undefined;
     setTimeout(async () => {
         const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
         const module = await import(url);
         const model = {get: (name) => state[name], set() {}, save_changes() {}, on() {}, off() {}};
         const el = document.createElement('div');
+        if (!detached) document.body.append(el);
         await module.default.render({model, el});
-        const before = window.__texts.map(t => t.colour);
+        const before = window.__texts.slice();
         const canvases = [...el.querySelectorAll('canvas')].filter(c => !c.hidden).length;
-        await new Promise(resolve => setTimeout(resolve, 50));
-        document.body.append(el);
+        if (detached) {
+            await new Promise(resolve => setTimeout(resolve, 50));
+            document.body.append(el);
+        }
         window.__result = {before, canvases};
     }, 0);
 }"""
 
-# once attached, what a page must have done for the explorer's last drawing to be final: its fonts
-# loaded and two frames drawn (pageColours calls back after document.fonts.ready)
-SETTLED = """async () => {
-    await document.fonts.ready;
-    for (let k = 0; k < 2; k++) await new Promise(resolve => requestAnimationFrame(resolve));
-}"""
+# the last drawing, in an order of its own: equal drawings give equal strings
+DRAWING = "() => JSON.stringify(window.__texts.map(t => [t.text, t.colour, t.font]).sort())"
 
 DARK_PAGE = """<!DOCTYPE html><html><head><style>
   :root { --course-sans: CourseTestSans, sans-serif; }
@@ -259,35 +266,48 @@ DARK_PAGE = """<!DOCTYPE html><html><head><style>
 </style></head><body></body></html>"""
 
 
-@pytest.mark.parametrize("name", list(EXPLORERS))
-def test_an_explorer_rendered_before_it_is_attached_redraws_in_the_pages_colour_and_font(
-    offline_page, built, name
-):
-    """Every explorer of the registry: on the site this order comes by chance (about 40 % of loads of a
-    dark page drew black labels once), here on every run; test_explorer_colours.py's loads add the real
-    pages' orders."""
-    explorer = built(name, "en")
-    state = explorer.get_state()
-    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
+def drawn_in_page(page, state, detached: bool) -> dict:
     page.set_content(DARK_PAGE)
-    page.evaluate(DETACHED, [state["_esm"], state])
+    page.evaluate(RECORD_DRAWING)
+    page.evaluate(RENDER_IN_PAGE, [state["_esm"], state, detached])
     page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
-    result = page.evaluate("window.__result")
-    if not result["canvases"]:
-        # its texts are the page's own elements (lesson 2's tokens), styled by the page as it shows
-        # them: nothing drawn in a colour read too early (their contrast: test_explorer_colours.py)
-        page.evaluate(SETTLED)
-        assert page.evaluate("window.__texts") == [] and result["before"] == [], name
+    return page.evaluate("window.__result")
+
+
+@pytest.mark.parametrize("entry", registry.EXPLORERS, ids=lambda e: e.name)
+def test_an_explorer_rendered_before_it_is_attached_ends_drawn_as_in_the_page(offline_page, built, entry):
+    state = built(entry.name, "en").get_state()
+    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
+    attached = drawn_in_page(page, state, detached=False)
+    if not entry.picture:
+        # its texts are the page's own elements, styled by the page once they are in it (their
+        # contrast: test_explorer_colours.py); no canvas shows, nothing is drawn on one
+        assert attached == {"before": [], "canvases": 0}, attached
+        assert drawn_in_page(page, state, detached=True) == attached
         traffic.assert_clean()
         return
-    # drawn again once attached: every text now in the page's light colour and its font
-    page.wait_for_function("() => window.__texts.some(t => t.colour === '#e6e6e6')", timeout=5_000)
-    texts = page.evaluate("window.__texts")
-    before = result["before"]
-    page_coloured = [t for t in texts if t["colour"] == "#e6e6e6"]
-    # the labels drawn black before the page was known (unreadable on it), then in its colour (a few
-    # texts stay black on a white box of their own: rope_angles' training length)
-    black = [t for t in texts if t["colour"] == "#000000"]
-    assert before.count("#000000") >= len(page_coloured) + len(black), (before, texts)
-    assert all("CourseTestSans" in t["font"] or "monospace" in t["font"] for t in page_coloured), texts
+    assert attached["canvases"] == 1, attached
+    # drawn in the page's colour (rgb(230, 230, 230)) and its font, the course's font or its monospace one
+    reference = page.evaluate(DRAWING)
+    colours = {t["colour"] for t in attached["before"]}
+    assert "#e6e6e6" in colours, attached["before"]
+    assert all("CourseTestSans" in t["font"] or "monospace" in t["font"] for t in attached["before"]), (
+        attached
+    )
+    detached = drawn_in_page(page, state, detached=True)
+    # before it was attached: drawn, in a colour and font that cannot be the page's
+    assert detached["canvases"] == 1 and detached["before"], detached
+    assert not any(t["colour"] == "#e6e6e6" for t in detached["before"]), detached["before"]
+    # once attached, its last drawing is the one made in the page, text for text
+    try:
+        page.wait_for_function(f"expected => ({DRAWING})() === expected", arg=reference, timeout=5_000)
+    except PlaywrightTimeout:
+        final, expected = (
+            Counter(map(tuple, json.loads(page.evaluate(DRAWING)))),
+            Counter(map(tuple, json.loads(reference))),
+        )
+        pytest.fail(
+            f"{entry.name}, rendered before it was attached, ends drawn otherwise than in the page: "
+            f"{sorted((final - expected).elements())[:8]} in place of {sorted((expected - final).elements())[:8]}"
+        )
     traffic.assert_clean()

@@ -58,6 +58,11 @@ def test_an_entry_is_what_its_explorer_is(entry):
     assert widget.__dict__["_esm"].startswith((JS / "common.js").read_text(encoding="utf-8"))
     assert source in widget.__dict__["_esm"], f"{entry.widget} does not load js/{entry.js}.js"
     assert re.search(rf'\bframe\(el, [^,]+, "{re.escape(entry.root)}"\)', source), entry.root
+    # no picture: its canvas is hidden as soon as its frame is made, whatever it is given
+    hidden = re.search(
+        rf'\bframe\(el, [^,]+, "{re.escape(entry.root)}"\);\n\s*canvas\.hidden = true;', source
+    )
+    assert bool(hidden) == (not entry.picture), f"{entry.name}: picture={entry.picture}"
     lesson = [p for p in CONFIG.lessons_dir.glob(f"{entry.lesson:02d}_*.md")]
     assert len(lesson) == 1, f"lesson {entry.lesson}"
     assert f"{entry.factory}(" in lesson[0].read_text(encoding="utf-8"), (
