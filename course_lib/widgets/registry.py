@@ -31,7 +31,8 @@ class Entry:
     #: the class of its root element in the page (``frame(el, lang, root)``)
     root: str
     #: whether it draws a picture on its canvas (False: its texts are the page's own elements and its
-    #: canvas stays hidden, as lesson 2's tokens)
+    #: canvas stays hidden, as lesson 2's tokens; lesson 1's vocabulary hides its canvas only when it is
+    #: given no counts, and is True)
     picture: bool = True
     #: settings past its sliders, each refused by Python (and clamped by the browser, ``js/common.js``):
     #: (setting, value, options added to :attr:`options` for that case)

@@ -57,10 +57,17 @@ def lesson(number: int) -> str:
     )
 
 
-#: each lesson's explorers, by the class of their root element (course_lib/widgets/registry.py)
+#: each lesson's explorers, by the class of their root element (course_lib/widgets/registry.py): its
+#: own lesson's, and every other lesson whose source builds it too (lesson 0 shows lesson 5's table)
 LESSONS: dict[str, list[str]] = {}
 for entry in registry.EXPLORERS:
     LESSONS.setdefault(lesson(entry.lesson), []).append(entry.root)
+for _name in CONFIG.lesson_names():
+    _source = (CONFIG.lessons_dir / f"{_name}.md").read_text(encoding="utf-8")
+    for entry in registry.EXPLORERS:
+        if f"{entry.factory}(" in _source and entry.root not in LESSONS.get(_name, []):
+            LESSONS.setdefault(_name, []).append(entry.root)
+LESSONS = dict(sorted(LESSONS.items()))
 
 
 # ----------------------------------------------------------------------------- colour maths
@@ -334,15 +341,15 @@ def test_explorers_follow_the_theme_and_read_in_both(offline_page, name, record_
 #: before it attaches it, on every load, when the page's colour and font cannot be read; whether a later
 #: event happened to redraw it was timing, and about 40 % of loads in dark mode once drew black labels on
 #: the dark page. That order is forced on every explorer of the registry, every run, in
-#: test_explorers_saved.py (rendered before it is attached, it must end drawn text for text as when
-#: rendered in the page: each canvas explorer fails it without pageColours's call once attached), and
-#: the theme switched after drawing is test_explorers_follow_the_theme_and_read_in_both's. These loads
-#: check the real pages' whole chain in both themes and sample the timing of what follows a render
-#: (fonts, scripts; the first load of each page and theme with a cold cache, the others warm). What
-#: 3 loads give up against 8 is sampling: a race striking 40 % of loads of one page and theme escapes
-#: 3 with probability 0.6^3 = 22 % (8: 1.7 %), one striking 10 % escapes 3 with 73 % (8: 43 %); one
-#: striking 40 % of every canvas lesson's dark page (eight of the nine: lesson 2 draws no picture), as
-#: that race did, escapes all with 0.216^8 = 4.7e-6. 3 loads make 54 page loads in all, 8 made 144
+#: test_explorers_saved.py (rendered before it is attached, it must reach the drawing it makes when
+#: rendered in the page, text for text: each canvas explorer fails it without pageColours's call once
+#: attached), and the theme switched after drawing is test_explorers_follow_the_theme_and_read_in_both's.
+#: These loads check the real pages' whole chain in both themes and sample the timing of what follows a
+#: render (fonts, scripts). What 3 loads give up against 8 is sampling: a race striking 40 % of loads of
+#: one page and theme escapes 3 with probability 0.6^3 = 22 % (8: 1.7 %), one striking 10 % escapes 3
+#: with 73 % (8: 43 %); one striking 40 % of every dark page with a picture (nine of the ten: lesson 2
+#: draws none), as that race did, escapes all with 0.216^9 = 1.0e-6. 3 loads make 60 page loads in
+#: all, 8 made 144 (of nine pages: lesson 0's table was not loaded then)
 LOADS = 3
 
 # the page opens in the theme the reader chose last (pydata-sphinx-theme reads localStorage first)

@@ -222,90 +222,112 @@ def test_explorer_clamps_saved_values_and_stays_responsive(offline_page, built, 
 
 # The explorer rendered before it is attached, as the site's widget renderer always does (the
 # html-manager attaches a view once its render has ended; JupyterLab's renderer and the decks' too):
-# the page's colour and font are unknown then. On a dark page with a font of its own, attached 50 ms
-# later, its last drawing must be the one it makes when rendered already in the page. Every
+# the page's colour and font are unknown then. On a dark page with fonts of its own, attached 50 ms
+# later, its canvas must come to the drawing it makes when rendered already in the page. Every
 # fillText's text, colour and font is recorded, the texts of the canvas's last drawing kept (a
 # drawing starts with sizeCanvas's clearRect).
 RECORD_DRAWING = """() => {
     const proto = CanvasRenderingContext2D.prototype;
-    proto.courseFillText ||= proto.fillText;
-    proto.courseClearRect ||= proto.clearRect;
+    const fillText = proto.fillText, clearRect = proto.clearRect;
     window.__texts = [];
-    proto.clearRect = function (...args) { window.__texts = []; return proto.courseClearRect.apply(this, args); };
+    proto.clearRect = function (...args) { window.__texts = []; return clearRect.apply(this, args); };
     proto.fillText = function (text, ...rest) {
         window.__texts.push({text: String(text), colour: String(this.fillStyle), font: this.font});
-        return proto.courseFillText.call(this, text, ...rest);
+        return fillText.call(this, text, ...rest);
     };
 }"""
 
 RENDER_IN_PAGE = """([source, state, detached]) => {
     window.__result = undefined;
     setTimeout(async () => {
-        const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
-        const module = await import(url);
-        const model = {get: (name) => state[name], set() {}, save_changes() {}, on() {}, off() {}};
-        const el = document.createElement('div');
-        if (!detached) document.body.append(el);
-        await module.default.render({model, el});
-        const before = window.__texts.slice();
-        const canvases = [...el.querySelectorAll('canvas')].filter(c => !c.hidden).length;
-        if (detached) {
-            await new Promise(resolve => setTimeout(resolve, 50));
-            document.body.append(el);
+        try {
+            const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+            const module = await import(url);
+            const model = {get: (name) => state[name], set() {}, save_changes() {}, on() {}, off() {}};
+            const el = document.createElement('div');
+            window.__el = el;
+            if (!detached) document.body.append(el);
+            await module.default.render({model, el});
+            const before = window.__texts.slice();
+            const canvases = [...el.querySelectorAll('canvas')].filter(c => !c.hidden).length;
+            if (detached) {
+                await new Promise(resolve => setTimeout(resolve, 50));
+                document.body.append(el);
+            }
+            window.__result = {before, canvases};
+        } catch (error) {
+            window.__result = {error: String(error && error.stack || error)};
         }
-        window.__result = {before, canvases};
     }, 0);
 }"""
 
 # the last drawing, in an order of its own: equal drawings give equal strings
 DRAWING = "() => JSON.stringify(window.__texts.map(t => [t.text, t.colour, t.font]).sort())"
 
+# the page's fonts loaded and three frames drawn (pageColours calls back after document.fonts.ready)
+FONTS_AND_FRAMES = """async () => {
+    await document.fonts.ready;
+    for (let k = 0; k < 3; k++) await new Promise(resolve => requestAnimationFrame(resolve));
+}"""
+
 DARK_PAGE = """<!DOCTYPE html><html><head><style>
-  :root { --course-sans: CourseTestSans, sans-serif; }
+  :root { --course-sans: CourseTestSans, sans-serif; --course-mono: CourseTestMono, monospace; }
   body { background: #121212; color: rgb(230, 230, 230); }
 </style></head><body></body></html>"""
+PAGE_FONTS = ("CourseTestSans", "CourseTestMono")
 
 
-def drawn_in_page(page, state, detached: bool) -> dict:
+def drawn_in_page(open_page, state, detached: bool):
+    """The explorer rendered in a page of its own (a fresh context: nothing of another render left
+    to redraw), attached before its render or 50 ms after it: (page, traffic, what it drew by then)."""
+    page, traffic = open_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
     page.set_content(DARK_PAGE)
     page.evaluate(RECORD_DRAWING)
     page.evaluate(RENDER_IN_PAGE, [state["_esm"], state, detached])
     page.wait_for_function("() => window.__result !== undefined", timeout=RENDER_MS * 5)
-    return page.evaluate("window.__result")
+    result = page.evaluate("window.__result")
+    assert "error" not in result, result
+    return page, traffic, result
 
 
 @pytest.mark.parametrize("entry", registry.EXPLORERS, ids=lambda e: e.name)
-def test_an_explorer_rendered_before_it_is_attached_ends_drawn_as_in_the_page(offline_page, built, entry):
+def test_an_explorer_rendered_before_it_is_attached_comes_to_its_drawing_in_the_page(
+    offline_page, built, entry
+):
     state = built(entry.name, "en").get_state()
-    page, traffic = offline_page("en", VIEWPORT, lambda url: is_file(url) or is_local(url), "detached")
-    attached = drawn_in_page(page, state, detached=False)
+    page, traffic, attached = drawn_in_page(offline_page, state, detached=False)
     if not entry.picture:
         # its texts are the page's own elements, styled by the page once they are in it (their
-        # contrast: test_explorer_colours.py); no canvas shows, nothing is drawn on one
+        # contrast: test_explorer_colours.py); its canvas hidden and never drawn on, before it is
+        # attached and after, once the page's fonts are loaded and frames drawn
         assert attached == {"before": [], "canvases": 0}, attached
-        assert drawn_in_page(page, state, detached=True) == attached
+        traffic.assert_clean()
+        page, traffic, detached = drawn_in_page(offline_page, state, detached=True)
+        assert detached == attached, detached
+        page.evaluate(FONTS_AND_FRAMES)
+        assert page.evaluate("window.__texts") == [], entry.name
+        assert page.evaluate("() => [...window.__el.querySelectorAll('canvas')].every(c => c.hidden)"), (
+            entry.name
+        )
         traffic.assert_clean()
         return
     assert attached["canvases"] == 1, attached
-    # drawn in the page's colour (rgb(230, 230, 230)) and its font, the course's font or its monospace one
+    # in the page: some texts in its colour (rgb(230, 230, 230); others on boxes of their own), every
+    # text in its fonts (the course's, or its monospace one for code)
     reference = page.evaluate(DRAWING)
-    colours = {t["colour"] for t in attached["before"]}
-    assert "#e6e6e6" in colours, attached["before"]
-    assert all("CourseTestSans" in t["font"] or "monospace" in t["font"] for t in attached["before"]), (
-        attached
-    )
-    detached = drawn_in_page(page, state, detached=True)
-    # before it was attached: drawn, in a colour and font that cannot be the page's
+    assert "#e6e6e6" in {t["colour"] for t in attached["before"]}, attached["before"]
+    assert all(any(f in t["font"] for f in PAGE_FONTS) for t in attached["before"]), attached["before"]
+    traffic.assert_clean()
+    page, traffic, detached = drawn_in_page(offline_page, state, detached=True)
+    # before it was attached: drawn, but not in the page's colour (unknown then)
     assert detached["canvases"] == 1 and detached["before"], detached
     assert not any(t["colour"] == "#e6e6e6" for t in detached["before"]), detached["before"]
-    # once attached, its last drawing is the one made in the page, text for text
+    # once attached, its drawing comes to the one made in the page, text for text
     try:
         page.wait_for_function(f"expected => ({DRAWING})() === expected", arg=reference, timeout=5_000)
     except PlaywrightTimeout:
-        final, expected = (
-            Counter(map(tuple, json.loads(page.evaluate(DRAWING)))),
-            Counter(map(tuple, json.loads(reference))),
-        )
+        final = Counter(map(tuple, json.loads(page.evaluate(DRAWING))))
+        expected = Counter(map(tuple, json.loads(reference)))
         pytest.fail(
             f"{entry.name}, rendered before it was attached, ends drawn otherwise than in the page: "
             f"{sorted((final - expected).elements())[:8]} in place of {sorted((expected - final).elements())[:8]}"
