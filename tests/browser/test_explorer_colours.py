@@ -26,6 +26,7 @@ Run after ``make site``: ``make browser-explorers`` does both.
 """
 
 import itertools
+import json
 import re
 
 import numpy as np
@@ -58,15 +59,21 @@ def lesson(number: int) -> str:
 
 
 #: each lesson's explorers, by the class of their root element (course_lib/widgets/registry.py): its
-#: own lesson's, and every other lesson whose source builds it too (lesson 0 shows lesson 5's table)
+#: own lesson's, and those of every code cell of a committed notebook that shows one (a widget's view
+#: among its outputs) and calls its builder (lesson 0 shows lesson 5's table)
 LESSONS: dict[str, list[str]] = {}
 for entry in registry.EXPLORERS:
     LESSONS.setdefault(lesson(entry.lesson), []).append(entry.root)
 for _name in CONFIG.lesson_names():
-    _source = (CONFIG.lessons_dir / f"{_name}.md").read_text(encoding="utf-8")
-    for entry in registry.EXPLORERS:
-        if f"{entry.factory}(" in _source and entry.root not in LESSONS.get(_name, []):
-            LESSONS.setdefault(_name, []).append(entry.root)
+    for _cell in json.loads(CONFIG.notebook(_name, "en").read_text(encoding="utf-8"))["cells"]:
+        if _cell["cell_type"] != "code" or not any(
+            "application/vnd.jupyter.widget-view+json" in out.get("data", {}) for out in _cell["outputs"]
+        ):
+            continue
+        _code = "".join(_cell["source"])
+        for entry in registry.EXPLORERS:
+            if f"{entry.factory}(" in _code and entry.root not in LESSONS.get(_name, []):
+                LESSONS.setdefault(_name, []).append(entry.root)
 LESSONS = dict(sorted(LESSONS.items()))
 
 

@@ -326,7 +326,12 @@ def wait_until_stored_for_every_page(page, root: str, lang: str, seconds: float 
         other.goto(f"{root}/{lang}/_static/course-site.css")
         deadline = time.monotonic() + seconds
         while (stored := other.evaluate(f"localStorage.getItem('{STORAGE_KEY}')")) != lang:
-            assert time.monotonic() < deadline, f"the {lang} page did not store its language: {stored!r}"
+            if time.monotonic() >= deadline:
+                own = page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')")  # its own write, or none
+                pytest.fail(
+                    f"the {lang} page did not store its language for the other pages within {seconds:.0f} s: "
+                    f"they read {stored!r}, the page itself {own!r}"
+                )
             other.wait_for_timeout(50)
     finally:
         other.close()
