@@ -37,6 +37,7 @@ from matplotlib.colors import to_rgb
 from course_lib import widgets
 from course_lib.widgets import registry
 from course_lib.widgets.live import JS
+from course_tools.build.execute import WIDGET_VIEW
 from course_tools.core.config import CONFIG
 from tests.browser.conftest import is_file
 from tests.browser.test_explorers import TIMEOUT_MS, VIEWPORT, module_page  # noqa: F401 (a fixture)
@@ -58,22 +59,27 @@ def lesson(number: int) -> str:
     )
 
 
+def shown_in(name: str) -> list[str]:
+    """The root classes of the explorers a lesson's committed notebook shows: those whose builder a code
+    cell with a widget's view among its outputs calls."""
+    cells = json.loads(CONFIG.notebook(name, "en").read_text(encoding="utf-8"))["cells"]
+    code = [
+        "".join(cell["source"])
+        for cell in cells
+        if cell["cell_type"] == "code" and any(WIDGET_VIEW in out.get("data", {}) for out in cell["outputs"])
+    ]
+    return [entry.root for entry in registry.EXPLORERS if any(f"{entry.factory}(" in c for c in code)]
+
+
 #: each lesson's explorers, by the class of their root element (course_lib/widgets/registry.py): its
-#: own lesson's, and those of every code cell of a committed notebook that shows one (a widget's view
-#: among its outputs) and calls its builder (lesson 0 shows lesson 5's table)
+#: own lesson's, and those every other notebook shows (lesson 0 shows lesson 5's table)
 LESSONS: dict[str, list[str]] = {}
 for entry in registry.EXPLORERS:
     LESSONS.setdefault(lesson(entry.lesson), []).append(entry.root)
 for _name in CONFIG.lesson_names():
-    for _cell in json.loads(CONFIG.notebook(_name, "en").read_text(encoding="utf-8"))["cells"]:
-        if _cell["cell_type"] != "code" or not any(
-            "application/vnd.jupyter.widget-view+json" in out.get("data", {}) for out in _cell["outputs"]
-        ):
-            continue
-        _code = "".join(_cell["source"])
-        for entry in registry.EXPLORERS:
-            if f"{entry.factory}(" in _code and entry.root not in LESSONS.get(_name, []):
-                LESSONS.setdefault(_name, []).append(entry.root)
+    for _root in shown_in(_name):
+        if _root not in LESSONS.get(_name, []):
+            LESSONS.setdefault(_name, []).append(_root)
 LESSONS = dict(sorted(LESSONS.items()))
 
 
