@@ -97,8 +97,10 @@ def pytest_itemcollected(item):
 # ----------------------------------------------------------------------------- browser
 
 
-# `make browser-no-system-fonts`: the browser runs under a fontconfig that offers no usable font, so
-# that a page which needs one of the machine's fonts shows it (blank text, other line breaks). Not one
+# `make browser-slides` and `make browser-site` (COURSE_NO_SYSTEM_FONTS=1): the browser runs under a
+# fontconfig that offers no usable font, so that a page which needs one of the machine's fonts shows it
+# (blank text, other line breaks) and the font probe names the placeholder as the system font that drew
+# the text (tests/browser/test_fonts.py: the guard fails on it as it fails on any machine font). Not one
 # font at all would be too few: Chromium then loads no web font either ("NetworkError"), so the one font
 # offered is a placeholder with a single glyph (U+2800, a blank Braille cell) and a name of its own.
 # The configuration keeps fontconfig's default rendering, slight hinting (upstream's 10-hinting-slight.conf,
@@ -133,9 +135,9 @@ def placeholder_font(path: Path) -> None:
     font.save(path)
 
 
-def chromium_env(tmp: Path) -> dict[str, str] | None:
+def chromium_env(tmp: Path, no_system_fonts: bool = NO_SYSTEM_FONTS) -> dict[str, str] | None:
     """The browser's environment: ours, or one whose fontconfig (in ``tmp``) offers only the placeholder."""
-    if not NO_SYSTEM_FONTS:
+    if not no_system_fonts:
         return None
     (tmp / "fonts").mkdir(exist_ok=True)
     placeholder_font(tmp / "fonts" / "placeholder.ttf")
@@ -145,19 +147,30 @@ def chromium_env(tmp: Path) -> dict[str, str] | None:
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+def playwright():
+    """Playwright's driver, once a worker (its sync API cannot be started twice in one thread)."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
-    env = chromium_env(tmp_path_factory.mktemp("fontconfig"))
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield pw
+
+
+def launch_chromium(playwright, tmp: Path, no_system_fonts: bool = NO_SYSTEM_FONTS):
+    """Debian's Chromium, headless; with the machine's fonts or (``no_system_fonts``) the placeholder only."""
+    env = chromium_env(tmp, no_system_fonts)
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
+
+
+@pytest.fixture(scope="session")
+def browser(playwright, tmp_path_factory):
+    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    browser = launch_chromium(playwright, tmp_path_factory.mktemp("fontconfig"))
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 def is_file(url: str) -> bool:

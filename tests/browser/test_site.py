@@ -317,7 +317,7 @@ def wait_until_stored_for_every_page(page, root: str, lang: str, seconds: float 
     """Wait until another page of the browser reads ``lang`` as the language read last. A page's own
     localStorage write reaches the other pages (and the next document of the same tab) asynchronously:
     at load 6 the root page, opened at once, once still read the language before it (a fresh clone's
-    browser-no-system-fonts stage), and at load 12 (browser-site beside browser-explorers, another
+    pass without system fonts), and at load 12 (browser-site beside browser-explorers, another
     fresh clone) 5 s of waiting were not enough. A page that never stores its language still fails,
     after ``seconds``; one that does costs no more than it takes."""
     other = page.context.new_page()
