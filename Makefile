@@ -140,7 +140,9 @@ BROWSER_PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "browser a
 # wherever they live: tests/browser/conftest.py). One worker, and `make test` runs this stage alone
 # (--alone): under -n 2 at load 9-13 the interface walk met JupyterLab's "widget model not found" (a
 # JavaScript error the test counts) once; beside browser-explorers (load 10) the widget manager
-# declared a lesson's saved explorers missing in three tests (the CI run of 2026-12-07)
+# declared a lesson's saved explorers missing in three tests (the CI run of 2026-12-07); under -n 2
+# alone on the idle machine (load about 4; 6 min against 8.5, the same CPU) in one run of two lesson
+# 5's saved explorers were not drawn within 30 s, with a JavaScript error from JupyterLab (2026-12-07)
 browser-lab: $(STAMP) $(VOCAB_STAMP)
 	$(BIN)/python -m pytest -q -p no:xdist -m "browser and lab and not frames" tests/browser/test_*.py
 
