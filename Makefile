@@ -214,11 +214,13 @@ handouts: slides
 
 # every deck from file:// in headless Chromium, English and Russian: stepped through with →, every slide
 # measured as shown at 1280x720 and again at 1920x1080, every text drawn by the course's fonts, the
-# speaker view in the deck's language; each handout and its PDF. In a browser that has no system font at
-# all (COURSE_NO_SYSTEM_FONTS=1: an empty fontconfig but for a placeholder of one blank glyph, which the
-# font probe names when it draws anything): a deck that needs a font of the machine fails here on any
-# machine, and a text drawn by one is caught as it is with the machine's fonts (tests/browser/test_fonts.py
-# holds the probe to both kinds of browser). As browser-site.
+# speaker view in the deck's language; each handout and its PDF. In a browser without the machine's fonts
+# (COURSE_NO_SYSTEM_FONTS=1: a fontconfig that offers only a placeholder, one blank glyph for every code
+# point, which the font probe names when it draws anything): a deck that needs a font of the machine
+# fails here on any machine, and so does a character that none of the course's fonts has, whether or not
+# a font of the machine has it (tests/browser/test_fonts.py holds the probe to both kinds of browser;
+# what only the machine's fonts would catch, a style sheet naming one of them, is checked in the sources:
+# tests/lessons/test_fonts.py). As browser-site.
 browser-slides: handouts
 	COURSE_NO_SYSTEM_FONTS=1 $(BROWSER_PYTEST) tests/browser/test_fonts.py tests/browser/test_slides.py \
 		tests/browser/test_handouts.py

@@ -98,11 +98,18 @@ def pytest_itemcollected(item):
 
 
 # `make browser-slides` and `make browser-site` (COURSE_NO_SYSTEM_FONTS=1): the browser runs under a
-# fontconfig that offers no usable font, so that a page which needs one of the machine's fonts shows it
-# (blank text, other line breaks) and the font probe names the placeholder as the system font that drew
-# the text (tests/browser/test_fonts.py: the guard fails on it as it fails on any machine font). Not one
-# font at all would be too few: Chromium then loads no web font either ("NetworkError"), so the one font
-# offered is a placeholder with a single glyph (U+2800, a blank Braille cell) and a name of its own.
+# fontconfig that offers none of the machine's fonts, only a placeholder of our own (a name of its own, and
+# every code point drawn by one blank glyph), so that a page which needs a font of the machine shows it
+# (blank text, other line breaks). Every character that no font of the page's list has goes to the
+# system's fallback, which is then always the placeholder, and the font probe names it, a system font:
+# the guard fails on it where the machine's fonts would have drawn it, and also where none of them has
+# the character (with the machine's fonts, such a character is drawn as an empty box by a course font,
+# which the guard cannot tell). tests/browser/test_fonts.py holds the probe to both kinds of browser.
+# Not caught here, caught with the machine's fonts: a style sheet naming one of the machine's families
+# before the course's (the family is missing here, the course's font draws); no style sheet of the
+# course's does (tests/lessons/test_fonts.py), and the generic families (sans-serif, monospace) that
+# packages' style sheets end with come to the placeholder. Without any font Chromium loads no web font
+# either ("NetworkError"), hence a placeholder rather than none.
 # The configuration keeps fontconfig's default rendering, slight hinting (upstream's 10-hinting-slight.conf,
 # on by default): without it FreeType hints fully, glyphs advance by whole pixels, and a line of code at
 # 16 px comes out about 6 % wider (lesson 3's longest code slide: 720 px tall instead of 678) — a change
@@ -118,20 +125,27 @@ EMPTY_FONTCONFIG = """<?xml version="1.0"?>
 
 
 def placeholder_font(path: Path) -> None:
-    """A TrueType font with one blank glyph, cut from the course's DejaVu Sans Mono (npm dejavu-fonts-ttf)."""
+    """A TrueType font whose one blank glyph (DejaVu Sans Mono's space, from the course's npm
+    dejavu-fonts-ttf) draws every code point from U+0020 on (a cmap of format 13: many to one)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 
     source = ROOT / "node_modules" / "dejavu-fonts-ttf" / "ttf" / "DejaVuSansMono.ttf"
     if not source.exists():
         pytest.fail(f"{source.relative_to(ROOT)} is missing: run `npm ci` (`make slides` does it)")
     font = TTFont(source)
     subsetter = subset.Subsetter(subset.Options(drop_tables=["FFTM"]))
-    subsetter.populate(unicodes=[0x2800])
+    subsetter.populate(unicodes=[0x20])
     subsetter.subset(font)
     for record in font["name"].names:
         if record.nameID in (1, 4, 6, 16):
             record.string = PLACEHOLDER_FONT if record.nameID != 6 else PLACEHOLDER_FONT.replace(" ", "")
+    blank = font.getBestCmap()[0x20]
+    every = CmapSubtable.newSubtable(13)
+    every.platformID, every.platEncID, every.language = 3, 10, 0  # Windows, full Unicode
+    every.cmap = {code: blank for code in range(0x20, 0x110000) if not 0xD800 <= code <= 0xDFFF}
+    font["cmap"].tables.append(every)
     font.save(path)
 
 

@@ -2,24 +2,38 @@
 
 The probe (``conftest.FontProbe``, Chromium's ``CSS.getPlatformFontsForNode``) must see a system font
 when one draws text, else the guard could never fail. `make browser-slides` and `make browser-site` run
-their tests in a browser that has no system font at all (``COURSE_NO_SYSTEM_FONTS=1``: an empty
-fontconfig but for a placeholder of one blank glyph). There, text that only a machine's font could draw
-is drawn by the placeholder, and the probe names it, a system font, so the guard fails on it as it fails
-on any font of the machine: one run in that browser checks what a run with the machine's fonts checks
-(which of them draws the text depends on the machine: DejaVu Sans on this one), and also that the pages
-need none of them. This test holds the probe to both, in a browser of each kind.
+their tests in a browser without the machine's fonts (``COURSE_NO_SYSTEM_FONTS=1``: a fontconfig that
+offers only a placeholder, one blank glyph for every code point). There, every character that no font of
+an element's list has is drawn by the placeholder, and the probe names it, a system font, so the guard
+fails on it wherever a font of the machine would have drawn it (DejaVu Sans on this machine) and also
+where none would. This test holds the probe to both, in a browser of each kind, on generic families, on
+a family no page ships and on the course's own font lists.
 """
 
 import pytest
 
-from tests.browser.conftest import PLACEHOLDER_FONT, FontProbe, course_font, foreign_fonts, launch_chromium
+from tests.browser.conftest import (
+    PLACEHOLDER_FONT,
+    ROOT,
+    FontProbe,
+    course_font,
+    foreign_fonts,
+    is_file,
+    is_local,
+    launch_chromium,
+)
 
 pytestmark = pytest.mark.browser
 
-PAGE = """<!DOCTYPE html><html lang="ru"><body>
+# the course's own font lists from the decks' style sheet: characters none of the course's fonts has
+# (Armenian, box drawing) go to the system's fallback, a font of the machine or the placeholder
+COURSE_FONTS = ROOT / "slides" / "assets" / "fonts" / "course-fonts.css"
+PAGE = """<!DOCTYPE html><html lang="ru"><head><link rel="stylesheet" href="{fonts}"></head><body>
 <p id="sans" style="font-family: sans-serif">Системный шрифт, system font</p>
 <p id="mono" style="font-family: monospace">print("код")</p>
 <p id="unknown" style="font-family: 'No Such Family'">∮ ⅏ text in a family no page ships</p>
+<p id="course-sans" style="font-family: var(--course-sans)">Բարեւ, an alphabet no course font has</p>
+<pre id="course-mono" style="font-family: var(--course-mono)">tree ├── x</pre>
 </body></html>"""
 
 
@@ -36,10 +50,16 @@ def browser(request, playwright, tmp_path_factory):
         browser.close()
 
 
-@pytest.mark.parametrize("element", ["sans", "mono", "unknown"])
-def test_the_guard_fails_on_text_no_course_font_draws(browser, offline_page, element):
-    page, traffic = offline_page("ru", {"width": 800, "height": 400})
-    page.set_content(PAGE)
+@pytest.mark.parametrize("element", ["sans", "mono", "unknown", "course-sans", "course-mono"])
+def test_the_guard_fails_on_text_no_course_font_draws(browser, offline_page, tmp_path, element):
+    if not COURSE_FONTS.exists():
+        pytest.fail(f"{COURSE_FONTS.relative_to(ROOT)} is missing: run `make slides`")
+    page, traffic = offline_page(
+        "ru", {"width": 800, "height": 400}, lambda url: is_local(url) or is_file(url)
+    )
+    (tmp_path / "page.html").write_text(PAGE.format(fonts=COURSE_FONTS.as_uri()), encoding="utf-8")
+    page.goto((tmp_path / "page.html").as_uri())
+    page.evaluate("document.fonts.ready.then(() => true)")
     found = FontProbe(page).fonts(f"#{element}")
     assert found, f"the probe saw no font draw #{element}"
     system = {family for family, custom in found if not custom}

@@ -95,3 +95,48 @@ def test_a_language_s_script_brings_its_face_as_data(monkeypatch):
         monkeypatch.undo()
         importlib.reload(fonts)
     assert fonts.SCRIPT_FACES == ()
+
+
+# The decks' and the site's browser tests run in a browser with none of the machine's fonts
+# (tests/browser/conftest.py): a style sheet that named one of them before the course's would pass there,
+# the course's font drawing what the machine's would draw on a reader's machine. So no style sheet,
+# template or widget of the course's names a family: only the course's two variables and the generic
+# families (which come to the browser tests' placeholder, and so are caught there).
+# (a declaration: first on its line, or after { or ;)
+FONT_VALUE = re.compile(r"(?:^|[{;])\s*(?:font-family|--[\w-]*font-family|font)\s*:\s*([^;}\n]+)", re.M)
+COURSE_VARIABLE = re.compile(r"var\(--course-(?:sans|mono)(?:,\s*[a-z-]+)?\)")
+GENERIC = {"sans-serif", "serif", "monospace", "system-ui", "inherit"}
+
+
+def named_families(text: str) -> list[str]:
+    """The families that ``text``'s font declarations name beyond the course's variables and the generic ones."""
+    named = []
+    for value in FONT_VALUE.findall(text):
+        rest = COURSE_VARIABLE.sub("", value.replace("!important", ""))
+        named += [part.strip() for part in rest.split(",") if part.strip() and part.strip() not in GENERIC]
+    return named
+
+
+def test_no_style_sheet_of_the_course_names_a_font_of_the_machine():
+    import subprocess
+
+    from course_tools.core.config import CONFIG
+
+    files = subprocess.run(
+        ["git", "ls-files", "course_lib", "course_tools", "slides"],
+        cwd=CONFIG.root,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    sheets = [f for f in files if f.endswith((".css", ".j2", ".js", ".html"))]
+    assert len(sheets) > 10, sheets
+    found = {f: named_families((CONFIG.root / f).read_text(encoding="utf-8")) for f in sheets}
+    assert {f: names for f, names in found.items() if names} == {}
+
+
+def test_the_font_check_sees_a_named_family():
+    assert named_families("body { font-family: 'DejaVu Sans', var(--course-sans); }") == ["'DejaVu Sans'"]
+    assert named_families("p { font: 13px Helvetica }") == ["13px Helvetica"]
+    assert named_families("--jp-code-font-family: Menlo, var(--course-mono);") == ["Menlo"]
+    assert named_families("code { font-family: var(--course-mono, monospace) !important; }") == []
+    assert named_families("// the page's font: no picture") == []
