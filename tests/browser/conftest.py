@@ -98,22 +98,22 @@ def pytest_itemcollected(item):
 
 
 # `make browser-slides` and `make browser-site` (COURSE_NO_SYSTEM_FONTS=1): the browser runs under a
-# fontconfig that offers none of the machine's fonts, only a placeholder of our own (a name of its own, and
-# every code point drawn by one blank glyph), so that a page which needs a font of the machine shows it
-# (blank text, other line breaks). Every character that no font of the page's list has goes to the
-# system's fallback, which is then always the placeholder, and the font probe names it, a system font:
-# the guard fails on it where the machine's fonts would have drawn it, and also where none of them has
-# the character (with the machine's fonts, such a character is drawn as an empty box by a course font,
-# which the guard cannot tell). tests/browser/test_fonts.py holds the probe to both kinds of browser.
-# Not caught here, caught with the machine's fonts: a style sheet naming one of the machine's families
-# before the course's (the family is missing here, the course's font draws); no style sheet of the
-# course's does (tests/lessons/test_fonts.py), and the generic families (sans-serif, monospace) that
-# packages' style sheets end with come to the placeholder. Without any font Chromium loads no web font
-# either ("NetworkError"), hence a placeholder rather than none.
+# fontconfig that offers none of the machine's fonts, only a placeholder of our own (a name of its own,
+# and every code point from U+0020 drawn by one blank glyph), so that a page which needs a font of the
+# machine shows it (blank text, other line breaks). Every character that no font of the page's list has
+# goes to the system's fallback, which is then always the placeholder, and the font probe names it, a
+# system font: the guard fails on it where the machine's fonts would have drawn it, and also where none
+# of them has the character (with the machine's fonts such a character is drawn as an empty box by a
+# course font, which the guard cannot tell). tests/browser/test_fonts.py holds the probe to both kinds
+# of browser. Not caught here, caught with the machine's fonts: a declaration naming one of the machine's
+# families before the course's (the family is missing here, the course's font draws); no source of the
+# course's names any (tests/lessons/test_fonts.py), and a package's list that ends with a generic family
+# (sans-serif, monospace) comes to the placeholder on every page these tests probe. Without any font
+# Chromium loads no web font either ("NetworkError"), hence a placeholder rather than none.
 # The configuration keeps fontconfig's default rendering, slight hinting (upstream's 10-hinting-slight.conf,
 # on by default): without it FreeType hints fully, glyphs advance by whole pixels, and a line of code at
 # 16 px comes out about 6 % wider (lesson 3's longest code slide: 720 px tall instead of 678) — a change
-# of rendering, not of fonts, which this pass is not about.
+# of rendering, not of fonts, which these tests are not about.
 NO_SYSTEM_FONTS = os.environ.get("COURSE_NO_SYSTEM_FONTS") == "1"
 PLACEHOLDER_FONT = "No System Font"
 EMPTY_FONTCONFIG = """<?xml version="1.0"?>

@@ -97,46 +97,81 @@ def test_a_language_s_script_brings_its_face_as_data(monkeypatch):
     assert fonts.SCRIPT_FACES == ()
 
 
-# The decks' and the site's browser tests run in a browser with none of the machine's fonts
-# (tests/browser/conftest.py): a style sheet that named one of them before the course's would pass there,
-# the course's font drawing what the machine's would draw on a reader's machine. So no style sheet,
-# template or widget of the course's names a family: only the course's two variables and the generic
-# families (which come to the browser tests' placeholder, and so are caught there).
-# (a declaration: first on its line, or after { or ;)
-FONT_VALUE = re.compile(r"(?:^|[{;])\s*(?:font-family|--[\w-]*font-family|font)\s*:\s*([^;}\n]+)", re.M)
+# The decks' and the site's browser tests run in a browser without the machine's fonts
+# (tests/browser/conftest.py): a declaration that named one of them before the course's fonts would pass
+# there, the course's font drawing what the machine's would draw on a reader's machine. So nothing of the
+# course's that writes a page (style sheets, templates, widgets, the Python that writes HTML, the lessons'
+# sources) names a family: only the course's two variables and the generic families. (A declaration that
+# names only machine families and generic ones ends at the placeholder in those tests, and fails there.)
+# A declaration: in CSS first on its line or after { or ; or a quote (a style attribute, a string), any
+# case; in SVG an attribute; in JavaScript an assignment to .fontFamily or setProperty("font-family", ...).
+FONT_VALUE = re.compile(
+    r"""(?:^|([{;"'`]))\s*(?:font-family|--[\w-]*font-family|font)\s*:\s*([^;}\n]+)""", re.M | re.I
+)
+FONT_ATTRIBUTE = re.compile(r"""\bfont-family\s*=\s*(["'])(.*?)\1""", re.I)
+FONT_SCRIPT = re.compile(
+    r"""\.fontFamily\s*=(?!=)\s*([^;\n]+)|setProperty\(\s*["']font-family["']\s*,\s*([^)\n]+)\)""", re.I
+)
 COURSE_VARIABLE = re.compile(r"var\(--course-(?:sans|mono)(?:,\s*[a-z-]+)?\)")
-GENERIC = {"sans-serif", "serif", "monospace", "system-ui", "inherit"}
+GENERIC = {
+    "sans-serif", "serif", "monospace", "cursive", "fantasy", "system-ui", "ui-sans-serif", "ui-serif",
+    "ui-monospace", "emoji", "math", "inherit", "initial", "unset",
+}  # fmt: skip
+SOURCES = ("course_lib", "course_tools", "slides", "notebooks")
+SOURCE_FILES = (".css", ".j2", ".js", ".html", ".py", ".md")
 
 
 def named_families(text: str) -> list[str]:
     """The families that ``text``'s font declarations name beyond the course's variables and the generic ones."""
+    values = []
+    for opener, value in FONT_VALUE.findall(text):
+        if opener in ('"', "'", "`"):
+            value = value.split(opener)[0]  # a style attribute or a string ends at its quote
+        values.append(re.split(r"""["']\s*/?>""", value)[0])  # an attribute's end, its element's text after
+    values += [value for _, value in FONT_ATTRIBUTE.findall(text)]
+    values += [a or b for a, b in FONT_SCRIPT.findall(text)]
     named = []
-    for value in FONT_VALUE.findall(text):
+    for value in values:
         rest = COURSE_VARIABLE.sub("", value.replace("!important", ""))
-        named += [part.strip() for part in rest.split(",") if part.strip() and part.strip() not in GENERIC]
+        named += [
+            part.strip() for part in rest.split(",") if part.strip() and part.strip().lower() not in GENERIC
+        ]
     return named
 
 
-def test_no_style_sheet_of_the_course_names_a_font_of_the_machine():
+def test_no_source_of_the_course_names_a_font_of_the_machine():
     import subprocess
 
     from course_tools.core.config import CONFIG
 
-    files = subprocess.run(
-        ["git", "ls-files", "course_lib", "course_tools", "slides"],
-        cwd=CONFIG.root,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    sheets = [f for f in files if f.endswith((".css", ".j2", ".js", ".html"))]
-    assert len(sheets) > 10, sheets
-    found = {f: named_families((CONFIG.root / f).read_text(encoding="utf-8")) for f in sheets}
+    listed = subprocess.run(["git", "ls-files", *SOURCES], cwd=CONFIG.root, capture_output=True, text=True)
+    files = [f for f in listed.stdout.split() if f.endswith(SOURCE_FILES)]
+    assert len(files) > 100, f"`git ls-files {' '.join(SOURCES)}` in {CONFIG.root} listed {len(files)} files"
+    found = {f: named_families((CONFIG.root / f).read_text(encoding="utf-8")) for f in files}
     assert {f: names for f, names in found.items() if names} == {}
 
 
-def test_the_font_check_sees_a_named_family():
-    assert named_families("body { font-family: 'DejaVu Sans', var(--course-sans); }") == ["'DejaVu Sans'"]
-    assert named_families("p { font: 13px Helvetica }") == ["13px Helvetica"]
-    assert named_families("--jp-code-font-family: Menlo, var(--course-mono);") == ["Menlo"]
-    assert named_families("code { font-family: var(--course-mono, monospace) !important; }") == []
-    assert named_families("// the page's font: no picture") == []
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("body { font-family: 'DejaVu Sans', var(--course-sans); }", ["'DejaVu Sans'"]),
+        ('code { font-family: "Menlo", var(--course-mono) }', ['"Menlo"']),
+        ("p { FONT-FAMILY: Arial }", ["Arial"]),
+        ("p { font: 13px Helvetica }", ["13px Helvetica"]),
+        ("--jp-code-font-family: Menlo, var(--course-mono);", ["Menlo"]),
+        (
+            "<p style=\"font-family: 'Liberation Sans', var(--course-sans)\">text, more</p>",
+            ["'Liberation Sans'"],
+        ),
+        ('<p style="color: red; font-family: Menlo">text, more</p>', ["Menlo"]),
+        ('<text font-family="DejaVu Serif">1</text>', ["DejaVu Serif"]),
+        ("el.style.fontFamily = 'Menlo';", ["'Menlo'"]),
+        ("el.style.setProperty('font-family', 'Menlo')", ["'Menlo'"]),
+        ("code { font-family: var(--course-mono, monospace) !important; }", []),
+        ('<p style="font-family: var(--course-sans)">text, more</p>', []),
+        ("// the page's font: no picture", []),
+        ("if (a.fontFamily == b.fontFamily) {}", []),
+    ],
+)
+def test_the_font_check_sees_a_named_family(text, named):
+    assert named_families(text) == named
