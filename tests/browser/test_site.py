@@ -337,6 +337,22 @@ def wait_until_stored_for_every_page(page, root: str, lang: str, seconds: float 
         other.close()
 
 
+def root_opens_the_one_read_last(page, root: str, lang: str, name: str, tries: int = 3) -> str:
+    """Open ``lang``'s page ``name`` (which stores the language), wait until the other pages read it, open the root
+    page; return the language folder the root sends the reader to. Once more, up to ``tries`` times, if
+    it sent them elsewhere: at load 12 (browser-site beside browser-explorers, the fresh clone of
+    c02528c) the root page, opened in the same tab after another page already read ``lang``, still read
+    the language before it. Opening the root stores the language it lands on, hence that page again
+    first. A site that does not remember still fails every time."""
+    for _ in range(tries):
+        page.goto(page_url(root, lang, name))
+        settle(page)
+        wait_until_stored_for_every_page(page, root, lang)
+        if (opened := root_opens(page, root)) == lang:
+            break
+    return opened
+
+
 @pytest.mark.parametrize("where", WHERE)
 def test_switch_lands_on_the_same_section_and_is_remembered(site_root, site_page, where):
     if SINUSOIDAL is None:
@@ -368,14 +384,8 @@ def test_switch_lands_on_the_same_section_and_is_remembered(site_root, site_page
         lang = other
     # the root page opens the language read last; after a switch to another, that one
     switched = next(o for o in LANGUAGES if o != SOURCE_LANGUAGE)
-    page.goto(page_url(root, switched, "index.html"))
-    settle(page)
-    wait_until_stored_for_every_page(page, root, switched)
-    assert root_opens(page, root) == switched
-    page.goto(page_url(root, SOURCE_LANGUAGE, "glossary.html"))
-    settle(page)
-    wait_until_stored_for_every_page(page, root, SOURCE_LANGUAGE)
-    assert root_opens(page, root) == SOURCE_LANGUAGE
+    assert root_opens_the_one_read_last(page, root, switched, "index.html") == switched
+    assert root_opens_the_one_read_last(page, root, SOURCE_LANGUAGE, "glossary.html") == SOURCE_LANGUAGE
     traffic.assert_clean()
 
 
