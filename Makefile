@@ -216,11 +216,11 @@ handouts: slides
 # measured as shown at 1280x720 and again at 1920x1080, every text drawn by the course's fonts, the
 # speaker view in the deck's language; each handout and its PDF. In a browser without the machine's fonts
 # (COURSE_NO_SYSTEM_FONTS=1: a fontconfig that offers only a placeholder, one blank glyph for every code
-# point from U+0020, which the font probe names when it draws anything): a deck that needs a font of the machine
-# fails here on any machine, and so does a character that none of the course's fonts has, whether or not
-# a font of the machine has it (tests/browser/test_fonts.py holds the probe to both kinds of browser;
-# what only the machine's fonts would catch, a style sheet naming one of them, is checked in the sources:
-# tests/lessons/test_fonts.py). As browser-site.
+# point from U+0020, which the font probe names when it draws anything): a deck that needs a font of the
+# machine fails here on any machine, and so does a character that none of the course's fonts has, whether
+# or not a font of the machine has it (tests/browser/test_fonts.py holds the probe to both kinds of
+# browser; what only the machine's fonts would catch, a style sheet naming one of them, is checked in the
+# sources: tests/lessons/test_fonts.py). As browser-site.
 browser-slides: handouts
 	COURSE_NO_SYSTEM_FONTS=1 $(BROWSER_PYTEST) tests/browser/test_fonts.py tests/browser/test_slides.py \
 		tests/browser/test_handouts.py
@@ -232,7 +232,7 @@ browser-slides: handouts
 site: slides
 	$(BIN)/python -m course_tools.site
 
-# every page of the site in headless Chromium, from file:// and from a local server, in a browser that has
+# every page of the site in headless Chromium, from file:// and from a local server, in a browser
 # without the machine's fonts (as browser-slides)
 browser-site: site
 	COURSE_NO_SYSTEM_FONTS=1 $(BROWSER_PYTEST) tests/browser/test_site.py tests/browser/test_site_deep_dives.py

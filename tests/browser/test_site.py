@@ -338,8 +338,8 @@ def wait_until_stored_for_every_page(page, root: str, lang: str, seconds: float 
 
 
 def root_opens_the_one_read_last(page, root: str, lang: str, name: str, tries: int = 3) -> str:
-    """Open ``lang``'s page ``name`` (which stores the language), wait until the other pages read it, open the root
-    page; return the language folder the root sends the reader to. Once more, up to ``tries`` times, if
+    """Open ``lang``'s page ``name`` (which stores the language), wait until the other pages read it,
+    open the root page; return the language folder the root sends the reader to. Once more, up to ``tries`` times, if
     it sent them elsewhere: at load 12 (browser-site beside browser-explorers, the fresh clone of
     c02528c) the root page, opened in the same tab after another page already read ``lang``, still read
     the language before it. Opening the root stores the language it lands on, hence that page again
