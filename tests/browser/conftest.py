@@ -11,6 +11,7 @@ The server side is watched too: ``jupyterlab`` starts the server with ``netguard
 made by the server or its kernels (``Lab.outside_requests``).
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -124,9 +125,13 @@ EMPTY_FONTCONFIG = """<?xml version="1.0"?>
 """
 
 
-def placeholder_font(path: Path) -> None:
+@functools.cache
+def placeholder_font() -> bytes:
     """A TrueType font whose one blank glyph (DejaVu Sans Mono's space, from the course's npm
-    dejavu-fonts-ttf) draws every code point from U+0020 on (a cmap of format 13: many to one)."""
+    dejavu-fonts-ttf) draws every code point from U+0020 on (a cmap of format 13: many to one). Made once
+    a process (about 2 CPU-seconds: the cmap's million entries), written beside each browser that needs it."""
+    import io
+
     from fontTools import subset
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
@@ -146,7 +151,9 @@ def placeholder_font(path: Path) -> None:
     every.platformID, every.platEncID, every.language = 3, 10, 0  # Windows, full Unicode
     every.cmap = {code: blank for code in range(0x20, 0x110000) if not 0xD800 <= code <= 0xDFFF}
     font["cmap"].tables.append(every)
-    font.save(path)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def chromium_env(tmp: Path, no_system_fonts: bool = NO_SYSTEM_FONTS) -> dict[str, str] | None:
@@ -154,7 +161,7 @@ def chromium_env(tmp: Path, no_system_fonts: bool = NO_SYSTEM_FONTS) -> dict[str
     if not no_system_fonts:
         return None
     (tmp / "fonts").mkdir(exist_ok=True)
-    placeholder_font(tmp / "fonts" / "placeholder.ttf")
+    (tmp / "fonts" / "placeholder.ttf").write_bytes(placeholder_font())
     config = tmp / "fonts.conf"
     config.write_text(EMPTY_FONTCONFIG.format(fonts=tmp / "fonts", cache=tmp / "cache"), encoding="utf-8")
     return dict(os.environ, FONTCONFIG_FILE=str(config))
