@@ -2,7 +2,7 @@
 
 A live explorer (course_lib/widgets/live.py) draws synchronously in its control's ``input``
 handler, so the time from dispatching the event to the handler's return is the time to the
-finished picture and readout. Measured in headless Debian Chromium on one page made as the site
+finished picture and readout. Measured in Debian's headless Chromium (the tests' and the handouts' ``CHROMIUM``) on one page made as the site
 and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state),
 with every explorer of ``course_lib.widgets.registry`` built as its lesson builds it (``ROWS``, one row each):
 
@@ -54,10 +54,10 @@ from course_lib import alibi_slopes, plots, sinusoidal_table, tokenize, widgets
 from course_lib import extrapolation as ex
 from course_lib.i18n import format_number
 from course_lib.widgets import registry
+from course_tools.publish.handouts import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules"
-CHROMIUM = "/usr/bin/chromium"
 MOVES = 20
 DRAG = 60
 ROUNDS = 5  # every measurement taken in turn ROUNDS times; the median round's p95 is reported

@@ -37,7 +37,7 @@ from course_tools.core.config import LAB_OFFLINE_OPTIONS
 
 # the browser and its flags as the handouts' PDF build launches it: Chromium's own background traffic
 # (updates, field trials) would otherwise show up as blocked requests that the page never made
-from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS
+from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_PACKAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
@@ -173,20 +173,22 @@ def playwright():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's {CHROMIUM_PACKAGE} package (apt-get install {CHROMIUM_PACKAGE})"
+        )
     with sync_playwright() as pw:
         yield pw
 
 
 def launch_chromium(playwright, tmp: Path, no_system_fonts: bool = NO_SYSTEM_FONTS):
-    """Debian's Chromium, headless; with the machine's fonts or (``no_system_fonts``) the placeholder only."""
+    """Debian's headless Chromium; with the machine's fonts or (``no_system_fonts``) the placeholder only."""
     env = chromium_env(tmp, no_system_fonts)
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, env=env)
 
 
 @pytest.fixture(scope="session")
 def browser(playwright, tmp_path_factory):
-    """Debian's Chromium driven by Playwright; never a downloaded browser."""
+    """Debian's headless Chromium (CHROMIUM) driven by Playwright; never a downloaded browser."""
     browser = launch_chromium(playwright, tmp_path_factory.mktemp("fontconfig"))
     try:
         yield browser
