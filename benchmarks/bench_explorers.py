@@ -58,7 +58,7 @@ from course_lib.widgets import registry
 ROOT = Path(__file__).resolve().parents[1]
 # the browser the tests and the handouts drive (`make bench` runs this file from the root without PYTHONPATH)
 sys.path.insert(0, str(ROOT))
-from course_tools.publish.handouts import CHROMIUM  # noqa: E402
+from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 NODE = ROOT / "node_modules"
 MOVES = 20
@@ -770,7 +770,7 @@ def measure_live(explorers: dict[str, Explorer]) -> dict:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         page_file = Path(tmp) / "bench.html"
         page_file.write_text(page_html([e.live() for e in explorers.values()]), encoding="utf-8")
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -16,16 +16,29 @@ from ..core.config import CONFIG, LANGUAGES, Config
 from .handout_pages import handout_name, pdf_name
 from .slides import course_index
 
-__all__ = ["CHROMIUM", "CHROMIUM_PACKAGE", "HandoutError", "build"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "HandoutError", "build", "chromium_missing"]
 
-# Debian's headless Chromium (package chromium-headless-shell: the chromium source package's build of the
-# headless shell, the same version as its browser; what Playwright itself runs for headless work): the same
-# Blink and V8 without the browser's own layers, and for each page about a third less CPU than the browser
+# Debian's headless Chromium (package chromium-headless-shell, "old headless shell": the chromium source
+# package's build of what was Chromium's --headless=old mode, now a binary of its own, the same version as
+# the browser; what Playwright itself runs for headless work, as "Chrome Headless Shell"): the same Blink
+# and V8 without the browser's own layers, and for each page about a third less CPU than the full browser
 # run headless (lesson 5's page, loaded and settled: 3.1 CPU-seconds against 4.4; the explorers' tests 398
-# against 653). Never a downloaded browser. The tests and the benchmarks drive the same one.
+# against 653). Never a downloaded browser. The tests, `make handouts`, `make screenshots` and
+# benchmarks/bench_explorers.py drive this one.
 CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 CHROMIUM_PACKAGE = "chromium-headless-shell"
+
+
+def chromium_missing(path: str = CHROMIUM) -> str:
+    """What to do when the browser at ``path`` is not installed."""
+    return (
+        f"{path} is missing: install Debian's {CHROMIUM_PACKAGE} package "
+        f"(apt-get install {CHROMIUM_PACKAGE}); the full browser, /usr/bin/chromium, is not used"
+    )
+
+
 # no background traffic of Chromium's own (updates, field trials), which would read as the page's
+# (Playwright passes these switches itself; named here so that no launch depends on it)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-dev-shm-usage",
@@ -65,11 +78,7 @@ def build(
             [f"{path} is missing: run `make slides`" for path in missing] + ["no PDF was written"]
         )
     if browser is None and not Path(chromium).exists():
-        raise HandoutError(
-            [
-                f"{chromium} is missing: install Debian's {CHROMIUM_PACKAGE} package (apt-get install {CHROMIUM_PACKAGE})"
-            ]
-        )
+        raise HandoutError([chromium_missing(chromium)])
 
     from playwright.sync_api import sync_playwright
 

@@ -37,7 +37,7 @@ from course_tools.core.config import LAB_OFFLINE_OPTIONS
 
 # the browser and its flags as the handouts' PDF build launches it: Chromium's own background traffic
 # (updates, field trials) would otherwise show up as blocked requests that the page never made
-from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_PACKAGE
+from course_tools.publish.handouts import CHROMIUM, CHROMIUM_ARGS, chromium_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 NETGUARD = Path(__file__).resolve().parent / "netguard"
@@ -173,9 +173,7 @@ def playwright():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's {CHROMIUM_PACKAGE} package (apt-get install {CHROMIUM_PACKAGE})"
-        )
+        pytest.fail(chromium_missing())
     with sync_playwright() as pw:
         yield pw
 

@@ -2,8 +2,9 @@
 
 The first tests read what ``make handouts`` made (``slides/<lang>/NN_name.handout.html`` and
 ``NN_name.pdf``): every slide of the deck and its notes in the page, a PDF with a page or more per
-slide. The last two print small handouts of a synthetic course: a PDF and the index linking it,
-and a handout that asks the network for something, which fails the build and writes nothing.
+slide. The next two print small handouts of a synthetic course: a PDF and the index linking it,
+and a handout that asks the network for something, which fails the build and writes nothing; the
+last asks for a browser that is not installed, which fails the build naming the package to install.
 """
 
 import html
@@ -111,4 +112,16 @@ def test_a_handout_that_asks_the_network_fails_and_writes_nothing(small, browser
     write_handout(small, '<img src="https://example.org/picture.png" alt="">')
     with pytest.raises(handouts.HandoutError, match=r"network \(blocked\): https://example.org/picture.png"):
         handouts.build([], small, say=lambda _: None, browser=browser)
+    assert not list(small.slides_dir.glob("*/*.pdf")) and not list(small.slides_dir.glob(".build-*"))
+
+
+def test_without_the_browser_the_build_says_which_package_and_writes_nothing(small, tmp_path):
+    write_handout(small, "")
+    absent = tmp_path / "no" / "chromium-headless-shell"
+    with pytest.raises(
+        handouts.HandoutError,
+        match=rf"{re.escape(str(absent))} is missing: install Debian's chromium-headless-shell package "
+        r"\(apt-get install chromium-headless-shell\); the full browser, /usr/bin/chromium, is not used",
+    ):
+        handouts.build([], small, say=lambda _: None, chromium=str(absent))
     assert not list(small.slides_dir.glob("*/*.pdf")) and not list(small.slides_dir.glob(".build-*"))
