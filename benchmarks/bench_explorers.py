@@ -1,10 +1,10 @@
 """Input event -> drawing complete for every live explorer in Chromium, beside the kernel-backed redraw.
 
-A live explorer (course_lib/widgets/live.py) draws synchronously in its control's ``input``
-handler, so the time from dispatching the event to the handler's return is the time to the
-finished picture and readout. Measured in Debian's headless Chromium (the tests' and the handouts' ``CHROMIUM``) on one page made as the site
-and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state),
-with every explorer of ``course_lib.widgets.registry`` built as its lesson builds it (``ROWS``, one row each):
+A live explorer (course_lib/widgets/live.py) draws synchronously in its control's ``input`` handler, so the
+time from dispatching the event to the handler's return is the time to the finished picture and readout.
+Measured in Debian's headless Chromium (the tests' and the handouts' ``CHROMIUM``) on one page made as the
+site and the decks make theirs (the widget renderer, anywidget from node_modules, the saved state), with
+every explorer of ``course_lib.widgets.registry`` built as its lesson builds it (``ROWS``, one row each):
 
 1. live, keyboard steps: ``MOVES`` moves of every control in turn (a slider one step, a text
    box a letter, a radio button, a drop-down list, a checkbox), at the lessons' settings (the

@@ -4,11 +4,11 @@
     python -m course_tools.handouts 04       # only the lessons whose names start so
 
 The slides build writes each handout, ``slides/<lang>/NN_name.handout.html``
-(:mod:`course_tools.publish.handout_pages`); this tool opens it from ``file://`` in Debian's headless Chromium
-(``/usr/lib/chromium/chromium-headless-shell``, driven by Playwright, never a downloaded browser), waits until MathJax has
-drawn every formula, and prints it: A4, each slide from a new page. It is the one step of the
-decks that needs a browser, so ``make slides`` stays without one. Any request that would leave the
-machine is blocked, and makes the build fail.
+(:mod:`course_tools.publish.handout_pages`); this tool opens it from ``file://`` in Debian's headless
+Chromium (``/usr/lib/chromium/chromium-headless-shell``, driven by Playwright, never a downloaded browser),
+waits until MathJax has drawn every formula, and prints it: A4, each slide from a new page. It is the one
+step of the decks that needs a browser, so ``make slides`` stays without one. Any request that would leave
+the machine is blocked, and makes the build fail.
 
 All or nothing: the PDFs are printed into a temporary folder inside ``slides/``, moved into place
 when every one is made; then the index pages are written again, linking them.

@@ -1,9 +1,9 @@
 """The course's own fonts: what every deck and site page draws its text with, on any machine.
 
 A fresh machine may have no fonts but DejaVu (Debian's headless Chromium installed without recommends), and
-another machine other fonts: if the system's fonts drew the text, each machine would break lines
-elsewhere. So the pages draw their text only with web fonts copied from pinned npm packages
-(``@fontsource/*``, SIL Open Font License), and the browser tests check it (``CSS.getPlatformFontsForNode``).
+another machine other fonts: if the system's fonts drew the text, each machine would break lines elsewhere.
+So the pages draw their text only with web fonts copied from pinned npm packages (``@fontsource/*``, SIL
+Open Font License), and the browser tests check it (``CSS.getPlatformFontsForNode``).
 
 - text: **Source Sans 3** (Latin, Cyrillic, Greek; regular, italic, bold, bold italic), the open
   successor of reveal.js's own Source Sans Pro, narrow enough for a 960 px slide, open shapes that read

@@ -1,6 +1,6 @@
 """The handouts' printing behind ``python -m course_tools.handouts`` (whose docstring says what it
-makes): each ``slides/<lang>/NN_name.handout.html`` printed to PDF by Debian's headless Chromium through
-Playwright, offline, into a temporary folder moved into place when every PDF is made.
+makes): each ``slides/<lang>/NN_name.handout.html`` printed to PDF by Debian's headless Chromium
+through Playwright, offline, into a temporary folder moved into place when every PDF is made.
 """
 
 import shutil
