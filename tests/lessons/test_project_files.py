@@ -53,3 +53,42 @@ def test_no_file_names_the_old_build_scripts():
         if p != this and old.search(p.read_text(encoding="utf-8"))
     ]
     assert mentions == []
+
+
+# Each benchmark started as `make bench` starts it: `python benchmarks/NAME.py` from the root, without
+# PYTHONPATH, so its folder first on sys.path and the repository's own packages (course_tools, tests: not
+# installed) importable only if the script puts the root there itself. One process for all (a few seconds:
+# torch once); before each, sys.path as a script's and none of the repository's modules left imported.
+START_EACH = """
+import pathlib, runpy, sys
+folder = pathlib.Path(sys.argv[1])
+start = [str(folder)] + [p for p in sys.path[1:] if p not in ("", str(folder.parent))]
+for script in sorted(folder.glob("*.py")):
+    sys.path[:] = start
+    for name in [n for n in sys.modules if n.split(".")[0] in ("course_tools", "tests", "benchmarks")]:
+        del sys.modules[name]
+    try:
+        runpy.run_path(str(script), run_name="started_by_a_test")
+    except Exception as exc:
+        print(f"{script.name}: {type(exc).__name__}: {exc}")
+"""
+
+
+def test_every_benchmark_starts_as_make_bench_starts_it():
+    """Before: bench_explorers.py imported course_tools without the root on sys.path and failed at once
+    under `make bench`, which `make test` never runs."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-c", START_EACH, str(ROOT / "benchmarks")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "", done.stdout
