@@ -1,6 +1,9 @@
 """The Makefile runs the tools of course_tools, and `make lab` with every offline option."""
 
+import os
 import re
+import subprocess
+import sys
 
 from course_tools.core.config import LAB_OFFLINE_OPTIONS
 from tests.support import ROOT
@@ -77,10 +80,6 @@ for script in sorted(folder.glob("*.py")):
 def test_every_benchmark_starts_as_make_bench_starts_it():
     """Before: bench_explorers.py imported course_tools without the root on sys.path and failed at once
     under `make bench`, which `make test` never runs."""
-    import os
-    import subprocess
-    import sys
-
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
         [sys.executable, "-c", START_EACH, str(ROOT / "benchmarks")],
