@@ -67,8 +67,10 @@ def test_an_endless_loop_gets_a_verdict_within_the_time_limit(student, lang, cap
     feedback = runner.Run(0.5).check(PE._checker, student)
     assert (feedback.status, feedback.key) == ("incorrect", "timeout"), feedback
     assert feedback.message == message("timeout", lang, seconds=runner._seconds(0.5))
-    # one time limit in all: after it, no probe runs the class again (they used to, 3 more times)
-    assert capsys.readouterr().out == "forward called\n"
+    # one time limit in all: after it, no probe runs the class again (they used to, 3 more times). Once
+    # at most, not exactly once: under load the child may not reach forward within the 0.5 s (in a fresh
+    # clone's unit stage at load 5-6, three of these four cases printed nothing, each verdict right)
+    assert capsys.readouterr().out in ("", "forward called\n")
 
 
 def test_the_default_time_limit_is_five_seconds(lang):
